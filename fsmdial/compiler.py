@@ -1,0 +1,215 @@
+"""Compile a flow into a state-machine class built on ``transitions``.
+
+The compiler writes Python source (:func:`emit_source`) and
+:func:`compile_flow` executes exactly that source, so the class in memory and
+the class in a file written by ``fsmdial compile`` are the same code. The
+output depends only on the flow: the same flow gives byte-identical source.
+
+What the compiler computes, once, so the runtime does not have to:
+
+* states (one per node) and transitions (one per edge, trigger ``advance``);
+  conditional edges are tried in document order, an unconditional edge last;
+* each edge condition as a generated method reading the machine's bookkeeping
+  (conditions are JSON data; there is no expression language to parse);
+* for every slot, the nodes reachable from the request node that asks it:
+  when the slot changes, their bookkeeping is reset so a search runs again
+  and a confirmation is asked again (CoDial asks an LLM for these lists).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pprint
+import re
+from typing import Any
+
+from . import __version__
+from .flow import (
+    AllCondition,
+    AnswerCondition,
+    AnyCondition,
+    CallCondition,
+    ExternalActionNode,
+    Flow,
+    NotCondition,
+    RequestNode,
+    ResultCondition,
+    SlotCondition,
+    StatusCondition,
+)
+from .machine import FlowMachine
+
+_OPS = {
+    "eq": "eq({left}, {value})",
+    "ne": "ne({left}, {value})",
+    "in": "isin({left}, {value})",
+    "not_in": "notin({left}, {value})",
+    "lt": "lt({left}, {value})",
+    "le": "le({left}, {value})",
+    "gt": "gt({left}, {value})",
+    "ge": "ge({left}, {value})",
+    "present": "present({left})",
+    "absent": "absent({left})",
+}
+
+
+def class_name(flow: Flow) -> str:
+    words = re.findall(r"[A-Za-z0-9]+", flow.name) or ["Compiled"]
+    name = "".join(word[:1].upper() + word[1:] for word in words)
+    if name[0].isdigit():
+        name = "Flow" + name
+    return name + "Flow"
+
+
+def flow_data(flow: Flow) -> dict[str, Any]:
+    """The flow as plain JSON data, defaults left out (what compiled source embeds)."""
+    return flow.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+
+def fingerprint(flow: Flow) -> str:
+    """A short hash of the flow's content, stored in snapshots to refuse a foreign flow."""
+    import orjson
+
+    return hashlib.sha256(orjson.dumps(flow_data(flow), option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+
+
+def condition_expr(cond: Any, source: str) -> str:
+    """A Python expression (over ``self``, a :class:`FlowMachine`) equivalent to ``cond``."""
+    if isinstance(cond, SlotCondition):
+        return _OPS[cond.op].format(left=f"self.slot({cond.slot!r})", value=repr(cond.value))
+    if isinstance(cond, ResultCondition):
+        left = f"self.result_field({(cond.node or source)!r}, {cond.result!r})"
+        return _OPS[cond.op].format(left=left, value=repr(cond.value))
+    if isinstance(cond, AnswerCondition):
+        return f"self.answers.get({source!r}) == {cond.answer!r}"
+    if isinstance(cond, StatusCondition):
+        return f"self.status.get({source!r}) == {cond.status!r}"
+    if isinstance(cond, CallCondition):
+        return f"self.call({cond.call!r})"
+    if isinstance(cond, AllCondition):
+        return "(" + " and ".join(condition_expr(c, source) for c in cond.all) + ")"
+    if isinstance(cond, AnyCondition):
+        return "(" + " or ".join(condition_expr(c, source) for c in cond.any) + ")"
+    if isinstance(cond, NotCondition):
+        return f"not {condition_expr(cond.not_, source)}"
+    raise TypeError(f"unknown condition {cond!r}")
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"\W+", "_", text).strip("_") or "n"
+
+
+def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
+    """For each slot, the nodes reachable from its request node (the node itself excluded)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for node in flow.nodes:
+        if isinstance(node, RequestNode):
+            reach = tuple(n for n in flow.reachable_from(node.id) if n != node.id)
+            for slot in node.slots:
+                out[slot.name] = reach
+    return out
+
+
+def emit_source(flow: Flow) -> str:
+    """Readable Python source defining the flow's state-machine class."""
+    name = class_name(flow)
+    transitions: list[tuple[str, dict[str, Any]]] = []
+    methods: list[str] = []
+    for node in flow.nodes:
+        edges = flow.outgoing(node.id)
+        ordered = [e for e in edges if e.when is not None] + [e for e in edges if e.when is None]
+        for edge in ordered:
+            spec: dict[str, Any] = {"trigger": "advance", "source": edge.source, "dest": edge.target}
+            comment = f"{edge.source} -> {edge.target}"
+            if edge.when is not None:
+                index = flow.edges.index(edge)
+                method = f"when_{index}_{_ident(edge.source)}_to_{_ident(edge.target)}"
+                spec["conditions"] = [method]
+                condition_json = edge.when.model_dump_json(by_alias=True, exclude_defaults=True)
+                comment += f" when {condition_json}"
+                methods.append(
+                    f"    def {method}(self) -> bool:\n"
+                    f'        """Edge {edge.source} -> {edge.target}: {condition_json}"""\n'
+                    f"        return self.noted({method!r}, {condition_expr(edge.when, edge.source)})\n"
+                )
+            transitions.append((comment, spec))
+    success_when: dict[str, str] = {}
+    for node in flow.nodes:
+        if isinstance(node, ExternalActionNode) and node.success_when is not None:
+            method = f"success_{_ident(node.id)}"
+            success_when[node.id] = method
+            condition_json = node.success_when.model_dump_json(by_alias=True, exclude_defaults=True)
+            methods.append(
+                f"    def {method}(self) -> bool:\n"
+                f'        """Action {node.id} succeeded: {condition_json}"""\n'
+                f"        return {condition_expr(node.success_when, node.id)}\n"
+            )
+
+    lines = [
+        f"# Generated by fsmdial {__version__} from flow {flow.name!r}. Do not edit: recompile the flow.",
+        f'"""State machine for the {flow.name!r} dialogue flow.',
+        "",
+        *[f"{node.id} ({node.type})" for node in flow.nodes],
+        '"""',
+        "",
+        "from fsmdial.machine import (  # noqa: F401",
+        "    FlowMachine, flow_from_data, eq, ne, isin, notin, lt, le, gt, ge, present, absent,",
+        ")",
+        "",
+        "FLOW_DATA = " + pprint.pformat(flow_data(flow), sort_dicts=False, width=110),
+        "",
+        "",
+        f"class {name}(FlowMachine):",
+        f'    """Compiled from flow {flow.name!r}; behaviour lives in fsmdial.runtime.Dialogue."""',
+        "",
+        "    FLOW = flow_from_data(FLOW_DATA)",
+        f"    STATES = {tuple(node.id for node in flow.nodes)!r}",
+        f"    INITIAL = {flow.start_id!r}",
+        "    TRANSITIONS = (",
+    ]
+    for comment, spec in transitions:
+        lines.append(f"        # {comment}")
+        lines.append(f"        {spec!r},")
+    lines.append("    )")
+    lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it.")
+    lines.append("    DEPENDENTS = " + pprint.pformat(dependents(flow), sort_dicts=False, width=100, indent=4).replace("\n", "\n    "))
+    lines.append(f"    SLOT_OWNER = {flow.slot_owner()!r}")
+    lines.append(f"    SUCCESS_WHEN = {success_when!r}")
+    lines.append("")
+    source = "\n".join(lines) + "\n" + "\n".join(methods)
+    return source.rstrip("\n") + "\n"
+
+
+def compile_flow(flow: Flow) -> type[FlowMachine]:
+    """Compile ``flow`` into a :class:`FlowMachine` subclass (the code :func:`emit_source` writes)."""
+    source = emit_source(flow)
+    namespace: dict[str, Any] = {"__name__": f"fsmdial.compiled.{_ident(flow.name)}"}
+    exec(compile(source, f"<fsmdial flow {flow.name}>", "exec"), namespace)
+    cls = namespace[class_name(flow)]
+    cls.FLOW = flow  # the validated object itself: identical content, no second parse
+    cls.SOURCE = source
+    return cls
+
+
+def load_compiled(path: str) -> type[FlowMachine]:
+    """Import a module written by ``fsmdial compile`` and return its flow class.
+
+    This executes the file's Python code: only load modules you trust.
+    """
+    import importlib.util
+    from pathlib import Path
+
+    module_path = Path(path)
+    spec = importlib.util.spec_from_file_location(f"fsmdial_compiled_{_ident(module_path.stem)}", module_path)
+    if spec is None or spec.loader is None:
+        from .errors import FlowError, FlowIssue
+
+        raise FlowError(FlowIssue("", "not an importable Python file"), source=str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, FlowMachine) and value is not FlowMachine:
+            return value
+    from .errors import FlowError, FlowIssue
+
+    raise FlowError(FlowIssue("", "the module defines no compiled flow class"), source=str(path))

@@ -1,0 +1,83 @@
+"""Typed errors. Every error fsmdial raises derives from :class:`FsmdialError`.
+
+Errors say *what* went wrong and *where* (a path into the flow document, a
+node id, a tool name), so a caller can show them to a flow author as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class FsmdialError(Exception):
+    """Base class of every error raised by fsmdial."""
+
+
+@dataclass(frozen=True)
+class FlowIssue:
+    """One problem found in a flow document: where it is and what is wrong."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class FlowError(FsmdialError):
+    """A flow document is malformed or its graph is inconsistent.
+
+    ``issues`` lists every problem found; ``path`` is the location of the first
+    (e.g. ``nodes[2].slots[0].type`` or ``edge ask_name->query``).
+    """
+
+    def __init__(self, issues: list[FlowIssue] | FlowIssue, source: str | None = None):
+        self.issues = [issues] if isinstance(issues, FlowIssue) else list(issues)
+        self.source = source
+        self.path = self.issues[0].path if self.issues else ""
+        prefix = f"{source}: " if source else ""
+        super().__init__("\n".join(prefix + str(issue) for issue in self.issues))
+
+
+class TurnError(FsmdialError):
+    """A turn failed. The session is left exactly as it was before the turn."""
+
+
+class UnderstandingError(TurnError):
+    """The understander could not produce a parse (model failure, bad output)."""
+
+
+class ToolError(TurnError):
+    """A tool was missing, raised, timed out, or returned a result of the wrong shape."""
+
+    def __init__(self, tool: str, message: str):
+        self.tool = tool
+        super().__init__(f"tool {tool!r}: {message}")
+
+
+class ToolArgumentError(ToolError):
+    """The arguments the flow mapped for a tool failed its argument model; the tool was not called."""
+
+
+class ToolResultError(ToolError):
+    """A tool returned a result that does not fit the shape its action node declares."""
+
+
+class ToolTimeout(ToolError):
+    """A tool did not return within its timeout."""
+
+
+class TemplateError(TurnError):
+    """A response template could not be filled."""
+
+
+class FlowLoopError(TurnError):
+    """The machine entered more nodes in one turn than the step limit allows."""
+
+
+class SnapshotError(FsmdialError):
+    """A session snapshot is unreadable, of an unknown version, or of another flow."""
+
+
+class ModelError(FsmdialError):
+    """A GGUF model file is missing, unreadable, or unusable."""

@@ -1,0 +1,99 @@
+"""Read flow documents (fsmdial's own format, or CHIEF) into validated :class:`Flow` objects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+from pydantic import ValidationError
+
+from .errors import FlowError, FlowIssue
+from .flow import Flow, GraphIssues
+
+FlowFormat = Literal["auto", "fsmdial", "chief"]
+
+
+def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: FlowFormat = "auto") -> Flow:
+    """Load and validate a flow from a path, JSON bytes, or an already parsed dict.
+
+    ``format="auto"`` recognises CHIEF documents by their shape. Any problem
+    raises :class:`FlowError` whose issues name the path of the bad value.
+    """
+    if isinstance(source, Flow):
+        return source
+    origin: str | None = None
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        origin = str(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise FlowError(FlowIssue("", f"cannot read flow file: {exc.strerror or exc}"), source=origin) from None
+        doc = _parse_json(raw, origin)
+        default_name = path.stem
+    elif isinstance(source, (bytes, bytearray)):
+        doc = _parse_json(bytes(source), None)
+        default_name = "flow"
+    else:
+        doc = source
+        default_name = "flow"
+    return flow_from_document(doc, format=format, origin=origin, default_name=default_name)
+
+
+def flow_from_document(
+    doc: Any, *, format: FlowFormat = "auto", origin: str | None = None, default_name: str = "flow"
+) -> Flow:
+    """Validate a parsed JSON document as a flow (see :func:`load_flow`)."""
+    from .importers.chief import chief_to_flow_dict, looks_like_chief
+
+    if not isinstance(doc, dict):
+        raise FlowError(FlowIssue("", f"a flow must be a JSON object, not {type(doc).__name__}"), source=origin)
+    if format == "chief" or (format == "auto" and looks_like_chief(doc)):
+        try:
+            doc = chief_to_flow_dict(doc, name=default_name)
+        except FlowError as exc:
+            raise FlowError(exc.issues, source=origin) from None
+    try:
+        return Flow.model_validate(doc)
+    except ValidationError as exc:
+        raise FlowError(_issues_from_validation(exc, doc), source=origin) from None
+
+
+def _parse_json(raw: bytes, origin: str | None) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise FlowError(FlowIssue("", f"not valid JSON: {exc}"), source=origin) from None
+
+
+def _issues_from_validation(exc: ValidationError, doc: Any) -> list[FlowIssue]:
+    issues: list[FlowIssue] = []
+    for error in exc.errors(include_url=False):
+        ctx_error = (error.get("ctx") or {}).get("error")
+        if isinstance(ctx_error, GraphIssues):
+            issues.extend(ctx_error.issues)
+            continue
+        path = format_location(error["loc"], doc)
+        message = error["msg"].removeprefix("Value error, ")
+        issues.append(FlowIssue(path or "(flow)", message))
+    return issues
+
+
+def format_location(loc: tuple[Any, ...], doc: Any) -> str:
+    """``('nodes', 2, 'node:request', 'slots', 0, 'type')`` -> ``nodes[2](ask_name).slots[0].type``."""
+    out = ""
+    current = doc
+    for part in loc:
+        if isinstance(part, str) and part.partition(":")[0] in ("node", "cond", "arg"):
+            continue  # union tags, not document keys
+        if isinstance(part, int):
+            out += f"[{part}]"
+            current = current[part] if isinstance(current, list) and -len(current) <= part < len(current) else None
+            node_id = current.get("id") if isinstance(current, dict) else None
+            if node_id is not None and isinstance(node_id, (str, int)):
+                out += f"({node_id})"
+        else:
+            out += f".{part}" if out else str(part)
+            current = current.get(part) if isinstance(current, dict) else None
+    return out

@@ -1,0 +1,206 @@
+"""Tools: Python callables the flow's external actions call, with validated arguments and results.
+
+Register a function and its argument model is built from its signature::
+
+    tools = ToolRegistry()
+
+    @tools.tool()
+    def change_ride(ride_id: int, change_description: str) -> dict:
+        ...
+
+A tool is only ever called with every required argument present and valid
+(pydantic checks them first); what it returns must be a mapping (or a
+pydantic model) that fits the result the flow declares for the action.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+from .errors import ToolArgumentError, ToolError, ToolResultError, ToolTimeout
+from .flow import ExternalActionNode, FieldType, Flow, ResultCondition, ResultField, StatusCondition, iter_conditions
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    function: Callable[..., Any]
+    arguments: type[BaseModel] | None = None
+    timeout: float | None = None
+    stand_in: bool = False
+
+
+def arguments_model(name: str, function: Callable[..., Any]) -> type[BaseModel] | None:
+    """A pydantic model of ``function``'s keyword parameters (None if it takes ``**kwargs`` only)."""
+    fields: dict[str, Any] = {}
+    for param in inspect.signature(function).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        annotation = Any if param.annotation is inspect.Parameter.empty else param.annotation
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[param.name] = (annotation, default)
+    if not fields:
+        return None
+    return create_model(f"{name}_arguments", __config__=ConfigDict(extra="ignore"), **fields)
+
+
+class ToolRegistry:
+    """Named tools. ``fsmdial chat --tools module:registry`` loads one of these."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, Tool] = {}
+
+    def register(
+        self,
+        name: str,
+        function: Callable[..., Any],
+        *,
+        arguments: type[BaseModel] | None = None,
+        timeout: float | None = None,
+    ) -> Tool:
+        tool = Tool(name, function, arguments or arguments_model(name, function), timeout)
+        self._tools[name] = tool
+        return tool
+
+    def tool(self, name: str | None = None, *, timeout: float | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator: register the function under ``name`` (default: its own name)."""
+
+        def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+            self.register(name or function.__name__, function, timeout=timeout)
+            return function
+
+        return decorate
+
+    def add(self, tool: Tool) -> None:
+        self._tools[tool.name] = tool
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __getitem__(self, name: str) -> Tool:
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise ToolError(name, "no tool is registered under this name") from None
+
+    def names(self) -> list[str]:
+        return sorted(self._tools)
+
+    @classmethod
+    def of(cls, tools: ToolRegistry | Mapping[str, Callable[..., Any]] | None) -> ToolRegistry:
+        if isinstance(tools, ToolRegistry):
+            return tools
+        registry = cls()
+        for name, function in (tools or {}).items():
+            if isinstance(function, Tool):
+                registry.add(function)
+            else:
+                registry.register(name, function)
+        return registry
+
+
+_TYPES: dict[FieldType, Any] = {
+    FieldType.string: str,
+    FieldType.integer: int,
+    FieldType.number: float,
+    FieldType.boolean: bool,
+    FieldType.list: list,
+    FieldType.object: dict,
+    FieldType.any: Any,
+}
+
+
+@lru_cache(maxsize=512)
+def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
+    spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
+    return create_model(f"result_of_{node_id}", __config__=ConfigDict(extra="allow"), **spec)
+
+
+def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
+    """``value`` as a dict, checked against the result shape the node declares."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    if value is None and not node.result:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ToolResultError(node.tool, f"returned {type(value).__name__}, expected a mapping of result fields")
+    if not node.result:
+        return dict(value)
+    fields = tuple((name, f.type, f.required) for name, f in node.result.items())
+    try:
+        _result_model(node.id, fields).model_validate(dict(value))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+        raise ToolResultError(node.tool, f"result does not match the shape node {node.id!r} declares ({problems})") from None
+    return dict(value)
+
+
+_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = None) -> Any:
+    """Validate ``arguments`` and call the tool. Raises :class:`ToolError` / :class:`ToolTimeout`."""
+    if tool.arguments is not None:
+        try:
+            arguments = tool.arguments.model_validate(arguments).model_dump()
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+            raise ToolArgumentError(tool.name, f"invalid arguments, not called ({problems})") from None
+    limit = timeout or tool.timeout
+    try:
+        if limit is None:
+            return tool.function(**arguments)
+        global _POOL
+        if _POOL is None:
+            _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="fsmdial-tool")
+        future = _POOL.submit(tool.function, **arguments)
+        try:
+            return future.result(timeout=limit)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise ToolTimeout(tool.name, f"no result within {limit:g} s") from None
+    except ToolError:
+        raise
+    except Exception as exc:  # the tool's own failure: the caller decides (failure edge or error)
+        raise ToolError(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
+
+
+def stand_in(flow: Flow, node: ExternalActionNode) -> Tool:
+    """A tool for ``fsmdial chat`` when none is registered: returns the first outcome the edges expect."""
+    result: dict[str, Any] = {name: _placeholder(spec) for name, spec in node.result.items()}
+    fail = False
+    for edge in flow.outgoing(node.id):
+        if edge.when is None:
+            break
+        for cond in iter_conditions(edge.when):
+            if isinstance(cond, ResultCondition) and (cond.node or node.id) == node.id and cond.op in ("eq", "in"):
+                result[cond.result] = cond.value if cond.op == "eq" else cond.value[0]
+            elif isinstance(cond, StatusCondition):
+                fail = cond.status == "failure"
+        break
+
+    def function(**_: Any) -> dict[str, Any]:
+        if fail:
+            raise RuntimeError("stand-in tool: the flow's first edge expects a failure")
+        return dict(result)
+
+    return Tool(node.tool, function, None, None, stand_in=True)
+
+
+def _placeholder(spec: ResultField) -> Any:
+    return {
+        FieldType.string: "example",
+        FieldType.integer: 1,
+        FieldType.number: 1.0,
+        FieldType.boolean: True,
+        FieldType.list: [],
+        FieldType.object: {},
+        FieldType.any: "example",
+    }[spec.type]

@@ -1,0 +1,1 @@
+"""Natural-language understanding for fsmdial (local models only)."""

@@ -1,0 +1,104 @@
+"""The ``Understander`` protocol: what can be said now, and what the user said.
+
+The runtime describes the current machine state as an
+:class:`UnderstandingState` (the intents, slots and answer that make sense
+now) and hands it with the user's text to an understander, which returns a
+:class:`Parse`. The runtime knows nothing about models; understanders know
+nothing about the flow's business logic.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from ..flow import Slot
+
+Answer = Literal["yes", "no", "other"]
+GOODBYE = "goodbye"
+"""Built-in intent of flows that have a ``goodbye`` fallback."""
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnderstandingState:
+    """What the user may say at one machine state.
+
+    ``slots`` are every slot that may be filled now (corrections and values
+    given before they are asked included); ``expected`` the slots the current
+    node still needs, in order; ``asked`` the slot the bot has just asked for;
+    ``confirm`` the node whose yes/no question is pending.
+    """
+
+    flow: str
+    node: str
+    intents: tuple[Intent, ...]
+    slots: tuple[Slot, ...]
+    expected: tuple[str, ...] = ()
+    asked: str | None = None
+    confirm: str | None = None
+    context: str = ""
+    description: str = ""
+    choices: tuple[str, ...] = ()
+    """Labels the reply is classified into (SOP user states), when the node branches on them."""
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Signature of this state: equal keys accept exactly the same parses."""
+        return (self.flow, tuple(i.name for i in self.intents), tuple(s.name for s in self.slots),
+                self.expected, self.asked, self.confirm, self.choices)  # fmt: skip
+
+    def slot(self, name: str) -> Slot | None:
+        for slot in self.slots:
+            if slot.name == name:
+                return slot
+        return None
+
+
+@dataclass
+class Parse:
+    """What the user said: an intent, slot values, an answer to a pending confirmation.
+
+    ``path`` says which path produced it (``rules``, ``model``, ``oracle``,
+    ...); ``model_calls`` and ``info`` carry the costs (prompt tokens
+    evaluated, output tokens) for the trace.
+    """
+
+    intent: str | None = None
+    slots: dict[str, Any] = field(default_factory=dict)
+    answer: Answer | None = None
+    choice: str | None = None
+    path: str = "rules"
+    model_calls: int = 0
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return self.intent is None and not self.slots and self.answer is None and self.choice is None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"intent": self.intent, "slots": dict(self.slots), "answer": self.answer}
+        if self.choice is not None:
+            out["choice"] = self.choice
+        return out
+
+
+@runtime_checkable
+class Understander(Protocol):
+    """Turns user text into a :class:`Parse` that fits ``state``."""
+
+    def understand(
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse: ...

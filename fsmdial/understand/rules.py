@@ -1,0 +1,202 @@
+"""The deterministic ``rules`` understander: no model, same input, same parse.
+
+It recognises yes/no answers, numbers, dates and times, categorical values
+(exact, case-insensitive, as whole words), global intents by their example
+utterances, and takes the text itself as the value of a string slot that was
+just asked. :meth:`RulesUnderstander.settle` is the strict subset used as the
+fast path before a model: it answers only when the parse is certain.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ..flow import Slot, SlotType
+from ..values import find_numbers, parse_date, parse_time, parse_yes_no
+from .base import GOODBYE, Parse, UnderstandingState
+
+_PUNCT = re.compile(r"[^\w\s']+")
+_SPACES = re.compile(r"\s+")
+_GOODBYE = re.compile(
+    r"^(?:ok(?:ay)?[,.!\s]+)?(?:(?:no,?\s+)?(?:thanks?|thank you)(?: (?:so|very) much)?[,.!\s]*)?"
+    r"(?:bye|goodbye|good bye|bye bye|see you|see ya|cya|farewell|have a (?:good|nice|great) (?:day|night|one)|"
+    r"that'?s all|that is all|that will be all|nothing else|i'?m done|we'?re done)\b",
+    re.I,
+)
+_THANKS_ONLY = re.compile(r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I)
+_LEAD_IN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
+
+
+def normalize(text: str) -> str:
+    """Lower-case words separated by single spaces, punctuation dropped (apostrophes kept)."""
+    return _SPACES.sub(" ", _PUNCT.sub(" ", text.casefold())).strip()
+
+
+@lru_cache(maxsize=1024)
+def _value_pattern(value: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in normalize(value).split()]
+    return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
+
+
+@lru_cache(maxsize=256)
+def _example_index(state_key: tuple, intents: tuple) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for intent in intents:
+        for example in intent.examples:
+            index.setdefault(normalize(example), intent.name)
+    return index
+
+
+class RulesUnderstander:
+    """Deterministic understanding from patterns; see the module docstring."""
+
+    path = "rules"
+
+    def understand(
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse:
+        now = now or dt.datetime.now()
+        parse = Parse(path=self.path)
+        norm = normalize(text)
+        if not norm:
+            return parse
+        if state.confirm is not None:
+            parse.answer = parse_yes_no(text)  # type: ignore[assignment]
+        parse.intent = self._intent(state, norm, text)
+        if state.choices:
+            parse.choice = _choice(state.choices, norm)
+        self._fill_slots(state, text, norm, now, parse)
+        return parse
+
+    def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
+        """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
+        norm = normalize(text)
+        if not norm:
+            return None
+        if state.confirm is not None and norm in _CERTAIN_ANSWERS:
+            return Parse(answer=_CERTAIN_ANSWERS[norm], path="fast")  # type: ignore[arg-type]
+        intent = _example_index(state.key, state.intents).get(norm)
+        if intent is not None:
+            return Parse(intent=intent, path="fast")
+        asked = state.slot(state.asked) if state.asked else None
+        if asked is None:
+            return None
+        if asked.type is SlotType.categorical:
+            for value in asked.values or ():
+                if normalize(value) == norm:
+                    return Parse(slots={asked.name: value}, path="fast")
+        if asked.type in (SlotType.integer, SlotType.number) and re.fullmatch(r"\d+(?:\.\d+)?", text.strip()):
+            numeric = [s for s in state.slots if s.type in (SlotType.integer, SlotType.number)]
+            if len(numeric) == 1 or asked.name in state.expected[:1]:
+                return Parse(slots={asked.name: find_numbers(text)[0]}, path="fast")
+        return None
+
+    # ------------------------------------------------------------------ parts
+    def _intent(self, state: UnderstandingState, norm: str, text: str) -> str | None:
+        index = _example_index(state.key, state.intents)
+        if norm in index:
+            return index[norm]
+        names = {intent.name for intent in state.intents}
+        if GOODBYE in names and (_GOODBYE.match(norm) or (state.asked is None and state.confirm is None and _THANKS_ONLY.match(text.strip()))):
+            return GOODBYE
+        return None
+
+    def _fill_slots(self, state: UnderstandingState, text: str, norm: str, now: dt.datetime, parse: Parse) -> None:
+        asked = state.slot(state.asked) if state.asked else None
+        rest = text
+        date = parse_date(text, now) if _has(state, SlotType.date) else None
+        time = parse_time(text) if _has(state, SlotType.time) else None
+        if date or time:
+            rest = _strip_temporal(text)
+        for kind, value in ((SlotType.date, date), (SlotType.time, time)):
+            if value is None:
+                continue
+            target = _target(state, asked, kind)
+            if target is not None:
+                parse.slots[target.name] = value
+        for slot in state.slots:
+            if slot.type is SlotType.categorical:
+                hits = [v for v in slot.values or () if _value_pattern(v).search(text)]
+                if len(hits) == 1 and (slot is asked or slot.name in state.expected or _distinctive(hits[0])):
+                    parse.slots[slot.name] = hits[0]
+        numbers = find_numbers(rest)
+        if numbers:
+            target = _target(state, asked, SlotType.integer, SlotType.number)
+            if target is not None and target.name not in parse.slots and len(numbers) == 1:
+                parse.slots[target.name] = numbers[0]
+        if asked is None or asked.name in parse.slots:
+            return
+        if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
+            parse.slots[asked.name] = answer == "yes"
+        elif asked.type is SlotType.string and parse.intent is None and parse.answer is None:
+            parse.slots[asked.name] = _string_value(asked, text)
+
+
+_CERTAIN_ANSWERS = {
+    **dict.fromkeys(["yes", "yes please", "yeah", "yep", "yup", "sure", "correct", "that's right", "right", "ok", "okay",
+                     "yes it is", "yes that's right", "yes that's correct", "absolutely", "of course"], "yes"),
+    **dict.fromkeys(["no", "nope", "nah", "no thanks", "no thank you", "not really", "incorrect", "that's wrong"], "no"),
+}  # fmt: skip
+
+
+def _has(state: UnderstandingState, kind: SlotType) -> bool:
+    return any(slot.type is kind for slot in state.slots)
+
+
+def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
+    """The slot a typed value goes to: the asked slot, else the only such slot expected, else the only one."""
+    if asked is not None and asked.type in kinds:
+        return asked
+    of_kind = [slot for slot in state.slots if slot.type in kinds]
+    expected = [slot for slot in of_kind if slot.name in state.expected]
+    if len(expected) == 1:
+        return expected[0]
+    if len(of_kind) == 1 and kinds[0] in (SlotType.date, SlotType.time):
+        return of_kind[0]
+    return None
+
+
+def _distinctive(value: str) -> bool:
+    # A categorical value found in passing counts only if it cannot be an ordinary word.
+    return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
+
+
+def _strip_temporal(text: str) -> str:
+    from ..values import _DAY_MONTH, _ISO_DATE, _MONTH_DAY, _ORDINAL_DAY, _TIME
+
+    for pattern in (_TIME, _ISO_DATE, _MONTH_DAY, _DAY_MONTH, _ORDINAL_DAY):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _string_value(slot: Slot, text: str) -> str:
+    value = text.strip()
+    # "my name is X" for a slot called *name*: keep X.
+    words = [w for w in re.split(r"[_\W]+", slot.name.lower()) if len(w) > 2]
+    if words:
+        lead = re.compile(r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+", re.I)
+        value = lead.sub("", value)
+    value = _LEAD_IN.sub("", value).strip().rstrip(".!")
+    return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
+
+
+def _choice(choices: tuple[str, ...], norm: str) -> str | None:
+    words = set(norm.split())
+    scored = []
+    for choice in choices:
+        tokens = [t.lower() for t in re.findall(r"[A-Z][a-z]+|[a-z]+", choice)]
+        overlap = sum(1 for t in tokens if t in words)
+        if overlap:
+            scored.append((overlap, choice))
+    scored.sort(key=lambda item: -item[0])
+    if scored and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][1]
+    return None
