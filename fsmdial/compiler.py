@@ -36,6 +36,7 @@ from .flow import (
     ResultCondition,
     SlotCondition,
     StatusCondition,
+    VisitsCondition,
 )
 from .machine import FlowMachine
 
@@ -84,6 +85,8 @@ def condition_expr(cond: Any, source: str) -> str:
         return f"self.answers.get({source!r}) == {cond.answer!r}"
     if isinstance(cond, StatusCondition):
         return f"self.status.get({source!r}) == {cond.status!r}"
+    if isinstance(cond, VisitsCondition):
+        return _OPS[cond.op].format(left=f"self.visits.get({cond.visits!r}, 0)", value=repr(cond.value))
     if isinstance(cond, CallCondition):
         return f"self.call({cond.call!r})"
     if isinstance(cond, AllCondition):
@@ -172,7 +175,10 @@ def emit_source(flow: Flow) -> str:
         lines.append(f"        {spec!r},")
     lines.append("    )")
     lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it.")
-    lines.append("    DEPENDENTS = " + pprint.pformat(dependents(flow), sort_dicts=False, width=100, indent=4).replace("\n", "\n    "))
+    lines.append("    DEPENDENTS = {")
+    for slot, nodes in dependents(flow).items():
+        lines.append(f"        {slot!r}: {nodes!r},")
+    lines.append("    }")
     lines.append(f"    SLOT_OWNER = {flow.slot_owner()!r}")
     lines.append(f"    SUCCESS_WHEN = {success_when!r}")
     lines.append("")

@@ -79,5 +79,13 @@ class SnapshotError(FsmdialError):
     """A session snapshot is unreadable, of an unknown version, or of another flow."""
 
 
+class StoreError(TurnError):
+    """The session store could not read or write (the turn is rolled back)."""
+
+
+class ConflictError(StoreError):
+    """Another writer committed a turn of the same session first (optimistic concurrency)."""
+
+
 class ModelError(FsmdialError):
     """A GGUF model file is missing, unreadable, or unusable."""

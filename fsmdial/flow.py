@@ -177,6 +177,15 @@ class StatusCondition(_Model):
     status: Literal["success", "failure"]
 
 
+class VisitsCondition(_Model):
+    """How many times a node has been entered in this conversation (bounds retry loops):
+    ``{"visits": "ask_password", "op": "ge", "value": 3}``."""
+
+    visits: str = Field(min_length=1, description="Node id whose entries are counted.")
+    op: Literal["eq", "ne", "lt", "le", "gt", "ge"] = "ge"
+    value: int = Field(ge=0)
+
+
 class CallCondition(_Model):
     """A named Python predicate registered by the application."""
 
@@ -195,7 +204,7 @@ class NotCondition(_Model):
     not_: Condition = Field(alias="not")
 
 
-_CONDITION_KEYS = ("slot", "result", "answer", "status", "call", "all", "any", "not")
+_CONDITION_KEYS = ("slot", "result", "answer", "status", "visits", "call", "all", "any", "not")
 
 
 def _condition_tag(value: Any) -> str | None:
@@ -205,6 +214,7 @@ def _condition_tag(value: Any) -> str | None:
             ResultCondition: "cond:result",
             AnswerCondition: "cond:answer",
             StatusCondition: "cond:status",
+            VisitsCondition: "cond:visits",
             CallCondition: "cond:call",
             AllCondition: "cond:all",
             AnyCondition: "cond:any",
@@ -223,6 +233,7 @@ Condition = Annotated[
         Annotated[ResultCondition, Tag("cond:result")],
         Annotated[AnswerCondition, Tag("cond:answer")],
         Annotated[StatusCondition, Tag("cond:status")],
+        Annotated[VisitsCondition, Tag("cond:visits")],
         Annotated[CallCondition, Tag("cond:call")],
         Annotated[AllCondition, Tag("cond:all")],
         Annotated[AnyCondition, Tag("cond:any")],
@@ -671,6 +682,8 @@ def _check_condition(flow: Flow, nodes: dict, slot_owner: dict, source: str, con
             _check_result_ref(nodes, sub.node or source, sub.result, where, add)
         elif isinstance(sub, AnswerCondition) and not isinstance(src, ConfirmNode):
             add(where, f"an 'answer' condition needs an inform_and_confirm source, {source!r} is {src.type}")
+        elif isinstance(sub, VisitsCondition) and sub.visits not in nodes:
+            add(where, f"'visits' condition on unknown node {sub.visits!r}")
         elif isinstance(sub, StatusCondition) and not isinstance(src, ExternalActionNode):
             add(where, f"a 'status' condition needs an external_action source, {source!r} is {src.type}")
 

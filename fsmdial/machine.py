@@ -117,6 +117,7 @@ class FlowMachine:
         self.informed: dict[str, bool] = {}
         self.answers: dict[str, str] = {}
         self.last_action: str | None = None
+        self.visits: dict[str, int] = {self.INITIAL: 1}
         self.predicates: Mapping[str, Callable[[FlowMachine], bool]] = predicates or {}
         self.evaluated: list[tuple[str, bool]] = []
         self.machine = Machine(
@@ -158,10 +159,15 @@ class FlowMachine:
         return True if method is None else bool(getattr(self, method)())
 
     # ------------------------------------------------------------ bookkeeping
+    def enter(self, node: str) -> None:
+        """Start a fresh visit of ``node``, which the machine has just moved to."""
+        self.forget((node,))
+        self.visits[node] = self.visits.get(node, 0) + 1
+
     def jump(self, node: str) -> None:
         """Put the machine at ``node`` for a fresh visit."""
-        self.forget((node,))
         self.machine.set_state(node, model=self)
+        self.enter(node)
 
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
         """Reset the bookkeeping of ``nodes`` (results, status, informed flags, answers)."""
@@ -183,6 +189,7 @@ class FlowMachine:
             "informed": sorted(self.informed),
             "answers": dict(self.answers),
             "last_action": self.last_action,
+            "visits": dict(self.visits),
         }
 
     def load_bookkeeping(self, data: Mapping[str, Any]) -> None:
@@ -196,6 +203,7 @@ class FlowMachine:
         self.informed = dict.fromkeys(data["informed"], True)
         self.answers = dict(data["answers"])
         self.last_action = data.get("last_action")
+        self.visits = {str(k): int(v) for k, v in data.get("visits", {}).items()}
         self.machine.set_state(data["node"], model=self)
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -208,10 +216,12 @@ class FlowMachine:
             self.informed.copy(),
             self.answers.copy(),
             self.last_action,
+            self.visits.copy(),
         )
 
     def rollback(self, checkpoint: tuple[Any, ...]) -> None:
-        state, self.slots, self.results, self.status, self.informed, self.answers, self.last_action = checkpoint
+        (state, self.slots, self.results, self.status, self.informed, self.answers, self.last_action,
+         self.visits) = checkpoint
         if self.state != state:
             self.machine.set_state(state, model=self)
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 import datetime as dt
 import time
 import unicodedata
+import uuid
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -67,6 +68,17 @@ STEP_LIMIT = 200
 SNAPSHOT_VERSION = 1
 
 Clock = Callable[[], dt.datetime]
+
+
+class SessionSink(Protocol):
+    """Where a bound Dialogue saves each committed turn (see :class:`fsmdial.store.SessionStore`).
+
+    ``save_turn`` must be atomic, and must raise :class:`~fsmdial.errors.ConflictError`
+    when the stored session is not at turn ``turn - 1`` (another writer won).
+    """
+
+    def save_turn(self, session_id: str, turn: int, snapshot: bytes, trace: dict[str, Any]) -> None: ...
+
 Predicate = Callable[[FlowMachine], bool]
 
 
@@ -130,6 +142,8 @@ class Dialogue:
         clock: Clock | None = None,
         stand_in_tools: bool = False,
         max_input_chars: int = MAX_INPUT_CHARS,
+        store: SessionSink | None = None,
+        session_id: str | None = None,
     ):
         from .understand.rules import RulesUnderstander
 
@@ -147,6 +161,8 @@ class Dialogue:
         self.retries: dict[str, int] = {}
         self.ended = False
         self.last_trace: TurnTrace | None = None
+        self.store = store
+        self.session_id = session_id or uuid.uuid4().hex
 
     # ----------------------------------------------------------- set-up
     def _resolve_tools(self, registry: ToolRegistry, stand_in_tools: bool) -> dict[str, Tool]:
@@ -240,6 +256,8 @@ class Dialogue:
             started = time.perf_counter()
             result = body(trace, text)
             trace.timings["total"] = time.perf_counter() - started
+            if self.store is not None:  # saved before turn() returns; a store failure rolls the turn back
+                self.store.save_turn(self.session_id, self.turns, self.snapshot(), trace.to_dict(timings=True))
             self.last_trace = trace
             return result
         except BaseException as exc:
@@ -400,7 +418,7 @@ class Dialogue:
                     acts.append(Act("confirm", node.act, render(node.question, values), node.id))
                 return
             trace.nodes.append(machine.state)
-            machine.forget((machine.state,))  # a fresh visit
+            machine.enter(machine.state)
         raise FlowLoopError(f"more than {STEP_LIMIT} nodes entered in one turn (at node {machine.state!r})")
 
     def _run_action(self, node: ExternalActionNode, trace: TurnTrace) -> None:
