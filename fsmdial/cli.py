@@ -100,6 +100,8 @@ def _load_tools(spec: str | None) -> Any:
     module_name, _, attribute = spec.partition(":")
     if not attribute:
         raise SystemExit(f"--tools expects module:registry, got {spec!r}")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))  # like `python -m`: the app's modules are found from where it runs
     module = importlib.import_module(module_name)
     try:
         return getattr(module, attribute)
@@ -152,11 +154,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
         if not interactive:
             print(f"you: {text}", file=out)
         try:
-            show(dialogue.turn(text))
+            result = dialogue.turn(text)
         except FsmdialError as exc:
             print(f"error: {exc} (the turn was undone)", file=out)
-        if dialogue.ended and not args.keep_going:
-            break
+            continue
+        show(result)
+        if any(act.kind == "fallback" and act.name == "goodbye" for act in result.acts):
+            break  # the user said goodbye
     return 0
 
 
@@ -212,7 +216,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("llamacpp", "outlines"), default=None, help="constrained-decoding backend")
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
-    p.add_argument("--keep-going", action="store_true", help="keep reading after the conversation ends")
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the flow format")

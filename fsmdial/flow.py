@@ -134,8 +134,8 @@ class SlotRule(_Model):
 
 # ---------------------------------------------------------------- conditions
 
-CompareOp = Literal["eq", "ne", "in", "not_in", "lt", "le", "gt", "ge", "present", "absent"]
-_NO_VALUE_OPS = {"present", "absent"}
+CompareOp = Literal["eq", "ne", "in", "not_in", "lt", "le", "gt", "ge", "present", "absent", "declined"]
+_NO_VALUE_OPS = {"present", "absent", "declined"}
 _LIST_OPS = {"in", "not_in"}
 
 
@@ -153,7 +153,12 @@ class _Comparison(_Model):
 
 
 class SlotCondition(_Comparison):
-    """Compare a slot's value: ``{"slot": "party_size", "op": "gt", "value": 6}``."""
+    """Compare a slot's value: ``{"slot": "party_size", "op": "gt", "value": 6}``.
+
+    ``{"slot": "account_number", "op": "declined"}`` holds when the user said they
+    cannot or will not give that slot: such edges are the request node's
+    alternative branch, taken instead of asking again.
+    """
 
     slot: str = Field(pattern=IDENT)
 
@@ -242,7 +247,9 @@ Condition = Annotated[
     Discriminator(
         _condition_tag,
         custom_error_type="invalid_condition",
-        custom_error_message="a condition needs one of the keys " + ", ".join(_CONDITION_KEYS),
+        custom_error_message="a condition is a JSON object with one of the keys "
+        + ", ".join(_CONDITION_KEYS)
+        + " (expression strings are not supported)",
     ),
 ]
 AllCondition.model_rebuild()
@@ -439,6 +446,16 @@ class Edge(_Model):
     source: str
     target: str
     when: Condition | None = Field(None, description="Condition; omitted: followed as soon as the source is done.")
+    reset_slots: bool = Field(
+        False, description="Clear the target request node's slots when this edge is followed (ask again loops)."
+    )
+
+    @property
+    def on_decline(self) -> bool:
+        """True for the alternative branch of a request node (a condition on a declined slot)."""
+        return self.when is not None and any(
+            isinstance(c, SlotCondition) and c.op == "declined" for c in iter_conditions(self.when)
+        )
 
 
 class GlobalAction(_Model):
@@ -454,6 +471,9 @@ class Fallbacks(_Model):
     goodbye: str | None = None
     out_of_scope: str | None = None
     anything_else: str | None = None
+    cannot_continue: str | None = Field(
+        None, description="Said when the user declines a required slot and the flow has no alternative branch."
+    )
 
 
 class Flow(_Model):
@@ -597,6 +617,10 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
                 add(f"node {edge.source}", "more than one unconditional outgoing edge")
         if edge.source in nodes and edge.when is not None:
             _check_condition(flow, nodes, slot_owner, edge.source, edge.when, where, add)
+            if edge.on_decline and not isinstance(nodes[edge.source], RequestNode):
+                add(where, "a condition on a declined slot needs a request node as source")
+        if edge.reset_slots and edge.target in nodes and not isinstance(nodes[edge.target], RequestNode):
+            add(where, "reset_slots needs a request node as target")
 
     for ga in flow.global_actions:
         if ga.target is not None and ga.target not in nodes:
@@ -620,9 +644,12 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
     for edge in flow.edges:
         pred[edge.target].append(edge.source)
     can_end = set(_bfs(pred, terminals))
-    for node in flow.nodes:
-        if node.id not in can_end:
-            add(f"node {node.id}", "no path to an end (every path from it loops forever)")
+    stuck = [n.id for n in flow.nodes if n.id not in can_end]
+    # Name the loop itself: the stuck nodes that lie on a cycle (the others only lead into it).
+    looping = [n for n in stuck if n in _bfs(succ, succ[n])] or stuck
+    if looping:
+        where = f"node {looping[0]}" if len(looping) == 1 else "nodes " + ", ".join(looping)
+        add(where, "loop with no way out: no path from here to an end node or a node without outgoing edges")
     for node in flow.nodes:
         if isinstance(node, EndNode) and succ[node.id]:
             add(f"node {node.id}", "an end node cannot have outgoing edges")
@@ -632,7 +659,7 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
     for ga in flow.global_actions:
         if ga.response:
             _check_template(flow, nodes, slot_owner, None, ga.response, f"global_action {ga.intent}.response", add)
-    for name in ("goodbye", "out_of_scope", "anything_else"):
+    for name in ("goodbye", "out_of_scope", "anything_else", "cannot_continue"):
         template = getattr(flow.fallbacks, name)
         if template:
             _check_template(flow, nodes, slot_owner, None, template, f"fallbacks.{name}", add)

@@ -118,6 +118,7 @@ class FlowMachine:
         self.answers: dict[str, str] = {}
         self.last_action: str | None = None
         self.visits: dict[str, int] = {self.INITIAL: 1}
+        self.declined: dict[str, bool] = {}
         self.predicates: Mapping[str, Callable[[FlowMachine], bool]] = predicates or {}
         self.evaluated: list[tuple[str, bool]] = []
         self.machine = Machine(
@@ -144,6 +145,9 @@ class FlowMachine:
             return MISSING
         return result.get(field, MISSING)
 
+    def is_declined(self, name: str) -> bool:
+        return self.declined.get(name, False)
+
     def call(self, name: str) -> bool:
         try:
             predicate = self.predicates[name]
@@ -169,6 +173,14 @@ class FlowMachine:
         self.machine.set_state(node, model=self)
         self.enter(node)
 
+    def clear_current_slots(self) -> None:
+        """Clear the slots of the request node just entered (an edge with ``reset_slots``)."""
+        for slot, owner in self.SLOT_OWNER.items():
+            if owner == self.state:
+                self.slots.pop(slot, None)
+                self.declined.pop(slot, None)
+                self.forget(self.DEPENDENTS.get(slot, ()))
+
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
         """Reset the bookkeeping of ``nodes`` (results, status, informed flags, answers)."""
         for node in nodes:
@@ -190,6 +202,7 @@ class FlowMachine:
             "answers": dict(self.answers),
             "last_action": self.last_action,
             "visits": dict(self.visits),
+            "declined": sorted(self.declined),
         }
 
     def load_bookkeeping(self, data: Mapping[str, Any]) -> None:
@@ -204,6 +217,7 @@ class FlowMachine:
         self.answers = dict(data["answers"])
         self.last_action = data.get("last_action")
         self.visits = {str(k): int(v) for k, v in data.get("visits", {}).items()}
+        self.declined = dict.fromkeys(data.get("declined", []), True)
         self.machine.set_state(data["node"], model=self)
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -217,11 +231,12 @@ class FlowMachine:
             self.answers.copy(),
             self.last_action,
             self.visits.copy(),
+            self.declined.copy(),
         )
 
     def rollback(self, checkpoint: tuple[Any, ...]) -> None:
         (state, self.slots, self.results, self.status, self.informed, self.answers, self.last_action,
-         self.visits) = checkpoint
+         self.visits, self.declined) = checkpoint
         if self.state != state:
             self.machine.set_state(state, model=self)
 

@@ -58,7 +58,7 @@ from .machine import FlowMachine
 from .responses import render
 from .tools import Tool, ToolRegistry, call_tool, check_result, stand_in
 from .trace import Act, ToolCall, TurnResult, TurnTrace
-from .understand.base import GOODBYE, Intent, Parse, Understander, UnderstandingState
+from .understand.base import DECLINE, GOODBYE, Intent, Parse, Understander, UnderstandingState
 from .values import InvalidValue, coerce
 
 MAX_INPUT_CHARS = 2000
@@ -153,6 +153,7 @@ class Dialogue:
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self._nodes = {node.id: node for node in self.flow.nodes}
+        self._decline_nodes = {edge.source for edge in self.flow.edges if edge.on_decline}
         self._tools = self._resolve_tools(ToolRegistry.of(tools), stand_in_tools)
         self._check_predicates(predicates or {})
         self.machine = self.flow_class(predicates)
@@ -223,6 +224,8 @@ class Dialogue:
             intents = tuple(Intent(ga.intent, tuple(ga.examples)) for ga in self.flow.global_actions)
             if self.flow.fallbacks.goodbye and GOODBYE not in {i.name for i in intents}:
                 intents += (Intent(GOODBYE),)
+            if expected and DECLINE not in {i.name for i in intents}:
+                intents += (Intent(DECLINE),)
             state = cache[key] = UnderstandingState(
                 flow=self.flow.name,
                 node=node.id,
@@ -293,7 +296,9 @@ class Dialogue:
             acts.append(self._fallback("goodbye"))
             self.ended = True
         else:
-            if parse.intent is not None:
+            if parse.intent == DECLINE:
+                self._decline(acts, trace)
+            elif parse.intent is not None:
                 self._global_action(parse.intent, acts, trace)
             self._update_slots(parse.slots, acts, trace)
             if parse.answer is not None and confirm is not None and machine.state == confirm:
@@ -327,6 +332,14 @@ class Dialogue:
         template = getattr(self.flow.fallbacks, name) or ""
         return Act("fallback", name, render(template, _Values(self.machine)) if template else "")
 
+    def _decline(self, acts: list[Act], trace: TurnTrace) -> None:
+        node = self._nodes[self.machine.state]
+        if isinstance(node, RequestNode):
+            missing = node.missing(self.machine.slots)
+            if missing:
+                self.machine.declined[missing[0].name] = True
+                trace.notes.append(f"slot {missing[0].name!r} declined")
+
     def _global_action(self, intent: str, acts: list[Act], trace: TurnTrace) -> None:
         action = next(ga for ga in self.flow.global_actions if ga.intent == intent)
         if action.response:
@@ -354,6 +367,7 @@ class Dialogue:
             if name in machine.slots and old == value:
                 continue
             machine.slots[name] = value
+            machine.declined.pop(name, None)
             trace.slot_changes.append({"slot": name, "old": old, "new": value})
             changed.append(name)
         if changed:
@@ -386,6 +400,14 @@ class Dialogue:
             node = self._nodes[machine.state]
             if isinstance(node, RequestNode):
                 missing = node.missing(machine.slots)
+                if missing and any(machine.declined.get(slot.name) for slot in missing):
+                    if node.id in self._decline_nodes and machine.trigger("decline"):
+                        trace.nodes.append(machine.state)
+                        machine.enter(machine.state)
+                        continue
+                    acts.append(self._fallback("cannot_continue" if self.flow.fallbacks.cannot_continue else "goodbye"))
+                    self.ended = True
+                    return
                 if missing:
                     slot = missing[0]
                     question = render(slot.ask, values) if slot.ask else _default_question(slot)

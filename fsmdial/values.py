@@ -48,8 +48,10 @@ _MONTHS = [
 ]  # fmt: skip
 _MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
-_MONTH_DAY = re.compile(_MONTH_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
-_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE, re.I)
+_YEAR = r"(?:,?\s+(\d{4}))?"
+_MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR, re.I)
+_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + _YEAR, re.I)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 _ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _WEEKDAY = re.compile(r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(_WEEKDAYS) + r")\b", re.I)
 _TIME = re.compile(
@@ -135,15 +137,25 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
         return today.isoformat()
     if re.search(r"\byesterday\b", low):
         return (today - dt.timedelta(days=1)).isoformat()
+    if match := _NUMERIC_DATE.search(low):
+        first, second, year = int(match.group(1)), int(match.group(2)), int(match.group(3))
+        year += 2000 if year < 100 and year <= today.year % 100 + 10 else (1900 if year < 100 else 0)
+        # US order (month/day) unless the first number cannot be a month.
+        month, day = (first, second) if first <= 12 else (second, first)
+        try:
+            return dt.date(year, month, day).isoformat()
+        except ValueError:
+            return None
     for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
         if match := pattern.search(low):
             try:
                 month = _month_index(match.group(month_group))
                 day = int(match.group(day_group))
-                candidate = dt.date(today.year, month, day)
+                year = int(match.group(3)) if match.group(3) else today.year
+                candidate = dt.date(year, month, day)
             except ValueError:
                 continue
-            if candidate < today:
+            if not match.group(3) and candidate < today:  # "March 3" means the next one
                 candidate = candidate.replace(year=today.year + 1)
             return candidate.isoformat()
     if match := _WEEKDAY.search(low):

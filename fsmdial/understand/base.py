@@ -19,6 +19,8 @@ from ..flow import Slot
 Answer = Literal["yes", "no", "other"]
 GOODBYE = "goodbye"
 """Built-in intent of flows that have a ``goodbye`` fallback."""
+DECLINE = "decline"
+"""Built-in intent while a slot is asked: the user cannot or will not give it ("I don't know")."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..flow import Slot, SlotType
 from ..values import find_numbers, parse_date, parse_time, parse_yes_no
-from .base import GOODBYE, Parse, UnderstandingState
+from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 
 _PUNCT = re.compile(r"[^\w\s']+")
 _SPACES = re.compile(r"\s+")
@@ -27,7 +27,15 @@ _GOODBYE = re.compile(
     re.I,
 )
 _THANKS_ONLY = re.compile(r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I)
+_DECLINE = re.compile(
+    r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:know|have|remember|recall)\b|\bno idea\b|\bnot sure\b|\bi forgot\b|"
+    r"\bcan'?t (?:remember|recall|find)\b|\bcannot (?:remember|recall|find)\b|\bi (?:lost|forgot) (?:it|my)\b|"
+    r"\brather not\b|\bprefer not\b|\bwon'?t (?:say|tell|give)\b|\bnot (?:going|willing) to (?:say|tell|give|share)\b",
+    re.I,
+)
 _LEAD_IN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
+_GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b[\s,.!]*", re.I)
+_SELF = re.compile(r"^(?:i'?m|i am|this is|call me|it'?s)\s+", re.I)
 
 
 def normalize(text: str) -> str:
@@ -105,6 +113,8 @@ class RulesUnderstander:
         if norm in index:
             return index[norm]
         names = {intent.name for intent in state.intents}
+        if DECLINE in names and state.asked is not None and _DECLINE.search(norm):
+            return DECLINE
         if GOODBYE in names and (_GOODBYE.match(norm) or (state.asked is None and state.confirm is None and _THANKS_ONLY.match(text.strip()))):
             return GOODBYE
         return None
@@ -129,14 +139,15 @@ class RulesUnderstander:
                     parse.slots[slot.name] = hits[0]
         numbers = find_numbers(rest)
         if numbers:
-            target = _target(state, asked, SlotType.integer, SlotType.number)
+            target = _target(state, asked, SlotType.integer, SlotType.number) or _named_number_slot(state, rest)
             if target is not None and target.name not in parse.slots and len(numbers) == 1:
                 parse.slots[target.name] = numbers[0]
         if asked is None or asked.name in parse.slots:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and parse.answer is None:
+        elif asked.type is SlotType.string and parse.intent is None and parse.answer is None and not parse.slots:
+            # The text is the value only when nothing else was read from it.
             parse.slots[asked.name] = _string_value(asked, text)
 
 
@@ -164,26 +175,54 @@ def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> 
     return None
 
 
+_STOP = {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
+
+
+def _named_number_slot(state: UnderstandingState, text: str) -> Slot | None:
+    """The numeric slot whose own words stand right next to the number ("7 people", "ride 102")."""
+    words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
+    hits: list[Slot] = []
+    for slot in state.slots:
+        if slot.type not in (SlotType.integer, SlotType.number):
+            continue
+        vocab = {w for w in re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())}
+        vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
+        vocab |= {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")}
+        for i, word in enumerate(words):
+            if word[0].isdigit() and any(w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]):
+                hits.append(slot)
+                break
+    return hits[0] if len(hits) == 1 else None
+
+
 def _distinctive(value: str) -> bool:
     # A categorical value found in passing counts only if it cannot be an ordinary word.
     return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
 
 
 def _strip_temporal(text: str) -> str:
-    from ..values import _DAY_MONTH, _ISO_DATE, _MONTH_DAY, _ORDINAL_DAY, _TIME
+    from ..values import _DAY_MONTH, _ISO_DATE, _MONTH_DAY, _NUMERIC_DATE, _ORDINAL_DAY, _TIME
 
-    for pattern in (_TIME, _ISO_DATE, _MONTH_DAY, _DAY_MONTH, _ORDINAL_DAY):
+    for pattern in (_TIME, _ISO_DATE, _NUMERIC_DATE, _MONTH_DAY, _DAY_MONTH, _ORDINAL_DAY):
         text = pattern.sub(" ", text)
     return text
 
 
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
+    if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
+        # A slot with a known form: take the part of the text that has it ("it's 1234, I think").
+        found = re.search(slot.pattern.removeprefix("^").removesuffix("$"), value)
+        if found:
+            return found.group()
     # "my name is X" for a slot called *name*: keep X.
     words = [w for w in re.split(r"[_\W]+", slot.name.lower()) if len(w) > 2]
     if words:
         lead = re.compile(r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+", re.I)
         value = lead.sub("", value)
+    value = _GREETING.sub("", value)
+    if "name" in words:  # "I'm Jane", "this is Jane" answer a name
+        value = _SELF.sub("", value)
     value = _LEAD_IN.sub("", value).strip().rstrip(".!")
     return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
 

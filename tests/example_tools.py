@@ -1,0 +1,49 @@
+"""Tools for the example flows in flows/, recording every call (used by tests and `fsmdial chat --tools`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fsmdial.tools import ToolRegistry
+
+calls: list[tuple[str, dict[str, Any]]] = []
+registry = ToolRegistry()
+KNOWN_CARD = ("1234", "1990-03-12")
+
+
+@registry.tool()
+def change_ride(ride_id: int, customer_name: str, change_description: str) -> dict[str, Any]:
+    calls.append(("change_ride", {"ride_id": ride_id, "customer_name": customer_name, "change_description": change_description}))
+    return {"changed": ride_id != 999, "message": "updated"}
+
+
+@registry.tool("RideChange")
+def ride_change_chief(**arguments: Any) -> dict[str, Any]:
+    calls.append(("RideChange", arguments))
+    return {}
+
+
+@registry.tool()
+def bank_fraud_report(full_name: str, fraud_report: str, account_number: str | None = None, pin: str | None = None,
+                      date_of_birth: str | None = None, mothers_maiden_name: str | None = None,
+                      childhood_pet: str | None = None) -> dict[str, Any]:
+    calls.append(("bank_fraud_report", {"full_name": full_name, "account_number": account_number}))
+    return {"submitted": full_name.lower() != "nobody", "reference": "FR-1"}
+
+
+@registry.tool()
+def book_table(name: str, party_size: int, date: str, time: str, seating: str | None = None) -> dict[str, Any]:
+    calls.append(("book_table", {"name": name, "party_size": party_size, "date": date, "time": time}))
+    return {"booked": party_size <= 8, "reference": f"R-{party_size}-{time.replace(':', '')}"}
+
+
+@registry.tool()
+def verify_identity(card_last4: str, date_of_birth: str) -> dict[str, Any]:
+    calls.append(("verify_identity", {"card_last4": card_last4, "date_of_birth": date_of_birth}))
+    return {"verified": (card_last4, date_of_birth) == KNOWN_CARD}
+
+
+@registry.tool()
+def activate_card(card_last4: str, new_pin: str) -> dict[str, Any]:
+    calls.append(("activate_card", {"card_last4": card_last4, "new_pin": new_pin}))
+    return {"activated": True}

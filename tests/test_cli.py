@@ -1,0 +1,107 @@
+"""The command line, run as a user would (a subprocess reading stdin)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from .conftest import FIXTURES, FLOWS, REPO
+from .conversations import SCRIPTS
+
+
+def fsmdial(*args, stdin=""):
+    return subprocess.run(
+        [sys.executable, "-m", "fsmdial.cli", *args], input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+
+
+def test_validate_all_example_flows():
+    result = fsmdial("validate", *sorted(str(p) for p in FLOWS.glob("*.json")))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(": ok (") == len(list(FLOWS.glob("*.json")))
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "broken").glob("*.json")), ids=lambda p: p.name)
+def test_validate_broken_flow_prints_one_error_line(path):
+    result = fsmdial("validate", str(path))
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: error: ")
+
+
+def test_validate_with_forced_format():
+    assert fsmdial("validate", "--format", "chief", str(FLOWS / "ride_change.chief.json")).returncode == 0
+    assert fsmdial("validate", "--format", "fsmdial", str(FLOWS / "ride_change.chief.json")).returncode == 1
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_scripted_chat_reaches_tool_calls_and_final_messages(name):
+    path, _, turns = SCRIPTS[name]
+    stdin = "".join(text + "\n" for text, _, _ in turns)
+    result = fsmdial("chat", str(FLOWS / path), "--trace", "--tools", "tests.example_tools:registry", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    traces = [orjson.loads(line[len("trace: "):]) for line in result.stdout.splitlines() if line.startswith("trace: ")]
+    assert len(traces) == len(turns) + 1
+    made = [(call["tool"], call["arguments"]) for trace in traces for call in trace.get("tool_calls", [])]
+    expected = [call for _, _, calls in turns for call in calls]
+    assert [tool for tool, _ in made] == [tool for tool, _ in expected]
+    bot_lines = [line for line in result.stdout.splitlines() if line.startswith("bot: ")]
+    assert bot_lines, result.stdout
+
+
+def test_chat_trace_is_byte_identical_across_runs():
+    stdin = "hi\nJane\n102\nchange the pickup time\nbye\n"
+    first = fsmdial("chat", str(FLOWS / "ride_change.json"), "--trace", stdin=stdin)
+    second = fsmdial("chat", str(FLOWS / "ride_change.json"), "--trace", stdin=stdin)
+    assert first.returncode == 0 and first.stdout == second.stdout
+    assert "timings_ms" not in first.stdout
+    assert "[note] tool 'change_ride' is not registered" in first.stdout
+    assert "bot: Goodbye. Enjoy your ride!" in first.stdout
+    timed = fsmdial("chat", str(FLOWS / "ride_change.json"), "--timings", stdin=stdin)
+    assert "timings_ms" in timed.stdout
+
+
+def test_chat_chief_flow_runs():
+    result = fsmdial("chat", str(FLOWS / "ride_change.chief.json"), stdin="John\n102\nchange pickup time\n")
+    assert result.returncode == 0
+    assert "bot: Alright, thats all changes done for you!" in result.stdout
+
+
+def test_compile_writes_importable_source(tmp_path):
+    target = tmp_path / "ride.py"
+    result = fsmdial("compile", str(FLOWS / "ride_change.json"), "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    again = fsmdial("compile", str(FLOWS / "ride_change.json"))
+    assert target.read_text() == again.stdout
+    namespace: dict = {}
+    exec(compile(target.read_text(), str(target), "exec"), namespace)
+    assert namespace["RideChangeFlow"].INITIAL == "ask_details"
+
+
+def test_graph_prints_mermaid():
+    result = fsmdial("graph", str(FLOWS / "restaurant_booking.json"))
+    assert result.returncode == 0
+    assert "stateDiagram-v2" in result.stdout
+    assert "confirm_booking --> book_table" in result.stdout
+
+
+def test_schema_is_the_flow_json_schema():
+    result = fsmdial("schema")
+    schema = orjson.loads(result.stdout)
+    assert schema["title"] == "Flow"
+    assert {"nodes", "edges", "global_actions", "fallbacks"} <= set(schema["properties"])
+
+
+def test_help_lists_every_command():
+    result = fsmdial("--help")
+    for command in ("validate", "compile", "graph", "chat", "schema", "tiny-model"):
+        assert command in result.stdout
+
+
+def test_missing_flow_file_is_a_clear_error():
+    result = fsmdial("validate", "no/such/flow.json")
+    assert result.returncode == 1
+    assert "cannot read flow file" in result.stderr

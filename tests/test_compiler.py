@@ -1,0 +1,74 @@
+"""The compiler: deterministic source, transitions classes, computed invalidation lists."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from transitions import Machine
+
+from fsmdial.compiler import compile_flow, dependents, emit_source, load_compiled
+from fsmdial.loader import load_flow
+
+from .conftest import FLOWS, REPO
+
+EXAMPLES = sorted(FLOWS.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_source_is_byte_identical_across_processes(path):
+    here = emit_source(load_flow(path))
+    code = f"import sys; from fsmdial.compiler import emit_source; from fsmdial.loader import load_flow; sys.stdout.write(emit_source(load_flow({str(path)!r})))"
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
+    assert here == there
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_compiled_class_is_a_transitions_machine(path):
+    flow = load_flow(path)
+    cls = compile_flow(flow)
+    instance = cls()
+    assert isinstance(instance.machine, Machine)
+    assert instance.state == flow.start_id
+    assert set(cls.STATES) == {node.id for node in flow.nodes}
+    assert len(cls.TRANSITIONS) == len(flow.edges)
+
+
+def test_generated_source_imports_only_fsmdial():
+    source = emit_source(load_flow(FLOWS / "restaurant_booking.json"))
+    imports = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
+    assert imports and all(line.startswith("from fsmdial.") for line in imports)
+    compile(source, "x.py", "exec")
+
+
+def test_dependents_are_the_nodes_after_the_asking_node():
+    flow = load_flow(FLOWS / "restaurant_booking.json")
+    deps = dependents(flow)
+    assert deps["party_size"][0] == "confirm_booking"
+    assert {"book_table", "booked", "no_table", "ask_change", "goodbye"} <= set(deps["party_size"])
+    assert "ask_booking" not in deps["party_size"]
+
+
+def test_conditional_edges_come_before_the_unconditional_one():
+    cls = compile_flow(load_flow(FLOWS / "card_activation.json"))
+    out_of_mismatch = [t for t in cls.TRANSITIONS if t["source"] == "identity_mismatch"]
+    assert [t["dest"] for t in out_of_mismatch] == ["verify_identity", "locked_out"]
+    assert out_of_mismatch[0]["after"] == ["clear_current_slots"]
+    assert "conditions" not in out_of_mismatch[1]
+
+
+def test_decline_edges_get_their_own_trigger():
+    cls = compile_flow(load_flow(FLOWS / "bank_fraud_report.json"))
+    triggers = {(t["source"], t["dest"]): t["trigger"] for t in cls.TRANSITIONS}
+    assert triggers[("ask_account", "ask_security")] == "decline"
+    assert triggers[("ask_account", "ask_fraud_details")] == "advance"
+
+
+def test_load_compiled_roundtrip(tmp_path):
+    flow = load_flow(FLOWS / "ride_change.json")
+    target = tmp_path / "ride.py"
+    target.write_text(emit_source(flow))
+    cls = load_compiled(str(target))
+    assert cls.__name__ == "RideChangeFlow"
+    assert cls.FLOW == flow
