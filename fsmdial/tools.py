@@ -40,7 +40,11 @@ class Tool:
 def arguments_model(name: str, function: Callable[..., Any]) -> type[BaseModel] | None:
     """A pydantic model of ``function``'s keyword parameters (None if it takes ``**kwargs`` only)."""
     fields: dict[str, Any] = {}
-    for param in inspect.signature(function).parameters.values():
+    try:  # resolve string annotations (modules using `from __future__ import annotations`)
+        signature = inspect.signature(function, eval_str=True)
+    except (NameError, TypeError, SyntaxError):  # a name only known to type checkers: keep the strings
+        signature = inspect.signature(function)
+    for param in signature.parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
         annotation = Any if param.annotation is inspect.Parameter.empty else param.annotation
