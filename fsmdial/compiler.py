@@ -29,6 +29,7 @@ from .flow import (
     AnswerCondition,
     AnyCondition,
     CallCondition,
+    ChoiceCondition,
     ExternalActionNode,
     Flow,
     NotCondition,
@@ -85,6 +86,8 @@ def condition_expr(cond: Any, source: str) -> str:
         return _OPS[cond.op].format(left=left, value=repr(cond.value))
     if isinstance(cond, AnswerCondition):
         return f"self.answers.get({source!r}) == {cond.answer!r}"
+    if isinstance(cond, ChoiceCondition):
+        return f"self.answers.get({source!r}) == {cond.choice!r}"
     if isinstance(cond, StatusCondition):
         return f"self.status.get({source!r}) == {cond.status!r}"
     if isinstance(cond, VisitsCondition):

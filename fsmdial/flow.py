@@ -79,6 +79,10 @@ class Slot(_Model):
     max_length: int | None = Field(None, ge=1, description="Longest allowed string value.")
     ask: str | None = Field(None, description="Question template asking for this slot.")
     act: str | None = Field(None, description="Name of the act that asks for this slot (default ask_<name>).")
+    confirm: bool | str = Field(
+        False,
+        description="Confirm this field once given: true for the default question, or a question template.",
+    )
 
     @model_validator(mode="after")
     def _check_type_options(self) -> Slot:
@@ -104,6 +108,12 @@ class Slot(_Model):
     @property
     def ask_act(self) -> str:
         return self.act or f"ask_{self.name}"
+
+    @property
+    def readable(self) -> str:
+        """How the bot names this slot in its own sentences."""
+        text = self.description.rstrip(".") if self.description else self.name.replace("_", " ")
+        return text[:1].lower() + text[1:]
 
     @property
     def string_limit(self) -> int:
@@ -176,6 +186,12 @@ class AnswerCondition(_Model):
     answer: Literal["yes", "no", "other"]
 
 
+class ChoiceCondition(_Model):
+    """Which of its ``choices`` the user's reply to the source question was classified as."""
+
+    choice: str = Field(min_length=1)
+
+
 class StatusCondition(_Model):
     """The outcome of the source ``external_action`` node."""
 
@@ -209,7 +225,7 @@ class NotCondition(_Model):
     not_: Condition = Field(alias="not")
 
 
-_CONDITION_KEYS = ("slot", "result", "answer", "status", "visits", "call", "all", "any", "not")
+_CONDITION_KEYS = ("slot", "result", "answer", "choice", "status", "visits", "call", "all", "any", "not")
 
 
 def _condition_tag(value: Any) -> str | None:
@@ -218,6 +234,7 @@ def _condition_tag(value: Any) -> str | None:
             SlotCondition: "cond:slot",
             ResultCondition: "cond:result",
             AnswerCondition: "cond:answer",
+            ChoiceCondition: "cond:choice",
             StatusCondition: "cond:status",
             VisitsCondition: "cond:visits",
             CallCondition: "cond:call",
@@ -237,6 +254,7 @@ Condition = Annotated[
         Annotated[SlotCondition, Tag("cond:slot")],
         Annotated[ResultCondition, Tag("cond:result")],
         Annotated[AnswerCondition, Tag("cond:answer")],
+        Annotated[ChoiceCondition, Tag("cond:choice")],
         Annotated[StatusCondition, Tag("cond:status")],
         Annotated[VisitsCondition, Tag("cond:visits")],
         Annotated[CallCondition, Tag("cond:call")],
@@ -404,10 +422,36 @@ class InformNode(_Node):
     message: str
 
 
+class Choice(_Model):
+    """One way the user may answer a question (a ChatSOP user state)."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    examples: list[str] = Field(default_factory=list)
+
+
 class ConfirmNode(_Node):
+    """A message and a question. The answer is yes/no/other, or one of ``choices`` when given."""
+
     type: Literal["inform_and_confirm"]
     message: str = ""
     question: str = Field(min_length=1)
+    choices: list[Choice] | None = Field(
+        None, description="Classify the reply into these (edges use {'choice': name}) instead of yes/no."
+    )
+    change_question: str = Field(
+        "What would you like to change?",
+        description="Asked after a 'no' that no edge expects: the user then corrects a slot and is asked again.",
+    )
+
+    @model_validator(mode="after")
+    def _check_choices(self) -> ConfirmNode:
+        names = [choice.name for choice in self.choices or ()]
+        if len(set(names)) != len(names):
+            raise ValueError("duplicate choice names")
+        if self.choices is not None and not names:
+            raise ValueError("'choices' must not be empty")
+        return self
 
 
 class EndNode(_Node):
@@ -483,7 +527,14 @@ class Flow(_Model):
     name: str = Field(min_length=1)
     description: str = ""
     context: str = Field("", description="Facts for the assistant, e.g. 'Right now it is Tuesday, 12 PM'.")
+    examples: list[str] = Field(
+        default_factory=list, description="Utterances that start this flow (an assistant with several flows routes by them)."
+    )
     start: str | None = Field(None, description="Start node id (default: the first node).")
+    max_attempts: int = Field(3, ge=1, description="Invalid values in a row for one slot before escalating.")
+    escalate_to: str | None = Field(
+        None, description="Node (e.g. a hand-off end) to go to after max_attempts invalid values (default: a polite end)."
+    )
     nodes: list[Node] = Field(min_length=1)
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
@@ -603,6 +654,8 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
 
     if flow.start is not None and flow.start not in nodes:
         add("start", f"unknown start node {flow.start!r}")
+    if flow.escalate_to is not None and flow.escalate_to not in nodes:
+        add("escalate_to", f"unknown node {flow.escalate_to!r}")
 
     unconditional: dict[str, int] = {}
     for edge in flow.edges:
@@ -634,6 +687,7 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
 
     succ = flow.successors()
     roots = [flow.start_id] + [ga.target for ga in flow.global_actions if ga.target]
+    roots += [flow.escalate_to] if flow.escalate_to else []
     reached = set(_bfs(succ, roots))
     for node in flow.nodes:
         if node.id not in reached:
@@ -672,6 +726,8 @@ def _check_node_refs(flow: Flow, nodes: dict, slot_owner: dict, node: Any, add) 
         for slot in node.slots:
             if slot.ask:
                 _check_template(flow, nodes, slot_owner, node.id, slot.ask, f"{where}.slots.{slot.name}.ask", add)
+            if isinstance(slot.confirm, str):
+                _check_template(flow, nodes, slot_owner, node.id, slot.confirm, f"{where}.slots.{slot.name}.confirm", add)
     elif isinstance(node, ExternalActionNode):
         for arg, source in (node.arguments or {}).items():
             if isinstance(source, str) or isinstance(source, SlotArg):
@@ -685,6 +741,7 @@ def _check_node_refs(flow: Flow, nodes: dict, slot_owner: dict, node: Any, add) 
     elif isinstance(node, InformNode):
         _check_template(flow, nodes, slot_owner, node.id, node.message, f"{where}.message", add)
     elif isinstance(node, ConfirmNode):
+        _check_template(flow, nodes, slot_owner, node.id, node.change_question, f"{where}.change_question", add)
         _check_template(flow, nodes, slot_owner, node.id, node.message, f"{where}.message", add)
         _check_template(flow, nodes, slot_owner, node.id, node.question, f"{where}.question", add)
     elif isinstance(node, EndNode) and node.message:
@@ -709,6 +766,10 @@ def _check_condition(flow: Flow, nodes: dict, slot_owner: dict, source: str, con
             _check_result_ref(nodes, sub.node or source, sub.result, where, add)
         elif isinstance(sub, AnswerCondition) and not isinstance(src, ConfirmNode):
             add(where, f"an 'answer' condition needs an inform_and_confirm source, {source!r} is {src.type}")
+        elif isinstance(sub, ChoiceCondition):
+            choices = [c.name for c in src.choices or ()] if isinstance(src, ConfirmNode) else []
+            if sub.choice not in choices:
+                add(where, f"choice {sub.choice!r} is not one of the choices of {source!r} ({', '.join(choices) or 'none'})")
         elif isinstance(sub, VisitsCondition) and sub.visits not in nodes:
             add(where, f"'visits' condition on unknown node {sub.visits!r}")
         elif isinstance(sub, StatusCondition) and not isinstance(src, ExternalActionNode):

@@ -119,6 +119,7 @@ class FlowMachine:
         self.last_action: str | None = None
         self.visits: dict[str, int] = {self.INITIAL: 1}
         self.declined: dict[str, bool] = {}
+        self.confirmed: dict[str, bool] = {}
         self.predicates: Mapping[str, Callable[[FlowMachine], bool]] = predicates or {}
         self.evaluated: list[tuple[str, bool]] = []
         self.machine = Machine(
@@ -179,6 +180,7 @@ class FlowMachine:
             if owner == self.state:
                 self.slots.pop(slot, None)
                 self.declined.pop(slot, None)
+                self.confirmed.pop(slot, None)
                 self.forget(self.DEPENDENTS.get(slot, ()))
 
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
@@ -203,6 +205,7 @@ class FlowMachine:
             "last_action": self.last_action,
             "visits": dict(self.visits),
             "declined": sorted(self.declined),
+            "confirmed": sorted(self.confirmed),
         }
 
     def load_bookkeeping(self, data: Mapping[str, Any]) -> None:
@@ -218,6 +221,7 @@ class FlowMachine:
         self.last_action = data.get("last_action")
         self.visits = {str(k): int(v) for k, v in data.get("visits", {}).items()}
         self.declined = dict.fromkeys(data.get("declined", []), True)
+        self.confirmed = dict.fromkeys(data.get("confirmed", []), True)
         self.machine.set_state(data["node"], model=self)
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -232,11 +236,12 @@ class FlowMachine:
             self.last_action,
             self.visits.copy(),
             self.declined.copy(),
+            self.confirmed.copy(),
         )
 
     def rollback(self, checkpoint: tuple[Any, ...]) -> None:
         (state, self.slots, self.results, self.status, self.informed, self.answers, self.last_action,
-         self.visits, self.declined) = checkpoint
+         self.visits, self.declined, self.confirmed) = checkpoint
         if self.state != state:
             self.machine.set_state(state, model=self)
 

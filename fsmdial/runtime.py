@@ -204,17 +204,31 @@ class Dialogue:
     def slots(self) -> dict[str, Any]:
         return dict(self.machine.slots)
 
+    def _field_to_confirm(self, node: RequestNode) -> Any:
+        """The first slot of ``node`` given but not yet confirmed, when its field asks for confirmation."""
+        machine = self.machine
+        for slot in node.slots:
+            if slot.confirm and slot.name in machine.slots and not machine.confirmed.get(slot.name):
+                return slot
+        return None
+
     def understanding_state(self) -> UnderstandingState:
         """What the user may say now (cached per machine state signature)."""
         machine = self.machine
         node = self._nodes[machine.state]
         expected: tuple[str, ...] = ()
-        confirm = None
+        confirm = confirm_slot = None
+        choices: tuple[str, ...] = ()
         if isinstance(node, RequestNode):
-            expected = tuple(slot.name for slot in node.missing(machine.slots))
+            field = self._field_to_confirm(node)
+            if field is not None:
+                confirm, confirm_slot = node.id, field.name
+            else:
+                expected = tuple(slot.name for slot in node.missing(machine.slots))
         elif isinstance(node, ConfirmNode) and machine.informed.get(node.id) and node.id not in machine.answers:
             confirm = node.id
-        key = (node.id, expected, confirm)
+            choices = tuple(choice.name for choice in node.choices or ())
+        key = (node.id, expected, confirm, confirm_slot)
         cache = self.flow_class.__dict__.get("_understanding_cache")
         if cache is None:
             cache = {}
@@ -234,8 +248,10 @@ class Dialogue:
                 expected=expected,
                 asked=expected[0] if expected else None,
                 confirm=confirm,
+                confirm_slot=confirm_slot,
                 context=self.flow.context,
                 description=self.flow.description,
+                choices=choices,
             )
         return state
 
@@ -286,9 +302,9 @@ class Dialogue:
         trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
         trace.understanding = dict(parse.info)
         self.history.append(("user", text))
-        return self._respond(trace, parse, text, state.confirm)
+        return self._respond(trace, parse, text, state)
 
-    def _respond(self, trace: TurnTrace, parse: Parse, text: str, confirm: str | None) -> TurnResult:
+    def _respond(self, trace: TurnTrace, parse: Parse, text: str, state: UnderstandingState | None) -> TurnResult:
         machine = self.machine
         acts: list[Act] = []
         started = time.perf_counter()
@@ -300,12 +316,13 @@ class Dialogue:
                 self._decline(acts, trace)
             elif parse.intent is not None:
                 self._global_action(parse.intent, acts, trace)
-            self._update_slots(parse.slots, acts, trace)
-            if parse.answer is not None and confirm is not None and machine.state == confirm:
-                machine.answers[confirm] = parse.answer
+            proceed = self._update_slots(parse.slots, acts, trace)
+            if state is not None and (parse.answer is not None or parse.choice is not None):
+                self._apply_answer(parse, state, trace)
             trace.timings["update"] = time.perf_counter() - started
             started = time.perf_counter()
-            self._advance(acts, trace)
+            if proceed:
+                self._advance(acts, trace)
             trace.timings["advance"] = time.perf_counter() - started
             if parse.empty and text.strip() and self.flow.fallbacks.out_of_scope:
                 acts.insert(0, self._fallback("out_of_scope"))
@@ -348,10 +365,13 @@ class Dialogue:
             self.machine.jump(action.target)
             trace.nodes.append(action.target)
 
-    def _update_slots(self, values: Mapping[str, Any], acts: list[Act], trace: TurnTrace) -> None:
+    def _update_slots(self, values: Mapping[str, Any], acts: list[Act], trace: TurnTrace) -> bool:
+        """Store valid values (telling the user about corrections); False when the turn must not go on."""
         machine = self.machine
         slots = self.flow_class.FLOW.slots()
         changed: list[str] = []
+        corrections: list[tuple[Any, Any]] = []
+        escalate = False
         now = self.clock()
         for name, raw in values.items():
             slot = slots[name]
@@ -360,18 +380,57 @@ class Dialogue:
             except InvalidValue as exc:
                 self.retries[name] = self.retries.get(name, 0) + 1
                 trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
-                readable = slot.description or name.replace("_", " ")
-                acts.append(Act("invalid", f"invalid_{name}", f"Sorry, that is not a valid {readable}: {exc.message}.", slot=name))
+                acts.append(Act("invalid", f"invalid_{name}", f"Sorry, that is not a valid {slot.readable}: {exc.message}.", slot=name))
+                escalate = escalate or self.retries[name] >= self.flow.max_attempts
                 continue
+            self.retries.pop(name, None)
             old = machine.slots.get(name)
             if name in machine.slots and old == value:
                 continue
+            if name in machine.slots:
+                corrections.append((slot, value))
             machine.slots[name] = value
             machine.declined.pop(name, None)
+            machine.confirmed.pop(name, None)
             trace.slot_changes.append({"slot": name, "old": old, "new": value})
             changed.append(name)
+        if corrections:
+            said = " and ".join(f"the {slot.readable} to {value}" for slot, value in corrections)
+            acts.append(Act("changed", "changed", f"OK, I changed {said}.", slot=corrections[0][0].name))
         if changed:
             self._invalidate(changed, trace)
+        if escalate:
+            trace.notes.append(f"{self.flow.max_attempts} invalid values in a row: escalating")
+            if self.flow.escalate_to is not None:
+                self.machine.jump(self.flow.escalate_to)
+                trace.nodes.append(self.flow.escalate_to)
+                return True
+            acts.append(self._fallback("cannot_continue" if self.flow.fallbacks.cannot_continue else "goodbye"))
+            self.ended = True
+            return False
+        return True
+
+    def _apply_answer(self, parse: Parse, state: UnderstandingState, trace: TurnTrace) -> None:
+        """Record the answer to the question pending when the turn began (if the machine is still there)."""
+        machine = self.machine
+        if state.confirm is None or machine.state != state.confirm:
+            return  # a correction moved the machine: the question will be asked again
+        if state.confirm_slot is not None:
+            name = state.confirm_slot
+            if any(change["slot"] == name for change in trace.slot_changes):
+                return  # "no, 7 people": the new value is confirmed next
+            if parse.answer == "yes":
+                machine.confirmed[name] = True
+            elif parse.answer == "no":
+                machine.slots.pop(name, None)
+                self._invalidate([name], trace)
+            return
+        node = self._nodes[state.confirm]
+        if isinstance(node, ConfirmNode) and node.choices:
+            if parse.choice is not None:
+                machine.answers[node.id] = parse.choice
+        elif parse.answer is not None:
+            machine.answers[node.id] = parse.answer
 
     def _invalidate(self, changed: list[str], trace: TurnTrace) -> None:
         machine = self.machine
@@ -399,6 +458,13 @@ class Dialogue:
         for _ in range(STEP_LIMIT):
             node = self._nodes[machine.state]
             if isinstance(node, RequestNode):
+                field = self._field_to_confirm(node)
+                if field is not None:
+                    question = render(field.confirm, values) if isinstance(field.confirm, str) else (
+                        f"Just to confirm: the {field.readable} is {machine.slots[field.name]}, right?"
+                    )
+                    acts.append(Act("confirm", f"confirm_{field.name}", question, node.id, field.name))
+                    return
                 missing = node.missing(machine.slots)
                 if missing and any(machine.declined.get(slot.name) for slot in missing):
                     if node.id in self._decline_nodes and machine.trigger("decline"):
@@ -435,9 +501,11 @@ class Dialogue:
                 self.ended = True
                 return
             if not machine.advance():
-                if isinstance(node, ConfirmNode):  # an answer no edge expects: ask again
-                    machine.answers.pop(node.id, None)
-                    acts.append(Act("confirm", node.act, render(node.question, values), node.id))
+                if isinstance(node, ConfirmNode):  # an answer no edge expects
+                    if machine.answers.pop(node.id, None) == "no":  # ask what to change, not start over
+                        acts.append(Act("ask_change", "ask_change", render(node.change_question, values), node.id))
+                    else:
+                        acts.append(Act("confirm", node.act, render(node.question, values), node.id))
                 return
             trace.nodes.append(machine.state)
             machine.enter(machine.state)
@@ -558,9 +626,7 @@ def _check_parse(parse: Parse, state: UnderstandingState) -> None:
 
 
 def _default_question(slot: Any) -> str:
-    readable = slot.description.rstrip(".") if slot.description else slot.name.replace("_", " ")
-    readable = readable[:1].lower() + readable[1:]
-    return f"Could you tell me the {readable}?" if slot.description else f"What is the {readable}?"
+    return f"Could you tell me the {slot.readable}?"
 
 
 def _jsonable(value: Any) -> Any:

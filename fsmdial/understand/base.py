@@ -46,6 +46,8 @@ class UnderstandingState:
     expected: tuple[str, ...] = ()
     asked: str | None = None
     confirm: str | None = None
+    confirm_slot: str | None = None
+    """Set with ``confirm`` when the pending yes/no question confirms this one slot's value."""
     context: str = ""
     description: str = ""
     choices: tuple[str, ...] = ()
@@ -55,7 +57,7 @@ class UnderstandingState:
     def key(self) -> tuple[Any, ...]:
         """Signature of this state: equal keys accept exactly the same parses."""
         return (self.flow, tuple(i.name for i in self.intents), tuple(s.name for s in self.slots),
-                self.expected, self.asked, self.confirm, self.choices)  # fmt: skip
+                self.expected, self.asked, self.confirm, self.confirm_slot, self.choices)  # fmt: skip
 
     def slot(self, name: str) -> Slot | None:
         for slot in self.slots:
