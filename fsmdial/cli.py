@@ -13,7 +13,7 @@ import orjson
 from . import __version__
 from .errors import FlowError, FsmdialError
 
-FORMATS = ("auto", "fsmdial", "chief")
+FORMATS = ("auto", "fsmdial", "chief", "sop")
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
@@ -122,17 +122,15 @@ def make_understander(args: argparse.Namespace) -> Any:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from .assistant import Assistant
     from .runtime import Dialogue
 
-    flow = _load(args.flow, args.format)
-    dialogue = Dialogue(
-        flow,
-        tools=_load_tools(args.tools),
-        understander=make_understander(args),
-        stand_in_tools=True,
-    )
+    flows = [_load(path, args.format) for path in args.flows]
+    options = {"tools": _load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
+    dialogue: Any = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
     out = sys.stdout
-    for name in dialogue.stand_ins:
+    stand_ins = sorted({n for f in flows for n in Dialogue(f, **{**options, "understander": None}).stand_ins})
+    for name in stand_ins:
         print(f"[note] tool {name!r} is not registered: a stand-in returns the first outcome the flow expects", file=out)
     interactive = sys.stdin.isatty()
 
@@ -208,8 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(p)
     p.set_defaults(func=cmd_graph)
 
-    p = sub.add_parser("chat", help="talk to a flow in the terminal (reads stdin line by line)")
-    p.add_argument("flow", metavar="FLOW")
+    p = sub.add_parser(
+        "chat", help="talk to a flow in the terminal (reads stdin line by line); several flows make one assistant"
+    )
+    p.add_argument("flows", nargs="+", metavar="FLOW")
     _add_format(p)
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")

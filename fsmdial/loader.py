@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -11,13 +12,13 @@ from pydantic import ValidationError
 from .errors import FlowError, FlowIssue
 from .flow import Flow, GraphIssues
 
-FlowFormat = Literal["auto", "fsmdial", "chief"]
+FlowFormat = Literal["auto", "fsmdial", "chief", "sop"]
 
 
 def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: FlowFormat = "auto") -> Flow:
     """Load and validate a flow from a path, JSON bytes, or an already parsed dict.
 
-    ``format="auto"`` recognises CHIEF documents by their shape. Any problem
+    ``format="auto"`` recognises CHIEF documents and SOP adjacency lists by their shape. Any problem
     raises :class:`FlowError` whose issues name the path of the bad value.
     """
     if isinstance(source, Flow):
@@ -46,14 +47,18 @@ def flow_from_document(
 ) -> Flow:
     """Validate a parsed JSON document as a flow (see :func:`load_flow`)."""
     from .importers.chief import chief_to_flow_dict, looks_like_chief
+    from .importers.sop import looks_like_sop, sop_to_flow_dict
 
     if not isinstance(doc, dict):
         raise FlowError(FlowIssue("", f"a flow must be a JSON object, not {type(doc).__name__}"), source=origin)
-    if format == "chief" or (format == "auto" and looks_like_chief(doc)):
-        try:
-            doc = chief_to_flow_dict(doc, name=default_name)
-        except FlowError as exc:
-            raise FlowError(exc.issues, source=origin) from None
+    converters = {"chief": (looks_like_chief, chief_to_flow_dict), "sop": (looks_like_sop, sop_to_flow_dict)}
+    for name, (recognise, convert) in converters.items():
+        if format == name or (format == "auto" and recognise(doc)):
+            try:
+                doc = convert(doc, name=default_name)
+            except FlowError as exc:
+                raise FlowError(exc.issues, source=origin) from None
+            break
     try:
         return Flow.model_validate(doc)
     except ValidationError as exc:
@@ -74,19 +79,33 @@ def _issues_from_validation(exc: ValidationError, doc: Any) -> list[FlowIssue]:
         if isinstance(ctx_error, GraphIssues):
             issues.extend(ctx_error.issues)
             continue
-        path = format_location(error["loc"], doc)
+        path = format_location(error["loc"], doc, missing=error["type"] == "missing") or "(flow)"
         message = error["msg"].removeprefix("Value error, ")
-        issues.append(FlowIssue(path or "(flow)", message))
+        if issues and issues[-1].path == path:  # one value that fits no member of a union: one issue
+            if message not in issues[-1].message:
+                issues[-1] = FlowIssue(path, f"{issues[-1].message}; or {message[:1].lower()}{message[1:]}")
+            continue
+        issues.append(FlowIssue(path, message))
     return issues
 
 
-def format_location(loc: tuple[Any, ...], doc: Any) -> str:
-    """``('nodes', 2, 'node:request', 'slots', 0, 'type')`` -> ``nodes[2](ask_name).slots[0].type``."""
+_PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
+def format_location(loc: tuple[Any, ...], doc: Any, *, missing: bool = False) -> str:
+    """``('nodes', 2, 'node:request', 'slots', 0, 'type')`` -> ``nodes[2](ask_name).slots[0].type``.
+
+    Only keys the document has are shown (``missing``: and the last, absent one);
+    other names in ``loc`` are pydantic's union members (``str``, ``int``...).
+    """
     out = ""
     current = doc
-    for part in loc:
+    for index, part in enumerate(loc):
         if isinstance(part, str) and part.partition(":")[0] in ("node", "cond", "arg"):
             continue  # union tags, not document keys
+        is_key = isinstance(current, dict) and part in current
+        if isinstance(part, str) and not is_key and not (missing and index == len(loc) - 1):
+            continue
         if isinstance(part, int):
             out += f"[{part}]"
             current = current[part] if isinstance(current, list) and -len(current) <= part < len(current) else None
@@ -94,6 +113,9 @@ def format_location(loc: tuple[Any, ...], doc: Any) -> str:
             if node_id is not None and isinstance(node_id, (str, int)):
                 out += f"({node_id})"
         else:
-            out += f".{part}" if out else str(part)
+            if not _PLAIN_KEY.match(str(part)):  # "a.b", "", control characters: quoted, so the path stays readable
+                out += f"[{orjson.dumps(str(part)).decode()}]"
+            else:
+                out += f".{part}" if out else str(part)
             current = current.get(part) if isinstance(current, dict) else None
     return out

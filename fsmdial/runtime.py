@@ -144,6 +144,7 @@ class Dialogue:
         max_input_chars: int = MAX_INPUT_CHARS,
         store: SessionSink | None = None,
         session_id: str | None = None,
+        routes: Mapping[str, tuple[str, ...]] | None = None,
     ):
         from .understand.rules import RulesUnderstander
 
@@ -161,9 +162,14 @@ class Dialogue:
         self.turns = 0
         self.retries: dict[str, int] = {}
         self.ended = False
+        self.asked: str | None = None  # the slot the bot's last question asked for
+        self._routed = False
         self.last_trace: TurnTrace | None = None
         self.store = store
         self.session_id = session_id or uuid.uuid4().hex
+        # Other flows the user may switch to (an Assistant's routing): intent name -> example utterances.
+        self.routes = {intent: tuple(examples) for intent, examples in (routes or {}).items()}
+        self._route_intents = tuple(Intent(name, examples) for name, examples in self.routes.items())
 
     # ----------------------------------------------------------- set-up
     def _resolve_tools(self, registry: ToolRegistry, stand_in_tools: bool) -> dict[str, Tool]:
@@ -218,7 +224,7 @@ class Dialogue:
         node = self._nodes[machine.state]
         expected: tuple[str, ...] = ()
         confirm = confirm_slot = None
-        choices: tuple[str, ...] = ()
+        choices: tuple[Intent, ...] = ()
         if isinstance(node, RequestNode):
             field = self._field_to_confirm(node)
             if field is not None:
@@ -227,8 +233,10 @@ class Dialogue:
                 expected = tuple(slot.name for slot in node.missing(machine.slots))
         elif isinstance(node, ConfirmNode) and machine.informed.get(node.id) and node.id not in machine.answers:
             confirm = node.id
-            choices = tuple(choice.name for choice in node.choices or ())
-        key = (node.id, expected, confirm, confirm_slot)
+            choices = tuple(Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ())
+        # "The text is the value" only for a slot the bot has asked for (or is confirming).
+        asked = confirm_slot or (self.asked if self.asked in expected else None)
+        key = (node.id, expected, asked, confirm, confirm_slot, tuple(self.routes))
         cache = self.flow_class.__dict__.get("_understanding_cache")
         if cache is None:
             cache = {}
@@ -240,34 +248,43 @@ class Dialogue:
                 intents += (Intent(GOODBYE),)
             if expected and DECLINE not in {i.name for i in intents}:
                 intents += (Intent(DECLINE),)
+            intents += self._route_intents
             state = cache[key] = UnderstandingState(
                 flow=self.flow.name,
                 node=node.id,
                 intents=intents,
                 slots=tuple(self.flow.slots().values()),
                 expected=expected,
-                asked=expected[0] if expected else None,
+                asked=asked,
                 confirm=confirm,
                 confirm_slot=confirm_slot,
                 context=self.flow.context,
                 description=self.flow.description,
-                choices=choices,
+                choices=tuple(choice.name for choice in choices),
+                choice_examples=choices,
             )
         return state
 
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:
         """The bot's opening: advance from the start node until it needs the user."""
+        self._routed = False
         return self._transaction(lambda trace, text: self._respond(trace, Parse(path="start"), text, None), "")
 
-    def turn(self, text: str) -> TurnResult:
-        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure."""
+    def turn(self, text: str, *, routed: bool = False) -> TurnResult:
+        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure.
+
+        ``routed``: the text is what made an Assistant open this flow, so an
+        empty parse is not out of scope.
+        """
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
+        self._routed = routed
         return self._transaction(self._understand_and_respond, text)
 
     def _transaction(self, body: Callable[..., TurnResult], text: str) -> TurnResult:
-        saved = (self.machine.checkpoint(), len(self.history), self.turns, self.retries.copy(), self.ended, self.last_trace)
+        saved = (self.machine.checkpoint(), len(self.history), self.turns, self.retries.copy(), self.ended,
+                 self.last_trace, self.asked)  # fmt: skip
         try:
             self.turns += 1
             trace = TurnTrace(turn=self.turns, text=text)
@@ -280,7 +297,7 @@ class Dialogue:
             self.last_trace = trace
             return result
         except BaseException as exc:
-            machine_cp, history_len, self.turns, self.retries, self.ended, self.last_trace = saved
+            machine_cp, history_len, self.turns, self.retries, self.ended, self.last_trace, self.asked = saved
             self.machine.rollback(machine_cp)
             del self.history[history_len:]
             if isinstance(exc, FsmdialError) or not isinstance(exc, Exception):
@@ -308,6 +325,9 @@ class Dialogue:
         machine = self.machine
         acts: list[Act] = []
         started = time.perf_counter()
+        if parse.intent in self.routes:  # the user wants another flow: nothing happens here
+            trace.notes.append(f"routed away: {parse.intent}")
+            return TurnResult([], [], trace, machine.state, self.ended, route=parse.intent)
         if parse.intent == GOODBYE:
             acts.append(self._fallback("goodbye"))
             self.ended = True
@@ -322,9 +342,10 @@ class Dialogue:
             trace.timings["update"] = time.perf_counter() - started
             started = time.perf_counter()
             if proceed:
+                self.asked = None
                 self._advance(acts, trace)
             trace.timings["advance"] = time.perf_counter() - started
-            if parse.empty and text.strip() and self.flow.fallbacks.out_of_scope:
+            if parse.empty and text.strip() and self.flow.fallbacks.out_of_scope and not self._routed:
                 acts.insert(0, self._fallback("out_of_scope"))
             elif not acts:
                 name = "anything_else" if self.flow.fallbacks.anything_else else "out_of_scope"
@@ -478,6 +499,7 @@ class Dialogue:
                     slot = missing[0]
                     question = render(slot.ask, values) if slot.ask else _default_question(slot)
                     acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
+                    self.asked = slot.name
                     return
             elif isinstance(node, ExternalActionNode):
                 if node.id not in machine.status:
@@ -562,6 +584,7 @@ class Dialogue:
                 "turns": self.turns,
                 "retries": self.retries,
                 "ended": self.ended,
+                "asked": self.asked,
             }
         )
 
@@ -591,6 +614,7 @@ class Dialogue:
             self.turns = int(data["turns"])
             self.retries = {str(k): int(v) for k, v in data["retries"].items()}
             self.ended = bool(data["ended"])
+            self.asked = data.get("asked")
         except (KeyError, TypeError, ValueError) as exc:
             raise SnapshotError(f"snapshot is incomplete or malformed: {exc!r}") from None
 

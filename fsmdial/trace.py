@@ -95,6 +95,10 @@ class TurnResult:
     trace: TurnTrace
     node: str
     ended: bool = False
+    route: str | None = None
+    """Set when the user asked for another flow (an Assistant's route intent); nothing else happened."""
+    flow: str | None = None
+    """The flow that answered (set by an Assistant)."""
 
     @property
     def messages(self) -> list[str]:

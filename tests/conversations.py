@@ -114,6 +114,16 @@ SCRIPTS: dict[str, tuple[str, list[str], list[Turn]]] = {
             ("yes", ["activated"], [("activate_card", {"card_last4": "1234", "new_pin": "4321"})]),
         ],
     ),
+    "card_activation_sop": (
+        "card_activation.sop.json",
+        ["VerifyIdentity"],
+        [
+            ("yes, I am the cardholder", ["IntroduceActivation"], []),
+            ("what does it cost", ["RelieveDoubts"], []),
+            ("go ahead", ["AskForPassword"], []),
+            ("the password is blue sky", ["ConfirmActivation", "PoliteEnd"], []),
+        ],
+    ),
     "card_activation_locked_out": (
         "card_activation.json",
         ["ask_card_last4"],

@@ -52,6 +52,8 @@ class UnderstandingState:
     description: str = ""
     choices: tuple[str, ...] = ()
     """Labels the reply is classified into (SOP user states), when the node branches on them."""
+    choice_examples: tuple[Intent, ...] = ()
+    """The same choices with their example replies and descriptions (as Intent(name, examples))."""
 
     @property
     def key(self) -> tuple[Any, ...]:

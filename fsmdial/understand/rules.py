@@ -80,7 +80,7 @@ class RulesUnderstander:
             parse.answer = parse_yes_no(text)  # type: ignore[assignment]
         parse.intent = self._intent(state, norm, text)
         if state.choices:
-            parse.choice = _choice(state.choices, norm)
+            parse.choice = _choice(state, norm, parse.answer)
         self._fill_slots(state, text, norm, now, parse)
         return parse
 
@@ -112,6 +112,11 @@ class RulesUnderstander:
         index = _example_index(state.key, state.intents)
         if norm in index:
             return index[norm]
+        # A longer example said within a longer sentence ("hi, I'd like to book a table for 4").
+        padded = f" {norm} "
+        contained = [(len(example), intent) for example, intent in index.items() if " " in example and f" {example} " in padded]
+        if contained:
+            return max(contained)[1]
         names = {intent.name for intent in state.intents}
         if DECLINE in names and state.asked is not None and _DECLINE.search(norm):
             return DECLINE
@@ -146,9 +151,12 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and parse.answer is None and not parse.slots:
-            # The text is the value only when nothing else was read from it.
-            parse.slots[asked.name] = _string_value(asked, text)
+        elif asked.type is SlotType.string and parse.intent is None and not parse.slots:
+            # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111).
+            if parse.answer is None:
+                parse.slots[asked.name] = _string_value(asked, text)
+            elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
+                parse.slots[asked.name] = found
 
 
 _CERTAIN_ANSWERS = {
@@ -208,13 +216,19 @@ def _strip_temporal(text: str) -> str:
     return text
 
 
+def _pattern_value(slot: Slot, text: str) -> str | None:
+    """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
+    pattern = (slot.pattern or "").removeprefix("^").removesuffix("$")
+    found = re.search(r"(?<!\w)(?:" + pattern + r")(?!\w)", text)
+    return found.group() if found else None
+
+
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
-        # A slot with a known form: take the part of the text that has it ("it's 1234, I think").
-        found = re.search(slot.pattern.removeprefix("^").removesuffix("$"), value)
-        if found:
-            return found.group()
+        found = _pattern_value(slot, value)
+        if found is not None:
+            return found
     # "my name is X" for a slot called *name*: keep X.
     words = [w for w in re.split(r"[_\W]+", slot.name.lower()) if len(w) > 2]
     if words:
@@ -227,15 +241,36 @@ def _string_value(slot: Slot, text: str) -> str:
     return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
 
 
-def _choice(choices: tuple[str, ...], norm: str) -> str | None:
+_POSITIVE = {"agree", "agrees", "accept", "accepts", "yes", "confirm", "confirms", "give", "gives", "is", "has", "want", "wants", "ok"}
+_NEGATIVE = {"not", "no", "decline", "declines", "refuse", "refuses", "doubt", "doubts", "reject", "rejects", "deny", "denies"}
+
+
+def _choice_words(name: str) -> list[str]:
+    return [t.lower() for t in re.findall(r"[A-Z]?[a-z]+", name.split(".")[-1])]
+
+
+def _choice(state: UnderstandingState, norm: str, answer: str | None) -> str | None:
+    """Classify a reply into one of the question's choices: examples, then shared words, then yes/no polarity."""
+    for choice in state.choice_examples:
+        if any(normalize(example) == norm for example in choice.examples):
+            return choice.name
     words = set(norm.split())
-    scored = []
-    for choice in choices:
-        tokens = [t.lower() for t in re.findall(r"[A-Z][a-z]+|[a-z]+", choice)]
-        overlap = sum(1 for t in tokens if t in words)
-        if overlap:
-            scored.append((overlap, choice))
-    scored.sort(key=lambda item: -item[0])
-    if scored and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+    scored = sorted(
+        ((sum(1 for w in _choice_words(c) if w in words and w not in _POSITIVE | _NEGATIVE), c) for c in state.choices),
+        key=lambda item: -item[0],
+    )
+    if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
         return scored[0][1]
+    for choice in state.choice_examples:
+        if any(len(normalize(e).split()) > 1 and normalize(e) in norm for e in choice.examples):
+            return choice.name
+    polarity = answer or parse_yes_no(norm)
+    if polarity in ("yes", "no"):
+        fitting = [
+            c for c in state.choices
+            if (set(_choice_words(c)) & _NEGATIVE) == set() and polarity == "yes"
+            or (set(_choice_words(c)) & _NEGATIVE) and polarity == "no"
+        ]
+        if len(fitting) == 1:
+            return fitting[0]
     return None

@@ -1,0 +1,174 @@
+"""``Assistant``: several flows behind one conversation.
+
+* The first utterance (or any later one) selects a flow by the flow's
+  ``examples``: every flow is offered to the understander as a route intent
+  (``switch_to_<flow>``), so a model-based understander classifies it in the
+  same single call as everything else.
+* Slots with the same name are shared across flows: a flow that starts (or
+  resumes) is given the values other flows already collected.
+* Flows form a stack, as in Rasa CALM: a flow can be interrupted by another;
+  when the interrupting flow ends, the interrupted one resumes and asks its
+  pending question again. Saying goodbye ends the whole conversation.
+
+Each flow runs in its own :class:`~fsmdial.runtime.Dialogue`, so every
+promise of a dialogue (transactions, typed errors, traces) holds per turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from .errors import FsmdialError, SnapshotError
+from .runtime import Dialogue, flow_class
+from .trace import Act, TurnResult, TurnTrace
+from .understand.base import GOODBYE, Intent, UnderstandingState
+from .values import InvalidValue, coerce
+
+ROUTE_PREFIX = "switch_to_"
+
+
+def route_intent(flow_name: str) -> str:
+    return ROUTE_PREFIX + re.sub(r"\W+", "_", flow_name).strip("_")
+
+
+class Assistant:
+    """Several flows in one conversation; keyword arguments are passed to every :class:`Dialogue`."""
+
+    def __init__(self, flows: Sequence[Any], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any):
+        classes = [flow_class(flow) for flow in flows]
+        if not classes:
+            raise FsmdialError("an Assistant needs at least one flow")
+        self.greeting = greeting
+        self._kwargs = dialogue_kwargs
+        self.flows = {cls.FLOW.name: cls for cls in classes}
+        self.route_of = {route_intent(name): name for name in self.flows}
+        self.examples = {
+            route_intent(name): tuple(cls.FLOW.examples) or (cls.FLOW.description,) for name, cls in self.flows.items()
+        }
+        self.dialogues: dict[str, Dialogue] = {}
+        self.stack: list[str] = []
+        self.shared: dict[str, Any] = {}
+        self.ended = False
+        understander = dialogue_kwargs.get("understander")
+        if understander is None:
+            from .understand.rules import RulesUnderstander
+
+            understander = RulesUnderstander()
+        self.understander = understander
+        self._router_state = UnderstandingState(
+            flow="assistant",
+            node="route",
+            intents=tuple(Intent(intent, examples) for intent, examples in self.examples.items()) + (Intent(GOODBYE),),
+            slots=(),
+            description="Choose the task the user wants help with.",
+        )
+
+    @property
+    def active(self) -> str | None:
+        return self.stack[-1] if self.stack else None
+
+    def _dialogue(self, name: str) -> Dialogue:
+        dialogue = self.dialogues.get(name)
+        if dialogue is None or dialogue.ended:
+            routes = {intent: ex for intent, ex in self.examples.items() if self.route_of[intent] != name}
+            dialogue = self.dialogues[name] = Dialogue(self.flows[name], routes=routes, **self._kwargs)
+        return dialogue
+
+    def _share_into(self, dialogue: Dialogue, trace_notes: list[str]) -> None:
+        """Give a starting or resuming flow the slot values other flows collected."""
+        slots = dialogue.flow.slots()
+        now = dialogue.clock()
+        for name, value in self.shared.items():
+            if name in slots and name not in dialogue.machine.slots:
+                try:
+                    dialogue.machine.slots[name] = coerce(slots[name], value, now)
+                except InvalidValue:
+                    continue
+                trace_notes.append(f"shared slot {name!r} = {value!r}")
+
+    # ------------------------------------------------------------ turns
+    def start(self) -> TurnResult:
+        trace = TurnTrace(turn=0, text="")
+        return TurnResult([Act("greeting", "greeting", self.greeting)], [], trace, "route", False)
+
+    def turn(self, text: str) -> TurnResult:
+        """One user turn: route, run the active flow, pop finished flows and resume the one below."""
+        if self.active is None:
+            parse = self.understander.understand(self._router_state, text, history=())
+            if parse.intent == GOODBYE:
+                self.ended = True
+                return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], TurnTrace(0, text), "route", True)
+            if parse.intent not in self.route_of:
+                offer = ", ".join(cls.FLOW.description or name for name, cls in self.flows.items())
+                act = Act("fallback", "out_of_scope", f"Sorry, I can help with: {offer}")
+                return TurnResult([act], [], TurnTrace(0, text), "route", False)
+            return self._switch(self.route_of[parse.intent], text, [])
+        name = self.active
+        result = self._dialogue(name).turn(text)
+        if result.route is not None:  # interrupted by another flow
+            return self._switch(self.route_of[result.route], text, [])
+        return self._after(name, result, [])
+
+    def _switch(self, name: str, text: str, acts: list[Act]) -> TurnResult:
+        if name in self.stack:
+            self.stack.remove(name)  # back to a flow already under way
+        self.stack.append(name)
+        dialogue = self._dialogue(name)
+        notes: list[str] = []
+        self._share_into(dialogue, notes)
+        result = dialogue.turn(text, routed=True)
+        result.trace.notes.extend(notes)
+        return self._after(name, result, acts)
+
+    def _after(self, name: str, result: TurnResult, acts: list[Act]) -> TurnResult:
+        dialogue = self.dialogues[name]
+        self.shared.update(dialogue.machine.slots)
+        acts = acts + result.acts
+        calls = list(result.tool_calls)
+        said_goodbye = any(a.kind == "fallback" and a.name == "goodbye" for a in result.acts)
+        if said_goodbye:
+            self.stack.clear()
+            self.ended = True
+        elif dialogue.ended:
+            self.stack.pop()
+            if self.stack:  # resume the interrupted flow: it asks its pending question again
+                below = self._dialogue(self.stack[-1])
+                self._share_into(below, result.trace.notes)
+                resumed = below.start()
+                acts += resumed.acts
+                calls += resumed.tool_calls
+        out = TurnResult(acts, calls, result.trace, result.node, self.ended, flow=name)
+        return out
+
+    # ------------------------------------------------------- persistence
+    def snapshot(self) -> bytes:
+        return orjson.dumps(
+            {
+                "format": "fsmdial.assistant",
+                "version": 1,
+                "stack": self.stack,
+                "shared": self.shared,
+                "ended": self.ended,
+                "dialogues": {name: orjson.loads(d.snapshot()) for name, d in self.dialogues.items()},
+            }
+        )
+
+    def load_snapshot(self, snapshot: bytes) -> None:
+        try:
+            data = orjson.loads(snapshot)
+        except orjson.JSONDecodeError as exc:
+            raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != "fsmdial.assistant" or data.get("version") != 1:
+            raise SnapshotError("not an fsmdial assistant snapshot of version 1")
+        unknown = set(data["dialogues"]) - set(self.flows)
+        if unknown:
+            raise SnapshotError(f"snapshot has flows this assistant does not: {', '.join(sorted(unknown))}")
+        for name, saved in data["dialogues"].items():
+            self._dialogue(name).load_snapshot(saved)
+        self.stack = [str(n) for n in data["stack"]]
+        self.shared = dict(data["shared"])
+        self.ended = bool(data["ended"])
