@@ -121,6 +121,15 @@ def flow_class(flow: Flow | type[FlowMachine] | str | Any) -> type[FlowMachine]:
     return cls
 
 
+def _class_fingerprint(cls: type[FlowMachine]) -> str:
+    """The flow's fingerprint, computed once per compiled class (snapshots carry it every turn)."""
+    value = cls.__dict__.get("_fingerprint")
+    if value is None:
+        value = fingerprint(cls.FLOW)
+        type.__setattr__(cls, "_fingerprint", value)
+    return value
+
+
 class Dialogue:
     """A conversation on a flow.
 
@@ -154,6 +163,8 @@ class Dialogue:
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self._nodes = {node.id: node for node in self.flow.nodes}
+        self._slots = self.flow.slots()
+        self._fingerprint = _class_fingerprint(self.flow_class)
         self._decline_nodes = {edge.source for edge in self.flow.edges if edge.on_decline}
         self._tools = self._resolve_tools(ToolRegistry.of(tools), stand_in_tools)
         self._check_predicates(predicates or {})
@@ -253,7 +264,7 @@ class Dialogue:
                 flow=self.flow.name,
                 node=node.id,
                 intents=intents,
-                slots=tuple(self.flow.slots().values()),
+                slots=tuple(self._slots.values()),
                 expected=expected,
                 asked=asked,
                 confirm=confirm,
@@ -389,7 +400,7 @@ class Dialogue:
     def _update_slots(self, values: Mapping[str, Any], acts: list[Act], trace: TurnTrace) -> bool:
         """Store valid values (telling the user about corrections); False when the turn must not go on."""
         machine = self.machine
-        slots = self.flow_class.FLOW.slots()
+        slots = self._slots
         changed: list[str] = []
         corrections: list[tuple[Any, Any]] = []
         escalate = False
@@ -578,7 +589,7 @@ class Dialogue:
                 "format": "fsmdial.session",
                 "version": SNAPSHOT_VERSION,
                 "flow": self.flow.name,
-                "fingerprint": fingerprint(self.flow),
+                "fingerprint": self._fingerprint,
                 "machine": self.machine.bookkeeping(),
                 "history": self.history,
                 "turns": self.turns,
@@ -606,7 +617,7 @@ class Dialogue:
             raise SnapshotError(
                 f"snapshot format version {data.get('version')!r} is not supported (this fsmdial reads version {SNAPSHOT_VERSION})"
             )
-        if data.get("fingerprint") != fingerprint(self.flow):
+        if data.get("fingerprint") != self._fingerprint:
             raise SnapshotError(f"snapshot belongs to flow {data.get('flow')!r} with different content, not {self.flow.name!r}")
         try:
             self.machine.load_bookkeeping(data["machine"])

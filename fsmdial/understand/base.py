@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..flow import Slot
@@ -55,7 +56,7 @@ class UnderstandingState:
     choice_examples: tuple[Intent, ...] = ()
     """The same choices with their example replies and descriptions (as Intent(name, examples))."""
 
-    @property
+    @cached_property
     def key(self) -> tuple[Any, ...]:
         """Signature of this state: equal keys accept exactly the same parses."""
         return (self.flow, tuple(i.name for i in self.intents), tuple(s.name for s in self.slots),
