@@ -80,8 +80,13 @@ def find_numbers(text: str) -> list[float | int]:
     return [value for _, value in sorted(found, key=lambda item: item[0])]
 
 
+_TIME_WORD = re.compile(r"noon|midday|midnight", re.I)
+
+
 def parse_time(text: str) -> str | None:
     """The first time of day in ``text`` as ``HH:MM`` ("7pm", "7:30 am", "19:00", "noon")."""
+    if not any(ch.isdigit() for ch in text) and not _TIME_WORD.search(text):
+        return None
     match = _TIME.search(text)
     if not match:
         return None
@@ -120,8 +125,17 @@ def _next_with_day(today: dt.date, day: int) -> dt.date | None:
     return None
 
 
+_DATE_HINT = re.compile(
+    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|"
+    r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
+    re.I,
+)
+
+
 def parse_date(text: str, now: dt.datetime) -> str | None:
     """The first date in ``text`` as ISO ``YYYY-MM-DD``, relative words resolved against ``now``."""
+    if not _DATE_HINT.search(text):
+        return None  # most utterances name no date: skip the patterns below
     low = text.lower()
     today = now.date()
     if match := _ISO_DATE.search(low):

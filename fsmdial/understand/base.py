@@ -62,11 +62,16 @@ class UnderstandingState:
         return (self.flow, tuple(i.name for i in self.intents), tuple(s.name for s in self.slots),
                 self.expected, self.asked, self.confirm, self.confirm_slot, self.choices)  # fmt: skip
 
+    @cached_property
+    def slot_types(self) -> frozenset[Any]:
+        return frozenset(slot.type for slot in self.slots)
+
+    @cached_property
+    def _slot_index(self) -> dict[str, Slot]:
+        return {slot.name: slot for slot in self.slots}
+
     def slot(self, name: str) -> Slot | None:
-        for slot in self.slots:
-            if slot.name == name:
-                return slot
-        return None
+        return self._slot_index.get(name)
 
 
 @dataclass

@@ -167,7 +167,7 @@ _CERTAIN_ANSWERS = {
 
 
 def _has(state: UnderstandingState, kind: SlotType) -> bool:
-    return any(slot.type is kind for slot in state.slots)
+    return kind in state.slot_types
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -223,6 +223,16 @@ def _pattern_value(slot: Slot, text: str) -> str | None:
     return found.group() if found else None
 
 
+@lru_cache(maxsize=1024)
+def _slot_lead(name: str) -> tuple[re.Pattern[str] | None, bool]:
+    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name."""
+    words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
+    if not words:
+        return None, False
+    pattern = r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+"
+    return re.compile(pattern, re.I), "name" in words
+
+
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
@@ -230,12 +240,11 @@ def _string_value(slot: Slot, text: str) -> str:
         if found is not None:
             return found
     # "my name is X" for a slot called *name*: keep X.
-    words = [w for w in re.split(r"[_\W]+", slot.name.lower()) if len(w) > 2]
-    if words:
-        lead = re.compile(r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+", re.I)
+    lead, is_name = _slot_lead(slot.name)
+    if lead is not None:
         value = lead.sub("", value)
     value = _GREETING.sub("", value)
-    if "name" in words:  # "I'm Jane", "this is Jane" answer a name
+    if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = _SELF.sub("", value)
     value = _LEAD_IN.sub("", value).strip().rstrip(".!")
     return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]

@@ -1,0 +1,81 @@
+"""Stage 1: the engine turn with the rules understander (no model), against one raw `transitions` trigger.
+
+Ratio reported in BENCHMARKS.md: engine turn / raw trigger (target <= 5x).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from transitions import Machine
+
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+
+from .conftest import FLOWS, REPO, frozen_clock
+
+sys.path.insert(0, str(REPO))
+from tests.conversations import SCRIPTS  # noqa: E402
+from tests import example_tools  # noqa: E402
+
+
+def test_raw_transitions_trigger(benchmark):
+    """The floor: one trigger on a 4-state machine."""
+
+    class Model:
+        pass
+
+    model = Model()
+    states = ["a", "b", "c", "d"]
+    Machine(
+        model=model,
+        states=states,
+        transitions=[{"trigger": "go", "source": s, "dest": states[(i + 1) % 4]} for i, s in enumerate(states)],
+        initial="a",
+        auto_transitions=False,
+    )
+    benchmark.group = "engine"
+    benchmark(model.go)
+    assert model.state in states
+
+
+def _dialogue(path):
+    return Dialogue(load_flow(path), tools=example_tools.registry, clock=frozen_clock)
+
+
+@pytest.mark.parametrize("name", ["ride_change", "bank_fraud_report", "restaurant_booking", "card_activation"])
+def test_engine_turn(benchmark, name):
+    """One turn that fills a slot and asks the next (restored to the same state every round)."""
+    path, _, turns = SCRIPTS[name]
+    dialogue = _dialogue(FLOWS / path)
+    dialogue.start()
+    snapshot = dialogue.snapshot()
+    text = turns[0][0]
+
+    def setup():
+        dialogue.load_snapshot(snapshot)
+
+    benchmark.group = "engine"
+    benchmark.extra_info["turn"] = text
+    result = benchmark.pedantic(lambda: dialogue.turn(text), setup=setup, rounds=300, warmup_rounds=20)
+    assert result.act_names == turns[0][1]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_engine_conversation(benchmark, name):
+    """A whole scripted conversation; extra_info['turns'] gives the per-turn mean."""
+    path, _, turns = SCRIPTS[name]
+    dialogue = _dialogue(FLOWS / path)
+    dialogue.start()
+    snapshot = dialogue.snapshot()
+
+    def run():
+        for text, _, _ in turns:
+            dialogue.turn(text)
+        return dialogue
+
+    benchmark.group = "conversation"
+    benchmark.extra_info["turns"] = len(turns)
+    benchmark.pedantic(run, setup=lambda: dialogue.load_snapshot(snapshot), rounds=100, warmup_rounds=5)
+    assert dialogue.turns == len(turns) + 1
