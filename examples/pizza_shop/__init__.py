@@ -1,0 +1,1 @@
+"""Luigi's pizzeria: an example application embedding fsmdial (flow, tools, tests, benchmarks)."""
