@@ -157,8 +157,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
             print(f"error: {exc} (the turn was undone)", file=out)
             continue
         show(result)
-        if any(act.kind == "fallback" and act.name == "goodbye" for act in result.acts):
-            break  # the user said goodbye
+        if (result.trace.parse or {}).get("intent") == "goodbye":
+            break  # the user said goodbye; anything else (even a polite end) may still be talked out of
     return 0
 
 
@@ -213,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(p)
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument("--backend", choices=("llamacpp", "outlines"), default=None, help="constrained-decoding backend")
+    p.add_argument("--backend", choices=("llguidance", "llamacpp", "outlines"), default=None, help="constrained-decoding backend (default: llguidance)")
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
     p.set_defaults(func=cmd_chat)

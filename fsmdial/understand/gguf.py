@@ -1,0 +1,201 @@
+"""``GGUFUnderstander``: one grammar-constrained call per turn to a local GGUF model.
+
+    from fsmdial.understand.gguf import GGUFUnderstander
+    understander = GGUFUnderstander("models/qwen2.5-1.5b-instruct-q4_k_m.gguf")
+    Dialogue(flow, understander=understander, tools=...)
+
+Per turn:
+
+1. **fast path** (``fast_path=True``): :meth:`RulesUnderstander.settle`
+   answers when the text leaves no doubt (a plain yes/no to a pending
+   confirmation, an exact categorical value, a bare number for the slot just
+   asked, an intent's example); then no model is called (``path="fast"``);
+2. otherwise **one model call** (``path="model"``): the prompt of
+   :mod:`.prompt`, decoded greedily under the bounded grammar of the state's
+   schema (:mod:`.schema`), parsed and checked against the schema. Slot values
+   are returned as the model wrote them; the runtime checks them again with
+   the flow's validators and tells the user about invalid ones.
+
+``Parse.info`` (copied by the runtime into the trace as ``understanding``)
+holds the backend, ``prompt_tokens`` (the whole prompt), ``evaluated_tokens``
+(prompt tokens actually evaluated: the rest came from the KV cache),
+``output_tokens`` and, when the conversation had to be shortened to fit the
+context, ``dropped_lines``. No timings: the trace stays byte-identical.
+
+Determinism: decoding is greedy (arg-max; no sampling), the seed and the
+thread count are fixed, so the same conversation gives the same parses, run
+after run and in a fresh process. Several sessions may share one
+understander: each prompt is a pure function of the flow, the state and the
+session's history, so a session switch only costs re-evaluating that
+session's conversation lines (the flow's static prefix stays cached). Calls
+are serialised by a lock.
+
+Errors: a missing, unreadable, truncated or non-GGUF file, a model without
+a chat template (unless ``chat_template=`` is given) and an unknown backend
+raise :class:`ModelError` when the understander is made. During a turn,
+everything raises :class:`UnderstandingError` and the runtime rolls the turn
+back: a prompt whose static prefix and new message alone exceed the context,
+an output running past the context (the grammar's length bound, or a quarter
+of the context if smaller, is held back for it), and any failure inside
+constrained decoding. A conversation too long for the context is not an
+error: its oldest lines are left out (``dropped_lines``).
+
+Backends (``backend=``): ``llguidance`` (default: the fastest measured),
+``llamacpp`` (llama.cpp's GBNF sampler) and ``outlines`` (an outlines-core
+index; slow to build for long strings). All decode the same bounded grammar.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import threading
+import weakref
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import FsmdialError, ModelError, UnderstandingError
+from .base import Parse, UnderstandingState
+from .llamacpp import ConstrainedDecoder, LlamaCppDecoder, LlamaModel
+from .prompt import ChatFormat, PromptBuilder
+from .rules import RulesUnderstander
+from .schema import state_schema
+
+DEFAULT_BACKEND = "llguidance"
+"""Chosen by measurement (see benches/): the cheapest constrained token on the tiny model."""
+BACKENDS = ("llguidance", "llamacpp", "outlines")
+DEFAULT_N_CTX = 4096
+OUTPUT_SHARE = 4
+"""At most 1/OUTPUT_SHARE of the context is held back for the output (the grammar's bound, if smaller)."""
+
+
+_DECODERS: weakref.WeakKeyDictionary[LlamaModel, dict[str, ConstrainedDecoder]] = weakref.WeakKeyDictionary()
+
+
+def decoder_for(name: str, model: LlamaModel) -> ConstrainedDecoder:
+    """The backend ``name`` on ``model``, created once per model (its compiled grammars are kept)."""
+    decoders = _DECODERS.setdefault(model, {})
+    if name not in decoders:
+        if name == "llamacpp":
+            decoders[name] = LlamaCppDecoder(model)
+        elif name == "outlines":
+            from .outlines_backend import OutlinesDecoder
+
+            decoders[name] = OutlinesDecoder(model)
+        elif name == "llguidance":
+            from .llguidance_backend import LLGuidanceDecoder
+
+            decoders[name] = LLGuidanceDecoder(model)
+        else:
+            raise ModelError(f"unknown backend {name!r} (choose one of: {', '.join(BACKENDS)})")
+    return decoders[name]
+
+
+_MODELS: dict[tuple[Any, ...], LlamaModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def load_model(path: str | os.PathLike[str], *, n_ctx: int, n_threads: int, seed: int) -> LlamaModel:
+    """The loaded model for these settings (loaded once per process and file version)."""
+    resolved = Path(path).expanduser().resolve()
+    try:
+        stat = resolved.stat()
+        key: tuple[Any, ...] = (str(resolved), stat.st_size, stat.st_mtime_ns, n_ctx, n_threads, seed)
+    except OSError:
+        key = (str(resolved), n_ctx, n_threads, seed)
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            model = _MODELS[key] = LlamaModel(resolved, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+        return model
+
+
+class GGUFUnderstander:
+    """Understands users with a local GGUF model (see the module docstring).
+
+    ``chat_template`` overrides the template in the GGUF metadata; a model
+    with none raises :class:`ModelError` unless one is given here.
+    """
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str],
+        backend: str | None = None,
+        *,
+        n_threads: int = 2,
+        seed: int = 0,
+        n_ctx: int = DEFAULT_N_CTX,
+        fast_path: bool = True,
+        chat_template: str | None = None,
+    ):
+        name = backend or DEFAULT_BACKEND
+        if name not in BACKENDS:
+            raise ModelError(f"unknown backend {name!r} (choose one of: {', '.join(BACKENDS)})")
+        self.model = load_model(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+        template = chat_template or self.model.chat_template
+        if not template:
+            raise ModelError(
+                f"{self.model.path} has no chat template (tokenizer.chat_template): use an instruct model, "
+                "or pass chat_template= explicitly"
+            )
+        model = self.model
+        chat = ChatFormat(
+            template, bos_token=model.token_text(model.bos), eos_token=model.token_text(model.llm.token_eos())
+        )
+        self.prompts = PromptBuilder(
+            chat,
+            lambda text, special: model.tokenize(text, special=special),
+            bos=model.bos if model.add_bos and model.bos >= 0 else None,
+        )
+        self.decoder = decoder_for(name, model)
+        self.backend = name
+        self.rules = RulesUnderstander() if fast_path else None
+
+    def understand(
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse:
+        if self.rules is not None and not text.strip():
+            return Parse(path="fast")  # nothing was said: no model can find more
+        if self.rules is not None:
+            settled = self.rules.settle(state, text, now=now)
+            if settled is not None:
+                settled.path, settled.model_calls = "fast", 0
+                return settled
+        try:
+            with self.model.lock:  # understanders of other backends may share the model
+                return self._model_parse(state, text, history, now)
+        except UnderstandingError:
+            raise
+        except FsmdialError as exc:
+            raise UnderstandingError(f"{self.backend}: {exc}") from exc
+        except Exception as exc:  # anything failing inside constrained decoding fails the turn, loudly
+            raise UnderstandingError(
+                f"{self.backend}: constrained decoding failed: {type(exc).__name__}: {exc}"
+            ) from exc
+
+    def _model_parse(
+        self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime | None
+    ) -> Parse:
+        schema = state_schema(state)
+        reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
+        prompt = self.prompts.build(
+            state, history, text, now=now or dt.datetime.now(), budget=self.model.n_ctx - reserve
+        )
+        generation = self.decoder.generate(prompt.tokens, schema.grammar)
+        parse = schema.parse(generation.text)
+        parse.path, parse.model_calls = "model", 1
+        parse.info = {
+            "backend": self.backend,
+            "prompt_tokens": len(prompt.tokens),
+            "evaluated_tokens": generation.prompt_tokens,
+            "output_tokens": len(generation.tokens),
+        }
+        if prompt.dropped:
+            parse.info["dropped_lines"] = prompt.dropped
+        return parse

@@ -1,0 +1,351 @@
+"""A GGUF model loaded once through llama-cpp-python, and greedy constrained decoding on it.
+
+:class:`LlamaModel` owns the ``llama_cpp.Llama`` object: it checks the file,
+tokenizes, and keeps the KV cache between calls so that only the tokens after
+the longest common prefix of consecutive prompts are evaluated (and counted).
+
+:class:`ConstrainedDecoder` is the loop every backend shares: evaluate the
+prompt, then repeatedly take the logits of the last position, let the
+backend's :class:`Constraint` pick the best token its grammar allows (greedy:
+the arg-max, so no seed or temperature is involved), and stop as soon as the
+JSON object is closed. Everything runs in Python between llama.cpp calls: no
+callback inside llama.cpp's sampler can swallow an exception, and any failure
+of a constraint fails the turn with :class:`~fsmdial.errors.UnderstandingError`.
+
+:class:`LlamaCppDecoder` constrains with llama.cpp's own GBNF grammar sampler,
+fed the bounded GBNF of :mod:`.grammar`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import llama_cpp
+import numpy as np
+
+from ..errors import ModelError, UnderstandingError
+from .grammar import Grammar, GrammarError
+
+GGUF_MAGIC = b"GGUF"
+
+
+class LlamaModel:
+    """One GGUF model in memory, with a KV cache kept across calls.
+
+    ``evaluated`` counts every token llama.cpp has evaluated (prompt and output).
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, n_ctx: int = 4096, n_threads: int = 2, seed: int = 0, n_batch: int = 512
+    ):
+        self.path = Path(path)
+        _check_file(self.path)
+        try:
+            self.llm = llama_cpp.Llama(
+                model_path=str(self.path),
+                n_ctx=n_ctx,
+                n_batch=n_batch,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                seed=seed,
+                logits_all=False,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(
+                f"{self.path}: llama.cpp could not load this GGUF file (truncated or unsupported?): {exc}"
+            ) from None
+        self.n_ctx = self.llm.n_ctx()
+        self.n_vocab = self.llm.n_vocab()
+        self.vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
+        self._pieces: dict[int, bytes] = {}
+        self._logits = np.empty(self.n_vocab, dtype=np.float32)
+        self.evaluated = 0
+        self.lock = threading.RLock()
+        """Held for a whole call: one context, one conversation at a time."""
+
+    # ------------------------------------------------------------ metadata
+    @property
+    def chat_template(self) -> str | None:
+        return self.llm.metadata.get("tokenizer.chat_template") or None
+
+    @property
+    def add_bos(self) -> bool:
+        return bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
+
+    @property
+    def bos(self) -> int:
+        return self.llm.token_bos()
+
+    def token_text(self, token: int) -> str:
+        """A token's text with special tokens written out (for the chat template's bos/eos)."""
+        if token < 0:
+            return ""
+        return self.llm.detokenize([token], special=True).decode("utf-8", "replace")
+
+    def is_end(self, token: int) -> bool:
+        return bool(llama_cpp.llama_vocab_is_eog(self.vocab, token))
+
+    def piece(self, token: int) -> bytes:
+        """The bytes a token adds to the output (nothing for control tokens)."""
+        cached = self._pieces.get(token)
+        if cached is None:
+            buffer = ctypes.create_string_buffer(64)
+            n = llama_cpp.llama_token_to_piece(self.vocab, token, buffer, 64, 0, False)
+            if n > 64:
+                buffer = ctypes.create_string_buffer(n)
+                n = llama_cpp.llama_token_to_piece(self.vocab, token, buffer, n, 0, False)
+            cached = self._pieces[token] = buffer.raw[: max(n, 0)]
+        return cached
+
+    # -------------------------------------------------------------- tokens
+    def tokenize(self, text: str, *, special: bool) -> list[int]:
+        """Tokens of ``text`` (no BOS). ``special=False`` keeps user text from forming control tokens."""
+        return self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=special)
+
+    def feed(self, tokens: list[int]) -> int:
+        """Make the context hold exactly ``tokens``; return how many had to be evaluated.
+
+        The longest prefix already in the KV cache is kept; at least the last
+        token is evaluated again so that its logits are fresh.
+        """
+        if not tokens:
+            raise UnderstandingError("empty prompt")
+        if len(tokens) >= self.n_ctx:
+            raise UnderstandingError(f"prompt of {len(tokens)} tokens does not fit the context of {self.n_ctx} tokens")
+        llm = self.llm
+        cached = llm.input_ids[: min(llm.n_tokens, len(tokens))]
+        differ = np.flatnonzero(cached != np.asarray(tokens[: len(cached)], dtype=cached.dtype))
+        keep = int(differ[0]) if len(differ) else len(cached)
+        keep = min(keep, len(tokens) - 1)
+        llm.n_tokens = keep  # eval() drops the cache beyond this point first
+        self._eval(tokens[keep:])
+        return len(tokens) - keep
+
+    def step(self, tokens: list[int]) -> None:
+        """Evaluate output tokens (one sampled token, and any the grammar forces after it)."""
+        if self.llm.n_tokens + len(tokens) >= self.n_ctx:
+            raise UnderstandingError(f"the model's output ran past the context of {self.n_ctx} tokens")
+        self._eval(tokens)
+
+    def _eval(self, tokens: list[int]) -> None:
+        try:
+            self.llm.eval(tokens)
+        except Exception as exc:  # llama_decode failed (context full, out of memory)
+            self.llm.n_tokens = 0  # the cache is in an unknown state: start afresh next time
+            raise UnderstandingError(f"llama.cpp failed to evaluate {len(tokens)} tokens: {exc}") from exc
+        self.evaluated += len(tokens)
+
+    def logits(self) -> np.ndarray:
+        """A copy of the logits of the last evaluated position."""
+        pointer = llama_cpp.llama_get_logits_ith(self.llm.ctx, -1)
+        if not pointer:
+            raise UnderstandingError("llama.cpp returned no logits")
+        np.copyto(self._logits, np.ctypeslib.as_array(pointer, shape=(self.n_vocab,)))
+        return self._logits
+
+    def forget(self) -> None:
+        """Drop the KV cache (the next call evaluates its whole prompt)."""
+        self.llm.n_tokens = 0
+
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}")
+    if not path.is_file():
+        raise ModelError(f"model path is not a file: {path}")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelError(f"model file is not readable: {path}: {exc}") from None
+    if magic != GGUF_MAGIC:
+        raise ModelError(f"{path} is not a GGUF file (it starts with {magic!r}, not {GGUF_MAGIC!r})")
+
+
+# ------------------------------------------------------------------ decoding
+
+
+class Constraint(Protocol):
+    """A compiled grammar in use: picks, step by step, the best token it allows."""
+
+    def start(self) -> None:
+        """Begin a new output."""
+
+    def choose(self, logits: np.ndarray) -> int:
+        """The highest-scoring allowed token (``logits`` may be overwritten); the constraint advances past it."""
+
+    # Optionally, ``forced() -> list[int]``: tokens the grammar forces next, already consumed;
+    # the decoder evaluates them in one batch with the chosen token instead of one step each.
+
+
+@dataclass
+class Generation:
+    text: str
+    tokens: list[int]
+    prompt_tokens: int
+    """Prompt tokens evaluated for this call (after KV-cache reuse)."""
+    masked_steps: int = 0
+    """Steps where the greedy token was not allowed and the full vocabulary mask was computed."""
+
+
+class ConstrainedDecoder:
+    """Greedy decoding under a grammar; subclasses say how a grammar constrains tokens."""
+
+    name = "base"
+
+    def __init__(self, model: LlamaModel):
+        self.model = model
+        self._compiled: dict[str, Constraint] = {}
+
+    def constraint(self, grammar: Grammar) -> Constraint:
+        """The compiled form of ``grammar`` (compiled once per grammar)."""
+        key = grammar.gbnf
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = self.compile(grammar)
+        return compiled
+
+    def compile(self, grammar: Grammar) -> Constraint:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def generate(self, prompt: list[int], grammar: Grammar) -> Generation:
+        """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends."""
+        model = self.model
+        constraint = self.constraint(grammar)
+        evaluated = model.feed(prompt)
+        constraint.start()
+        out = bytearray()
+        tokens: list[int] = []
+        closer = _JsonEnd()
+        limit = grammar.max_bytes
+        forced = getattr(constraint, "forced", None)
+        while True:
+            batch = [constraint.choose(model.logits())]
+            if forced is not None:
+                batch += forced()
+            for index, token in enumerate(batch):
+                if model.is_end(token):
+                    raise UnderstandingError(
+                        f"{self.name}: the model ended its output before the JSON was complete: {bytes(out[:200])!r}"
+                    )
+                piece = model.piece(token)
+                tokens.append(token)
+                out += piece
+                done = closer.feed(piece)
+                if done is not None:
+                    if done != len(piece) or index != len(batch) - 1:
+                        raise UnderstandingError(f"{self.name}: output continues after the JSON object: {bytes(out)!r}")
+                    masked = getattr(constraint, "masked_steps", 0)
+                    return Generation(out.decode("utf-8", "replace"), tokens, evaluated, masked)
+            if len(tokens) > limit or len(out) > limit:
+                raise UnderstandingError(
+                    f"{self.name}: output exceeded the grammar's bound of {limit} bytes: {bytes(out[:200])!r}"
+                )
+            model.step(batch)
+
+
+class _JsonEnd:
+    """Finds where a JSON object written byte by byte closes."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.escaped = False
+
+    def feed(self, piece: bytes) -> int | None:
+        """Bytes of ``piece`` up to and including the closing brace, or None while still open."""
+        for index, byte in enumerate(piece):
+            if self.in_string:
+                if self.escaped:
+                    self.escaped = False
+                elif byte == 0x5C:  # backslash
+                    self.escaped = True
+                elif byte == 0x22:  # quote
+                    self.in_string = False
+            elif byte == 0x22:
+                self.in_string = True
+            elif byte in (0x7B, 0x5B):  # { [
+                self.depth += 1
+            elif byte in (0x7D, 0x5D):  # } ]
+                self.depth -= 1
+                if self.depth == 0:
+                    return index + 1
+        return None
+
+
+def greedy(logits: np.ndarray, where: str) -> int:
+    token = int(np.argmax(logits))
+    if math.isinf(logits[token]) and logits[token] < 0:
+        raise UnderstandingError(f"{where}: the grammar allows no token here (constrained decoding failed)")
+    return token
+
+
+# ---------------------------------------------------------- llama.cpp grammar
+
+_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
+
+
+class LlamaGrammarConstraint:
+    """llama.cpp's GBNF grammar sampler, driven token by token.
+
+    The greedy token is checked alone first (one candidate); only when the
+    grammar rejects it are all candidates masked, exactly like llama.cpp's
+    own sampler does. Greedy results are the same either way.
+    """
+
+    def __init__(self, model: LlamaModel, gbnf: str):
+        self.sampler = llama_cpp.llama_sampler_init_grammar(model.vocab, gbnf.encode("utf-8"), b"root")
+        if not self.sampler:
+            raise GrammarError(f"llama.cpp rejected the grammar:\n{gbnf}")
+        self.masked_steps = 0
+        self._one = (llama_cpp.llama_token_data * 1)()
+        self._one_array = llama_cpp.llama_token_data_array(self._one, 1, -1, False)
+        self._all = np.zeros(model.n_vocab, dtype=_TOKEN_DATA)
+        self._all["id"] = np.arange(model.n_vocab, dtype=np.int32)
+        self._all_array = llama_cpp.llama_token_data_array(
+            self._all.ctypes.data_as(llama_cpp.llama_token_data_p), model.n_vocab, -1, False
+        )
+
+    def start(self) -> None:
+        llama_cpp.llama_sampler_reset(self.sampler)
+        self.masked_steps = 0
+
+    def choose(self, logits: np.ndarray) -> int:
+        token = int(np.argmax(logits))
+        self._one[0].id, self._one[0].logit, self._one[0].p = token, float(logits[token]), 0.0  # type: ignore[assignment]
+        self._one_array.size, self._one_array.selected, self._one_array.sorted = 1, -1, False
+        llama_cpp.llama_sampler_apply(self.sampler, ctypes.byref(self._one_array))
+        if math.isinf(self._one[0].logit):
+            self.masked_steps += 1
+            self._all["logit"] = logits
+            self._all_array.size, self._all_array.selected, self._all_array.sorted = len(self._all), -1, False
+            llama_cpp.llama_sampler_apply(self.sampler, ctypes.byref(self._all_array))
+            token = greedy(self._all["logit"], "llama.cpp grammar")
+        llama_cpp.llama_sampler_accept(self.sampler, token)
+        return token
+
+    def __del__(self) -> None:
+        sampler = getattr(self, "sampler", None)
+        if sampler:
+            llama_cpp.llama_sampler_free(sampler)
+            self.sampler = None
+
+
+class LlamaCppDecoder(ConstrainedDecoder):
+    """Constrained decoding with llama.cpp's grammar sampler (the bounded GBNF of :mod:`.grammar`).
+
+    llama-cpp-python's own ``LlamaGrammar.from_json_schema`` is not used: it
+    ignores integer bounds and allows whitespace, so outputs were unbounded.
+    """
+
+    name = "llamacpp"
+
+    def compile(self, grammar: Grammar) -> Constraint:
+        return LlamaGrammarConstraint(self.model, grammar.gbnf)

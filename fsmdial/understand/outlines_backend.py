@@ -1,0 +1,63 @@
+"""The outlines backend: ``outlines.from_llamacpp`` over the same loaded ``Llama`` object.
+
+outlines turns the bounded grammar's regular expression (see :mod:`.grammar`;
+outlines-core's own JSON-schema converter ignores integer bounds) into an
+outlines-core index and a logits processor. The processor runs in the shared
+greedy loop of :class:`~.llamacpp.ConstrainedDecoder`, called from Python, so
+an error inside it fails the turn instead of being swallowed by a callback in
+llama.cpp's sampler, and decoding is greedy (outlines' own ``generate`` would
+sample, and would reset the model's KV cache after every call).
+
+The index is built once per grammar; building it walks every DFA state over
+the whole vocabulary, so it takes seconds for grammars with long strings (and
+grows with the square of the number of slots, since a regex cannot share the
+"optional keys in order" sub-grammars the GBNF shares).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ModelError
+from .grammar import Grammar
+from .llamacpp import ConstrainedDecoder, Constraint, LlamaModel, greedy
+
+
+class OutlinesConstraint:
+    def __init__(self, processor: object):
+        self.processor = processor
+        self.masked_steps = 0
+        self._last = np.zeros(1, dtype=np.int64)
+
+    def start(self) -> None:
+        self.processor.reset()  # type: ignore[attr-defined]
+        self.masked_steps = 0
+
+    def choose(self, logits: np.ndarray) -> int:
+        # The processor advances its guide with the last id of the sequence it is given
+        # (on every call after the first), so it only needs the token chosen last.
+        biased = self.processor(self._last, logits)  # type: ignore[operator]
+        self.masked_steps += 1
+        token = greedy(np.asarray(biased), "outlines")
+        self._last[0] = token
+        return token
+
+
+class OutlinesDecoder(ConstrainedDecoder):
+    """Constrained decoding with an outlines(-core) logits processor."""
+
+    name = "outlines"
+
+    def __init__(self, model: LlamaModel):
+        super().__init__(model)
+        try:
+            import outlines
+            import outlines_core.kernels.numpy  # noqa: F401  (needs numba: fail now, not mid-decoding)
+            from outlines.backends.outlines_core import OutlinesCoreBackend
+        except ImportError as exc:
+            raise ModelError(f"the outlines backend needs outlines, outlines-core and numba: {exc}") from None
+        self.outlines_model = outlines.from_llamacpp(model.llm, chat_mode=False)
+        self.backend = OutlinesCoreBackend(self.outlines_model)
+
+    def compile(self, grammar: Grammar) -> Constraint:
+        return OutlinesConstraint(self.backend.get_regex_logits_processor(grammar.regex))

@@ -1,0 +1,298 @@
+"""Prompts for the understanding call, built so that consecutive turns share a long prefix.
+
+A prompt is the model's chat template around two messages:
+
+* **system**: the static prefix of the flow (role, task, flow context, the
+  intents and slots with descriptions and examples, the output format). It
+  depends on the flow only, so every turn of every session of that flow
+  starts with the same tokens;
+* **user**: the conversation so far, one line per utterance (``User: ...``,
+  ``Agent: ...``), ending with the new user text, then a short note on the
+  current state (what was asked; today's date when the flow has date slots).
+
+Turn after turn the conversation only grows at its end, so the next prompt
+repeats the previous one up to its state note: llama.cpp keeps that prefix in
+its KV cache and evaluates only the new lines, the note and the template's
+closing tokens. Each line is tokenized on its own (and cached), which keeps
+token boundaries identical from turn to turn. User and agent text is
+tokenized with ``special=False``: typing ``<|im_end|>`` cannot forge a
+control token.
+
+When the conversation does not fit the context, the oldest lines are left out
+(in steps of :data:`DROP_STEP`, so the prefix stays stable for several turns);
+the static prefix and the new user text are never dropped, and
+:attr:`Prompt.dropped` says how many lines were left out. A template that
+cannot take a system message gets the static prefix at the head of the user
+message instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import orjson
+
+from ..errors import ModelError, UnderstandingError
+from ..flow import Slot, SlotType
+from .base import DECLINE, GOODBYE, UnderstandingState
+from .grammar import UNBOUNDED_INT
+from .schema import NONE
+
+DROP_STEP = 8
+"""Conversation lines are dropped (on context overflow) in multiples of this many."""
+_SYSTEM, _USER = "\u2063FsmDial-System\u2063", "\u2063FsmDial-User\u2063"  # mixed case: filters show
+_ROLES = {"user": "User", "bot": "Agent", "assistant": "Agent"}
+_BUILT_IN = {
+    GOODBYE: "the user says goodbye or that they are done",
+    DECLINE: "asked for a value, the user cannot or will not give it",
+}
+
+
+class ChatFormat:
+    """A GGUF chat template, rendered once around marker messages and split into its fixed parts.
+
+    ``head`` comes before the system text, ``middle`` between it and the user
+    text, ``tail`` after the user text (with the generation prompt).
+    """
+
+    def __init__(self, template: str, *, bos_token: str = "", eos_token: str = ""):
+        from jinja2 import TemplateError
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        def raise_exception(message: str) -> None:
+            raise TemplateError(message)
+
+        env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+        env.globals["raise_exception"] = raise_exception
+        try:
+            compiled = env.from_string(template)
+        except TemplateError as exc:
+            raise ModelError(f"the model's chat template does not parse: {exc}") from None
+
+        def render(messages: list[dict[str, str]]) -> str:
+            # No strftime_now and no date_string: templates that print today's date fall back to
+            # their fixed default, so prompts do not change from day to day.
+            return compiled.render(
+                messages=messages, add_generation_prompt=True, bos_token=bos_token, eos_token=eos_token
+            )
+
+        self.system_role = True
+        try:
+            text = render([{"role": "system", "content": _SYSTEM}, {"role": "user", "content": _USER}])
+        except TemplateError:  # e.g. templates that refuse a system message
+            self.system_role = False
+            try:
+                text = render([{"role": "user", "content": _SYSTEM + "\n\n" + _USER}])
+            except TemplateError as exc:
+                raise ModelError(f"the model's chat template cannot render a conversation: {exc}") from None
+        if text.count(_SYSTEM) != 1 or text.count(_USER) != 1 or text.index(_SYSTEM) > text.index(_USER):
+            raise ModelError("the model's chat template does not render messages verbatim; give a template explicitly")
+        self.head, rest = text.split(_SYSTEM)
+        self.middle, self.tail = rest.split(_USER)
+
+
+# ------------------------------------------------------------------- texts
+
+
+def static_prefix(state: UnderstandingState) -> str:
+    """The system text for a flow: the same for every state and every turn of the flow."""
+    lines = ["You are the language-understanding step of a dialogue system."]
+    if state.context:
+        lines.append(state.context.strip())
+    if state.description:
+        lines.append(f"The dialogue: {state.description.strip()}")
+    lines.append(
+        "Read the user's last message in the conversation and write one JSON object saying what the user "
+        "said in it. Never reply to the user."
+    )
+    lines.append("")
+    lines.append(f'"intent": one of the intents below, or "{NONE}" when the message is none of them.')
+    # Built-in intents come and go with the state (decline only while a slot is asked): describe
+    # them always, so that this text, and its place in the KV cache, is the same for every state.
+    listed = [i for i in state.intents if i.examples or i.name not in _BUILT_IN]
+    for intent in listed:
+        if intent.examples:
+            lines.append(f"- {intent.name}: e.g. " + ", ".join(_quote(e) for e in intent.examples[:4]))
+        else:
+            lines.append(f"- {intent.name}")
+    for name, meaning in _BUILT_IN.items():
+        if name not in {i.name for i in listed}:
+            lines.append(f"- {name}: {meaning}")
+    lines.append("")
+    lines.append('"slots": the values the user gave or corrected in the message, by slot name; leave out the others.')
+    for slot in state.slots:
+        lines.append(_slot_line(slot))
+    lines.append("")
+    lines.append('"answer": only after a yes/no question of the agent: "yes", "no" or "other".')
+    lines.append(f'"choice": only when the agent offers choices: the one the user picked, or "{NONE}".')
+    lines.append("Write compact JSON, keys in this order: intent, slots, answer, choice. For example:")
+    lines.append(_example(state))
+    return "\n".join(lines)
+
+
+def _slot_line(slot: Slot) -> str:
+    kind = slot.type
+    if kind is SlotType.categorical:
+        what = "one of " + ", ".join(_quote(v) for v in slot.values or ())
+    elif kind in (SlotType.integer, SlotType.number):
+        noun = "whole number" if kind is SlotType.integer else "number"
+        low = slot.minimum if slot.minimum is not None else None
+        high = slot.maximum if slot.maximum is not None else None
+        if low is not None and high is not None:
+            what = f"{noun} from {_num(low)} to {_num(high)}"
+        elif low is not None:
+            what = f"{noun}, at least {_num(low)}"
+        elif high is not None:
+            what = f"{noun}, at most {_num(high)}"
+        else:
+            what = f"{noun} (at most {len(str(UNBOUNDED_INT))} digits)"
+    elif kind is SlotType.boolean:
+        what = "true or false"
+    elif kind is SlotType.date:
+        what = "date as YYYY-MM-DD"
+    elif kind is SlotType.time:
+        what = "time as HH:MM (24-hour)"
+    else:
+        what = f"text, at most {slot.string_limit} characters"
+    parts = [f"- {slot.name}: {what}."]
+    if slot.description:
+        parts.append(slot.description.strip().rstrip(".") + ".")
+    if slot.examples:
+        parts.append("Examples: " + ", ".join(_json(e) for e in slot.examples[:3]) + ".")
+    return " ".join(parts)
+
+
+def _example(state: UnderstandingState) -> str:
+    slots: dict[str, object] = {}
+    for slot in state.slots:
+        if slot.examples and len(slots) < 2:
+            slots[slot.name] = slot.examples[0]
+        elif slot.type is SlotType.categorical and slot.values and len(slots) < 2:
+            slots[slot.name] = slot.values[0]
+    return orjson.dumps({"intent": NONE, "slots": slots}).decode()
+
+
+def state_note(state: UnderstandingState, now: dt.datetime | None) -> str:
+    """The short, state-specific text after the new user message."""
+    parts = []
+    if state.confirm_slot is not None:
+        parts.append(f'The agent asked the user to confirm {state.confirm_slot}: write "answer".')
+    elif state.confirm is not None:
+        parts.append('The agent asked a yes/no question: write "answer".')
+    elif state.asked:
+        parts.append(f"The agent asked for {state.asked}.")
+    if state.choices:
+        described = {c.name: c.examples for c in state.choice_examples}
+        options = [
+            name + (" (e.g. " + ", ".join(_quote(e) for e in described[name][:2]) + ")" if described.get(name) else "")
+            for name in state.choices
+        ]
+        parts.append('Choices for "choice": ' + "; ".join(options) + ".")
+    if now is not None and any(slot.type is SlotType.date for slot in state.slots):
+        parts.append(f"Today is {now.date().isoformat()} ({now.strftime('%A')}).")
+    parts.append("JSON for the last user message:")
+    return "\n" + " ".join(parts)
+
+
+def history_line(role: str, text: str) -> str:
+    return f"{_ROLES.get(role, role.title())}: {' '.join(text.split())}\n"
+
+
+def _quote(text: str) -> str:
+    return orjson.dumps(text).decode()
+
+
+def _json(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+# ------------------------------------------------------------------ tokens
+
+
+@dataclass
+class Prompt:
+    tokens: list[int]
+    static_tokens: int
+    """Tokens before the conversation (template head, static prefix): shared by every turn of the flow."""
+    dropped: int = 0
+    """Oldest conversation lines left out to fit the context."""
+
+
+Tokenize = Callable[[str, bool], list[int]]
+CONVERSATION = "Conversation:\n"
+
+
+class PromptBuilder:
+    """Builds the token ids of a turn's prompt (see the module docstring)."""
+
+    def __init__(self, chat: ChatFormat, tokenize: Tokenize, *, bos: int | None = None, cache_size: int = 8192):
+        self.chat = chat
+        self._tokenize = tokenize
+        self.bos = bos
+        self._cache: OrderedDict[tuple[str, bool], tuple[int, ...]] = OrderedDict()
+        self._cache_size = cache_size
+        self._static: dict[str, tuple[int, ...]] = {}
+
+    def tokens(self, text: str, special: bool = False) -> tuple[int, ...]:
+        key = (text, special)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = tuple(self._tokenize(text, special))
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return found
+
+    def prefix(self, state: UnderstandingState) -> tuple[int, ...]:
+        """Template head, static prefix, and the opening of the user message (once per flow)."""
+        text = static_prefix(state)  # a few microseconds; the tokens are what is worth caching
+        found = self._static.get(text)
+        if found is None:
+            chat = self.chat
+            head = list(self.tokens(chat.head, True))
+            if self.bos is not None and (not head or head[0] != self.bos):
+                head.insert(0, self.bos)
+            found = tuple(head) + self.tokens(text) + self.tokens(chat.middle, True) + self.tokens(CONVERSATION)
+            self._static[text] = found
+        return found
+
+    def build(
+        self,
+        state: UnderstandingState,
+        history: Sequence[tuple[str, str]],
+        text: str,
+        *,
+        now: dt.datetime | None = None,
+        budget: int,
+    ) -> Prompt:
+        """The prompt for ``text`` after ``history``, at most ``budget`` tokens."""
+        prefix = self.prefix(state)
+        last = self.tokens(history_line("user", text))
+        end = self.tokens(state_note(state, now)) + self.tokens(self.chat.tail, True)
+        lines = [self.tokens(history_line(role, said)) for role, said in history if said.strip()]
+        fixed = len(prefix) + len(last) + len(end)
+        if fixed > budget:
+            raise UnderstandingError(
+                f"the prompt needs {fixed} tokens without any conversation (static prefix {len(prefix)}, "
+                f"new message {len(last)}), more than the {budget} the context leaves"
+            )
+        total = fixed + sum(len(line) for line in lines)
+        dropped = 0
+        while total > budget:
+            step = min(DROP_STEP, len(lines) - dropped)
+            total -= sum(len(line) for line in lines[dropped : dropped + step])
+            dropped += step
+        tokens = list(prefix)
+        for line in lines[dropped:]:
+            tokens.extend(line)
+        tokens.extend(last)
+        tokens.extend(end)
+        return Prompt(tokens, len(prefix), dropped)
