@@ -72,7 +72,14 @@ def fingerprint(flow: Flow) -> str:
     """A short hash of the flow's content, stored in snapshots to refuse a foreign flow."""
     import orjson
 
-    return hashlib.sha256(orjson.dumps(flow_data(flow), option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    data = flow_data(flow)
+    try:
+        encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # integers beyond 64 bits (legal JSON, read from a dict): the slower encoder takes them
+        import json
+
+        encoded = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return hashlib.sha256(encoded).hexdigest()[:16]
 
 
 def condition_expr(cond: Any, source: str) -> str:
@@ -211,7 +218,7 @@ def compile_flow(flow: Flow) -> type[FlowMachine]:
     """Compile ``flow`` into a :class:`FlowMachine` subclass (the code :func:`emit_source` writes)."""
     source = emit_source(flow)
     namespace: dict[str, Any] = {"__name__": f"fsmdial.compiled.{_ident(flow.name)}"}
-    exec(compile(source, f"<fsmdial flow {flow.name}>", "exec"), namespace)
+    exec(compile(source, f"<fsmdial flow {_inert(flow.name)}>", "exec"), namespace)
     cls = namespace[class_name(flow)]
     cls.FLOW = flow  # the validated object itself: identical content, no second parse
     cls.SOURCE = source

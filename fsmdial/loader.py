@@ -29,8 +29,8 @@ def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: Flo
         origin = str(path)
         try:
             raw = path.read_bytes()
-        except OSError as exc:
-            raise FlowError(FlowIssue("", f"cannot read flow file: {exc.strerror or exc}"), source=origin) from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+            raise FlowError(FlowIssue("", f"cannot read flow file: {getattr(exc, 'strerror', None) or exc}"), source=origin) from None
         doc = _parse_json(raw, origin)
         default_name = path.stem
     elif isinstance(source, (bytes, bytearray)):

@@ -316,7 +316,7 @@ class Dialogue:
             raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
 
     def _understand_and_respond(self, trace: TurnTrace, text: str) -> TurnResult:
-        text = self._clean(text, trace)
+        text = trace.text = self._clean(text, trace)  # the trace (and the store) keep the cut, cleaned text
         state = self.understanding_state()
         started = time.perf_counter()
         try:
@@ -514,6 +514,11 @@ class Dialogue:
                     return
             elif isinstance(node, ExternalActionNode):
                 if node.id not in machine.status:
+                    owner = self._owner_of_missing_argument(node)
+                    if owner is not None:  # reached without a value its tool requires (after a jump): ask first
+                        machine.machine.set_state(owner, model=machine)
+                        trace.nodes.append(owner)
+                        continue
                     self._run_action(node, trace)
             elif isinstance(node, InformNode):
                 if not machine.informed.get(node.id):
@@ -533,7 +538,7 @@ class Dialogue:
                     machine.informed[node.id] = True
                 self.ended = True
                 return
-            if not machine.advance():
+            if not (hasattr(machine, "advance") and machine.advance()):  # no edges at all: no advance trigger
                 if isinstance(node, ConfirmNode):  # an answer no edge expects
                     if machine.answers.pop(node.id, None) == "no":  # ask what to change, not start over
                         acts.append(Act("ask_change", "ask_change", render(node.change_question, values), node.id))
@@ -564,6 +569,26 @@ class Dialogue:
         status = "success" if machine.succeeded(node.id) else "failure"
         machine.status[node.id] = status
         trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, result, status))
+
+    def _owner_of_missing_argument(self, node: ExternalActionNode) -> str | None:
+        """The request node of a slot that a required tool argument reads and that has no value.
+
+        A declined slot counts only when its node has no way around it (then that node says it cannot continue).
+        """
+        model = self._tools[node.id].arguments
+        if model is None:
+            return None
+        mapping = self.flow.action_arguments(node)
+        slots = self.flow.slots()
+        for arg, spec in model.model_fields.items():
+            source = mapping.get(arg)
+            name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+            if not (spec.is_required() and name in slots and slots[name].required and name not in self.machine.slots):
+                continue
+            owner = self.flow_class.SLOT_OWNER[name]
+            if not (self.machine.declined.get(name) and owner in self._decline_nodes):
+                return owner
+        return None
 
     def _arguments(self, node: ExternalActionNode) -> dict[str, Any]:
         machine = self.machine

@@ -250,15 +250,23 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
     raise InvalidValue(slot.name, value, f"unsupported slot type {kind}")  # pragma: no cover
 
 
+_LARGEST = 2**63 - 1
+"""Numbers beyond this (and inf/nan) are refused: a session snapshot must store them exactly."""
+
+
 def _to_number(slot: Slot, value: Any) -> int | float:
     if isinstance(value, bool):
         raise InvalidValue(slot.name, value, f"{value!r} is not a number")
     if isinstance(value, (int, float)):
-        return value
-    numbers = find_numbers(str(value))
-    if len(numbers) != 1:
-        raise InvalidValue(slot.name, value, f"{value!r} is not a number")
-    return numbers[0]
+        number = value
+    else:
+        numbers = find_numbers(str(value))
+        if len(numbers) != 1:
+            raise InvalidValue(slot.name, value, f"{value!r} is not a number")
+        number = numbers[0]
+    if not -_LARGEST <= number <= _LARGEST:  # also false for nan
+        raise InvalidValue(slot.name, value, "is too large a number" if number == number else "is not a number")
+    return number
 
 
 def _fmt(number: float) -> str:

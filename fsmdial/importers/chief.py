@@ -58,12 +58,17 @@ def chief_to_flow_dict(doc: Any, name: str = "chief_flow") -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise FlowError(FlowIssue("", "a CHIEF flow must be a JSON object"))
     issues: list[FlowIssue] = []
+    for key in ("nodes", "edges"):
+        if not isinstance(doc.get(key) or [], list):
+            issues.append(FlowIssue(key, f"must be a list, not {type(doc[key]).__name__}"))
+    if issues:
+        raise FlowError(issues)
     nodes = [_node(node, index, issues) for index, node in enumerate(doc.get("nodes") or [])]
     edges = [_edge(edge, index, issues) for index, edge in enumerate(doc.get("edges") or [])]
     if issues:
         raise FlowError(issues)
-    fallbacks = dict(DEFAULT_FALLBACKS)
-    fallbacks.update(doc.get("fallbacks") or doc.get("fallback_actions") or {})
+    given = doc.get("fallbacks") or doc.get("fallback_actions") or {}
+    fallbacks = {**DEFAULT_FALLBACKS, **given} if isinstance(given, dict) else given  # not a dict: validation says so
     return {
         "name": doc.get("name") or name,
         "description": doc.get("description", ""),
@@ -83,8 +88,12 @@ def _node(node: Any, index: int, issues: list[FlowIssue]) -> Any:
     kind = node.get("type")
     if kind == "request":
         slots = node.get("slots") or {}
-        items = slots.items() if isinstance(slots, dict) else ((s.get("name"), s) for s in slots)
-        out["slots"] = [_slot(slot_name, spec) for slot_name, spec in items]
+        if isinstance(slots, dict):
+            out["slots"] = [_slot(slot_name, spec) for slot_name, spec in slots.items()]
+        elif isinstance(slots, list):
+            out["slots"] = [_slot(s.get("name"), s) if isinstance(s, dict) else s for s in slots]
+        else:
+            out["slots"] = slots  # validation reports it at nodes[i].slots
         if node.get("rule"):
             out["description"] = f"rule (free text, not evaluated): {node['rule']}"
     elif kind == "external_action":
@@ -113,7 +122,8 @@ def _slot(name: Any, spec: Any) -> dict[str, Any]:
     slot["type"] = kind
     if kind == "categorical":
         slot["values"] = spec["values"]
-    slot["examples"] = [str(e) for e in spec.get("examples", [])]
+    examples = spec.get("examples", [])
+    slot["examples"] = [str(e) for e in examples] if isinstance(examples, list) else examples
     return slot
 
 

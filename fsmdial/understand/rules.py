@@ -26,6 +26,13 @@ _GOODBYE = re.compile(
     r"that'?s all|that is all|that will be all|nothing else|i'?m done|we'?re done)\b",
     re.I,
 )
+_CLOSING = re.compile(
+    r"\b(?:bye|goodbye|good bye|farewell|have a (?:good|nice|great|wonderful|lovely) (?:day|night|evening|weekend|one)|"
+    r"good night|that'?s all|that is all|that (?:will|would) be all|that'?ll be all|that'?s everything|that is everything|"
+    r"that'?s (?:about )?it for (?:me|now|today)|nothing else|(?:i'?m|i am|we'?re|we are) (?:all )?(?:set|done))\b",
+    re.I,
+)
+"""A closing said anywhere in the sentence ("Great, that will be all. Good bye.")."""
 _THANKS_ONLY = re.compile(r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I)
 _DECLINE = re.compile(
     r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:know|have|remember|recall)\b|\bno idea\b|\bnot sure\b|\bi forgot\b|"
@@ -120,7 +127,7 @@ class RulesUnderstander:
         names = {intent.name for intent in state.intents}
         if DECLINE in names and state.asked is not None and _DECLINE.search(norm):
             return DECLINE
-        if GOODBYE in names and (_GOODBYE.match(norm) or (state.asked is None and state.confirm is None and _THANKS_ONLY.match(text.strip()))):
+        if GOODBYE in names and (_GOODBYE.match(norm) or _CLOSING.search(norm) or (state.asked is None and state.confirm is None and _THANKS_ONLY.match(text.strip()))):
             return GOODBYE
         return None
 

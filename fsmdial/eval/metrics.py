@@ -1,0 +1,100 @@
+"""Classification and tool-call metrics, computed the way the STAR papers report them.
+
+:func:`weighted_f1` follows scikit-learn's ``f1_score(average="weighted")``:
+per-label F1 over the labels seen in either the gold or the predicted
+sequence, averaged with each label's gold support as its weight (labels
+never in the gold get weight 0; a label never predicted has precision 0).
+Implemented here so evaluation needs no scikit-learn.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class LabelScore:
+    label: str
+    precision: float
+    recall: float
+    f1: float
+    support: int
+
+
+def per_label(gold: Sequence[str], pred: Sequence[str]) -> list[LabelScore]:
+    """Precision, recall, F1 and gold support of every label in ``gold`` or ``pred`` (sorted by label)."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
+    true_pos: Counter[str] = Counter(g for g, p in zip(gold, pred, strict=True) if g == p)
+    gold_count: Counter[str] = Counter(gold)
+    pred_count: Counter[str] = Counter(pred)
+    scores = []
+    for label in sorted(set(gold_count) | set(pred_count)):
+        tp = true_pos[label]
+        precision = tp / pred_count[label] if pred_count[label] else 0.0
+        recall = tp / gold_count[label] if gold_count[label] else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        scores.append(LabelScore(label, precision, recall, f1, gold_count[label]))
+    return scores
+
+
+def weighted_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """Support-weighted mean of per-label F1, in [0, 1] (0 for empty input)."""
+    if not gold:
+        return 0.0
+    scores = per_label(gold, pred)
+    return sum(s.f1 * s.support for s in scores) / len(gold)
+
+
+def accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
+    return sum(g == p for g, p in zip(gold, pred, strict=True)) / len(gold) if gold else 0.0
+
+
+def summary(gold: Sequence[str], pred: Sequence[str]) -> dict[str, Any]:
+    """``{"weighted_f1", "accuracy", "n"}`` with scores in percent."""
+    return {
+        "weighted_f1": round(100 * weighted_f1(gold, pred), 2),
+        "accuracy": round(100 * accuracy(gold, pred), 2),
+        "n": len(gold),
+    }
+
+
+@dataclass
+class CallTally:
+    """Tool calls against gold API calls.
+
+    ``made``: calls the engine made; ``correct``: those that match a gold call
+    (same API and request type, same stretch of dialogue); ``gold``: gold
+    calls; ``found``: gold calls some engine call matched; ``exact``: correct
+    calls whose arguments equal the gold constraints; ``valid``: calls whose
+    arguments fit the API's input schema.
+    """
+
+    made: int = 0
+    correct: int = 0
+    gold: int = 0
+    found: int = 0
+    exact: int = 0
+    valid: int = 0
+    problems: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: CallTally) -> None:
+        for name in ("made", "correct", "gold", "found", "exact", "valid"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems.update(other.problems)
+
+    def report(self) -> dict[str, Any]:
+        pct = lambda a, b: round(100 * a / b, 2) if b else None  # noqa: E731
+        return {
+            "precision": pct(self.correct, self.made),
+            "recall": pct(self.found, self.gold),
+            "args_exact": pct(self.exact, self.correct),
+            "schema_valid": pct(self.valid, self.made),
+            "calls_made": self.made,
+            "gold_calls": self.gold,
+        }
