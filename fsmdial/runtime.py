@@ -166,7 +166,11 @@ class Dialogue:
         self._slots = self.flow.slots()
         self._fingerprint = _class_fingerprint(self.flow_class)
         self._decline_nodes = {edge.source for edge in self.flow.edges if edge.on_decline}
+        self._has_way_on = {edge.source for edge in self.flow.edges if not edge.on_decline}
         self._tools = self._resolve_tools(ToolRegistry.of(tools), stand_in_tools)
+        actions = [node for node in self.flow.nodes if isinstance(node, ExternalActionNode)]
+        self._argument_map = {node.id: self.flow.action_arguments(node) for node in actions}
+        self._required_slots = {node.id: self._required_argument_slots(node) for node in actions}
         self._check_predicates(predicates or {})
         self.machine = self.flow_class(predicates)
         self.history: list[tuple[str, str]] = []
@@ -538,7 +542,9 @@ class Dialogue:
                     machine.informed[node.id] = True
                 self.ended = True
                 return
-            if not (hasattr(machine, "advance") and machine.advance()):  # no edges at all: no advance trigger
+            # A node with no way on (no `advance` edge) is where the machine waits: triggering there would
+            # only make transitions log a warning.
+            if node.id not in self._has_way_on or not machine.advance():
                 if isinstance(node, ConfirmNode):  # an answer no edge expects
                     if machine.answers.pop(node.id, None) == "no":  # ask what to change, not start over
                         acts.append(Act("ask_change", "ask_change", render(node.change_question, values), node.id))
@@ -575,25 +581,30 @@ class Dialogue:
 
         A declined slot counts only when its node has no way around it (then that node says it cannot continue).
         """
+        machine = self.machine
+        for name, owner in self._required_slots[node.id]:
+            if name not in machine.slots and not (machine.declined.get(name) and owner in self._decline_nodes):
+                return owner
+        return None
+
+    def _required_argument_slots(self, node: ExternalActionNode) -> tuple[tuple[str, str], ...]:
+        """(slot, owner node) of each required slot that a required argument of the node's tool reads."""
         model = self._tools[node.id].arguments
         if model is None:
-            return None
-        mapping = self.flow.action_arguments(node)
-        slots = self.flow.slots()
+            return ()
+        mapping = self._argument_map[node.id]
+        out = []
         for arg, spec in model.model_fields.items():
             source = mapping.get(arg)
             name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
-            if not (spec.is_required() and name in slots and slots[name].required and name not in self.machine.slots):
-                continue
-            owner = self.flow_class.SLOT_OWNER[name]
-            if not (self.machine.declined.get(name) and owner in self._decline_nodes):
-                return owner
-        return None
+            if spec.is_required() and name in self._slots and self._slots[name].required:
+                out.append((name, self.flow_class.SLOT_OWNER[name]))
+        return tuple(out)
 
     def _arguments(self, node: ExternalActionNode) -> dict[str, Any]:
         machine = self.machine
         out: dict[str, Any] = {}
-        for arg, source in self.flow.action_arguments(node).items():
+        for arg, source in self._argument_map[node.id].items():
             if isinstance(source, (str, SlotArg)):
                 name = source if isinstance(source, str) else source.slot
                 if name in machine.slots:

@@ -63,6 +63,17 @@ class UnderstandingState:
                 self.expected, self.asked, self.confirm, self.confirm_slot, self.choices)  # fmt: skip
 
     @cached_property
+    def example_index(self) -> dict[str, str]:
+        """Normalised example utterance -> intent name (first intent wins)."""
+        from .rules import normalize
+
+        index: dict[str, str] = {}
+        for intent in self.intents:
+            for example in intent.examples:
+                index.setdefault(normalize(example), intent.name)
+        return index
+
+    @cached_property
     def slot_types(self) -> frozenset[Any]:
         return frozenset(slot.type for slot in self.slots)
 

@@ -56,15 +56,6 @@ def _value_pattern(value: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
 
 
-@lru_cache(maxsize=256)
-def _example_index(state_key: tuple, intents: tuple) -> dict[str, str]:
-    index: dict[str, str] = {}
-    for intent in intents:
-        for example in intent.examples:
-            index.setdefault(normalize(example), intent.name)
-    return index
-
-
 class RulesUnderstander:
     """Deterministic understanding from patterns; see the module docstring."""
 
@@ -98,7 +89,7 @@ class RulesUnderstander:
             return None
         if state.confirm is not None and norm in _CERTAIN_ANSWERS:
             return Parse(answer=_CERTAIN_ANSWERS[norm], path="fast")  # type: ignore[arg-type]
-        intent = _example_index(state.key, state.intents).get(norm)
+        intent = state.example_index.get(norm)
         if intent is not None:
             return Parse(intent=intent, path="fast")
         asked = state.slot(state.asked) if state.asked else None
@@ -116,7 +107,7 @@ class RulesUnderstander:
 
     # ------------------------------------------------------------------ parts
     def _intent(self, state: UnderstandingState, norm: str, text: str) -> str | None:
-        index = _example_index(state.key, state.intents)
+        index = state.example_index
         if norm in index:
             return index[norm]
         # A longer example said within a longer sentence ("hi, I'd like to book a table for 4").
