@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -319,7 +320,8 @@ def make_inner_understander(kind: str, model: str | None = None) -> Any:
             from ..understand.gguf import GGUFUnderstander  # type: ignore[import-not-found]
         except ImportError as exc:
             raise ValueError(f"the GGUF understander is not available: {exc}") from None
-        return GGUFUnderstander(model)
+        threads = int(os.environ.get("FSMDIAL_THREADS", "1"))  # one thread: llama.cpp's spinning threads thrash a busy 2-core box
+        return GGUFUnderstander(model, n_threads=threads)
     return RulesUnderstander()
 
 
@@ -334,6 +336,8 @@ class Session:
         self.dialogue = Dialogue(bundle.cls, understander=self.asked, tools=kb.tools(bundle), predicates=bundle.predicates,
                                  clock=lambda: CLOCK)  # fmt: skip
         self.errors = 0  # no start(): in STAR the user speaks first, the engine opens on their first turn
+        self.understanding: Counter[str] = Counter()
+        """Turns per understanding path, model calls, and model calls on turns the fast path settled."""
         self.before: tuple[Any, ...] | None = None
         """The machine before the engine's steps since the last wizard message (see :meth:`force_label`)."""
 
@@ -347,10 +351,16 @@ class Session:
         if self.oracle is not None:
             self.oracle.pending = dict(reveal or {})
         try:
-            return self.dialogue.turn(text).acts
+            result = self.dialogue.turn(text)
         except FsmdialError:
             self.errors += 1
             return None
+        path = result.trace.path or "none"
+        self.understanding[f"path:{path}"] += 1
+        self.understanding["model_calls"] += result.trace.model_calls
+        if path == "fast":
+            self.understanding["model_calls_on_fast_turns"] += result.trace.model_calls
+        return result.acts
 
     def prediction(self, acts: list[Act] | None) -> str:
         """The wizard's one message: the first act that is a STAR action, an apology only if nothing else is said."""
@@ -439,6 +449,7 @@ class DialogueResult:
     calls: metrics.CallTally
     errors: int
     unknown_tasks: list[str]
+    understanding: Counter[str] = field(default_factory=Counter)
 
 
 def _tokens(text: str) -> list[str]:
@@ -534,7 +545,8 @@ def evaluate_dialogue(dialogue: StarDialogue, bundles: dict[str, Bundle], apis: 
                 s.before = None
             last_acts = None
     tally = _score_calls(dialogue, kb, apis)
-    return DialogueResult(examples, tally, sum(s.errors for s in sessions.values()), unknown)
+    understanding = sum((s.understanding for s in sessions.values()), Counter())
+    return DialogueResult(examples, tally, sum(s.errors for s in sessions.values()), unknown, understanding)
 
 
 def _owner(label: str, active: str, tasks: list[str], bundles: dict[str, Bundle]) -> str:
@@ -695,6 +707,7 @@ class Report:
     errors: int
     dialogues: int
     settings: dict[str, Any]
+    understanding: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
         gold = [e.gold for e in self.examples]
@@ -716,6 +729,7 @@ class Report:
             "api": self.calls.report(),
             "api_schema_problems": dict(self.calls.problems.most_common(20)),
             "turn_errors": self.errors,
+            "understanding": {"model_calls_on_fast_turns": 0, **dict(sorted(self.understanding.items()))},
             "dialogues": self.dialogues,
             "labels": {s.label: {"f1": round(100 * s.f1, 2), "precision": round(100 * s.precision, 2),
                                  "recall": round(100 * s.recall, 2), "support": s.support} for s in labels if s.support},  # fmt: skip
@@ -769,4 +783,6 @@ def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", mo
     for r in results:
         calls.add(r.calls)
     settings = {"understander": kind, "overlays": overlays, "seed": seed, "tasks": tasks or "all"}
-    return Report(examples, calls, sum(r.errors for r in results), sum(1 for r in results if r.examples), settings)
+    understanding = sum((r.understanding for r in results), Counter())
+    return Report(examples, calls, sum(r.errors for r in results), sum(1 for r in results if r.examples), settings,
+                  understanding)  # fmt: skip

@@ -195,6 +195,8 @@ class GGUFUnderstander:
             "prompt_tokens": len(prompt.tokens),
             "evaluated_tokens": generation.prompt_tokens,
             "output_tokens": len(generation.tokens),
+            "forced_tokens": generation.forced_tokens,
+            "forward_passes": generation.forward_passes,
         }
         if prompt.dropped:
             parse.info["dropped_lines"] = prompt.dropped

@@ -193,6 +193,10 @@ class Generation:
     """Prompt tokens evaluated for this call (after KV-cache reuse)."""
     masked_steps: int = 0
     """Steps where the greedy token was not allowed and the full vocabulary mask was computed."""
+    forced_tokens: int = 0
+    """Output tokens the grammar allowed no alternative to, evaluated in a batch with the token before them."""
+    forward_passes: int = 0
+    """Model evaluations for the output (one per sampled token but the last; forced tokens ride along)."""
 
 
 class ConstrainedDecoder:
@@ -226,10 +230,12 @@ class ConstrainedDecoder:
         closer = _JsonEnd()
         limit = grammar.max_bytes
         forced = getattr(constraint, "forced", None)
+        forced_count = passes = 0
         while True:
             batch = [constraint.choose(model.logits())]
             if forced is not None:
                 batch += forced()
+                forced_count += len(batch) - 1
             for index, token in enumerate(batch):
                 if model.is_end(token):
                     raise UnderstandingError(
@@ -243,12 +249,13 @@ class ConstrainedDecoder:
                     if done != len(piece) or index != len(batch) - 1:
                         raise UnderstandingError(f"{self.name}: output continues after the JSON object: {bytes(out)!r}")
                     masked = getattr(constraint, "masked_steps", 0)
-                    return Generation(out.decode("utf-8", "replace"), tokens, evaluated, masked)
+                    return Generation(out.decode("utf-8", "replace"), tokens, evaluated, masked, forced_count, passes)
             if len(tokens) > limit or len(out) > limit:
                 raise UnderstandingError(
                     f"{self.name}: output exceeded the grammar's bound of {limit} bytes: {bytes(out[:200])!r}"
                 )
             model.step(batch)
+            passes += 1
 
 
 class _JsonEnd:
