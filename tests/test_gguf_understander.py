@@ -351,8 +351,10 @@ def test_the_model_answers_with_one_call_and_counts_its_tokens(tiny, backend):
     assert trace.path == "model" and trace.model_calls == 1
     info = trace.understanding
     assert info["backend"] == backend
-    assert set(info) == {"backend", "prompt_tokens", "evaluated_tokens", "output_tokens"}
+    assert set(info) == {"backend", "prompt_tokens", "evaluated_tokens", "output_tokens", "forced_tokens", "forward_passes"}
     assert info["prompt_tokens"] > 300 and info["output_tokens"] > 5
+    # Forced tokens ride along with the token before them: one forward pass per sampled token but the last.
+    assert info["forward_passes"] == info["output_tokens"] - info["forced_tokens"] - 1
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
