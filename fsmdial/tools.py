@@ -124,7 +124,8 @@ _TYPES: dict[FieldType, Any] = {
 @lru_cache(maxsize=512)
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
     spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
-    return create_model(f"result_of_{node_id}", __config__=ConfigDict(extra="allow"), **spec)
+    name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
+    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)
 
 
 def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
