@@ -85,14 +85,17 @@ Predicate = Callable[[FlowMachine], bool]
 class _Values(Mapping[str, Any]):
     """Template values: slots by name, ``result.field`` (latest action) and ``node.field``."""
 
-    __slots__ = ("machine",)
+    __slots__ = ("machine", "optional")
 
-    def __init__(self, machine: FlowMachine):
+    def __init__(self, machine: FlowMachine, optional: frozenset[str] = frozenset()):
         self.machine = machine
+        self.optional = optional
 
     def __getitem__(self, name: str) -> Any:
         head, dot, field = name.partition(".")
         if not dot:
+            if name not in self.machine.slots and name in self.optional:
+                return ""  # an optional slot the user never gave reads as nothing
             return self.machine.slots[name]
         node = self.machine.last_action if head == "result" else head
         if node is None or node not in self.machine.results:
@@ -164,6 +167,7 @@ class Dialogue:
         self.max_input_chars = max_input_chars
         self._nodes = {node.id: node for node in self.flow.nodes}
         self._slots = self.flow.slots()
+        self._optional = frozenset(name for name, slot in self._slots.items() if not slot.required)
         self._fingerprint = _class_fingerprint(self.flow_class)
         self._decline_nodes = {edge.source for edge in self.flow.edges if edge.on_decline}
         self._has_way_on = {edge.source for edge in self.flow.edges if not edge.on_decline}
@@ -383,7 +387,7 @@ class Dialogue:
 
     def _fallback(self, name: str) -> Act:
         template = getattr(self.flow.fallbacks, name) or ""
-        return Act("fallback", name, render(template, _Values(self.machine)) if template else "")
+        return Act("fallback", name, render(template, _Values(self.machine, self._optional)) if template else "")
 
     def _decline(self, acts: list[Act], trace: TurnTrace) -> None:
         node = self._nodes[self.machine.state]
@@ -396,7 +400,7 @@ class Dialogue:
     def _global_action(self, intent: str, acts: list[Act], trace: TurnTrace) -> None:
         action = next(ga for ga in self.flow.global_actions if ga.intent == intent)
         if action.response:
-            acts.append(Act("global", intent, render(action.response, _Values(self.machine))))
+            acts.append(Act("global", intent, render(action.response, _Values(self.machine, self._optional))))
         if action.target is not None:
             self.machine.jump(action.target)
             trace.nodes.append(action.target)
@@ -490,7 +494,7 @@ class Dialogue:
 
     def _advance(self, acts: list[Act], trace: TurnTrace) -> None:
         machine = self.machine
-        values = _Values(machine)
+        values = _Values(machine, self._optional)
         for _ in range(STEP_LIMIT):
             node = self._nodes[machine.state]
             if isinstance(node, RequestNode):

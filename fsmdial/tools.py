@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from .errors import ToolArgumentError, ToolError, ToolResultError, ToolTimeout
@@ -136,6 +137,10 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, Mapping):
         raise ToolResultError(node.tool, f"returned {type(value).__name__}, expected a mapping of result fields")
+    try:
+        orjson.dumps(dict(value))  # results live in session snapshots: they must be JSON
+    except TypeError as exc:
+        raise ToolResultError(node.tool, f"result is not JSON-serialisable ({exc})") from None
     if not node.result:
         return dict(value)
     fields = tuple((name, f.type, f.required) for name, f in node.result.items())

@@ -218,8 +218,8 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
         "tool result that cannot be stored",
         {},
         lambda f, m: setattr(f, "tool", lambda: {"ok": True, "note": "x", "raw": object()}),
-        TurnError,
-        "turn failed",
+        ToolResultError,
+        "result is not JSON-serialisable",
     ),
     (
         "interrupt inside a tool",
