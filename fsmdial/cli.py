@@ -28,6 +28,25 @@ def _load(path: str, fmt: str):
     return load_flow(path, format=fmt)
 
 
+def flow_summary(flow) -> str:
+    """``ride_change: 1 request, 1 external_action, 2 inform, 5 edges``."""
+    kinds: dict[str, int] = {}
+    for node in flow.nodes:
+        kinds[node.type] = kinds.get(node.type, 0) + 1
+    summary = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+    return f"{flow.name}: {summary}, {len(flow.edges)} edges"
+
+
+def register_table(subparsers: Any, command: str, help_text: str, table: dict[str, tuple[str, Any, Any]]) -> None:
+    """A command whose sub-commands come from ``table``: name -> (help, add its arguments, run it)."""
+    parser = subparsers.add_parser(command, help=help_text)
+    choices = parser.add_subparsers(dest=f"{command}_kind", metavar="KIND", required=True)
+    for name, (kind_help, add_arguments, run) in table.items():
+        sub = choices.add_parser(name, help=kind_help)
+        add_arguments(sub)
+        sub.set_defaults(func=run)
+
+
 # ----------------------------------------------------------------- commands
 
 
@@ -41,11 +60,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             for issue in exc.issues:
                 print(f"{path}: error: {issue}", file=sys.stderr)
             continue
-        kinds: dict[str, int] = {}
-        for node in flow.nodes:
-            kinds[node.type] = kinds.get(node.type, 0) + 1
-        summary = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
-        print(f"{path}: ok ({flow.name}: {summary}, {len(flow.edges)} edges)")
+        print(f"{path}: ok ({flow_summary(flow)})")
     return 1 if failed else 0
 
 

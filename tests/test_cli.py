@@ -105,3 +105,19 @@ def test_missing_flow_file_is_a_clear_error():
     result = fsmdial("validate", "no/such/flow.json")
     assert result.returncode == 1
     assert "cannot read flow file" in result.stderr
+
+
+def test_import_sop_writes_a_flow_that_validates(tmp_path):
+    target = tmp_path / "card.json"
+    result = fsmdial("import", "sop", str(FLOWS / "card_activation.sop.json"), "--out", str(target))
+    assert result.returncode == 0, result.stderr
+    assert "4 inform_and_confirm" in result.stdout
+    assert fsmdial("validate", str(target)).returncode == 0
+    flow = orjson.loads(target.read_bytes())
+    assert flow["start"] == "VerifyIdentity"
+
+
+def test_import_and_eval_are_listed():
+    result = fsmdial("--help")
+    assert "import" in result.stdout and "eval" in result.stdout
+    assert "sop" in fsmdial("import", "--help").stdout

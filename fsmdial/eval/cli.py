@@ -96,9 +96,6 @@ EVALS = {"star": ("STAR next-action prediction and API calls", _add_star, _run_s
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("eval", help="evaluate the engine on a benchmark corpus")
-    benchmarks = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
-    for name, (help_text, add_arguments, run) in EVALS.items():
-        sub = benchmarks.add_parser(name, help=help_text)
-        add_arguments(sub)
-        sub.set_defaults(func=run)
+    from ..cli import register_table
+
+    register_table(subparsers, "eval", "evaluate the engine on a benchmark corpus", EVALS)

@@ -22,6 +22,7 @@ def _add_star(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_star(args: argparse.Namespace) -> int:
+    from ..cli import flow_summary
     from ..errors import FlowError
     from ..loader import flow_from_document
     from .star import import_star_task, task_names
@@ -40,26 +41,41 @@ def _run_star(args: argparse.Namespace) -> int:
             continue
         path = out / f"{task}.json"
         path.write_text(json.dumps(imported.flow, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        kinds: dict[str, int] = {}
-        for node in flow.nodes:
-            kinds[node.type] = kinds.get(node.type, 0) + 1
-        summary = ", ".join(f"{n} {k}" for k, n in kinds.items())
-        print(f"{path}: ok ({summary}, {len(flow.edges)} edges{', overlay' if imported.overlay else ''})")
+        print(f"{path}: ok ({flow_summary(flow)}{', overlay' if imported.overlay else ''})")
         for note in imported.notes:
             print(f"  note: {note}")
     return 1 if failed else 0
 
 
+def _add_sop(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="SOP.json", help="an adjacency list of Agent.*/User.* vertices (or {graph, messages, examples})")
+    parser.add_argument("--out", metavar="FLOW.json", required=True, help="where to write the flow")
+    parser.add_argument("--max-loops", type=int, default=3, help="visits of an ask-again step before its way out (default 3)")
+
+
+def _run_sop(args: argparse.Namespace) -> int:
+    from ..cli import flow_summary
+    from ..loader import flow_from_document, load_flow
+    from .sop import sop_to_flow_dict
+
+    source = Path(args.file)
+    document = json.loads(source.read_text(encoding="utf-8"))
+    flow_dict = sop_to_flow_dict(document, name=source.stem.replace(".", "_"), max_loops=args.max_loops)
+    flow = flow_from_document(flow_dict, origin=str(source))
+    Path(args.out).write_text(json.dumps(flow_dict, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    load_flow(args.out)  # what was written loads as an fsmdial flow
+    print(f"{args.out}: ok ({flow_summary(flow)})")
+    return 0
+
+
 FORMATS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
     "star": ("STAR task schemas (tasks/<task>/<task>.json + apis/<task>.json)", _add_star, _run_star),
+    "sop": ("a ChatSOP adjacency list of Agent.*/User.* vertices", _add_sop, _run_sop),
 }
 """Format name -> (help, add its arguments, run it)."""
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("import", help="convert another format into fsmdial flows")
-    formats = parser.add_subparsers(dest="import_format", metavar="FORMAT", required=True)
-    for name, (help_text, add_arguments, run) in FORMATS.items():
-        sub = formats.add_parser(name, help=help_text)
-        add_arguments(sub)
-        sub.set_defaults(func=run)
+    from ..cli import register_table
+
+    register_table(subparsers, "import", "convert another format into fsmdial flows", FORMATS)
