@@ -35,3 +35,31 @@ def test_restore(benchmark):
     benchmark.group = "session"
     benchmark(dialogue.load_snapshot, data)
     assert dialogue.snapshot() == data
+
+
+def _store_turn(benchmark, tmp_path, durable):
+    from fsmdial.store import SessionStore
+
+    store = SessionStore(tmp_path / "sessions.db", durable=durable)
+    dialogue = _mid_conversation()
+    snapshot, trace = dialogue.snapshot(), dialogue.last_trace.to_dict(timings=True)
+    turn = iter(range(1, 10**9))
+
+    def write():
+        store.save_turn("bench", next(turn), snapshot, trace)
+
+    benchmark.group = "session"
+    benchmark.extra_info["durable"] = durable
+    benchmark.pedantic(write, rounds=200, warmup_rounds=5)
+    assert store.load("bench")[1] == snapshot
+    store.close()
+
+
+def test_store_write_per_turn_durable(benchmark, tmp_path):
+    """One committed turn in the SQLite store (WAL, synchronous=FULL: survives power loss)."""
+    _store_turn(benchmark, tmp_path, True)
+
+
+def test_store_write_per_turn_fast(benchmark, tmp_path):
+    """The same with durable=False (WAL, synchronous=NORMAL: survives a process crash)."""
+    _store_turn(benchmark, tmp_path, False)
