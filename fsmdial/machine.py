@@ -185,11 +185,10 @@ class FlowMachine:
 
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
         """Reset the bookkeeping of ``nodes`` (results, status, informed flags, answers)."""
-        for node in nodes:
-            self.results.pop(node, None)
-            self.status.pop(node, None)
-            self.informed.pop(node, None)
-            self.answers.pop(node, None)
+        for table in (self.results, self.status, self.informed, self.answers):
+            if table:  # most are empty, or hold few nodes
+                for node in nodes:
+                    table.pop(node, None)
         if self.last_action in nodes:
             self.last_action = None
 

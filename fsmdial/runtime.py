@@ -166,6 +166,13 @@ class Dialogue:
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self._nodes = {node.id: node for node in self.flow.nodes}
+        requests = [node for node in self.flow.nodes if isinstance(node, RequestNode)]
+        # Per request node, worked out once: the slots whose value is confirmed, and (when every
+        # required slot must be given) the required slots, which is all `missing` then needs.
+        self._confirm_fields = {node.id: tuple(slot for slot in node.slots if slot.confirm) for node in requests}
+        self._required = {
+            node.id: tuple(slot for slot in node.slots if slot.required) for node in requests if node.rule.kind == "all"
+        }
         self._slots = self.flow.slots()
         self._optional = frozenset(name for name, slot in self._slots.items() if not slot.required)
         self._fingerprint = _class_fingerprint(self.flow_class)
@@ -189,6 +196,12 @@ class Dialogue:
         # Other flows the user may switch to (an Assistant's routing): intent name -> example utterances.
         self.routes = {intent: tuple(examples) for intent, examples in (routes or {}).items()}
         self._route_intents = tuple(Intent(name, examples) for name, examples in self.routes.items())
+        self._route_names = tuple(self.routes)
+        cache = self.flow_class.__dict__.get("_understanding_cache")
+        if cache is None:  # one per compiled class: every dialogue on the flow shares the states
+            cache = {}
+            type.__setattr__(self.flow_class, "_understanding_cache", cache)
+        self._understanding_cache: dict[tuple[Any, ...], UnderstandingState] = cache
 
     # ----------------------------------------------------------- set-up
     def _resolve_tools(self, registry: ToolRegistry, stand_in_tools: bool) -> dict[str, Tool]:
@@ -232,10 +245,18 @@ class Dialogue:
     def _field_to_confirm(self, node: RequestNode) -> Any:
         """The first slot of ``node`` given but not yet confirmed, when its field asks for confirmation."""
         machine = self.machine
-        for slot in node.slots:
-            if slot.confirm and slot.name in machine.slots and not machine.confirmed.get(slot.name):
+        for slot in self._confirm_fields[node.id]:
+            if slot.name in machine.slots and not machine.confirmed.get(slot.name):
                 return slot
         return None
+
+    def _missing(self, node: RequestNode) -> list[Any]:
+        """``node.missing(slots)``, without re-reading the node's rule when every required slot is needed."""
+        required = self._required.get(node.id)
+        if required is None:
+            return node.missing(self.machine.slots)
+        filled = self.machine.slots
+        return [slot for slot in required if slot.name not in filled]
 
     def understanding_state(self) -> UnderstandingState:
         """What the user may say now (cached per machine state signature)."""
@@ -249,17 +270,14 @@ class Dialogue:
             if field is not None:
                 confirm, confirm_slot = node.id, field.name
             else:
-                expected = tuple(slot.name for slot in node.missing(machine.slots))
+                expected = tuple(slot.name for slot in self._missing(node))
         elif isinstance(node, ConfirmNode) and machine.informed.get(node.id) and node.id not in machine.answers:
             confirm = node.id
             choices = tuple(Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ())
         # "The text is the value" only for a slot the bot has asked for (or is confirming).
         asked = confirm_slot or (self.asked if self.asked in expected else None)
-        key = (node.id, expected, asked, confirm, confirm_slot, tuple(self.routes))
-        cache = self.flow_class.__dict__.get("_understanding_cache")
-        if cache is None:
-            cache = {}
-            type.__setattr__(self.flow_class, "_understanding_cache", cache)
+        key = (node.id, expected, asked, confirm, confirm_slot, self._route_names)
+        cache = self._understanding_cache
         state = cache.get(key)
         if state is None:
             intents = tuple(Intent(ga.intent, tuple(ga.examples)) for ga in self.flow.global_actions)
@@ -392,7 +410,7 @@ class Dialogue:
     def _decline(self, acts: list[Act], trace: TurnTrace) -> None:
         node = self._nodes[self.machine.state]
         if isinstance(node, RequestNode):
-            missing = node.missing(self.machine.slots)
+            missing = self._missing(node)
             if missing:
                 self.machine.declined[missing[0].name] = True
                 trace.notes.append(f"slot {missing[0].name!r} declined")
@@ -485,7 +503,7 @@ class Dialogue:
             owner = self.flow_class.SLOT_OWNER[name]
             if rewind_to is None or rewind_to in dependents_of_node(self.flow_class, owner):
                 rewind_to = owner  # the most upstream owner wins
-        had_state = [n for n in sorted(reset) if n in machine.status or n in machine.informed or n in machine.answers]
+        had_state = sorted(reset & (machine.status.keys() | machine.informed.keys() | machine.answers.keys()))
         machine.forget(tuple(reset))
         trace.reset.extend(had_state)
         if rewind_to is not None:
@@ -505,7 +523,7 @@ class Dialogue:
                     )
                     acts.append(Act("confirm", f"confirm_{field.name}", question, node.id, field.name))
                     return
-                missing = node.missing(machine.slots)
+                missing = self._missing(node)
                 if missing and any(machine.declined.get(slot.name) for slot in missing):
                     if node.id in self._decline_nodes and machine.trigger("decline"):
                         trace.nodes.append(machine.state)
@@ -692,9 +710,8 @@ def _check_parse(parse: Parse, state: UnderstandingState) -> None:
         raise UnderstandingError(f"understander returned {type(parse).__name__}, not a Parse")
     if parse.intent is not None and parse.intent not in {i.name for i in state.intents}:
         raise UnderstandingError(f"understander returned intent {parse.intent!r}, not allowed at node {state.node!r}")
-    names = {slot.name for slot in state.slots}
     for name in parse.slots:
-        if name not in names:
+        if state.slot(name) is None:
             raise UnderstandingError(f"understander returned unknown slot {name!r}")
     if parse.answer is not None and parse.answer not in ("yes", "no", "other"):
         raise UnderstandingError(f"understander returned answer {parse.answer!r}")

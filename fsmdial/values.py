@@ -69,14 +69,37 @@ def parse_yes_no(text: str) -> str | None:
     return None
 
 
+# Cheap tests that rule a pattern out before it is searched (they never rule out text the pattern
+# would match). Substring tests only hold for ASCII text: with re.I, a few other letters match ASCII
+# ones ("ſ" matches "s"), so other text always goes through the full pattern.
+_DIGIT = re.compile(r"\d")
+_ASCII_LETTERS = re.compile(r"[a-z]+")
+_NUMBER_WORD_TOKENS = frozenset(word for key in _WORD_NUMBERS for word in key.split()) - {"a"}
+
+
+def _may_contain(low: str, needles: tuple[str, ...]) -> bool:
+    """False only when the lower-cased ASCII text ``low`` contains none of ``needles``."""
+    return not low.isascii() or any(map(low.__contains__, needles))
+
+
+def _may_have_number_word(text: str) -> bool:
+    if not text.isascii():
+        return True
+    return not _NUMBER_WORD_TOKENS.isdisjoint(_ASCII_LETTERS.findall(text.lower()))
+
+
 def find_numbers(text: str) -> list[float | int]:
     """Numbers written in digits or words, in order of appearance."""
     found: list[tuple[int, float | int]] = []
-    for match in _NUMBER.finditer(text):
-        raw = match.group().replace(",", "")
-        found.append((match.start(), float(raw) if "." in raw else int(raw)))
-    for match in _WORD_NUMBER.finditer(text):
-        found.append((match.start(), _WORD_NUMBERS[match.group(1).lower()]))
+    if _DIGIT.search(text):
+        for match in _NUMBER.finditer(text):
+            raw = match.group().replace(",", "")
+            found.append((match.start(), float(raw) if "." in raw else int(raw)))
+    if _may_have_number_word(text):
+        for match in _WORD_NUMBER.finditer(text):
+            found.append((match.start(), _WORD_NUMBERS[match.group(1).lower()]))
+    if len(found) < 2:
+        return [value for _, value in found]
     return [value for _, value in sorted(found, key=lambda item: item[0])]
 
 
@@ -85,7 +108,7 @@ _TIME_WORD = re.compile(r"noon|midday|midnight", re.I)
 
 def parse_time(text: str) -> str | None:
     """The first time of day in ``text`` as ``HH:MM`` ("7pm", "7:30 am", "19:00", "noon")."""
-    if not any(ch.isdigit() for ch in text) and not _TIME_WORD.search(text):
+    if not _DIGIT.search(text) and not _TIME_WORD.search(text):
         return None
     match = _TIME.search(text)
     if not match:
@@ -130,28 +153,45 @@ _DATE_HINT = re.compile(
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
     re.I,
 )
+_DATE_HINT_WORDS = ("today", "tonight", "tomorrow", "tmr", "yesterday", "this evening", "this afternoon",
+                    "this morning", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "jan", "feb", "mar", "apr", "may",
+                    "jun", "jul", "aug", "sep", "oct", "nov", "dec")  # fmt: skip
+_MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")
+_TOMORROW = re.compile(r"\btomorrow\b|\btmrw?\b")
+_TODAY = re.compile(r"\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b")
+_YESTERDAY = re.compile(r"\byesterday\b")
+
+
+def _has_date_hint(text: str) -> bool:
+    """``_DATE_HINT.search(text)``, answered without the pattern for ASCII text."""
+    if _DIGIT.search(text):
+        return True
+    return _DATE_HINT.search(text) is not None if not text.isascii() else _may_contain(text.lower(), _DATE_HINT_WORDS)
 
 
 def parse_date(text: str, now: dt.datetime) -> str | None:
     """The first date in ``text`` as ISO ``YYYY-MM-DD``, relative words resolved against ``now``."""
-    if not _DATE_HINT.search(text):
+    if not _has_date_hint(text):
         return None  # most utterances name no date: skip the patterns below
     low = text.lower()
     today = now.date()
-    if match := _ISO_DATE.search(low):
+    digits = _DIGIT.search(low) is not None
+    # Each pattern below is searched only if the text has what it needs (see _may_contain).
+    if digits and "-" in low and (match := _ISO_DATE.search(low)):
         try:
             return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3))).isoformat()
         except ValueError:
             return None
     if "day after tomorrow" in low:
         return (today + dt.timedelta(days=2)).isoformat()
-    if re.search(r"\btomorrow\b|\btmrw?\b", low):
+    if ("tomorrow" in low or "tmr" in low) and _TOMORROW.search(low):
         return (today + dt.timedelta(days=1)).isoformat()
-    if re.search(r"\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b", low):
+    if ("today" in low or "tonight" in low or "this " in low) and _TODAY.search(low):
         return today.isoformat()
-    if re.search(r"\byesterday\b", low):
+    if "yesterday" in low and _YESTERDAY.search(low):
         return (today - dt.timedelta(days=1)).isoformat()
-    if match := _NUMERIC_DATE.search(low):
+    if digits and ("/" in low or "." in low) and (match := _NUMERIC_DATE.search(low)):
         first, second, year = int(match.group(1)), int(match.group(2)), int(match.group(3))
         year += 2000 if year < 100 and year <= today.year % 100 + 10 else (1900 if year < 100 else 0)
         # US order (month/day) unless the first number cannot be a month.
@@ -160,25 +200,26 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
             return dt.date(year, month, day).isoformat()
         except ValueError:
             return None
-    for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
-        if match := pattern.search(low):
-            try:
-                month = _month_index(match.group(month_group))
-                day = int(match.group(day_group))
-                year = int(match.group(3)) if match.group(3) else today.year
-                candidate = dt.date(year, month, day)
-            except ValueError:
-                continue
-            if not match.group(3) and candidate < today:  # "March 3" means the next one
-                candidate = candidate.replace(year=today.year + 1)
-            return candidate.isoformat()
-    if match := _WEEKDAY.search(low):
+    if digits and _may_contain(low, _MONTH_PREFIXES):
+        for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
+            if match := pattern.search(low):
+                try:
+                    month = _month_index(match.group(month_group))
+                    day = int(match.group(day_group))
+                    year = int(match.group(3)) if match.group(3) else today.year
+                    candidate = dt.date(year, month, day)
+                except ValueError:
+                    continue
+                if not match.group(3) and candidate < today:  # "March 3" means the next one
+                    candidate = candidate.replace(year=today.year + 1)
+                return candidate.isoformat()
+    if ("day" in low or not low.isascii()) and (match := _WEEKDAY.search(low)):
         target = _WEEKDAYS.index(match.group(2).lower())
         ahead = (target - today.weekday()) % 7
         if match.group(1) and match.group(1).strip() == "next" and ahead == 0:
             ahead = 7
         return (today + dt.timedelta(days=ahead)).isoformat()
-    if match := _ORDINAL_DAY.search(low):
+    if digits and _may_contain(low, _ORDINAL_SUFFIXES) and (match := _ORDINAL_DAY.search(low)):
         day = int(match.group(1) or match.group(2))
         found = _next_with_day(today, day)
         return found.isoformat() if found else None
@@ -236,6 +277,8 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
     if kind is SlotType.date:
         if isinstance(value, dt.date):
             return value.isoformat()
+        if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
+            return value  # already the stored form (as understanders give it)
         parsed = parse_date(str(value), now)
         if parsed is None:
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
@@ -243,11 +286,25 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
     if kind is SlotType.time:
         if isinstance(value, dt.time):
             return value.strftime("%H:%M")
+        if type(value) is str and _CANONICAL_TIME.fullmatch(value):
+            return value  # already the stored form
         parsed = parse_time(str(value))
         if parsed is None:
             raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
         return parsed
     raise InvalidValue(slot.name, value, f"unsupported slot type {kind}")  # pragma: no cover
+
+
+_CANONICAL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_CANONICAL_TIME = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 _LARGEST = 2**63 - 1
