@@ -59,6 +59,16 @@ def ratio_rows(benches: dict[str, dict]) -> list[str]:
             continue
         value = max(per_unit(b) for b in nums) / per_unit(dens[0])
         rows.append(f"| {label} | {value:.2f}x | {reads} | {'holds' if value <= target else 'MISSED'} |")
+    same_moment = (
+        ("engine turn, best round / raw trigger timed at the same moment (worst example flow)", r"test_engine_turn\[.*\]"),
+        ("mean conversation turn, best round / raw trigger timed at the same moment (worst)", r"test_engine_conversation\[.*\]"),
+    )
+    for label, pattern in same_moment:
+        ratios = [(b["extra_info"]["ratio_min_to_floor"], b["name"]) for b in find(benches, pattern)
+                  if "ratio_min_to_floor" in b.get("extra_info", {})]  # fmt: skip
+        if ratios:
+            value, name = max(ratios)
+            rows.append(f"| {label} | {value:.2f}x (`{name}`) | <= 5x | {'holds' if value <= 5 else 'MISSED'} |")
     for bench in find(benches, r"test_import_fsmdial\[.*\]"):
         value = bench["extra_info"].get("import_seconds_median")
         if value is not None:
