@@ -17,8 +17,8 @@ from fsmdial.runtime import Dialogue
 from .conftest import FLOWS, REPO, frozen_clock
 
 sys.path.insert(0, str(REPO))
-from tests.conversations import SCRIPTS  # noqa: E402
 from tests import example_tools  # noqa: E402
+from tests.conversations import SCRIPTS  # noqa: E402
 
 
 def raw_machine():

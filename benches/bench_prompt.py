@@ -44,7 +44,7 @@ def test_prompt_tokens_per_turn(benchmark, understander, reuse):
     rows = conversation(understander, reuse=reuse)
     evaluated = [row["evaluated_tokens"] for row in rows]
     prompt = [row["prompt_tokens"] for row in rows]
-    share = max(e / p for e, p in zip(evaluated[1:], prompt[1:]))
+    share = max(e / p for e, p in zip(evaluated[1:], prompt[1:], strict=True))
     benchmark.group = "prompt"
     benchmark.extra_info.update(
         turns=len(rows), evaluated_per_turn=evaluated, prompt_per_turn=prompt, max_share_after_first=round(share, 4)
@@ -64,4 +64,4 @@ def test_forward_passes_per_turn(benchmark, understander):
     benchmark.extra_info.update(forward_passes=passes, output_tokens=[r["output_tokens"] for r in rows],
                                 non_forced_tokens=sampled)  # fmt: skip
     benchmark.pedantic(conversation, args=(understander,), kwargs={"reuse": True}, rounds=3)
-    assert all(p <= s for p, s in zip(passes, sampled))
+    assert all(p <= s for p, s in zip(passes, sampled, strict=True))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 
 from .conftest import FLOWS, REPO, frozen_clock
-
-import sys
 
 sys.path.insert(0, str(REPO))
 from tests import example_tools  # noqa: E402

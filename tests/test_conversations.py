@@ -31,7 +31,7 @@ def run_script(flow_class, opening, turns, clock):
         assert result.act_names == expected_acts, f"after {text!r}: {result.text}"
         made = [(call.tool, call.arguments) for call in result.tool_calls]
         assert len(made) == len(expected_calls), f"after {text!r}: tool calls {made}"
-        for (tool, arguments), (expected_tool, expected_arguments) in zip(made, expected_calls):
+        for (tool, arguments), (expected_tool, expected_arguments) in zip(made, expected_calls, strict=True):
             assert tool == expected_tool
             for key, value in expected_arguments.items():
                 assert arguments.get(key) == value, f"{tool}.{key}"

@@ -94,7 +94,7 @@ def flow_states() -> list[UnderstandingState]:
 _CANDIDATES = [chr(c) for c in range(0x20, 0x7F)] + ["é", "ß", "中", "🚕", "\u2028"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _members(char_class: str) -> list[str]:
     return [c for c in _CANDIDATES if re.fullmatch(char_class, c)]
 
