@@ -125,14 +125,42 @@ def _inert(text: str) -> str:
 
 
 def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
-    """For each slot, the nodes reachable from its request node (the node itself excluded)."""
+    """For each slot, the nodes reachable from its request node (the node itself excluded) whose
+    bookkeeping can depend on it.
+
+    An external action whose arguments do not read the slot, neither directly nor through the result of
+    an action that does, keeps its result: its tool would answer the same. (In a loop, the search that
+    produced the current question is "after" the answer too; forgetting it would lose the question.)
+    """
+    actions = [n for n in flow.nodes if isinstance(n, ExternalActionNode)]
+    sources = {a.id: list(flow.action_arguments(a).values()) for a in actions}
     out: dict[str, tuple[str, ...]] = {}
     for node in flow.nodes:
-        if isinstance(node, RequestNode):
-            reach = tuple(n for n in flow.reachable_from(node.id) if n != node.id)
-            for slot in node.slots:
-                out[slot.name] = reach
+        if not isinstance(node, RequestNode):
+            continue
+        reach = [n for n in flow.reachable_from(node.id) if n != node.id]
+        for slot in node.slots:
+            reading = _actions_reading(slot.name, sources)
+            out[slot.name] = tuple(n for n in reach if n not in sources or n in reading)
     return out
+
+
+def _actions_reading(slot: str, sources: dict[str, list[Any]]) -> set[str]:
+    """Actions whose arguments read ``slot``, directly or through another such action's result."""
+    reading: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for action, args in sources.items():
+            if action in reading:
+                continue
+            for source in args:
+                name = source if isinstance(source, str) else getattr(source, "slot", None)
+                if name == slot or getattr(source, "node", None) in reading:
+                    reading.add(action)
+                    changed = True
+                    break
+    return reading
 
 
 def emit_source(flow: Flow) -> str:

@@ -189,8 +189,8 @@ class FlowMachine:
             if table:  # most are empty, or hold few nodes
                 for node in nodes:
                     table.pop(node, None)
-        if self.last_action in nodes:
-            self.last_action = None
+        if self.last_action in nodes:  # {result.x} now reads the latest result still held
+            self.last_action = next(reversed(self.results), None)
 
     def bookkeeping(self) -> dict[str, Any]:
         """The machine's part of a session snapshot (JSON-ready)."""

@@ -83,7 +83,11 @@ Predicate = Callable[[FlowMachine], bool]
 
 
 class _Values(Mapping[str, Any]):
-    """Template values: slots by name, ``result.field`` (latest action) and ``node.field``."""
+    """Template values: slots by name, ``result.field`` (latest action) and ``node.field``.
+
+    ``optional`` names the slots (``name``) and result fields (``node.field``) the flow declares optional:
+    when absent they read as empty instead of failing the turn.
+    """
 
     __slots__ = ("machine", "optional")
 
@@ -100,7 +104,10 @@ class _Values(Mapping[str, Any]):
         node = self.machine.last_action if head == "result" else head
         if node is None or node not in self.machine.results:
             raise KeyError(name)
-        return self.machine.results[node][field]
+        result = self.machine.results[node]
+        if field not in result and f"{node}.{field}" in self.optional:
+            return ""  # a result field the action declares optional, absent this time
+        return result[field]
 
     def __iter__(self):  # pragma: no cover - Mapping protocol
         return iter(self.machine.slots)
@@ -174,7 +181,13 @@ class Dialogue:
             node.id: tuple(slot for slot in node.slots if slot.required) for node in requests if node.rule.kind == "all"
         }
         self._slots = self.flow.slots()
-        self._optional = frozenset(name for name, slot in self._slots.items() if not slot.required)
+        self._optional = frozenset(name for name, slot in self._slots.items() if not slot.required) | {
+            f"{node.id}.{field}"
+            for node in self.flow.nodes
+            if isinstance(node, ExternalActionNode)
+            for field, spec in node.result.items()
+            if not spec.required
+        }
         self._fingerprint = _class_fingerprint(self.flow_class)
         self._decline_nodes = {edge.source for edge in self.flow.edges if edge.on_decline}
         self._has_way_on = {edge.source for edge in self.flow.edges if not edge.on_decline}

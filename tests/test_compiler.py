@@ -72,3 +72,23 @@ def test_load_compiled_roundtrip(tmp_path):
     cls = load_compiled(str(target))
     assert cls.__name__ == "RideChangeFlow"
     assert cls.FLOW == flow
+
+
+def test_an_action_that_does_not_read_a_slot_keeps_its_result():
+    flow = load_flow({
+        "name": "quiz",
+        "nodes": [
+            {"id": "ask_topic", "type": "request", "slots": [{"name": "topic"}]},
+            {"id": "question", "type": "external_action", "tool": "question", "arguments": {"topic": "topic"},
+             "result": {"text": "string"}},
+            {"id": "check", "type": "external_action", "tool": "check",
+             "arguments": {"q": {"result": "text", "node": "question"}, "a": "answer"}, "result": {"text": "string"}},
+            {"id": "ask_answer", "type": "request", "slots": [{"name": "answer"}]},
+            {"id": "done", "type": "end"},
+        ],
+        "edges": [{"source": "ask_topic", "target": "question"}, {"source": "question", "target": "ask_answer"},
+                  {"source": "ask_answer", "target": "check"}, {"source": "check", "target": "done"}],
+    })
+    deps = dependents(flow)
+    assert "question" in deps["topic"] and "check" in deps["topic"]  # check reads question's result
+    assert "check" in deps["answer"] and "question" not in deps["answer"]

@@ -210,7 +210,7 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
     (
         "template without a value",
         {},
-        lambda f, m: setattr(f, "tool", lambda: {"ok": True}),
+        lambda f, m: m.setattr(runtime._Values, "__getitem__", _lookup_failing_for("result.note")),
         TemplateError,
         "{result.note}",
     ),
@@ -229,6 +229,18 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
         "",
     ),
 ]
+
+
+def _lookup_failing_for(name: str) -> Callable[..., Any]:
+    """A template value lookup that has no value for ``name`` (an absent optional field reads as empty)."""
+    real = runtime._Values.__getitem__
+
+    def lookup(self: Any, key: str) -> Any:
+        if key == name:
+            raise KeyError(key)
+        return real(self, key)
+
+    return lookup
 
 
 def state(dialogue: Dialogue, store: SessionStore) -> tuple[Any, ...]:

@@ -220,3 +220,19 @@ def test_non_string_text_is_a_turn_error():
     dialogue = ride()
     with pytest.raises(TurnError):
         dialogue.turn(None)  # type: ignore[arg-type]
+
+
+def test_optional_result_field_absent_reads_as_empty():
+    doc = {
+        "name": "t",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "city"}]},
+            {"id": "look", "type": "external_action", "tool": "weather",
+             "result": {"sky": "string", "wind": {"type": "string", "required": False}}},
+            {"id": "done", "type": "end", "message": "{result.sky}{result.wind}."},
+        ],
+        "edges": [{"source": "ask", "target": "look"}, {"source": "look", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(doc), tools={"weather": lambda city: {"sky": "Sunny"}})
+    dialogue.start()
+    assert dialogue.turn("Paris").text == "Sunny."

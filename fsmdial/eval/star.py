@@ -65,36 +65,6 @@ UNDERSTANDERS = ("oracle", "rules", "gguf")
 # ------------------------------------------------------------------ flows
 
 
-def reasking(cls: type[FlowMachine]) -> type[FlowMachine]:
-    """The flow class with two loop-aware refinements of the runtime's bookkeeping.
-
-    * A request node entered again (a loop back to it) asks its slots again:
-      STAR loops ("search more? yes", "play on? yes", "not available, change
-      it? no") return to a question whose earlier answer is stale; the base
-      runtime would take the old value and run straight through.
-    * A changed slot resets the nodes after it, except queries that do not read
-      it: in a loop the query that produced the current question is "after"
-      the answer too, and forgetting its result would lose the question.
-    """
-    flow = cls.FLOW
-    request_slots = {n.id: tuple(s.name for s in n.slots) for n in flow.nodes if isinstance(n, RequestNode)}
-    reads = {
-        n.id: {src if isinstance(src, str) else getattr(src, "slot", None) for src in flow.action_arguments(n).values()}
-        for n in flow.nodes
-        if isinstance(n, ExternalActionNode)
-    }
-    dependents = {slot: tuple(n for n in nodes if n not in reads or slot in reads[n]) for slot, nodes in cls.DEPENDENTS.items()}
-
-    def enter(self: FlowMachine, node: str) -> None:
-        cls.enter(self, node)
-        if self.visits.get(node, 0) > 1:
-            for name in request_slots.get(node, ()):
-                self.slots.pop(name, None)
-                getattr(self, "declined", {}).pop(name, None)
-
-    return type(cls.__name__, (cls,), {"enter": enter, "DEPENDENTS": dependents, "__module__": cls.__module__})
-
-
 @dataclass
 class Bundle:
     """One imported task, compiled, with the lookups evaluation needs."""
@@ -132,7 +102,7 @@ _SHARED_WORDS = {"name", "please", "would", "like", "want", "need", "help", "can
 
 def build_bundle(star_dir: str | Path, task: str, *, overlays: bool = True) -> Bundle:
     imported = import_star_task(star_dir, task, overlays=overlays)
-    cls = reasking(flow_class(imported.flow))
+    cls = flow_class(imported.flow)
     flow = cls.FLOW
     slot_acts: dict[str, tuple[str, str]] = {}
     node_labels: dict[str, str] = {}

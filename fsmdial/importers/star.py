@@ -410,6 +410,7 @@ class _Builder:
             "fallbacks": self._fallbacks(),
         }
         _prune_unreachable(flow, self.notes)
+        _ask_again_on_loops(flow)
         self._bind_placeholders(flow)
         labels = {"goodbye": self.bye_label} if self.bye_label else {}
         labels.update(self.fix.get("labels") or {})
@@ -825,6 +826,30 @@ def _unique_slot_names(asks: list[_Ask]) -> None:
             name += "_2"
         ask.slot = name
         seen.add(name)
+
+
+def _ask_again_on_loops(flow: dict[str, Any]) -> None:
+    """A loop back to a request node ("search more? yes", "play on? yes") asks its slots again:
+    the edge clears them (``reset_slots``) instead of running straight through on stale answers."""
+    succ: dict[str, set[str]] = {}
+    for edge in flow["edges"]:
+        succ.setdefault(edge["source"], set()).add(edge["target"])
+    requests = {n["id"] for n in flow["nodes"] if n["type"] == "request"}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in succ.get(todo.pop(), ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    for edge in flow["edges"]:
+        if edge["target"] in requests and (edge["source"] == edge["target"] or reaches(edge["target"], edge["source"])):
+            edge["reset_slots"] = True
 
 
 def _prune_unreachable(flow: dict[str, Any], notes: list[str]) -> None:
