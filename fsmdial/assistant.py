@@ -26,7 +26,6 @@ from .errors import FsmdialError, SnapshotError
 from .runtime import Dialogue, flow_class
 from .trace import Act, TurnResult, TurnTrace
 from .understand.base import GOODBYE, Intent, UnderstandingState
-from .values import InvalidValue, coerce
 
 ROUTE_PREFIX = "switch_to_"
 
@@ -80,15 +79,8 @@ class Assistant:
 
     def _share_into(self, dialogue: Dialogue, trace_notes: list[str]) -> None:
         """Give a starting or resuming flow the slot values other flows collected."""
-        slots = dialogue.flow.slots()
-        now = dialogue.clock()
-        for name, value in self.shared.items():
-            if name in slots and name not in dialogue.machine.slots:
-                try:
-                    dialogue.machine.slots[name] = coerce(slots[name], value, now)
-                except InvalidValue:
-                    continue
-                trace_notes.append(f"shared slot {name!r} = {value!r}")
+        for name in dialogue.adopt_slots(self.shared):
+            trace_notes.append(f"shared slot {name!r} = {self.shared[name]!r}")
 
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:

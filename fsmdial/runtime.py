@@ -315,6 +315,22 @@ class Dialogue:
             )
         return state
 
+    def adopt_slots(self, values: Mapping[str, Any]) -> list[str]:
+        """Take values another flow collected for slots of the same name that this one has not filled
+        (coerced to this flow's types; values it would reject are left out). Returns the names taken."""
+        now = self.clock()
+        taken = []
+        for name, value in values.items():
+            slot = self._slots.get(name)
+            if slot is None or name in self.machine.slots:
+                continue
+            try:
+                self.machine.slots[name] = coerce(slot, value, now)
+            except InvalidValue:
+                continue
+            taken.append(name)
+        return taken
+
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:
         """The bot's opening: advance from the start node until it needs the user."""

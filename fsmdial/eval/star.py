@@ -530,17 +530,9 @@ def _owner(label: str, active: str, tasks: list[str], bundles: dict[str, Bundle]
 
 def _share_slots(target: Session, sessions: Iterable[Session]) -> None:
     """Values a user already gave another flow of the dialogue (their name ...) carry over."""
-    slots = target.bundle.cls.FLOW.slots()
-    machine = target.machine
     for other in sessions:
-        if other is target:
-            continue
-        for name, value in other.machine.slots.items():
-            if name in slots and name not in machine.slots:
-                try:
-                    machine.slots[name] = coerce(slots[name], value, CLOCK)
-                except InvalidValue:
-                    continue
+        if other is not target:
+            target.dialogue.adopt_slots(other.machine.slots)
 
 
 def _on_queries(group: list[GoldCall], kb: KnowledgeBase, session: Callable[[str], Session], owner_of_api: dict,
