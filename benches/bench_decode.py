@@ -52,15 +52,19 @@ def test_decode_unconstrained(benchmark):
     understander, prompt, _ = _setup(DEFAULT_BACKEND)
     model = understander.model
 
-    def decode() -> None:
+    def decode() -> list[int]:
         model.feed(prompt)
+        tokens = []
         for _ in range(UNCONSTRAINED_TOKENS - 1):
-            model.step([int(np.argmax(model.logits()))])
-        int(np.argmax(model.logits()))
+            tokens.append(int(np.argmax(model.logits())))
+            model.step(tokens[-1:])
+        tokens.append(int(np.argmax(model.logits())))
+        return tokens
 
     benchmark.group = "decode"
     benchmark.extra_info["tokens"] = UNCONSTRAINED_TOKENS
-    benchmark(decode)
+    tokens = benchmark(decode)
+    assert len(tokens) == UNCONSTRAINED_TOKENS and tokens == decode()  # greedy: the same tokens every round
 
 
 @pytest.mark.parametrize("backend", ["default", *BACKENDS])
