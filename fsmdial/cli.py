@@ -139,13 +139,14 @@ def make_understander(args: argparse.Namespace) -> Any:
 def cmd_chat(args: argparse.Namespace) -> int:
     from .assistant import Assistant
     from .runtime import Dialogue
+    from .tools import ToolRegistry
 
     flows = [_load(path, args.format) for path in args.flows]
     options = {"tools": _load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
     dialogue: Any = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
     out = sys.stdout
-    stand_ins = sorted({n for f in flows for n in Dialogue(f, **{**options, "understander": None}).stand_ins})
-    for name in stand_ins:
+    registry = ToolRegistry.of(options["tools"])
+    for name in sorted({name for flow in flows for name in registry.missing(flow)}):
         print(f"[note] tool {name!r} is not registered: a stand-in returns the first outcome the flow expects", file=out)
     interactive = sys.stdin.isatty()
 

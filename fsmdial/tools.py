@@ -98,6 +98,10 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return sorted(self._tools)
 
+    def missing(self, flow: Flow) -> list[str]:
+        """Tools ``flow`` calls that are not registered here."""
+        return sorted({n.tool for n in flow.nodes if isinstance(n, ExternalActionNode) and n.tool not in self._tools})
+
     @classmethod
     def of(cls, tools: ToolRegistry | Mapping[str, Callable[..., Any]] | None) -> ToolRegistry:
         if isinstance(tools, ToolRegistry):
