@@ -258,3 +258,17 @@ def test_sop_adjacency_list_without_wrapper_loads():
     graph = orjson.loads(SOP.read_bytes())["graph"]
     flow = load_flow(graph)
     assert {n.id for n in flow.nodes} >= {"VerifyIdentity", "AskForPassword", "PoliteEnd"}
+
+
+def test_fast_path_settles_a_choice_question_only_with_a_choice():
+    from fsmdial.understand.rules import RulesUnderstander
+
+    dialogue = Dialogue(load_flow(SOP))
+    dialogue.start()
+    settled = RulesUnderstander().settle(dialogue.understanding_state(), "yes")
+    assert settled is not None and settled.choice == "IsCardholder"
+    dialogue.turn("yes")
+    dialogue.turn("is it safe")  # RelieveDoubts: Agrees / Declines
+    state = dialogue.understanding_state()
+    assert RulesUnderstander().settle(state, "yes").choice == "Agrees"
+    assert RulesUnderstander().settle(state, "no").choice == "Declines"

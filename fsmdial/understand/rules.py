@@ -156,7 +156,14 @@ class RulesUnderstander:
         if not norm:
             return None
         if state.confirm is not None and norm in _CERTAIN_ANSWERS:
-            return Parse(answer=_CERTAIN_ANSWERS[norm], path="fast")  # type: ignore[arg-type]
+            answer = _CERTAIN_ANSWERS[norm]
+            if not state.choices:
+                return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
+            # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
+            choice = _choice(state, _tables(state), norm, answer)
+            if choice is not None:
+                return Parse(answer=answer, choice=choice, path="fast")  # type: ignore[arg-type]
+            return None
         intent = state.example_index.get(norm)
         if intent is not None:
             return Parse(intent=intent, path="fast")
