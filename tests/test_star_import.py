@@ -10,6 +10,8 @@ import pytest
 
 from fsmdial.compiler import compile_flow
 from fsmdial.importers.star import apply_overlay, import_star_task, import_task, match_inputs, read_task, task_names
+from fsmdial.importers.star_format import ApiField
+from fsmdial.importers.star_names import Ask
 from fsmdial.loader import flow_from_document, load_flow
 from fsmdial.runtime import Dialogue
 
@@ -158,13 +160,12 @@ def test_the_unseen_task_runs_with_a_tool(tmp_path):
 
 
 def test_input_matching_reads_names_not_positions():
-    from fsmdial.importers.star import _Ask
-
-    asks = [_Ask("ask_name", "name", ""), _Ask("meeting_ask_guest_name", "guest_name", ""),
-            _Ask("spaceship_ask_colour_top_cable", "colour_top_cable", ""), _Ask("bank_ask_mothers_maiden_name", "mothers_maiden_name", "")]  # fmt: skip
-    inputs = [{"Name": "Name", "ReadableName": "Guest Name", "Type": "Categorical", "Categories": ["John"]},
-              {"Name": "UserName", "Type": "ShortString"}, {"Name": "ColorOfTopCable", "Type": "ShortString"},
-              {"Name": "BankName", "Type": "Categorical", "Categories": ["PNC"]}]  # fmt: skip
+    asks = [Ask("ask_name", "name", ""), Ask("meeting_ask_guest_name", "guest_name", ""),
+            Ask("spaceship_ask_colour_top_cable", "colour_top_cable", ""), Ask("bank_ask_mothers_maiden_name", "mothers_maiden_name", "")]  # fmt: skip
+    inputs = [ApiField.model_validate(spec) for spec in (
+        {"Name": "Name", "ReadableName": "Guest Name", "Type": "Categorical", "Categories": ["John"]},
+        {"Name": "UserName", "Type": "ShortString"}, {"Name": "ColorOfTopCable", "Type": "ShortString"},
+        {"Name": "BankName", "Type": "Categorical", "Categories": ["PNC"]})]  # fmt: skip
     assert match_inputs(asks, inputs, {"meeting"}) == {
         "ask_name": "UserName",  # the user's own name, not the entity's
         "meeting_ask_guest_name": "Name",
