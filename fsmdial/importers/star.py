@@ -51,6 +51,7 @@ from .star_document import (
     add_nothing_found,
     ask_again_on_loops,
     bind_placeholders,
+    needed_options,
     place_optional_slots,
     prune_unreachable,
 )
@@ -148,6 +149,9 @@ def import_task(task: StarTask, overlay: Overlay | Document | None = None) -> St
     prune_unreachable(flow, notes)
     ask_again_on_loops(flow)
     bind_placeholders(flow)
+    options = needed_options(flow)
+    if options:
+        flow["options"] = options
     labels: dict[str, str] = {"goodbye": bye} if bye else {}
     labels.update(overlay.labels if overlay else {})
     for node in flow["nodes"]:  # a goodbye node in the graph says the same goodbye

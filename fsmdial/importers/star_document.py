@@ -7,16 +7,20 @@ Each pass reads and rewrites the plain document (nodes and edges as dicts) that
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
-from ..flow import neighbours, reachable
-from .star_format import StarTask
+from ..flow import ResultCondition, SlotCondition, iter_conditions, neighbours, reachable
+from ..responses import parse_template
+from .star_format import StarTask, parse_condition
 from .star_names import ANYTHING_ELSE, bye_label, same_words
 
 Document = dict[str, Any]
 OPTIONAL_FIELD: Document = {"type": "any", "required": False}
 """A result field a query may leave out (it then reads as empty)."""
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(:[^{}]*)?\}")
+TYPE_HINTS = (":s", ":d")
+"""STAR's format specs (string, number): type hints of its wizard interface, dropped at import."""
 
 
 # ------------------------------------------------------------------ completing the graph
@@ -109,7 +113,10 @@ def ask_again_on_loops(flow: Document) -> None:
 
 
 def bind_placeholders(flow: Document) -> None:
-    """Rewrite ``{name:spec}`` to a slot or ``{result.field}`` of an upstream query (declared there)."""
+    """Rewrite ``{name:spec}`` to a slot or ``{result.field}`` of an upstream query (declared there).
+
+    STAR's specs ``:s``/``:d`` are type hints of its wizard interface, not formats (it writes ``{x:d}``
+    for values that arrive as text): they are dropped, so no value can fail to fit its spec."""
     owner = {s["name"]: n["id"] for n in flow["nodes"] if n["type"] == "request" for s in n["slots"]}
     nodes = {n["id"]: n for n in flow["nodes"]}
     pred = predecessors(flow)
@@ -120,6 +127,7 @@ def bind_placeholders(flow: Document) -> None:
 
         def one(match: re.Match[str]) -> str:
             name, spec = match.group(1), match.group(2) or ""
+            spec = "" if spec in TYPE_HINTS else spec
             if not actions:  # before any query only the user's own values can fill it
                 return "{" + name + spec + "}" if owner.get(name, node_id) != node_id else name.replace("_", " ")
             # After a query, its result says what happened (declared on it if need be, optional, so a tool
@@ -132,13 +140,54 @@ def bind_placeholders(flow: Document) -> None:
 
         return PLACEHOLDER.sub(one, template)
 
+    for holder, key, node_id in templates(flow):
+        holder[key] = rewrite(holder[key], node_id)
+
+
+def templates(flow: Document) -> Iterator[tuple[Document, str, str | None]]:
+    """Every template the importer writes: (the object holding it, its key, the node saying it; None: any node)."""
     for node in flow["nodes"]:
         for slot in node["slots"] if node["type"] == "request" else ():
             if slot.get("ask"):
-                slot["ask"] = rewrite(slot["ask"], node["id"])
+                yield slot, "ask", node["id"]
         for key in ("message", "question"):
             if node.get(key):
-                node[key] = rewrite(node[key], node["id"])
+                yield node, key, node["id"]
     for action in flow["global_actions"]:
         if action.get("response"):
-            action["response"] = rewrite(action["response"], None)
+            yield action, "response", None
+    for name, text in flow["fallbacks"].items():
+        if text:
+            yield flow["fallbacks"], name, None
+
+
+# ------------------------------------------------------------------ engine leniencies
+
+
+def needed_options(flow: Document) -> dict[str, bool]:
+    """The engine leniencies (``Flow.options``) the finished document still needs; none is on by default.
+
+    * ``case_insensitive_values``: a condition compares a value with text (STAR's graphs have none;
+      an overlay's condition may).
+    * ``lenient_format_specs``: a template keeps a format spec (the importer drops STAR's type hints).
+    * ``result_fallback``: a template reads ``{result.x}`` and the flow has more than one query, so the
+      result of an earlier query is there to read when the last one's was reset (teacher forcing, a
+      corrected slot). With a single query there is nothing to fall back to.
+    """
+    fields = [(name, spec) for holder, key, _ in templates(flow) for _, name, spec in parse_template(holder[key]) if name]
+    whens = [e["when"] for e in flow["edges"] if e.get("when")] + [n["success_when"] for n in flow["nodes"] if n.get("success_when")]
+    queries = [n for n in flow["nodes"] if n["type"] == "external_action"]
+    options = {
+        "case_insensitive_values": any(compares_text(c) for when in whens for c in iter_conditions(parse_condition(when))),
+        "lenient_format_specs": any(spec for _, spec in fields),
+        "result_fallback": len(queries) > 1 and any(name.startswith("result.") for name, _ in fields),
+    }
+    return {name: True for name, needed in options.items() if needed}
+
+
+def compares_text(condition: Any) -> bool:
+    """An equality or membership test of a slot or result field against text."""
+    if not isinstance(condition, (SlotCondition, ResultCondition)) or condition.op not in ("eq", "ne", "in", "not_in"):
+        return False
+    values = condition.value if isinstance(condition.value, list) else [condition.value]
+    return any(isinstance(value, str) for value in values)
