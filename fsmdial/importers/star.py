@@ -104,7 +104,7 @@ class StarImport:
     labels: dict[str, str]
     """Act name -> STAR label where they differ (the goodbye fallback -> ``goodbye_1``...)."""
     tokens: dict[str, list[str]]
-    """Named-predicate tokens (``{"call": token}``) -> their source nodes."""
+    """Named predicates the flow calls (``{"call": name}``, the name the application registers) -> their source nodes."""
     notes: list[str] = field(default_factory=list)
     overlay: str | None = None
 
@@ -400,7 +400,7 @@ def build_edges(graph: StarGraph, node_of: dict[str, str], asks: list[Ask],
             when, named = edge.condition, edge.calls
         else:
             when = token_condition(edge.token or "", src, graph, node_of, asks)
-            named = [edge.token or ""] if "call" in when else []
+            named = [when["call"]] if "call" in when else []
             if "status" in when:
                 branching.add(src)
         for name in named:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..flow import AnswerCondition, CallCondition, ChoiceCondition, iter_conditions
-from .star_format import Overlay, StarTask, parse_condition
+from .star_format import Overlay, StarFormatError, StarTask, parse_condition
 from .star_names import (
     ANSWER_TOKENS,
     ANYTHING_ELSE,
@@ -85,7 +85,7 @@ class StarGraph:
 def read_graph(task: StarTask, overlay: Overlay | None) -> StarGraph:
     graph = task.graph
     if START not in graph:
-        raise ValueError(f"task {task.name}: graph has no {START!r} entry (the start)")
+        raise StarFormatError(f"STAR task {task.name}: graph has no {START!r} entry (the start)")
     tokens = condition_tokens(task)
     extra = [label for edge in overlay.edges for label in (edge.source, edge.target)] if overlay else []
     labels = [k for k in graph if k not in tokens and k != START] + list(graph.values()) + extra
