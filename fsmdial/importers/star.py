@@ -30,7 +30,11 @@ document:
   ``goodbye``/``out_of_scope``/``anything_else`` also become the fallbacks.
 * Reply placeholders (``{hotel_name:s}``) are rewritten to a slot of the same
   name or a field of the query result (``{result.hotel_name}``), so the graph
-  checks pass.
+  checks pass. STAR's ``:s``/``:d`` are type hints of its wizard interface and
+  are dropped.
+* The flow states in ``options`` the engine leniencies it still needs, and only
+  those (:func:`.star_document.needed_options`): for the 24 STAR tasks that is
+  ``result_fallback`` in the six flows with two queries.
 
 Hand corrections live in small per-task overlay files
 (``star_overlays/<task>.json``, see :class:`.star_format.Overlay`); the
@@ -118,6 +122,39 @@ def import_task(task: StarTask, overlay: Overlay | Document | None = None) -> St
     task = apply_overlay(task, overlay)
     graph = read_graph(task, overlay)
     notes = list(graph.notes)
+    draft = build_graph(task, graph, overlay, notes)
+    bye = bye_label(task.replies, task.responses)
+    flow = finish_document(task, overlay, draft, bye, notes)
+    labels = act_labels(flow, bye, overlay)
+    kept = {n["id"] for n in flow["nodes"]}
+    request_types = task.api.request_types if task.api else None
+    return StarImport(
+        flow,
+        task.name if task.api else None,
+        {a.slot: a.input for a in draft.slot_asks if a.input},
+        {q: request_kind(q, request_types) for q in graph.queries if q in kept},
+        labels,
+        draft.calls,
+        notes,
+        overlay.why if overlay else None,
+    )
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The flow's graph as built from the STAR graph, before the passes over the whole document."""
+
+    nodes: list[Document]
+    edges: list[Document]
+    start: str
+    slot_asks: list[Ask]
+    """The asks whose slots feed the API."""
+    calls: dict[str, list[str]]
+    """Named predicates -> their source nodes."""
+
+
+def build_graph(task: StarTask, graph: StarGraph, overlay: Overlay | None, notes: list[str]) -> Draft:
+    """Nodes and edges of the flow, from the asks, labels and tokens of the STAR graph."""
     inputs = task.api.inputs if task.api else []
     graph_asks, spare = plan_asks(task, graph, overlay)
     node_of, nodes = build_nodes(task, graph, overlay, graph_asks)
@@ -135,14 +172,18 @@ def import_task(task: StarTask, overlay: Overlay | Document | None = None) -> St
     for node in nodes:  # every slot that feeds an API input is an argument of every query
         if node["type"] == "external_action":
             node["arguments"].update({a.input: {"slot": a.slot} for a in slot_asks if a.input})
-    bye = bye_label(task.replies, task.responses)
+    return Draft(nodes, edges, node_of[graph.start], slot_asks, calls)
+
+
+def finish_document(task: StarTask, overlay: Overlay | None, draft: Draft, bye: str | None, notes: list[str]) -> Document:
+    """The flow document: unreachable nodes dropped, loops asking again, placeholders bound, options stated."""
     description = f"STAR task {task.schema_name or task.name} (imported from the STAR schema)."
     flow: Document = {
         "name": task.name,
         "description": description + (f" Hand corrections: {overlay.why}" if overlay else ""),
-        "start": node_of[graph.start],
-        "nodes": nodes,
-        "edges": edges,
+        "start": draft.start,
+        "nodes": draft.nodes,
+        "edges": draft.edges,
         "global_actions": [hello_action(task)],
         "fallbacks": fallbacks(task, bye),
     }
@@ -152,23 +193,17 @@ def import_task(task: StarTask, overlay: Overlay | Document | None = None) -> St
     options = needed_options(flow)
     if options:
         flow["options"] = options
+    return flow
+
+
+def act_labels(flow: Document, bye: str | None, overlay: Overlay | None) -> dict[str, str]:
+    """Act name -> STAR label where they differ; a goodbye node in the graph says the goodbye the dialogues use."""
     labels: dict[str, str] = {"goodbye": bye} if bye else {}
     labels.update(overlay.labels if overlay else {})
-    for node in flow["nodes"]:  # a goodbye node in the graph says the same goodbye
+    for node in flow["nodes"]:
         if node["id"] == bye and labels.get("goodbye", node["id"]) != node["id"]:
             node["label"] = labels["goodbye"]
-    kept = {n["id"] for n in flow["nodes"]}
-    request_types = task.api.request_types if task.api else None
-    return StarImport(
-        flow,
-        task.name if task.api else None,
-        {a.slot: a.input for a in slot_asks if a.input},
-        {q: request_kind(q, request_types) for q in graph.queries if q in kept},
-        labels,
-        calls,
-        notes,
-        overlay.why if overlay else None,
-    )
+    return labels
 
 
 def import_star_task(star_dir: str | Path, name: str, *, overlays: bool = True) -> StarImport:
