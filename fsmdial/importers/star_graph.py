@@ -83,6 +83,7 @@ class StarGraph:
 
 
 def read_graph(task: StarTask, overlay: Overlay | None) -> StarGraph:
+    """Tokens, label order, queries, token edges and questions of a task (after its overlay's renames)."""
     graph = task.graph
     if START not in graph:
         raise StarFormatError(f"STAR task {task.name}: graph has no {START!r} entry (the start)")
