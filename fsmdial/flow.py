@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterable
 from enum import Enum
 from typing import Annotated, Any, Literal, Union
 
@@ -520,6 +521,19 @@ class Fallbacks(_Model):
     )
 
 
+class FlowOptions(_Model):
+    """Engine leniencies a flow opts into; all off by default (imported STAR flows set those they need)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    case_insensitive_values: bool = False
+    """String comparisons in conditions (eq, ne, in, not_in) ignore case."""
+    lenient_format_specs: bool = False
+    """A template format spec that does not fit the value falls back to the plain value instead of failing the turn."""
+    result_fallback: bool = False
+    """``{result.x}`` reads the latest result still held when the last action's result was reset."""
+
+
 class Flow(_Model):
     """A dialogue flow. Constructing one runs every graph check."""
 
@@ -539,6 +553,7 @@ class Flow(_Model):
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
     fallbacks: Fallbacks = Field(default_factory=Fallbacks)
+    options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")
 
     @model_validator(mode="after")
     def _check_graph(self) -> Flow:
@@ -798,3 +813,23 @@ def _check_template(flow: Flow, nodes: dict, slot_owner: dict, node_id: str | No
             _check_result_ref(nodes, head, tail, where, add)
         else:
             add(where, f"placeholder {{{field}}} is bound to nothing (no node {head!r})")
+
+
+# ------------------------------------------------------- graph walks (public)
+
+
+def neighbours(node_ids: Iterable[str], pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """Node -> the nodes ``pairs`` lead it to, for every node of ``node_ids`` (none: an empty list).
+
+    (source, target) pairs give successors, (target, source) pairs predecessors. For graphs that are
+    not a valid :class:`Flow` yet, such as a flow document an importer is still building.
+    """
+    out: dict[str, list[str]] = {node_id: [] for node_id in node_ids}
+    for node_id, other in pairs:
+        out.setdefault(node_id, []).append(other)
+    return out
+
+
+def reachable(graph: dict[str, list[str]], roots: Iterable[str]) -> list[str]:
+    """Nodes of ``graph`` reachable from ``roots`` (roots included), breadth-first, in the order met."""
+    return _bfs(graph, list(roots))
