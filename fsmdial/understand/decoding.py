@@ -27,7 +27,7 @@ from .grammar import Grammar
 try:
     import numpy as np
 except ImportError as exc:  # pragma: no cover - exercised with the module hidden (tests/test_packaging.py)
-    raise MissingExtraError("gguf", "constrained decoding", exc) from exc
+    raise MissingExtraError("gguf", "the gguf understander", exc) from exc
 
 if TYPE_CHECKING:
     from .llamacpp import LlamaModel
