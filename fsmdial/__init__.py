@@ -6,7 +6,8 @@ use, so ``import fsmdial`` stays fast and loads no model library::
     from fsmdial import Dialogue, load_flow, RulesUnderstander
 
 ``GGUFUnderstander`` needs the ``gguf`` extra (``pip install 'fsmdial[gguf]'``);
-without it, using the name raises :class:`MissingExtraError`.
+without it, using the name raises :class:`MissingExtraError`. It is importable by
+name but left out of ``__all__``, so that ``from fsmdial import *`` works on any install.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from typing import TYPE_CHECKING, Any
+
+OPTIONAL = frozenset({"GGUFUnderstander"})
+"""Public names that need an extra: importable by name, not by ``from fsmdial import *``."""
 
 _EXPORTS = {
     # the engine
@@ -67,7 +71,6 @@ __all__ = [
     "UnderstandingState",
     "Parse",
     "RulesUnderstander",
-    "GGUFUnderstander",
     "FsmdialError",
     "FlowError",
     "FlowIssue",
@@ -133,5 +136,5 @@ if TYPE_CHECKING:
     from .tools import ToolRegistry
     from .trace import TurnResult
     from .understand.base import Parse, Understander, UnderstandingState
-    from .understand.gguf import GGUFUnderstander
+    from .understand.gguf import GGUFUnderstander as GGUFUnderstander  # not in __all__: needs an extra
     from .understand.rules import RulesUnderstander
