@@ -12,6 +12,7 @@ import orjson
 
 from . import __version__
 from .errors import FlowError, FsmdialError
+from .understand.backends import BACKENDS, DEFAULT_BACKEND
 
 FORMATS = ("auto", "fsmdial", "chief", "sop")
 
@@ -229,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(p)
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument("--backend", choices=("llguidance", "llamacpp", "outlines"), default=None, help="constrained-decoding backend (default: llguidance)")
+    p.add_argument("--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})")
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
     p.set_defaults(func=cmd_chat)
