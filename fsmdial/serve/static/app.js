@@ -159,9 +159,11 @@ function renderTraces(view) {
     const trace = turn.trace;
     const path = trace.path || (turn.number === 0 ? "start" : "—");
     const calls = trace.model_calls || 0;
+    const evaluated = trace.understanding && trace.understanding.evaluated_tokens;
+    const tokens = typeof evaluated === "number" ? ` · ${evaluated} tokens evaluated` : "";
     const summary = el("summary", {},
       el("strong", {}, turn.number === 0 ? "start" : `turn ${turn.number}`),
-      ` · path ${path} · ${calls} model call${calls === 1 ? "" : "s"}${ms(trace)} · at ${turn.node}`);
+      ` · path ${path} · ${calls} model call${calls === 1 ? "" : "s"}${tokens}${ms(trace)} · at ${turn.node}`);
     const rows = el("dl", {});
     const add = (label, value) => {
       if (value === undefined || value === null) return;
@@ -300,8 +302,16 @@ document.addEventListener("DOMContentLoaded", () => {
     const text = input.value;
     if (!text.trim() || !state.view) return;
     busyWith("understanding", async () => {
-      await send(text);
-      input.value = ""; // kept when the turn failed, to try again
+      // Shown at once, marked pending; the answer redraws the log from the server's view.
+      const pending = el("div", { className: "msg user pending" }, text);
+      $("chat-log").append(pending);
+      $("chat-log").scrollTop = $("chat-log").scrollHeight;
+      try {
+        await send(text);
+        input.value = ""; // kept when the turn failed, to try again
+      } finally {
+        pending.remove();
+      }
     }).then(() => input.focus());
   });
   $("new-session").addEventListener("click", () => busyWith("starting", newSession));
