@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import Any
 
@@ -39,6 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .app import create_app
     from .sessions import Playground
 
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     flows = [load_flow(path, format=args.format) for path in args.flows]
     tools = load_tools(args.tools)
     registry = ToolRegistry.of(tools)

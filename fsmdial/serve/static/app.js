@@ -25,8 +25,22 @@ function el(tag, props, ...children) {
   return node;
 }
 
-function json(value) {
-  return JSON.stringify(value, null, 1);
+// JSON that stays on one line when it is short, and breaks into indented lines only where it is not.
+function oneLine(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(oneLine).join(", ")}]`;
+  return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${oneLine(item)}`).join(", ")}}`;
+}
+
+function json(value, indent = "") {
+  const flat = oneLine(value);
+  if (flat === undefined || flat.length + indent.length <= 80 || value === null || typeof value !== "object") return flat;
+  const inner = indent + "  ";
+  const items = Array.isArray(value)
+    ? value.map((item) => inner + json(item, inner))
+    : Object.entries(value).map(([key, item]) => `${inner}${JSON.stringify(key)}: ${json(item, inner)}`);
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  return `${open}\n${items.join(",\n")}\n${indent}${close}`;
 }
 
 async function api(method, path, body) {
