@@ -185,6 +185,7 @@ def no_script_ran(driver) -> None:
 
 def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, clock, shots):
     with serve(tmp_path, clock) as url:
+        browser.get_log("browser")  # (reading empties it)
         open_page(browser, url + "/")
         assert messages(browser, "bot") == ["Sure! What name should the booking be under?"]
         assert highlighted(browser) == {"ask_booking": "current"}
@@ -231,6 +232,8 @@ def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, 
         )
         assert download["format"] == "fsmdial.serve.session" and len(download["events"]) == 7
         no_script_ran(browser)
+        # nothing failed on the page: no script error, no request refused, no Content Security Policy violation
+        assert [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
 def test_reload_restores_the_session_and_undo_goes_back(browser, tmp_path, clock):
