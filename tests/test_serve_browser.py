@@ -352,3 +352,22 @@ def test_each_tab_is_its_own_session(browser, tmp_path, clock):
         assert session_in_url(browser) == first and slots(browser)["name"][0] == "Alex"
         click(browser, "new-session")
         assert session_in_url(browser) not in (first,) and messages(browser, "user") == []
+
+
+def test_several_flows_talk_as_one_assistant_and_the_diagram_follows_the_active_flow(browser, tmp_path, clock):
+    from .serve_support import RIDE
+
+    with serve(tmp_path, clock, flows=[RESTAURANT, RIDE]) as url:
+        open_page(browser, url + "/")
+        options = browser.execute_script("return [...document.querySelectorAll('#flow-select option')].map(o => o.textContent)")
+        assert options == ["all flows (assistant)", "restaurant_booking", "ride_change"]
+        assert "No flow is active yet" in browser.find_element(By.ID, "diagram").text
+        say(browser, "I'd like to book a table")
+        assert browser.find_element(By.ID, "flow-name").text == "restaurant_booking"
+        assert highlighted(browser) == {"ask_booking": "current"}
+        assert list(slots(browser)) == ["name", "party_size", "date", "time", "seating"]
+
+        browser.execute_script("document.getElementById('flow-select').value = 'ride_change'")
+        click(browser, "new-session")
+        assert browser.find_element(By.ID, "flow-name").text == "ride_change"
+        assert highlighted(browser) == {"ask_details": "current"}
