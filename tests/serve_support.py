@@ -25,15 +25,17 @@ class Failing(Exception):
 
 
 class TestUnderstander:
-    """The rules understander, but ``boom`` makes it fail and every call takes ``delay`` seconds.
+    """The rules understander, but ``boom`` makes it fail, every call takes ``delay`` seconds, and
+    with ``costs`` each parse is reported as one model call (path ``model``, ``info`` = the costs).
 
     It counts how many calls run at once, so a test can see that the server runs them one at a time.
     """
 
     __test__ = False  # not a test class
 
-    def __init__(self, delay: float = 0.0):
+    def __init__(self, delay: float = 0.0, costs: dict[str, Any] | None = None):
         self.delay = delay
+        self.costs = costs  # when given, parses say they came from a model call with these costs
         self.rules = RulesUnderstander()
         self.running = 0
         self.most_at_once = 0
@@ -50,7 +52,10 @@ class TestUnderstander:
                 time.sleep(self.delay)
             if "boom" in text:
                 raise Failing("the model fell over")
-            return self.rules.understand(state, text, **kwargs)
+            parse = self.rules.understand(state, text, **kwargs)
+            if self.costs is not None:
+                parse.path, parse.model_calls, parse.info = "model", 1, dict(self.costs)
+            return parse
         finally:
             with self._lock:
                 self.running -= 1

@@ -371,3 +371,13 @@ def test_several_flows_talk_as_one_assistant_and_the_diagram_follows_the_active_
         click(browser, "new-session")
         assert browser.find_element(By.ID, "flow-name").text == "ride_change"
         assert highlighted(browser) == {"ask_details": "current"}
+
+
+def test_the_trace_shows_what_a_model_call_cost(browser, tmp_path, clock):
+    costs = {"backend": "llguidance", "evaluated_tokens": 37, "output_tokens": 9}
+    with serve(tmp_path, clock, understander=TestUnderstander(costs=costs)) as url:
+        open_page(browser, url + "/")
+        say(browser, "Alex")
+        trace = browser.find_element(By.CSS_SELECTOR, "#traces details[open]")
+        assert "path model · 1 model call · 37 tokens evaluated" in trace.find_element(By.TAG_NAME, "summary").text
+        assert '"evaluated_tokens": 37' in trace.text and '"output_tokens": 9' in trace.text
