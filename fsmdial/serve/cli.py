@@ -19,7 +19,8 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=FORMATS, default="auto", help="flow file format (default: recognised from its content)")
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument("--backend", choices=("llguidance", "llamacpp", "outlines"), default=None, help="constrained-decoding backend (default: llguidance)")
+    # No `choices`: the model understander checks the name and lists the backends it has (one list, kept there).
+    p.add_argument("--backend", metavar="NAME", default=None, help="constrained-decoding backend, as for chat (default: the understander's)")
     p.add_argument("--db", metavar="FILE", default=DEFAULT_DB, help=f"SQLite file the sessions live in (default: {DEFAULT_DB})")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
