@@ -436,7 +436,11 @@ def test_fsmdial_serve_answers_on_localhost(tmp_path):
         assert created.status_code == 201
     finally:
         process.terminate()
-        output = process.communicate(timeout=15)[0]
+        try:
+            output = process.communicate(timeout=15)[0]
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output = process.communicate(timeout=15)[0]
     assert f"http://127.0.0.1:{port}/" in output
     assert "tool 'book_table' is not registered" in output
     assert SessionStore(db).sessions()[0].flow == "restaurant_booking"
