@@ -77,12 +77,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_graph(args: argparse.Namespace) -> int:
+def mermaid_diagram(cls: Any) -> str:
+    """The Mermaid state diagram of a compiled flow class (what ``fsmdial graph`` prints)."""
     from transitions.extensions.diagrams import GraphMachine
-
-    from .compiler import compile_flow
-
-    cls = compile_flow(_load(args.flow, args.format))
 
     class _Model:
         pass
@@ -98,7 +95,13 @@ def cmd_graph(args: argparse.Namespace) -> int:
         show_conditions=True,
         title=cls.FLOW.name,
     )
-    sys.stdout.write(model.get_graph().draw(None).rstrip("\n") + "\n")  # type: ignore[attr-defined]
+    return model.get_graph().draw(None).rstrip("\n") + "\n"  # type: ignore[attr-defined]
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .compiler import compile_flow
+
+    sys.stdout.write(mermaid_diagram(compile_flow(_load(args.flow, args.format))))
     return 0
 
 
@@ -110,7 +113,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_tools(spec: str | None) -> Any:
+def load_tools(spec: str | None) -> Any:
     if not spec:
         return None
     module_name, _, attribute = spec.partition(":")
@@ -143,7 +146,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from .tools import ToolRegistry
 
     flows = [_load(path, args.format) for path in args.flows]
-    options = {"tools": _load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
+    options = {"tools": load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
     dialogue: Any = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
     out = sys.stdout
     registry = ToolRegistry.of(options["tools"])
@@ -189,7 +192,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
 
 def _plugin_commands(sub: Any) -> None:
     """Commands whose modules register themselves (importers, evaluation)."""
-    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli"):
+    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli", "fsmdial.serve.cli"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
