@@ -89,3 +89,12 @@ class ConflictError(StoreError):
 
 class ModelError(FsmdialError):
     """A GGUF model file is missing, unreadable, or unusable."""
+
+
+class SetupError(FsmdialError):
+    """A Dialogue cannot be set up as asked (e.g. the flow needs a predicate that was not given)."""
+
+
+class MissingPredicateError(SetupError, TurnError):
+    """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
+    :class:`SetupError` existed."""

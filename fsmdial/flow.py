@@ -485,6 +485,9 @@ Node = Annotated[
     ),
 ]
 
+AnyNode = Union[RequestNode, ExternalActionNode, InformNode, ConfirmNode, EndNode]
+"""Any node (the union ``Node`` validates into)."""
+
 
 class Edge(_Model):
     source: str
@@ -520,6 +523,24 @@ class Fallbacks(_Model):
     )
 
 
+class FlowOptions(_Model):
+    """Leniencies a flow may switch on (all off by default: values and templates are taken exactly)."""
+
+    case_insensitive_values: bool = Field(
+        False, description="Conditions compare string values case-insensitively ('Paris' equals 'paris')."
+    )
+    lenient_format_specs: bool = Field(
+        False,
+        description="A template format spec that does not fit the value ({n:d} for '3') formats the value converted "
+        "to a number, or as plain text, instead of failing the turn.",
+    )
+    result_fallback: bool = Field(
+        False,
+        description="When the action {result.x} reads is reset (a slot it used changed), {result.x} reads the "
+        "latest result still held instead of having no value.",
+    )
+
+
 class Flow(_Model):
     """A dialogue flow. Constructing one runs every graph check."""
 
@@ -539,6 +560,7 @@ class Flow(_Model):
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
     fallbacks: Fallbacks = Field(default_factory=Fallbacks)
+    options: FlowOptions = Field(default_factory=FlowOptions)
 
     @model_validator(mode="after")
     def _check_graph(self) -> Flow:
@@ -552,7 +574,7 @@ class Flow(_Model):
     def start_id(self) -> str:
         return self.start or self.nodes[0].id
 
-    def node(self, node_id: str) -> Any:
+    def node(self, node_id: str) -> AnyNode:
         for node in self.nodes:
             if node.id == node_id:
                 return node

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+ActKind = Literal["ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "end", "ask_change", "greeting"]
+ToolStatus = Literal["success", "failure"]
 
 
 @dataclass(frozen=True)
@@ -13,11 +16,12 @@ class Act:
     ``kind`` is one of ``ask`` (a slot question), ``inform``, ``confirm`` (a
     yes/no question), ``global`` (a global action's response), ``fallback``
     (goodbye, out_of_scope, anything_else), ``invalid`` (a rejected value),
-    ``changed`` (a correction acknowledged) or ``end``. ``name`` is the act's
+    ``changed`` (a correction acknowledged), ``ask_change`` (what to change, after
+    a "no" to a confirmation), ``greeting`` (an Assistant's opening) or ``end``. ``name`` is the act's
     label (a STAR action label for imported flows).
     """
 
-    kind: str
+    kind: ActKind
     name: str
     text: str
     node: str | None = None
@@ -38,7 +42,7 @@ class ToolCall:
     node: str
     arguments: dict[str, Any]
     result: dict[str, Any] | None
-    status: str
+    status: ToolStatus
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:

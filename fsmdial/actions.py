@@ -1,0 +1,105 @@
+"""External actions of one dialogue: which tool each action node calls, with what, and what came back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ToolArgumentError, ToolError
+from .flow import ExternalActionNode, ResultArg, SlotArg, ValueArg
+from .machine import MISSING, FlowMachine
+from .tables import FlowTables
+from .tools import Tool, ToolRegistry, call_tool, check_result, stand_in
+from .trace import ToolCall, TurnTrace
+
+
+class Actions:
+    """The tools bound to a flow's action nodes (per dialogue: tools are given per dialogue).
+
+    ``stand_in_tools`` (for ``fsmdial chat``) replaces tools missing from the registry with
+    stand-ins that return the first outcome the flow expects.
+    """
+
+    def __init__(self, tables: FlowTables, registry: ToolRegistry, *, stand_in_tools: bool = False):
+        self.tables = tables
+        self.tools: dict[str, Tool] = {}
+        for node in tables.flow.nodes:
+            if not isinstance(node, ExternalActionNode):
+                continue
+            if node.tool in registry:
+                self.tools[node.id] = registry[node.tool]
+            elif stand_in_tools:
+                self.tools[node.id] = stand_in(tables.flow, node)
+            else:
+                known = ", ".join(registry.names()) or "none"
+                raise ToolError(node.tool, f"node {node.id!r} calls it but it is not registered (registered: {known})")
+        self.required_slots = {node_id: self._required_argument_slots(node_id) for node_id in self.tools}
+
+    @property
+    def stand_ins(self) -> list[str]:
+        """Tools replaced by stand-ins (``fsmdial chat`` only)."""
+        return sorted({tool.name for tool in self.tools.values() if tool.stand_in})
+
+    def owner_of_missing_argument(self, node: ExternalActionNode, machine: FlowMachine) -> str | None:
+        """The request node of a slot that a required tool argument reads and that has no value.
+
+        A declined slot counts only when its node has no way around it (then that node says it cannot continue).
+        """
+        session = machine.session
+        for name, owner in self.required_slots[node.id]:
+            if name not in session.slots and not (name in session.declined and owner in self.tables.decline_nodes):
+                return owner
+        return None
+
+    def arguments(self, node: ExternalActionNode, machine: FlowMachine) -> dict[str, Any]:
+        """The tool's arguments, read from slots, earlier results and constants (absent values left out)."""
+        slots = machine.session.slots
+        out: dict[str, Any] = {}
+        for arg, source in self.tables.arguments[node.id].items():
+            if isinstance(source, (str, SlotArg)):
+                name = source if isinstance(source, str) else source.slot
+                if name in slots:
+                    out[arg] = slots[name]
+            elif isinstance(source, ResultArg):
+                value = machine.result_field(source.node, source.result)
+                if value is not None and value is not MISSING:
+                    out[arg] = value
+            elif isinstance(source, ValueArg):
+                out[arg] = source.value
+        return out
+
+    def run(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace) -> None:
+        """Call the node's tool and record its result and status (success / failure) in the session."""
+        session = machine.session
+        arguments = self.arguments(node, machine)
+        try:
+            raw = call_tool(self.tools[node.id], arguments, node.timeout)
+        except ToolArgumentError:
+            raise  # the flow mapped arguments the tool cannot take: an error, not an outcome
+        except ToolError as exc:  # the tool raised or timed out
+            if node.id not in self.tables.failure_edge:
+                raise
+            session.status[node.id] = "failure"
+            trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, None, "failure", str(exc)))
+            return
+        result = check_result(node, raw)  # a result of the wrong shape always fails the turn
+        session.results[node.id] = result
+        session.last_action = node.id
+        status = "success" if machine.succeeded(node.id) else "failure"
+        session.status[node.id] = status
+        trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, result, status))
+
+    def _required_argument_slots(self, node_id: str) -> tuple[tuple[str, str], ...]:
+        """(slot, owner node) of each required slot that a required argument of the node's tool reads."""
+        model = self.tools[node_id].arguments
+        if model is None:
+            return ()
+        mapping: Mapping[str, Any] = self.tables.arguments[node_id]
+        slots = self.tables.slots
+        out = []
+        for arg, spec in model.model_fields.items():
+            source = mapping.get(arg)
+            name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+            if spec.is_required() and name in slots and slots[name].required:
+                out.append((name, self.tables.slot_owner[name]))
+        return tuple(out)

@@ -1,0 +1,175 @@
+"""``SessionState``: everything one conversation holds, in one place.
+
+A :class:`~fsmdial.runtime.Dialogue` keeps exactly one :class:`SessionState`; the
+compiled state machine reads and writes the same object. Because the state is
+one dataclass:
+
+* a turn's checkpoint is :meth:`SessionState.copy` and its rollback is putting
+  the copy back (no field can be forgotten);
+* a snapshot is :meth:`SessionState.to_dict` plus a header (format, version,
+  flow fingerprint), and :meth:`SessionState.from_dict` reads it back.
+
+A field added to the dataclass is therefore saved, restored and rolled back
+everywhere; ``tests/test_session.py`` checks this by walking the fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .errors import SnapshotError
+
+SNAPSHOT_FORMAT = "fsmdial.session"
+SNAPSHOT_VERSION = 2
+"""Version 2: the state's fields at the top level. Version 1 (fields split under ``machine``) is still read."""
+
+_HEADER = ("format", "version", "flow", "fingerprint")
+
+
+def _strs(raw: Any) -> set[str]:
+    return {str(item) for item in raw}
+
+
+def _counts(raw: Any) -> dict[str, int]:
+    return {str(key): int(value) for key, value in raw.items()}
+
+
+def _history(raw: Any) -> list[tuple[str, str]]:
+    return [(str(role), str(text)) for role, text in raw]
+
+
+def _optional_str(raw: Any) -> str | None:
+    return None if raw is None else str(raw)
+
+
+def _keep(raw: Any) -> Any:
+    return raw
+
+
+def _state(default: Callable[[], Any], read: Callable[[Any], Any] = dict) -> Any:
+    """A field: its default factory, and how a snapshot's JSON value is read back (and checked)."""
+    return field(default_factory=default, metadata={"read": read})
+
+
+@dataclass(eq=True)
+class SessionState:
+    """One session. Containers are replaced or updated, their values never mutated in place,
+    so a shallow copy of each container is a full checkpoint."""
+
+    node: str = field(default="", metadata={"read": str})
+    """The current node."""
+    slots: dict[str, Any] = _state(dict)
+    """Slot values collected so far."""
+    results: dict[str, dict[str, Any]] = _state(dict)
+    """What each external action returned (this visit)."""
+    status: dict[str, str] = _state(dict)
+    """``success`` / ``failure`` of each external action (this visit)."""
+    calls: dict[str, dict[str, Any]] = _state(dict)
+    """The arguments each external action was last called with (a repeat with the same ones is skipped)."""
+    informed: set[str] = _state(set, _strs)
+    """Nodes whose message was already told in the current visit."""
+    answers: dict[str, str] = _state(dict)
+    """The user's answer (yes/no/choice) to each confirmation."""
+    last_action: str | None = field(default=None, metadata={"read": _optional_str})
+    """The external action whose result ``{result.x}`` reads."""
+    visits: dict[str, int] = _state(dict, _counts)
+    """Times each node was entered."""
+    declined: set[str] = _state(set, _strs)
+    """Slots the user declined to give."""
+    confirmed: set[str] = _state(set, _strs)
+    """Slots whose value the user confirmed."""
+    asked: str | None = field(default=None, metadata={"read": _optional_str})
+    """The slot the bot's last question asked for."""
+    retries: dict[str, int] = _state(dict, _counts)
+    """Invalid values in a row, per slot."""
+    ended: bool = field(default=False, metadata={"read": bool})
+    history: list[tuple[str, str]] = _state(list, _history)
+    """``(role, text)`` of every message, user and bot."""
+    turns: int = field(default=0, metadata={"read": int})
+
+    @classmethod
+    def at(cls, node: str) -> SessionState:
+        """A fresh session at ``node`` (the start node, entered once)."""
+        return cls(node=node, visits={node: 1})
+
+    def copy(self) -> SessionState:
+        """An independent checkpoint: every container copied (their values are never mutated in place)."""
+        return dataclasses.replace(
+            self, **{f.name: _copied(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: sets as sorted lists."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
+        """Read :meth:`to_dict`'s output back. Raises :class:`SnapshotError` for a missing, unknown or malformed field."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                raise SnapshotError(f"snapshot is incomplete or malformed: no {f.name!r}")
+            try:
+                values[f.name] = f.metadata.get("read", _keep)(data[f.name])
+            except (TypeError, ValueError, AttributeError) as exc:
+                raise SnapshotError(f"snapshot is incomplete or malformed: {f.name!r}: {exc!r}") from None
+        return cls(**values)
+
+
+def _copied(value: Any) -> Any:
+    return value.copy() if isinstance(value, (dict, list, set)) else value
+
+
+def _jsonable(value: Any) -> Any:
+    return sorted(value) if isinstance(value, set) else value
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def encode_snapshot(state: SessionState, flow: str, fingerprint: str) -> bytes:
+    """The session as versioned JSON bytes: a header, then the state's fields."""
+    header = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "flow": flow, "fingerprint": fingerprint}
+    return orjson.dumps({**header, **state.to_dict()})
+
+
+def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, fingerprint: str) -> SessionState:
+    """Read a snapshot of flow ``flow`` (content ``fingerprint``); any problem is a :class:`SnapshotError`."""
+    try:
+        data = orjson.loads(snapshot) if isinstance(snapshot, (bytes, str)) else dict(snapshot)
+    except orjson.JSONDecodeError as exc:
+        raise SnapshotError(f"snapshot is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+        raise SnapshotError("not an fsmdial session snapshot")
+    version = data.get("version")
+    if version == 1 and isinstance(data.get("machine"), dict):
+        data = _from_version_1(data)
+    elif version != SNAPSHOT_VERSION or isinstance(version, bool):
+        raise SnapshotError(
+            f"snapshot format version {version!r} is not supported (this fsmdial reads version {SNAPSHOT_VERSION})"
+        )
+    if data.get("fingerprint") != fingerprint:
+        raise SnapshotError(f"snapshot belongs to flow {data.get('flow')!r} with different content, not {flow!r}")
+    return SessionState.from_dict({k: v for k, v in data.items() if k not in _HEADER})
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 snapshot (machine fields nested under ``machine``; some optional) in version 2's layout."""
+    out = {k: v for k, v in data.items() if k != "machine"}
+    try:
+        out.update(data["machine"])
+        out.setdefault("asked", None)
+        for name, default in (("visits", {}), ("declined", []), ("confirmed", []), ("last_action", None), ("calls", {})):
+            out.setdefault(name, default)
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"snapshot is incomplete or malformed: {exc!r}") from None
+    return out
