@@ -10,7 +10,7 @@ from .flow import ExternalActionNode, ResultArg, SlotArg, ValueArg
 from .machine import MISSING, FlowMachine
 from .tables import FlowTables
 from .tools import Tool, ToolRegistry, call_tool, check_result, stand_in
-from .trace import ToolCall, TurnTrace
+from .trace import ToolCall, ToolStatus, TurnTrace
 
 
 class Actions:
@@ -85,7 +85,7 @@ class Actions:
         result = check_result(node, raw)  # a result of the wrong shape always fails the turn
         session.results[node.id] = result
         session.last_action = node.id
-        status = "success" if machine.succeeded(node.id) else "failure"
+        status: ToolStatus = "success" if machine.succeeded(node.id) else "failure"
         session.status[node.id] = status
         trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, result, status))
 
@@ -100,6 +100,6 @@ class Actions:
         for arg, spec in model.model_fields.items():
             source = mapping.get(arg)
             name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
-            if spec.is_required() and name in slots and slots[name].required:
+            if name is not None and spec.is_required() and name in slots and slots[name].required:
                 out.append((name, self.tables.slot_owner[name]))
         return tuple(out)

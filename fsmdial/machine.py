@@ -128,6 +128,8 @@ class FlowMachine:
     DEPENDENTS: ClassVar[Mapping[str, tuple[str, ...]]]
     SLOT_OWNER: ClassVar[Mapping[str, str]]
     SUCCESS_WHEN: ClassVar[Mapping[str, str]] = {}
+    trigger: Callable[[str], bool]
+    """Fire a trigger by name (added by ``transitions``): True when an edge was taken."""
 
     def __init__(
         self,

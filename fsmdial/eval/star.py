@@ -368,9 +368,9 @@ class Session:
             node, slot = self.bundle.slot_acts[label]
             self.dialogue.seek(node, held=self._unknown_results(node), clear=[slot])
             return slot
-        node = self.bundle.node_labels.get(label)
-        if node is not None:
-            self.dialogue.seek(node, held=self._unknown_results(node), told=True)
+        labelled = self.bundle.node_labels.get(label)
+        if labelled is not None:
+            self.dialogue.seek(labelled, held=self._unknown_results(labelled), told=True)
         elif self.before is not None:
             # A greeting, an apology, a custom message: the wizard did not move on. The dialogue goes back
             # to where it was before the engine's reply, keeping what the user said.
@@ -622,19 +622,19 @@ def _score_calls(dialogue: StarDialogue, kb: KnowledgeBase, apis: StarApis) -> m
             gold.append((segment, api, kind, calls))
     tally.gold = len(gold)
     matched_gold: set[int] = set()
-    for call in kb.calls:
+    for made in kb.calls:
         tally.made += 1
-        problem = schema_problem(apis.apis.get(call.api, {}), call.arguments)
+        problem = schema_problem(apis.apis.get(made.api, {}), made.arguments)
         if problem is None:
             tally.valid += 1
         else:
-            tally.problems[f"{call.api}: {problem}"] += 1
+            tally.problems[f"{made.api}: {problem}"] += 1
         for number, (segment, api, kind, calls) in enumerate(gold):
-            if number in matched_gold or segment != call.segment or api != call.api or (kind != call.request_type and kind is not None):
+            if number in matched_gold or segment != made.segment or api != made.api or (kind != made.request_type and kind is not None):
                 continue
             matched_gold.add(number)
             tally.correct += 1
-            engine = {k: _norm_arg(v) for k, v in call.arguments.items()}
+            engine = {k: _norm_arg(v) for k, v in made.arguments.items()}
             if any(engine == {k: _norm_arg(v) for k, v in c.arguments().items()} for c in calls):
                 tally.exact += 1
             break
