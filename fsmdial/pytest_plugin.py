@@ -24,11 +24,14 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .testing import Bench, Conversation, FrozenClock
+
+if TYPE_CHECKING:
+    from .tables import FlowSource
 
 BACKENDS = ("llguidance", "llamacpp", "outlines")
 """The GGUF understander's constrained-decoding backends (kept here: importing them loads llama.cpp)."""
@@ -208,7 +211,7 @@ def fsmdial_dialogue(
     from .runtime import Dialogue
 
     def build(
-        flow: Any,
+        flow: FlowSource,
         *,
         tools: Any = None,
         understander: Any = None,

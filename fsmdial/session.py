@@ -16,6 +16,7 @@ everywhere; ``tests/test_session.py`` checks this by walking the fields.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,39 +99,50 @@ class SessionState:
         return cls(node=node, visits={node: 1})
 
     def copy(self) -> SessionState:
-        """An independent checkpoint: every container copied (their values are never mutated in place)."""
-        return dataclasses.replace(
-            self, **{f.name: _copied(getattr(self, f.name)) for f in dataclasses.fields(self)}
-        )
+        """An independent checkpoint: every container copied (their values are never mutated in place).
+
+        Taken every turn, so it copies the instance's fields directly rather than through ``dataclasses.replace``.
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update({k: v.copy() if v.__class__ in _CONTAINERS else v for k, v in self.__dict__.items()})
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: sets as sorted lists."""
-        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        values = self.__dict__
+        return {name: _jsonable(values[name]) for name, _ in _readers(type(self))}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
         """Read :meth:`to_dict`'s output back. Raises :class:`SnapshotError` for a missing, unknown or malformed field."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
-        values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name not in data:
-                raise SnapshotError(f"snapshot is incomplete or malformed: no {f.name!r}")
+        readers = _readers(cls)
+        if len(data) != len(readers) or any(name not in data for name, _ in readers):
+            unknown = sorted(set(data) - {name for name, _ in readers})
+            if unknown:
+                raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
+            missing = next(name for name, _ in readers if name not in data)
+            raise SnapshotError(f"snapshot is incomplete or malformed: no {missing!r}")
+        new = object.__new__(cls)
+        values = new.__dict__
+        for name, read in readers:
             try:
-                values[f.name] = f.metadata.get("read", _keep)(data[f.name])
+                values[name] = read(data[name])
             except (TypeError, ValueError, AttributeError) as exc:
-                raise SnapshotError(f"snapshot is incomplete or malformed: {f.name!r}: {exc!r}") from None
-        return cls(**values)
+                raise SnapshotError(f"snapshot is incomplete or malformed: {name!r}: {exc!r}") from None
+        return new
 
 
-def _copied(value: Any) -> Any:
-    return value.copy() if isinstance(value, (dict, list, set)) else value
+_CONTAINERS = (dict, list, set)
+
+
+@functools.cache
+def _readers(cls: type[SessionState]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """Each field's name and how its JSON value is read back, in field order (worked out once per class)."""
+    return tuple((f.name, f.metadata.get("read", _keep)) for f in dataclasses.fields(cls))
 
 
 def _jsonable(value: Any) -> Any:
-    return sorted(value) if isinstance(value, set) else value
+    return sorted(value) if value.__class__ is set else value
 
 
 # ------------------------------------------------------------------ snapshots

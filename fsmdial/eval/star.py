@@ -43,7 +43,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, create_model
 
 from ..errors import FsmdialError
-from ..flow import ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode
+from ..flow import ConfirmNode, EndNode, ExternalActionNode, Flow, InformNode, RequestNode
 from ..importers.star import StarImport, import_star_task, task_names, words
 from ..machine import FlowMachine
 from ..runtime import Dialogue
@@ -127,7 +127,7 @@ def build_bundle(star_dir: str | Path, task: str, *, overlays: bool = True) -> B
                   result_fields, predicates, vocabulary, _upstream_actions(flow), unknown)  # fmt: skip
 
 
-def _upstream_actions(flow: Any) -> dict[str, str]:
+def _upstream_actions(flow: Flow) -> dict[str, str]:
     preds: dict[str, list[str]] = defaultdict(list)
     for edge in flow.edges:
         preds[edge.target].append(edge.source)
