@@ -146,7 +146,7 @@ class FlowMachine:
             initial=self.session.node,
             auto_transitions=False,
             ignore_invalid_triggers=True,
-            after_state_change="entered",
+            after_state_change=self.entered,
         )
 
     # ---------------------------------------------- the session, as the model sees it

@@ -16,7 +16,6 @@ everywhere; ``tests/test_session.py`` checks this by walking the fields.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,11 +100,9 @@ class SessionState:
     def copy(self) -> SessionState:
         """An independent checkpoint: every container copied (their values are never mutated in place).
 
-        Taken every turn, so it copies the instance's fields directly rather than through ``dataclasses.replace``.
+        Taken every turn, so it runs a copy function written for the class's fields (see :func:`_copier`).
         """
-        new = object.__new__(type(self))
-        new.__dict__.update({k: v.copy() if v.__class__ in _CONTAINERS else v for k, v in self.__dict__.items()})
-        return new
+        return _copier(type(self))(self)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: sets as sorted lists."""
@@ -135,10 +132,42 @@ class SessionState:
 _CONTAINERS = (dict, list, set)
 
 
-@functools.cache
+_COPIERS: dict[type[SessionState], Callable[[SessionState], SessionState]] = {}
+_READERS: dict[type[SessionState], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+
+
+def _copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
+    """A function copying an instance of ``cls``: each container field (dict, list or set by its default) copied,
+    every other field taken as is; written out once per class, so a checkpoint costs no more than the copies."""
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _write_copier(cls)
+    return copier
+
+
+def _write_copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
+    parts = []
+    for f in dataclasses.fields(cls):
+        container = f.default_factory is not dataclasses.MISSING and f.default_factory in _CONTAINERS
+        parts.append(f"{f.name!r}: d[{f.name!r}].copy()" if container else f"{f.name!r}: d[{f.name!r}]")
+    source = (
+        "def copy(state):\n"
+        "    d = state.__dict__\n"
+        "    new = new_instance(cls)\n"
+        f"    new.__dict__.update({{{', '.join(parts)}}})\n"
+        "    return new\n"
+    )
+    namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
+    exec(source, namespace)
+    return namespace["copy"]  # type: ignore[no-any-return]
+
+
 def _readers(cls: type[SessionState]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """Each field's name and how its JSON value is read back, in field order (worked out once per class)."""
-    return tuple((f.name, f.metadata.get("read", _keep)) for f in dataclasses.fields(cls))
+    readers = _READERS.get(cls)
+    if readers is None:
+        readers = _READERS[cls] = tuple((f.name, f.metadata.get("read", _keep)) for f in dataclasses.fields(cls))
+    return readers
 
 
 def _jsonable(value: Any) -> Any:

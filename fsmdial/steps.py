@@ -17,7 +17,7 @@ Entering a node through a trigger starts its fresh visit (the machine's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .actions import Actions
@@ -63,20 +63,20 @@ END = End()
 StepResult = Follow | Goto | Pause | End
 
 
-@dataclass
 class Turn:
     """What one turn works on: the machine and its session, the flow's tables, the acts said so far."""
 
-    machine: FlowMachine
-    tables: FlowTables
-    actions: Actions
-    trace: TurnTrace
-    acts: list[Act] = field(default_factory=list)
+    __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient")
 
-    def __post_init__(self) -> None:
-        self.session = self.machine.session
-        self.values = TemplateValues(self.session, self.tables.optional)
-        self.lenient = self.tables.flow.options.lenient_format_specs
+    def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace):
+        self.machine = machine
+        self.session = machine.session
+        self.tables = tables
+        self.actions = actions
+        self.trace = trace
+        self.acts: list[Act] = []
+        self.values = TemplateValues(self.session, tables.optional)
+        self.lenient = tables.flow.options.lenient_format_specs
 
     def render(self, template: str) -> str:
         return render(template, self.values, lenient=self.lenient)
