@@ -69,9 +69,17 @@ class Actions:
         return out
 
     def run(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace) -> None:
-        """Call the node's tool and record its result and status (success / failure) in the session."""
+        """Call the node's tool and record its result and status (success / failure) in the session.
+
+        A tool is not called again with the arguments of its last call: that call's outcome is taken
+        again, and the skipped repeat is recorded in the trace.
+        """
         session = machine.session
         arguments = self.arguments(node, machine)
+        last = session.calls.get(node.id)
+        if last is not None and last["arguments"] == arguments:
+            self._repeat(node, machine, trace, last)
+            return
         try:
             raw = call_tool(self.tools[node.id], arguments, node.timeout)
         except ToolArgumentError:
@@ -80,14 +88,32 @@ class Actions:
             if node.id not in self.tables.failure_edge:
                 raise
             session.status[node.id] = "failure"
+            session.calls[node.id] = {"arguments": arguments, "result": None, "error": str(exc)}
             trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, None, "failure", str(exc)))
             return
         result = check_result(node, raw)  # a result of the wrong shape always fails the turn
+        session.calls[node.id] = {"arguments": arguments, "result": result, "error": None}
+        trace.tool_calls.append(self._record(node, machine, arguments, result))
+
+    def _record(self, node: ExternalActionNode, machine: FlowMachine, arguments: dict[str, Any],
+                result: dict[str, Any]) -> ToolCall:  # fmt: skip
+        session = machine.session
         session.results[node.id] = result
         session.last_action = node.id
         status: ToolStatus = "success" if machine.succeeded(node.id) else "failure"
         session.status[node.id] = status
-        trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, result, status))
+        return ToolCall(node.tool, node.id, arguments, result, status)
+
+    def _repeat(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, last: Mapping[str, Any]) -> None:
+        """The arguments are those of the tool's last call: its outcome again, without calling it."""
+        arguments = dict(last["arguments"])
+        if last["result"] is None:
+            machine.session.status[node.id] = "failure"
+            call = ToolCall(node.tool, node.id, arguments, None, "failure", last["error"])
+        else:
+            call = self._record(node, machine, arguments, dict(last["result"]))
+        trace.repeated_calls.append(call)  # not in tool_calls: those are the calls made
+        trace.notes.append(f"tool {node.tool!r} not called again: same arguments as its last call")
 
     def _required_argument_slots(self, node_id: str) -> tuple[tuple[str, str], ...]:
         """(slot, owner node) of each required slot that a required argument of the node's tool reads."""

@@ -70,6 +70,8 @@ class TurnTrace:
     nodes: list[str] = field(default_factory=list)
     conditions: list[dict[str, Any]] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
+    repeated_calls: list[ToolCall] = field(default_factory=list)
+    """Tool calls not made again (the same arguments as the tool's last call): their earlier outcome was taken."""
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -85,6 +87,8 @@ class TurnTrace:
                 out[key] = value
         if self.tool_calls:
             out["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        if self.repeated_calls:
+            out["repeated_calls"] = [call.to_dict() for call in self.repeated_calls]
         if timings:
             out["timings_ms"] = {k: round(v * 1000, 3) for k, v in self.timings.items()}
         return out

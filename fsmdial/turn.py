@@ -18,6 +18,7 @@ from typing import Any
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
 from .language import sentences
+from .machine import fold
 from .session import SessionState
 from .steps import Turn, advance
 from .tables import FlowTables, with_decline
@@ -151,6 +152,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
     changed: list[str] = []
     corrections: list[tuple[Slot, Any]] = []
     escalate = False
+    fold_values = flow.options.case_insensitive_values
     for name, raw in values.items():
         slot = tables.slots[name]
         try:
@@ -163,8 +165,8 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
             continue
         session.retries.pop(name, None)
         old = session.slots.get(name)
-        if name in session.slots and old == value:
-            continue
+        if name in session.slots and (old == value or (fold_values and fold(old) == fold(value))):
+            continue  # the value held, said again (in other words or, with case_insensitive_values, other case)
         if name in session.slots:
             corrections.append((slot, value))
         session.slots[name] = value

@@ -11,6 +11,7 @@ from fsmdial.errors import FlowError, TemplateError
 from fsmdial.loader import load_flow
 from fsmdial.responses import render
 from fsmdial.runtime import Dialogue
+from fsmdial.understand.base import Parse
 
 
 def city_flow(**options: bool) -> dict[str, Any]:
@@ -108,3 +109,20 @@ def test_result_x_falls_back_to_an_earlier_result_only_with_result_fallback(fall
     session.last_action = "second"
     machine.forget(("second",))
     assert session.last_action == expected
+
+
+class Says:
+    """An understander that returns the given slot values, whatever the text."""
+
+    def understand(self, state: Any, text: str, **kwargs: Any) -> Parse:
+        return Parse(slots={"city": text})
+
+
+def test_a_value_differing_only_in_case_is_no_change_with_case_insensitive_values() -> None:
+    for options, changed in (({}, True), ({"case_insensitive_values": True}, False)):
+        dialogue = Dialogue(load_flow(city_flow(lenient_format_specs=True, **options)), understander=Says())
+        dialogue.start()
+        dialogue.turn("Paris")
+        result = dialogue.turn("paris")
+        assert ("changed" in result.act_names) is changed and bool(result.trace.slot_changes) is changed
+        assert dialogue.slots["city"] == ("paris" if changed else "Paris")
