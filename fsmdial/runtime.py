@@ -177,9 +177,9 @@ class Dialogue:
         return self._transaction(text, lambda turn: self._understand_and_respond(turn, routed))
 
     def _transaction(self, text: str, body: Callable[[Turn], TurnResult]) -> TurnResult:
-        saved = self.session.copy()
+        session = self.machine.session
+        saved = session.copy()
         try:
-            session = self.session
             session.turns += 1
             trace = TurnTrace(turn=session.turns, text=text)
             self.machine.evaluated = []

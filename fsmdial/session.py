@@ -28,7 +28,7 @@ SNAPSHOT_FORMAT = "fsmdial.session"
 SNAPSHOT_VERSION = 2
 """Version 2: the state's fields at the top level. Version 1 (fields split under ``machine``) is still read."""
 
-_HEADER = ("format", "version", "flow", "fingerprint")
+_HEADER = frozenset(("format", "version", "flow", "fingerprint"))
 
 
 def _strs(raw: Any) -> set[str]:
@@ -110,11 +110,13 @@ class SessionState:
         return {name: _jsonable(values[name]) for name, _ in _readers(type(self))}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
-        """Read :meth:`to_dict`'s output back. Raises :class:`SnapshotError` for a missing, unknown or malformed field."""
+    def from_dict(cls, data: Mapping[str, Any], *, ignore: frozenset[str] = frozenset()) -> SessionState:
+        """Read :meth:`to_dict`'s output back (keys in ``ignore`` aside). Raises :class:`SnapshotError` for a
+        missing, unknown or malformed field."""
         readers = _readers(cls)
-        if len(data) != len(readers) or any(name not in data for name, _ in readers):
-            unknown = sorted(set(data) - {name for name, _ in readers})
+        names = _NAMES[cls]
+        if data.keys() - ignore != names:
+            unknown = sorted(data.keys() - ignore - names)
             if unknown:
                 raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
             missing = next(name for name, _ in readers if name not in data)
@@ -134,6 +136,7 @@ _CONTAINERS = (dict, list, set)
 
 _COPIERS: dict[type[SessionState], Callable[[SessionState], SessionState]] = {}
 _READERS: dict[type[SessionState], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+_NAMES: dict[type[SessionState], frozenset[str]] = {}
 
 
 def _copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
@@ -167,6 +170,7 @@ def _readers(cls: type[SessionState]) -> tuple[tuple[str, Callable[[Any], Any]],
     readers = _READERS.get(cls)
     if readers is None:
         readers = _READERS[cls] = tuple((f.name, f.metadata.get("read", _keep)) for f in dataclasses.fields(cls))
+        _NAMES[cls] = frozenset(name for name, _ in readers)
     return readers
 
 
@@ -200,7 +204,7 @@ def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, finger
         )
     if data.get("fingerprint") != fingerprint:
         raise SnapshotError(f"snapshot belongs to flow {data.get('flow')!r} with different content, not {flow!r}")
-    return SessionState.from_dict({k: v for k, v in data.items() if k not in _HEADER})
+    return SessionState.from_dict(data, ignore=_HEADER)
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:

@@ -122,7 +122,7 @@ class RequestStep(NodeHandler):
             question = turn.render(confirm.confirm) if isinstance(confirm.confirm, str) else (
                 sentences.confirm_value(confirm.readable, session.slots[confirm.name])
             )
-            turn.say("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name)
+            turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
             return PAUSE
         missing = turn.tables.missing(node, session.slots)
         if not missing:
@@ -131,7 +131,7 @@ class RequestStep(NodeHandler):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
         question = turn.render(slot.ask) if slot.ask else sentences.ask(slot.readable)
-        turn.say("ask", slot.ask_act, question, node.id, slot.name)
+        turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
         session.asked = slot.name
         return PAUSE
 
@@ -152,7 +152,7 @@ class ActionStep(NodeHandler):
 class InformStep(NodeHandler):
     def step(self, turn: Turn, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
-            turn.say("inform", node.act, turn.render(node.message), node.id)
+            turn.acts.append(Act("inform", node.act, turn.render(node.message), node.id))
             turn.session.informed.add(node.id)
         return FOLLOW
 
@@ -164,7 +164,7 @@ class ConfirmStep(NodeHandler):
             return FOLLOW
         first = node.id not in session.informed
         parts = [node.message, node.question] if first and node.message else [node.question]
-        turn.say("confirm", node.act, " ".join(turn.render(p) for p in parts), node.id)
+        turn.acts.append(Act("confirm", node.act, " ".join([turn.render(p) for p in parts]), node.id))
         session.informed.add(node.id)
         return PAUSE
 
@@ -180,7 +180,7 @@ class ConfirmStep(NodeHandler):
 class EndStep(NodeHandler):
     def step(self, turn: Turn, node: EndNode) -> StepResult:
         if node.id not in turn.session.informed:
-            turn.say("end", node.act, turn.render(node.message) if node.message else "", node.id)
+            turn.acts.append(Act("end", node.act, turn.render(node.message) if node.message else "", node.id))
             turn.session.informed.add(node.id)
         return END
 

@@ -43,11 +43,12 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
     confirm = confirm_slot = None
     choices: tuple[Intent, ...] = ()
     if isinstance(node, RequestNode):
-        field = next((s for s in tables.confirm_fields[node.id] if s.name in session.slots and s.name not in session.confirmed), None)
-        if field is not None:
-            confirm, confirm_slot = node.id, field.name
+        for field in tables.confirm_fields[node.id]:
+            if field.name in session.slots and field.name not in session.confirmed:
+                confirm, confirm_slot = node.id, field.name
+                break
         else:
-            expected = tuple(slot.name for slot in tables.missing(node, session.slots))
+            expected = tuple([slot.name for slot in tables.missing(node, session.slots)])
     elif isinstance(node, ConfirmNode) and node.id in session.informed and node.id not in session.answers:
         confirm = node.id
         choices = tuple(Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ())
