@@ -56,7 +56,7 @@ def _state(default: Callable[[], Any], read: Callable[[Any], Any] = dict) -> Any
     return field(default_factory=default, metadata={"read": read})
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class SessionState:
     """One session. Containers are replaced or updated, their values never mutated in place,
     so a shallow copy of each container is a full checkpoint."""
@@ -106,8 +106,7 @@ class SessionState:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: sets as sorted lists."""
-        values = self.__dict__
-        return {name: _jsonable(values[name]) for name, _ in _readers(type(self))}
+        return {name: _jsonable(getattr(self, name)) for name, _ in _readers(type(self))}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, ignore: frozenset[str] = frozenset()) -> SessionState:
@@ -122,10 +121,9 @@ class SessionState:
             missing = next(name for name, _ in readers if name not in data)
             raise SnapshotError(f"snapshot is incomplete or malformed: no {missing!r}")
         new = object.__new__(cls)
-        values = new.__dict__
         for name, read in readers:
             try:
-                values[name] = read(data[name])
+                setattr(new, name, read(data[name]))
             except (TypeError, ValueError, AttributeError) as exc:
                 raise SnapshotError(f"snapshot is incomplete or malformed: {name!r}: {exc!r}") from None
         return new
@@ -149,17 +147,11 @@ def _copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
 
 
 def _write_copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
-    parts = []
+    lines = ["def copy(state):", "    new = new_instance(cls)"]
     for f in dataclasses.fields(cls):
         container = f.default_factory is not dataclasses.MISSING and f.default_factory in _CONTAINERS
-        parts.append(f"{f.name!r}: d[{f.name!r}].copy()" if container else f"{f.name!r}: d[{f.name!r}]")
-    source = (
-        "def copy(state):\n"
-        "    d = state.__dict__\n"
-        "    new = new_instance(cls)\n"
-        f"    new.__dict__.update({{{', '.join(parts)}}})\n"
-        "    return new\n"
-    )
+        lines.append(f"    new.{f.name} = state.{f.name}.copy()" if container else f"    new.{f.name} = state.{f.name}")
+    source = "\n".join([*lines, "    return new", ""])
     namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
     exec(source, namespace)
     return namespace["copy"]  # type: ignore[no-any-return]
