@@ -96,6 +96,7 @@ class Dialogue:
         self.actions = Actions(self.tables, ToolRegistry.of(tools), stand_in_tools=stand_in_tools)
         _check_predicates(self.flow_class, predicates or {})
         self.machine = self.flow_class(predicates)
+        self._turn = Turn(self.machine, self.tables, self.actions)
         self.routes = Routes(routes)
         self.last_trace: TurnTrace | None = None
         self.store = store
@@ -184,7 +185,7 @@ class Dialogue:
             trace = TurnTrace(turn=session.turns, text=text)
             self.machine.evaluated = []
             started = time.perf_counter()
-            result = body(Turn(self.machine, self.tables, self.actions, trace))
+            result = body(self._turn.begin(trace))
             trace.timings["total"] = time.perf_counter() - started
             if self.store is not None:  # saved before turn() returns; a store failure rolls the turn back
                 self.store.save_turn(self.session_id, session.turns, self.snapshot(), trace.to_dict(timings=True))
@@ -197,13 +198,12 @@ class Dialogue:
             raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
 
     def _understand_and_respond(self, turn: Turn, routed: bool) -> TurnResult:
-        trace = turn.trace
+        trace, session = turn.trace, turn.session
         text = trace.text = self._clean(trace.text, trace)  # the trace (and the store) keep the cut, cleaned text
-        state = self.understanding_state()
+        state = understanding_state(self.tables, session, self.routes)
         started = time.perf_counter()
-        now = self.clock()
         try:
-            parse = self.understander.understand(state, text, history=self.session.history, now=now)
+            parse = self.understander.understand(state, text, history=session.history, now=self.clock())
         except FsmdialError:
             raise
         except Exception as exc:
@@ -212,7 +212,7 @@ class Dialogue:
         check_parse(parse, state)
         trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
         trace.understanding = dict(parse.info)
-        self.session.history.append(("user", text))
+        session.history.append(("user", text))
         return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=self.clock())
 
     def _clean(self, text: str, trace: TurnTrace) -> str:

@@ -64,19 +64,27 @@ StepResult = Follow | Goto | Pause | End
 
 
 class Turn:
-    """What one turn works on: the machine and its session, the flow's tables, the acts said so far."""
+    """What one turn works on: the machine and its session, the flow's tables, the acts said so far.
+
+    A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
+    """
 
     __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient")
 
-    def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace):
+    def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
         self.machine = machine
-        self.session = machine.session
         self.tables = tables
         self.actions = actions
+        self.values = TemplateValues(machine.session, tables.optional)
+        self.lenient = tables.flow.options.lenient_format_specs
+        self.begin(trace or TurnTrace(turn=0, text=""))
+
+    def begin(self, trace: TurnTrace) -> Turn:
+        """Start a turn on the machine's current session, recorded in ``trace``."""
+        self.session = self.values.session = self.machine.session
         self.trace = trace
         self.acts: list[Act] = []
-        self.values = TemplateValues(self.session, tables.optional)
-        self.lenient = tables.flow.options.lenient_format_specs
+        return self
 
     def render(self, template: str) -> str:
         return render(template, self.values, lenient=self.lenient)
