@@ -115,10 +115,13 @@ def absent(value: Any) -> bool:
 class FlowMachine:
     """Base of every compiled flow class. Subclasses set the class attributes.
 
-    An instance is the ``transitions`` model of one session: its ``state`` is the
-    session's ``node``, and every other read goes to the same :class:`SessionState`
-    (``session``), which the :class:`~fsmdial.runtime.Dialogue` owns and swaps on rollback.
-    Entering a node through a trigger starts a fresh visit (``after_state_change``).
+    An instance is the ``transitions`` model of one session: every read goes to the same
+    :class:`SessionState` (``session``), which the :class:`~fsmdial.runtime.Dialogue` owns and
+    swaps on rollback. ``state`` is ``transitions``' working copy of ``session.node``: a plain
+    attribute (``transitions`` reads it several times per trigger), written back to the session
+    by every move (:meth:`fire`, :meth:`jump`, :meth:`place`, :meth:`use`). Entering a node
+    through a trigger starts a fresh visit (:meth:`fire`; not a ``transitions`` callback, which
+    costs about a microsecond per move in its dispatch and logging).
     """
 
     FLOW: ClassVar[Flow]
@@ -130,6 +133,8 @@ class FlowMachine:
     SUCCESS_WHEN: ClassVar[Mapping[str, str]] = {}
     trigger: Callable[[str], bool]
     """Fire a trigger by name (added by ``transitions``): True when an edge was taken."""
+    state: str
+    """The current node, as ``transitions`` sees it (see the class docstring)."""
 
     def __init__(
         self,
@@ -146,18 +151,9 @@ class FlowMachine:
             initial=self.session.node,
             auto_transitions=False,
             ignore_invalid_triggers=True,
-            after_state_change=self.entered,
         )
 
     # ---------------------------------------------- the session, as the model sees it
-    @property
-    def state(self) -> str:
-        return self.session.node
-
-    @state.setter
-    def state(self, node: str) -> None:  # written by ``transitions``
-        self.session.node = node
-
     @property
     def slots(self) -> dict[str, Any]:
         return self.session.slots
@@ -213,9 +209,16 @@ class FlowMachine:
         return True if method is None else bool(getattr(self, method)())
 
     # ------------------------------------------------------------ moving
+    def fire(self, trigger: str) -> bool:
+        """Fire ``trigger`` (``advance`` or ``decline``); when an edge is taken, the node entered starts a fresh visit."""
+        if self.trigger(trigger):
+            self.entered()
+            return True
+        return False
+
     def entered(self) -> None:
-        """``transitions``' ``after_state_change``: a trigger moved the machine, the new node's visit is fresh."""
-        node = self.session.node
+        """The machine has just moved to ``state``: the session is there, for a fresh visit."""
+        node = self.session.node = self.state
         self.forget((node,))
         self.session.visits[node] = self.session.visits.get(node, 0) + 1
 
@@ -226,20 +229,21 @@ class FlowMachine:
 
     def place(self, node: str) -> None:
         """Put the machine at ``node`` keeping its bookkeeping (a rewind to a node whose slot changed)."""
-        if self.session.node != node:
-            self.machine.set_state(node, model=self)
+        self.machine.set_state(node, model=self)
+        self.session.node = node
 
     def use(self, session: SessionState) -> None:
         """Continue from ``session`` (a rollback or a restored snapshot); its node must be one of the flow's."""
         if session.node not in self.STATES:
             raise SnapshotError(f"snapshot is at node {session.node!r}, which flow {self.FLOW.name!r} does not have")
         self.session = session
+        self.machine.set_state(session.node, model=self)
 
     def clear_current_slots(self) -> None:
         """Clear the slots of the request node just entered (an edge with ``reset_slots``)."""
         session = self.session
         for slot, owner in self.SLOT_OWNER.items():
-            if owner == session.node:
+            if owner == self.state:  # the node just entered (the session learns it right after)
                 session.slots.pop(slot, None)
                 session.declined.discard(slot)
                 session.confirmed.discard(slot)

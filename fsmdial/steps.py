@@ -11,8 +11,8 @@ end) and returns an explicit result, as Rasa's flow executor does:
   without a value its tool requires goes back to the node asking it);
 * :data:`PAUSE`: wait for the user; :data:`END`: the conversation is over.
 
-Entering a node through a trigger starts its fresh visit (the machine's
-``after_state_change``), so a handler never has to.
+Entering a node through a trigger starts its fresh visit (``FlowMachine.fire``),
+so a handler never has to.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def advance(turn: Turn) -> None:
         if isinstance(step, Follow):
             # A node with no way on is where the machine waits: triggering there would only make transitions warn.
             ways = tables.has_way_on if step.trigger == "advance" else tables.decline_nodes
-            if node.id in ways and machine.trigger(step.trigger):
+            if node.id in ways and machine.fire(step.trigger):
                 turn.trace.nodes.append(session.node)
                 continue
             step = handler.stuck(turn, node, step.trigger)
