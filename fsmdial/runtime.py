@@ -165,8 +165,7 @@ class Dialogue:
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:
         """The bot's opening: advance from the current node until it needs the user."""
-        return self._transaction("", lambda turn: respond(turn, Parse(path="start"), "", None, routes=self.routes,
-                                                          routed=False, now=self.clock()))  # fmt: skip
+        return self._transaction("", opening=True)
 
     def turn(self, text: str, *, routed: bool = False) -> TurnResult:
         """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure.
@@ -175,9 +174,9 @@ class Dialogue:
         """
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        return self._transaction(text, lambda turn: self._understand_and_respond(turn, routed))
+        return self._transaction(text, routed=routed)
 
-    def _transaction(self, text: str, body: Callable[[Turn], TurnResult]) -> TurnResult:
+    def _transaction(self, text: str, *, opening: bool = False, routed: bool = False) -> TurnResult:
         session = self.machine.session
         saved = session.copy()
         try:
@@ -185,7 +184,11 @@ class Dialogue:
             trace = TurnTrace(turn=session.turns, text=text)
             self.machine.evaluated = []
             started = time.perf_counter()
-            result = body(self._turn.begin(trace))
+            turn = self._turn.begin(trace)
+            if opening:
+                result = respond(turn, Parse(path="start"), "", None, routes=self.routes, routed=False, now=self.clock())
+            else:
+                result = self._understand_and_respond(turn, routed)
             trace.timings["total"] = time.perf_counter() - started
             if self.store is not None:  # saved before turn() returns; a store failure rolls the turn back
                 self.store.save_turn(self.session_id, session.turns, self.snapshot(), trace.to_dict(timings=True))

@@ -102,7 +102,8 @@ class SessionState:
 
         Taken every turn, so it runs a copy function written for the class's fields (see :func:`_copier`).
         """
-        return _copier(type(self))(self)
+        copier = _COPIERS.get(type(self))
+        return (copier or _copier(type(self)))(self)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: sets as sorted lists."""

@@ -127,7 +127,7 @@ class RequestStep(NodeHandler):
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
-            question = turn.render(confirm.confirm) if isinstance(confirm.confirm, str) else (
+            question = render(confirm.confirm, turn.values, lenient=turn.lenient) if isinstance(confirm.confirm, str) else (
                 sentences.confirm_value(confirm.readable, session.slots[confirm.name])
             )
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
@@ -138,7 +138,7 @@ class RequestStep(NodeHandler):
         if session.declined and any(slot.name in session.declined for slot in missing):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
-        question = turn.render(slot.ask) if slot.ask else sentences.ask(slot.readable)
+        question = render(slot.ask, turn.values, lenient=turn.lenient) if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
         session.asked = slot.name
         return PAUSE
@@ -160,7 +160,7 @@ class ActionStep(NodeHandler):
 class InformStep(NodeHandler):
     def step(self, turn: Turn, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
-            turn.acts.append(Act("inform", node.act, turn.render(node.message), node.id))
+            turn.acts.append(Act("inform", node.act, render(node.message, turn.values, lenient=turn.lenient), node.id))
             turn.session.informed.add(node.id)
         return FOLLOW
 
