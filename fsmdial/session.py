@@ -106,8 +106,8 @@ class SessionState:
         return (copier or _copier(type(self)))(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: sets as sorted lists."""
-        return {name: _jsonable(getattr(self, name)) for name, _ in _readers(type(self))}
+        """JSON-ready: sets as sorted lists (other containers are the state's own: copy before changing them)."""
+        return _codec(type(self)).write(self, {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, ignore: frozenset[str] = frozenset()) -> SessionState:
@@ -121,16 +121,51 @@ class SessionState:
                 raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
             missing = next(name for name, _ in readers if name not in data)
             raise SnapshotError(f"snapshot is incomplete or malformed: no {missing!r}")
-        new = object.__new__(cls)
-        for name, read in readers:
+        try:
+            return _codec(cls).read(data)
+        except (TypeError, ValueError, AttributeError):
+            pass
+        for name, read in readers:  # find the field at fault, to name it
             try:
-                setattr(new, name, read(data[name]))
+                read(data[name])
             except (TypeError, ValueError, AttributeError) as exc:
                 raise SnapshotError(f"snapshot is incomplete or malformed: {name!r}: {exc!r}") from None
-        return new
+        raise SnapshotError("snapshot is incomplete or malformed")  # pragma: no cover - a reader failed only once
 
 
 _CONTAINERS = (dict, list, set)
+
+
+class _Codec:
+    """Functions written out once per class for its fields: :meth:`SessionState.copy` runs every turn and
+    snapshots every stored turn, so they cost no more than the copies and conversions themselves."""
+
+    def __init__(self, cls: type[SessionState]):
+        fields = dataclasses.fields(cls)
+        namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, "sorted": sorted}
+        write = ["def write(state, out):"]
+        read = ["def read(data):", "    new = new_instance(cls)"]
+        for index, f in enumerate(fields):
+            kind = f.default_factory if f.default_factory is not dataclasses.MISSING else None
+            write.append(f"    out[{f.name!r}] = " + (f"sorted(state.{f.name})" if kind is set else f"state.{f.name}"))
+            reader = f.metadata.get("read", _keep)
+            namespace[f"read_{index}"] = reader
+            value = f"data[{f.name!r}]" if reader is _keep else f"read_{index}(data[{f.name!r}])"
+            read.append(f"    new.{f.name} = {value}")
+        source = "\n".join([*write, "    return out", *read, "    return new", ""])
+        exec(source, namespace)
+        self.write: Callable[[SessionState, dict[str, Any]], dict[str, Any]] = namespace["write"]
+        self.read: Callable[[Mapping[str, Any]], SessionState] = namespace["read"]
+
+
+_CODECS: dict[type[SessionState], _Codec] = {}
+
+
+def _codec(cls: type[SessionState]) -> _Codec:
+    codec = _CODECS.get(cls)
+    if codec is None:
+        codec = _CODECS[cls] = _Codec(cls)
+    return codec
 
 
 _COPIERS: dict[type[SessionState], Callable[[SessionState], SessionState]] = {}
@@ -167,17 +202,13 @@ def _readers(cls: type[SessionState]) -> tuple[tuple[str, Callable[[Any], Any]],
     return readers
 
 
-def _jsonable(value: Any) -> Any:
-    return sorted(value) if value.__class__ is set else value
-
-
 # ------------------------------------------------------------------ snapshots
 
 
 def encode_snapshot(state: SessionState, flow: str, fingerprint: str) -> bytes:
     """The session as versioned JSON bytes: a header, then the state's fields."""
     header = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "flow": flow, "fingerprint": fingerprint}
-    return orjson.dumps({**header, **state.to_dict()})
+    return orjson.dumps(_codec(type(state)).write(state, header))
 
 
 def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, fingerprint: str) -> SessionState:
