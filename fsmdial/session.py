@@ -32,7 +32,7 @@ _HEADER = frozenset(("format", "version", "flow", "fingerprint"))
 
 
 def _strs(raw: Any) -> set[str]:
-    return {str(item) for item in raw}
+    return set(map(str, raw))
 
 
 def _counts(raw: Any) -> dict[str, int]:
@@ -110,21 +110,22 @@ class SessionState:
         return _codec(type(self)).write(self, {})
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, ignore: frozenset[str] = frozenset()) -> SessionState:
-        """Read :meth:`to_dict`'s output back (keys in ``ignore`` aside). Raises :class:`SnapshotError` for a
-        missing, unknown or malformed field."""
+    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
+        """Read :meth:`to_dict`'s output back. Raises :class:`SnapshotError` for a missing, unknown or malformed field."""
         readers = _readers(cls)
         names = _NAMES[cls]
-        if data.keys() - ignore != names:
-            unknown = sorted(data.keys() - ignore - names)
-            if unknown:
-                raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
-            missing = next(name for name, _ in readers if name not in data)
-            raise SnapshotError(f"snapshot is incomplete or malformed: no {missing!r}")
         try:
-            return _codec(cls).read(data)
-        except (TypeError, ValueError, AttributeError):
+            new = _codec(cls).read(data)  # every field read (a KeyError if one is missing) ...
+            if len(data) == len(names):  # ... and nothing else there
+                return new
+        except (KeyError, TypeError, ValueError, AttributeError):
             pass
+        unknown = sorted(data.keys() - names)
+        if unknown:
+            raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
+        missing = [name for name, _ in readers if name not in data]
+        if missing:
+            raise SnapshotError(f"snapshot is incomplete or malformed: no {missing[0]!r}")
         for name, read in readers:  # find the field at fault, to name it
             try:
                 read(data[name])
@@ -228,7 +229,9 @@ def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, finger
         )
     if data.get("fingerprint") != fingerprint:
         raise SnapshotError(f"snapshot belongs to flow {data.get('flow')!r} with different content, not {flow!r}")
-    return SessionState.from_dict(data, ignore=_HEADER)
+    for key in _HEADER:
+        data.pop(key, None)  # ``data`` is this function's own copy
+    return SessionState.from_dict(data)
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
