@@ -31,10 +31,6 @@ SNAPSHOT_VERSION = 2
 _HEADER = frozenset(("format", "version", "flow", "fingerprint"))
 
 
-def _strs(raw: Any) -> set[str]:
-    return set(map(str, raw))
-
-
 def _counts(raw: Any) -> dict[str, int]:
     return {str(key): int(value) for key, value in raw.items()}
 
@@ -61,8 +57,8 @@ class SessionState:
     """One session. Containers are replaced or updated, their values never mutated in place,
     so a shallow copy of each container is a full checkpoint."""
 
-    node: str = field(default="", metadata={"read": str})
-    """The current node."""
+    node: str = field(default="", metadata={"read": _keep})
+    """The current node (checked against the flow's nodes when the session is used)."""
     slots: dict[str, Any] = _state(dict)
     """Slot values collected so far."""
     results: dict[str, dict[str, Any]] = _state(dict)
@@ -71,7 +67,7 @@ class SessionState:
     """``success`` / ``failure`` of each external action (this visit)."""
     calls: dict[str, dict[str, Any]] = _state(dict)
     """The arguments each external action was last called with (a repeat with the same ones is skipped)."""
-    informed: set[str] = _state(set, _strs)
+    informed: set[str] = _state(set, set)
     """Nodes whose message was already told in the current visit."""
     answers: dict[str, str] = _state(dict)
     """The user's answer (yes/no/choice) to each confirmation."""
@@ -79,9 +75,9 @@ class SessionState:
     """The external action whose result ``{result.x}`` reads."""
     visits: dict[str, int] = _state(dict, _counts)
     """Times each node was entered."""
-    declined: set[str] = _state(set, _strs)
+    declined: set[str] = _state(set, set)
     """Slots the user declined to give."""
-    confirmed: set[str] = _state(set, _strs)
+    confirmed: set[str] = _state(set, set)
     """Slots whose value the user confirmed."""
     asked: str | None = field(default=None, metadata={"read": _optional_str})
     """The slot the bot's last question asked for."""
