@@ -210,8 +210,10 @@ class FlowMachine:
 
     # ------------------------------------------------------------ moving
     def fire(self, trigger: str) -> bool:
-        """Fire ``trigger`` (``advance`` or ``decline``); when an edge is taken, the node entered starts a fresh visit."""
-        if self.trigger(trigger):
+        """Fire ``trigger`` (``advance`` or ``decline``, which the flow must have); when an edge is taken, the
+        node entered starts a fresh visit."""
+        # The event's own method (added by ``transitions``): ``trigger(name)`` would look the event up again.
+        if getattr(self, trigger)():
             self.entered()
             return True
         return False
