@@ -65,13 +65,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    from .compiler import emit_source
+    from .compiler import check_source, emit_source
 
     source = emit_source(_load(args.flow, args.format))
+    check_source(source, args.output or "<stdout>")  # never write a file that does not compile
     if args.output in (None, "-"):
         sys.stdout.write(source)
     else:
-        Path(args.output).write_text(source, encoding="utf-8")
+        Path(args.output).write_bytes(source.encode("utf-8"))  # the encoding line 1 declares
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

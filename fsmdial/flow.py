@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from functools import cached_property
 from enum import Enum
 from typing import Annotated, Any, Literal, Union
 
@@ -716,44 +717,102 @@ class Flow(_Model):
     def start_id(self) -> str:
         return self.start or self.nodes[0].id
 
+    @cached_property
+    def _index_cache(self) -> dict[tuple[int, int, int, int], _FlowIndex]:
+        return {}
+
+    def _index(self) -> _FlowIndex:
+        """Lookup tables built once per flow (so loading and compiling stay linear in its size).
+
+        Keyed by the identity and length of ``nodes``/``edges``: a flow whose lists are replaced or
+        appended to after validation gets fresh tables, never stale ones.
+        """
+        key = (id(self.nodes), len(self.nodes), id(self.edges), len(self.edges))
+        cache = self._index_cache
+        if key not in cache:
+            cache.clear()
+            cache[key] = _FlowIndex(self)
+        return cache[key]
+
     def node(self, node_id: str) -> Any:
-        for node in self.nodes:
-            if node.id == node_id:
-                return node
-        raise KeyError(node_id)
+        try:
+            return self._index().nodes[node_id]
+        except KeyError:
+            raise KeyError(node_id) from None
 
     def slots(self) -> dict[str, Slot]:
         """Every slot of the flow by name, in node order."""
-        return {slot.name: slot for node in self.nodes if isinstance(node, RequestNode) for slot in node.slots}
+        return dict(self._index().slots)
 
     def slot_owner(self) -> dict[str, str]:
-        return {slot.name: node.id for node in self.nodes if isinstance(node, RequestNode) for slot in node.slots}
+        return {name: owner for name, owner in self._index().slot_owner.items()}
 
     def outgoing(self, node_id: str) -> list[Edge]:
-        return [edge for edge in self.edges if edge.source == node_id]
+        return list(self._index().outgoing.get(node_id, ()))
 
     def successors(self) -> dict[str, list[str]]:
-        succ: dict[str, list[str]] = {node.id: [] for node in self.nodes}
-        for edge in self.edges:
-            if edge.source in succ and edge.target not in succ[edge.source]:
-                succ[edge.source].append(edge.target)
-        return succ
+        return {node: list(targets) for node, targets in self._index().successors.items()}
 
     def reachable_from(self, node_id: str) -> list[str]:
         """Node ids reachable from ``node_id`` (itself included), breadth-first."""
-        return _bfs(self.successors(), [node_id])
+        return _bfs(self._index().successors, [node_id])
 
     def action_arguments(self, node: ExternalActionNode) -> dict[str, ArgSource]:
         """The node's argument mapping; by default every slot requested upstream."""
         if node.arguments is not None:
             return node.arguments
-        upstream = set(ancestors(self, node.id))
-        return {
-            slot.name: slot.name
-            for other in self.nodes
-            if isinstance(other, RequestNode) and other.id in upstream
-            for slot in other.slots
+        return dict(self._index().upstream_slots(node.id))
+
+
+class _FlowIndex:
+    """The tables behind :class:`Flow`'s lookups (see ``Flow._index``)."""
+
+    def __init__(self, flow: Flow):
+        self.flow = flow
+        self.nodes: dict[str, Any] = {}
+        for node in flow.nodes:
+            self.nodes.setdefault(node.id, node)  # duplicates are a validation error; the first wins
+        self.slots = {slot.name: slot for node in flow.nodes if isinstance(node, RequestNode) for slot in node.slots}
+        self.slot_owner = {
+            slot.name: node.id for node in flow.nodes if isinstance(node, RequestNode) for slot in node.slots
         }
+        self.outgoing: dict[str, list[Edge]] = {}
+        successors: dict[str, dict[str, None]] = {node.id: {} for node in flow.nodes}
+        for edge in flow.edges:
+            self.outgoing.setdefault(edge.source, []).append(edge)
+            if edge.source in successors:
+                successors[edge.source][edge.target] = None
+        self.successors = {node: list(targets) for node, targets in successors.items()}
+        self._upstream: dict[str, dict[str, ArgSource]] | None = None
+
+    def upstream_slots(self, node_id: str) -> dict[str, ArgSource]:
+        """Every slot requested by a node from which ``node_id`` can be reached, in node order.
+
+        Computed for all nodes at once: each node's set of upstream request nodes (a bit mask)
+        is pushed along the edges until nothing changes; a chain settles in one pass.
+        """
+        if self._upstream is None:
+            requests = [n for n in self.flow.nodes if isinstance(n, RequestNode) and self.nodes.get(n.id) is n]
+            bit = {n.id: 1 << i for i, n in enumerate(requests)}
+            masks: dict[str, int] = dict.fromkeys(self.successors, 0)
+            queue = deque(self.successors)
+            queued = set(queue)
+            while queue:
+                current = queue.popleft()
+                queued.discard(current)
+                carried = masks[current] | bit.get(current, 0)
+                for target in self.successors[current]:
+                    if target in masks and masks[target] | carried != masks[target]:
+                        masks[target] |= carried
+                        if target not in queued:
+                            queued.add(target)
+                            queue.append(target)
+            self._upstream = {}
+            for node_id_, mask in masks.items():
+                self._upstream[node_id_] = {
+                    slot.name: slot.name for i, request in enumerate(requests) if mask >> i & 1 for slot in request.slots
+                }
+        return self._upstream.get(node_id, {})
 
 
 class GraphIssues(ValueError):
@@ -776,6 +835,8 @@ about 20 levels of nested conditions, far beyond what a readable flow needs.
 
 
 def _is_lone_surrogate_free(text: str) -> bool:
+    if text.isascii():
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -812,7 +873,7 @@ def check_document(data: Any) -> list[FlowIssue]:
                     if not _is_lone_surrogate_free(key_text):
                         issues.append(FlowIssue(path or "(flow)", "a key with an unpaired surrogate (not valid Unicode)"))
                         continue
-                    shown = key_text if re.match(r"^[A-Za-z_$][A-Za-z0-9_$]*$", key_text) else repr(key_text)
+                    shown = key_text if key_text.isidentifier() and key_text.isascii() else repr(key_text)
                     stack.append((item, f"{path}.{shown}" if path else shown, depth + 1))
             else:
                 for index, item in reversed(list(enumerate(value))):
@@ -1094,7 +1155,9 @@ def _check_template(
     except ValueError as exc:
         add(where, str(exc))
         return
-    slots = reach.get(("slots",)) or reach.setdefault(("slots",), flow.slots())
+    if ("slots",) not in reach:
+        reach[("slots",)] = flow.slots()
+    slots = reach[("slots",)]
     for _, field, spec in parts:
         if field is None or not spec:
             continue
