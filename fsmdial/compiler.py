@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import pprint
 import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import __version__
@@ -124,25 +125,49 @@ def _inert(text: str) -> str:
     return text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
 
 
-def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
+class Dependents(Mapping[str, tuple[str, ...]]):
     """For each slot, the nodes reachable from its request node (the node itself excluded) whose
-    bookkeeping can depend on it.
+    bookkeeping can depend on it: the compiled class's ``DEPENDENTS``.
 
     An external action whose arguments do not read the slot, neither directly nor through the result of
     an action that does, keeps its result: its tool would answer the same. (In a loop, the search that
     produced the current question is "after" the answer too; forgetting it would lose the question.)
+
+    Worked out per slot when first read and then kept: written out in full, the table of a chain of
+    N request nodes has N²/2 entries (a 10,000-node flow would compile to gigabytes of source).
     """
-    actions = [n for n in flow.nodes if isinstance(n, ExternalActionNode)]
-    sources = {a.id: list(flow.action_arguments(a).values()) for a in actions}
-    out: dict[str, tuple[str, ...]] = {}
-    for node in flow.nodes:
-        if not isinstance(node, RequestNode):
-            continue
-        reach = [n for n in flow.reachable_from(node.id) if n != node.id]
-        for slot in node.slots:
-            reading = _actions_reading(slot.name, sources)
-            out[slot.name] = tuple(n for n in reach if n not in sources or n in reading)
-    return out
+
+    def __init__(self, flow: Flow):
+        self._flow = flow
+        self._owner = flow.slot_owner()
+        self._found: dict[str, tuple[str, ...]] = {}
+        self._sources: dict[str, list[Any]] | None = None
+
+    def __getitem__(self, slot: str) -> tuple[str, ...]:
+        if slot not in self._found:
+            owner = self._owner[slot]  # KeyError for a slot the flow does not have, as a dict would
+            if self._sources is None:
+                actions = [n for n in self._flow.nodes if isinstance(n, ExternalActionNode)]
+                self._sources = {a.id: list(self._flow.action_arguments(a).values()) for a in actions}
+            reading = _actions_reading(slot, self._sources)
+            reach = self._flow.reachable_from(owner)
+            self._found[slot] = tuple(n for n in reach if n != owner and (n not in self._sources or n in reading))
+        return self._found[slot]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._owner)
+
+    def __len__(self) -> int:
+        return len(self._owner)
+
+    def __repr__(self) -> str:
+        return f"Dependents({self._flow.name!r})"
+
+
+def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
+    """The whole :class:`Dependents` table of ``flow`` as a dict."""
+    table = Dependents(flow)
+    return {slot: table[slot] for slot in table}
 
 
 def _actions_reading(slot: str, sources: dict[str, list[Any]]) -> set[str]:
@@ -185,6 +210,7 @@ def emit_source(flow: Flow) -> str:
     name = class_name(flow)
     transitions: list[tuple[str, dict[str, Any]]] = []
     methods: list[str] = []
+    index_of = {id(edge): index for index, edge in enumerate(flow.edges)}
     for node in flow.nodes:
         edges = flow.outgoing(node.id)
         ordered = [e for e in edges if e.when is not None] + [e for e in edges if e.when is None]
@@ -196,7 +222,7 @@ def emit_source(flow: Flow) -> str:
                 spec["after"] = ["clear_current_slots"]
             comment = f"{_inert(edge.source)} -> {_inert(edge.target)}"
             if edge.when is not None:
-                index = flow.edges.index(edge)
+                index = index_of[id(edge)]
                 method = f"when_{index}_{_ident(edge.source)}_to_{_ident(edge.target)}"
                 spec["conditions"] = [method]
                 condition_json = edge.when.model_dump_json(by_alias=True, exclude_defaults=True)
@@ -232,6 +258,7 @@ def emit_source(flow: Flow) -> str:
         *[f"{_inert(node.id)} ({node.type})" for node in flow.nodes],
         '"""',
         "",
+        "from fsmdial.compiler import Dependents",
         "from fsmdial.machine import (  # noqa: F401",
         "    FlowMachine, flow_from_data, eq, ne, isin, notin, lt, le, gt, ge, present, absent,",
         ")",
@@ -251,11 +278,9 @@ def emit_source(flow: Flow) -> str:
         lines.append(f"        # {comment}")
         lines.append(f"        {spec!r},")
     lines.append("    )")
-    lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it.")
-    lines.append("    DEPENDENTS = {")
-    for slot, nodes in dependents(flow).items():
-        lines.append(f"        {slot!r}: {nodes!r},")
-    lines.append("    }")
+    lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it")
+    lines.append("    # (worked out per slot on first use: `fsmdial.compiler.dependents(FLOW)` lists them all).")
+    lines.append("    DEPENDENTS = Dependents(FLOW)")
     lines.append(f"    SLOT_OWNER = {flow.slot_owner()!r}")
     lines.append(f"    SUCCESS_WHEN = {success_when!r}")
     lines.append("")
