@@ -34,7 +34,6 @@ from .flow import (
     ExternalActionNode,
     Flow,
     NotCondition,
-    RequestNode,
     ResultCondition,
     SlotCondition,
     StatusCondition,

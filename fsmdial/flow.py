@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -38,7 +38,7 @@ from pydantic import (
 )
 
 from .errors import FlowIssue
-from .responses import parse_template, template_fields
+from .responses import parse_template
 from .understand.grammar import regex_parse
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
