@@ -51,6 +51,8 @@ def register_table(subparsers: Any, command: str, help_text: str, table: dict[st
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from .flow import flow_warnings
+
     failed = 0
     for path in args.flows:
         try:
@@ -61,6 +63,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"{path}: error: {issue}", file=sys.stderr)
             continue
         print(f"{path}: ok ({flow_summary(flow)})")
+        for warning in flow_warnings(flow):
+            print(f"{path}: warning: {warning}", file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -78,27 +82,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from transitions.extensions.diagrams import GraphMachine
+    from .compiler import compile_flow, mermaid
 
-    from .compiler import compile_flow
-
-    cls = compile_flow(_load(args.flow, args.format))
-
-    class _Model:
-        pass
-
-    model = _Model()
-    GraphMachine(
-        model=model,
-        states=[{"name": node.id} for node in cls.FLOW.nodes],
-        transitions=[dict(t) for t in cls.TRANSITIONS],
-        initial=cls.INITIAL,
-        auto_transitions=False,
-        graph_engine="mermaid",
-        show_conditions=True,
-        title=cls.FLOW.name,
-    )
-    sys.stdout.write(model.get_graph().draw(None).rstrip("\n") + "\n")  # type: ignore[attr-defined]
+    sys.stdout.write(mermaid(compile_flow(_load(args.flow, args.format))))
     return 0
 
 
@@ -137,6 +123,16 @@ def make_understander(args: argparse.Namespace) -> Any:
     return GGUFUnderstander(model, backend=args.backend)
 
 
+def json_line(data: Any) -> str:
+    """``data`` as one line of JSON; integers beyond 64 bits (legal JSON, orjson refuses them) included."""
+    try:
+        return orjson.dumps(data).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     from .assistant import Assistant
     from .runtime import Dialogue
@@ -155,7 +151,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
         for message in result.messages:
             print(f"bot: {message}", file=out)
         if args.trace or args.timings:
-            print("trace: " + orjson.dumps(result.trace.to_dict(timings=args.timings)).decode(), file=out)
+            print("trace: " + json_line(result.trace.to_dict(timings=args.timings)), file=out)
         out.flush()
 
     show(dialogue.start())

@@ -287,6 +287,44 @@ def emit_source(flow: Flow) -> str:
     return source.rstrip("\n") + "\n"
 
 
+_MERMAID_SAFE = re.compile(r"[A-Za-z0-9 _.,()\[\]-]")
+
+
+_MERMAID_WORDS = frozenset({"state", "note", "direction", "end", "class", "classdef", "as", "click", "style"})
+
+
+def mermaid_text(text: str) -> str:
+    """``text`` safe inside a Mermaid label: every other character as an entity code (``#35;``)."""
+    return "".join(ch if _MERMAID_SAFE.fullmatch(ch) else f"#{ord(ch)};" for ch in text)
+
+
+def mermaid(cls: type[FlowMachine]) -> str:
+    """The compiled flow's state machine as a Mermaid state diagram.
+
+    Node ids are free text (quotes, ``-->``, newlines): a state keeps its id as its Mermaid name
+    only when that is a plain identifier, and every label is escaped (:func:`mermaid_text`).
+    """
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for index, node in enumerate(cls.FLOW.nodes):
+        plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node.id) and node.id.lower() not in _MERMAID_WORDS
+        name = node.id if plain and node.id not in used else f"state_{index}"
+        while name in used:
+            name += "_"
+        names[node.id] = name
+        used.add(name)
+    lines = ["---", f"title: {mermaid_text(cls.FLOW.name)}", "---", "stateDiagram-v2", "  direction LR"]
+    for node in cls.FLOW.nodes:
+        lines.append(f'  state "{mermaid_text(node.id)}" as {names[node.id]}')
+    for spec in cls.TRANSITIONS:
+        label = spec["trigger"]
+        if spec.get("conditions"):
+            label += " [" + ", ".join(spec["conditions"]) + "]"
+        lines.append(f"  {names[spec['source']]} --> {names[spec['dest']]}: {mermaid_text(label)}")
+    lines.append(f"  [*] --> {names[cls.INITIAL]}")
+    return "\n".join(lines) + "\n"
+
+
 def compile_flow(flow: Flow) -> type[FlowMachine]:
     """Compile ``flow`` into a :class:`FlowMachine` subclass (the code :func:`emit_source` writes)."""
     source = emit_source(flow)
