@@ -187,6 +187,13 @@ def pattern_problem(pattern: str) -> str | None:
             f"can take exponential time on some replies ({culprit} inside a repetition); "
             "rewrite it without nested quantifiers or overlapping alternatives"
         )
+    try:
+        _overlapping_runs(items, [])
+    except _TooSlow:
+        return (
+            "can take cubic time or worse on some replies (three or more repetitions in a row that can "
+            "match the same characters, like \\d+\\d+\\d+ or .*a.*a.*); separate them with a character they cannot match"
+        )
     return None
 
 
@@ -246,6 +253,113 @@ def _backtracking(items: Any, *, inside: bool) -> str | None:
         elif name == "GROUPREF" and inside:
             return "a back-reference"
     return None
+
+
+class _TooSlow(Exception):
+    pass
+
+
+_ALL = None  # a character set too large to list: overlaps everything
+_CharSet = frozenset[int] | None
+
+
+def _overlap(a: _CharSet, b: _CharSet) -> bool:
+    return a is None or b is None or not a.isdisjoint(b)
+
+
+# Character classes as sets: ASCII members listed, the non-ASCII rest as one stand-in each.
+_UNICODE_LETTER, _UNICODE_DIGIT, _UNICODE_SPACE = -1, -2, -3
+_DIGITS = frozenset(range(48, 58)) | {_UNICODE_DIGIT}
+_WORD = frozenset(c for c in range(128) if chr(c).isalnum() or chr(c) == "_") | {_UNICODE_LETTER, _UNICODE_DIGIT}
+_SPACES = frozenset(map(ord, " \t\n\r\f\v")) | {_UNICODE_SPACE}
+_CATEGORIES = {"CATEGORY_DIGIT": _DIGITS, "CATEGORY_WORD": _WORD, "CATEGORY_SPACE": _SPACES}
+
+
+def _code(code: int) -> set[int]:
+    ch = chr(code)
+    out = {code}
+    if code > 127:
+        out |= {_UNICODE_LETTER} if ch.isalnum() or ch == "_" else set()
+        out |= {_UNICODE_DIGIT} if ch.isdigit() else set()
+        out |= {_UNICODE_SPACE} if ch.isspace() else set()
+    return out
+
+
+def _char_set(items: Any) -> _CharSet:
+    """Every character ``items`` can match (``None``: too many to list)."""
+    chars: set[int] = set()
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            chars |= _code(arg)
+        elif name == "CATEGORY" and str(arg) in _CATEGORIES:
+            chars |= _CATEGORIES[str(arg)]
+        elif name == "IN":
+            for member_op, member in arg:
+                member_name = str(member_op)
+                if member_name == "LITERAL":
+                    chars |= _code(member)
+                elif member_name == "RANGE" and member[1] - member[0] <= 512:
+                    for code in range(member[0], member[1] + 1):
+                        chars |= _code(code)
+                elif member_name == "CATEGORY" and str(member) in _CATEGORIES:
+                    chars |= _CATEGORIES[str(member)]
+                else:
+                    return _ALL  # negation, \\W, \\S, \\D, wide ranges
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            inner = _char_set(arg[2])
+            if inner is None:
+                return _ALL
+            chars |= inner
+        elif name == "SUBPATTERN":
+            inner = _char_set(arg[-1])
+            if inner is None:
+                return _ALL
+            chars |= inner
+        elif name == "BRANCH":
+            for branch in arg[1]:
+                inner = _char_set(branch)
+                if inner is None:
+                    return _ALL
+                chars |= inner
+        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        else:
+            return _ALL
+    return frozenset(chars)
+
+
+def _overlapping_runs(items: Any, pending: list[_CharSet]) -> list[_CharSet]:
+    """Follow a sequence, keeping the character sets of the unbounded repetitions that can still
+    run into each other; three in a row that can all match one character make matching cubic."""
+    for op, arg in items:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT"):
+            low, high, sub = arg
+            _overlapping_runs(sub, [])
+            if high - low > 16:  # a long run: it can take over what the next run matches
+                chars = _char_set(sub)
+                pending = [p for p in pending if _overlap(p, chars)]
+                if len(pending) >= 2:
+                    raise _TooSlow
+                pending.append(chars)
+            elif low > 0:
+                pending = _separated(pending, _char_set(sub))
+        elif name == "SUBPATTERN":
+            pending = _overlapping_runs(arg[-1], pending)
+        elif name == "BRANCH":
+            merged: list[_CharSet] = []
+            for branch in arg[1]:
+                merged += _overlapping_runs(branch, list(pending))
+            pending = merged
+        elif name in ("LITERAL", "IN", "ANY", "NOT_LITERAL", "CATEGORY"):
+            pending = _separated(pending, _char_set([(op, arg)]) if name in ("LITERAL", "IN", "CATEGORY") else _ALL)
+    return pending
+
+
+def _separated(pending: list[_CharSet], mandatory: _CharSet) -> list[_CharSet]:
+    """A character every match must contain ends the runs that cannot match it."""
+    return [p for p in pending if _overlap(p, mandatory)]
 
 
 def _distinct_starts(branches: Any) -> bool:
