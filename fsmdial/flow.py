@@ -21,6 +21,7 @@ validation, so a ``Flow`` object is always consistent.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from enum import Enum
@@ -958,6 +959,44 @@ def _is_lone_surrogate_free(text: str) -> bool:
     return True
 
 
+def _document_ok(data: Any) -> bool:
+    """The fast pass of :func:`check_document` (no paths): True when there is nothing to report."""
+    if not isinstance(data, (dict, list, tuple)):
+        return _scalar_ok(data)
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth >= MAX_NESTING:
+            return False
+        if isinstance(value, dict):
+            if not all(type(key) is str and (key.isascii() or _is_lone_surrogate_free(key)) for key in value):
+                return False
+            value = value.values()
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and not _is_lone_surrogate_free(item):
+                    return False
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append((item, depth + 1))
+            elif kind is float:
+                if not math.isfinite(item):
+                    return False
+            elif not (kind is int or kind is bool or item is None) and not _scalar_ok(item):
+                return False
+    return True
+
+
+def _scalar_ok(value: Any) -> bool:
+    if isinstance(value, (dict, list, tuple)):
+        return False  # a container subclass: the slow pass looks at it
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, str):
+        return _is_lone_surrogate_free(value)
+    return True
+
+
 def check_document(data: Any) -> list[FlowIssue]:
     """Problems of the raw document no flow may have: nesting deeper than :data:`MAX_NESTING`,
     numbers that are not finite (``1e999``, NaN) and strings with unpaired surrogates.
@@ -965,8 +1004,8 @@ def check_document(data: Any) -> list[FlowIssue]:
     Runs before anything else (iteratively, so a document nested 100,000 deep is refused
     with an issue rather than a ``RecursionError``).
     """
-    import math
-
+    if _document_ok(data):
+        return []
     issues: list[FlowIssue] = []
     stack: list[tuple[Any, str, int]] = [(data, "", 0)]
     while stack and len(issues) < 20:
