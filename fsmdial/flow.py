@@ -28,6 +28,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -949,6 +950,9 @@ about 20 levels of nested conditions, far beyond what a readable flow needs.
 """
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
 def _is_lone_surrogate_free(text: str) -> bool:
     if text.isascii():
         return True
@@ -1026,12 +1030,16 @@ def check_document(data: Any) -> list[FlowIssue]:
                     if not _is_lone_surrogate_free(key_text):
                         issues.append(FlowIssue(path or "(flow)", "a key with an unpaired surrogate (not valid Unicode)"))
                         continue
-                    shown = key_text if key_text.isidentifier() and key_text.isascii() else repr(key_text)
-                    stack.append((item, f"{path}.{shown}" if path else shown, depth + 1))
+                    if _PLAIN_KEY.match(key_text):  # paths as the loader writes them (quoted when odd)
+                        step = f".{key_text}" if path else key_text
+                    else:
+                        step = f"[{orjson.dumps(key_text).decode()}]"
+                    stack.append((item, path + step, depth + 1))
             else:
                 for index, item in reversed(list(enumerate(value))):
                     node_id = item.get("id") if isinstance(item, dict) else None
-                    label = f"({node_id})" if isinstance(node_id, str) and _is_lone_surrogate_free(node_id) else ""
+                    plain_id = isinstance(node_id, int) or (isinstance(node_id, str) and _is_lone_surrogate_free(node_id))
+                    label = f"({node_id})" if plain_id else ""
                     stack.append((item, f"{path}[{index}]{label}", depth + 1))
     return issues
 
