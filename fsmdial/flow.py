@@ -193,8 +193,8 @@ def pattern_problem(pattern: str) -> str | None:
         _overlapping_runs(items, [])
     except _TooSlow:
         return (
-            "can take cubic time or worse on some replies (three or more repetitions in a row that can "
-            "match the same characters, like \\d+\\d+\\d+ or .*a.*a.*); separate them with a character they cannot match"
+            "can take cubic time or worse when searched in a reply (two long repetitions in a row that can "
+            "match the same characters, like \\d+\\d+ or .*a.*); separate them with a character they cannot match"
         )
     return None
 
@@ -332,8 +332,9 @@ def _char_set(items: Any) -> _CharSet:
 
 
 def _overlapping_runs(items: Any, pending: list[_CharSet]) -> list[_CharSet]:
-    """Follow a sequence, keeping the character sets of the unbounded repetitions that can still
-    run into each other; three in a row that can all match one character make matching cubic."""
+    """Follow a sequence, keeping the character sets of the long repetitions that can still run into
+    each other: two in a row that can match one character cost quadratic time from each start, and
+    a value is searched for from every start of the reply."""
     for op, arg in items:
         name = str(op)
         if name in ("MAX_REPEAT", "MIN_REPEAT"):
@@ -342,7 +343,7 @@ def _overlapping_runs(items: Any, pending: list[_CharSet]) -> list[_CharSet]:
             if high - low > 16:  # a long run: it can take over what the next run matches
                 chars = _char_set(sub)
                 pending = [p for p in pending if _overlap(p, chars)]
-                if len(pending) >= 2:
+                if pending:  # quadratic from each start; a reply is searched from every start: cubic
                     raise _TooSlow
                 pending.append(chars)
             elif low > 0:
