@@ -331,33 +331,53 @@ def _char_set(items: Any) -> _CharSet:
     return frozenset(chars)
 
 
-def _overlapping_runs(items: Any, pending: list[_CharSet]) -> list[_CharSet]:
+def _overlapping_runs(items: Any, pending: list[_CharSet], budget: list[int] | None = None) -> list[_CharSet]:
     """Follow a sequence, keeping the character sets of the long repetitions that can still run into
     each other: two in a row that can match one character cost quadratic time from each start, and
-    a value is searched for from every start of the reply."""
+    a value is searched for from every start of the reply. Raises :class:`_TooSlow`.
+
+    A short repetition (``{2}``, ``?``, ``{1,3}``) is followed as its body twice: the first passes
+    it must make, then the ones it may skip (nothing in those separates runs); twice is enough to
+    see a run meet itself.
+    """
+    budget = budget if budget is not None else [20_000]
     for op, arg in items:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooSlow  # too intricate to check: refused rather than trusted
         name = str(op)
         if name in ("MAX_REPEAT", "MIN_REPEAT"):
             low, high, sub = arg
-            _overlapping_runs(sub, [])
             if high - low > 16:  # a long run: it can take over what the next run matches
+                _overlapping_runs(sub, [], budget)
                 chars = _char_set(sub)
-                pending = [p for p in pending if _overlap(p, chars)]
-                if pending:  # quadratic from each start; a reply is searched from every start: cubic
+                if any(_overlap(p, chars) for p in pending):
                     raise _TooSlow
-                pending.append(chars)
-            elif low > 0:
-                pending = _separated(pending, _char_set(sub))
+                pending = [chars] if low > 0 else _merge(pending, [chars])
+            else:
+                for index in range(min(high, 2)):
+                    if index < low:
+                        pending = _overlapping_runs(sub, pending, budget)
+                    else:
+                        pending = _merge(pending, _overlapping_runs(sub, list(pending), budget))
         elif name == "SUBPATTERN":
-            pending = _overlapping_runs(arg[-1], pending)
+            pending = _overlapping_runs(arg[-1], pending, budget)
         elif name == "BRANCH":
             merged: list[_CharSet] = []
             for branch in arg[1]:
-                merged += _overlapping_runs(branch, list(pending))
+                merged = _merge(merged, _overlapping_runs(branch, list(pending), budget))
             pending = merged
         elif name in ("LITERAL", "IN", "ANY", "NOT_LITERAL", "CATEGORY"):
             pending = _separated(pending, _char_set([(op, arg)]) if name in ("LITERAL", "IN", "CATEGORY") else _ALL)
     return pending
+
+
+def _merge(first: list[_CharSet], second: list[_CharSet]) -> list[_CharSet]:
+    out = list(first)
+    for chars in second:
+        if chars not in out:
+            out.append(chars)
+    return out
 
 
 def _separated(pending: list[_CharSet], mandatory: _CharSet) -> list[_CharSet]:
