@@ -12,6 +12,7 @@ import orjson
 
 from . import __version__
 from .errors import FlowError, FsmdialError
+from .understand.backends import BACKENDS, DEFAULT_BACKEND
 
 FORMATS = ("auto", "fsmdial", "chief", "sop")
 
@@ -81,10 +82,18 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_graph(args: argparse.Namespace) -> int:
-    from .compiler import compile_flow, mermaid
+def mermaid_diagram(cls: Any) -> str:
+    """The Mermaid state diagram of a compiled flow class (what ``fsmdial graph`` prints): node ids
+    and labels escaped (see :func:`fsmdial.compiler.mermaid`)."""
+    from .compiler import mermaid
 
-    sys.stdout.write(mermaid(compile_flow(_load(args.flow, args.format))))
+    return mermaid(cls)
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .compiler import compile_flow
+
+    sys.stdout.write(mermaid_diagram(compile_flow(_load(args.flow, args.format))))
     return 0
 
 
@@ -96,7 +105,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_tools(spec: str | None) -> Any:
+def load_tools(spec: str | None) -> Any:
     if not spec:
         return None
     module_name, _, attribute = spec.partition(":")
@@ -139,7 +148,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from .tools import ToolRegistry
 
     flows = [_load(path, args.format) for path in args.flows]
-    options = {"tools": _load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
+    options = {"tools": load_tools(args.tools), "understander": make_understander(args), "stand_in_tools": True}
     dialogue: Any = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
     out = sys.stdout
     registry = ToolRegistry.of(options["tools"])
@@ -185,7 +194,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
 
 def _plugin_commands(sub: Any) -> None:
     """Commands whose modules register themselves (importers, evaluation)."""
-    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli"):
+    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli", "fsmdial.serve.cli"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -226,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(p)
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument("--backend", choices=("llguidance", "llamacpp", "outlines"), default=None, help="constrained-decoding backend (default: llguidance)")
+    p.add_argument("--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})")
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
     p.set_defaults(func=cmd_chat)

@@ -89,3 +89,17 @@ class ConflictError(StoreError):
 
 class ModelError(FsmdialError):
     """A GGUF model file is missing, unreadable, or unusable."""
+
+
+class MissingExtraError(ModelError, ImportError):
+    """An optional part of fsmdial is used but its dependencies are not installed.
+
+    ``extra`` names the extra that installs them (``pip install 'fsmdial[<extra>]'``);
+    ``module`` is the module that failed to import. Also an :class:`ImportError`.
+    """
+
+    def __init__(self, extra: str, needed_by: str, cause: ImportError | str, *, packages: str | None = None):
+        self.extra = extra
+        self.module = cause.name if isinstance(cause, ImportError) else None
+        needs = f"{packages}: " if packages else ""
+        super().__init__(f"{needed_by} needs {needs}`pip install 'fsmdial[{extra}]'` ({cause})")

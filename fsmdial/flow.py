@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
+from collections.abc import Iterable
 from enum import Enum
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
@@ -814,6 +815,19 @@ class Fallbacks(_Model):
     )
 
 
+class FlowOptions(_Model):
+    """Engine leniencies a flow opts into; all off by default (imported STAR flows set those they need)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    case_insensitive_values: bool = False
+    """String comparisons in conditions (eq, ne, in, not_in) ignore case."""
+    lenient_format_specs: bool = False
+    """A template format spec that does not fit the value falls back to the plain value instead of failing the turn."""
+    result_fallback: bool = False
+    """``{result.x}`` reads the latest result still held when the last action's result was reset."""
+
+
 class Flow(_Model):
     """A dialogue flow. Constructing one runs every graph check."""
 
@@ -833,6 +847,7 @@ class Flow(_Model):
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
     fallbacks: Fallbacks = Field(default_factory=Fallbacks)
+    options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")
 
     @model_validator(mode="before")
     @classmethod
@@ -1487,3 +1502,23 @@ def _holds(cond: _Comparison, value: Any) -> bool:
     if op in _RANGE_OPS and _number(value) and _number(ref):
         return {"lt": value < ref, "le": value <= ref, "gt": value > ref, "ge": value >= ref}[op]
     return False
+
+
+# ------------------------------------------------------- graph walks (public)
+
+
+def neighbours(node_ids: Iterable[str], pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """Node -> the nodes ``pairs`` lead it to, for every node of ``node_ids`` (none: an empty list).
+
+    (source, target) pairs give successors, (target, source) pairs predecessors. For graphs that are
+    not a valid :class:`Flow` yet, such as a flow document an importer is still building.
+    """
+    out: dict[str, list[str]] = {node_id: [] for node_id in node_ids}
+    for node_id, other in pairs:
+        out.setdefault(node_id, []).append(other)
+    return out
+
+
+def reachable(graph: dict[str, list[str]], roots: Iterable[str]) -> list[str]:
+    """Nodes of ``graph`` reachable from ``roots`` (roots included), breadth-first, in the order met."""
+    return _bfs(graph, list(roots))

@@ -29,9 +29,8 @@ from typing import Any
 import pytest
 
 from .testing import Bench, Conversation, FrozenClock
+from .understand.backends import BACKENDS  # the names only: importing it loads no backend
 
-BACKENDS = ("llguidance", "llamacpp", "outlines")
-"""The GGUF understander's constrained-decoding backends (kept here: importing them loads llama.cpp)."""
 MODEL_ENV = "FSMDIAL_MODEL"
 BACKEND_ENV = "FSMDIAL_BACKEND"
 

@@ -20,14 +20,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..language import NO_ANSWER_PATTERN, find_numbers
 from ..machine import FlowMachine
-from ..values import find_numbers
 
 Predicate = Callable[[FlowMachine], bool]
 
-_NO_IDEA = re.compile(
-    r"\b(don'?t know|do not know|dunno|no idea|not sure|no clue|idk|pass|skip|give up|can'?t remember|have no)\b", re.I
-)
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
@@ -92,7 +89,7 @@ def _judge(token: str, slots: list[str]) -> Predicate:
         answer = _answer_field(_latest_result(machine))
         if reply is None:
             return False
-        no_idea = bool(_NO_IDEA.search(reply))
+        no_idea = bool(NO_ANSWER_PATTERN.search(reply))
         right = answer is not None and matches_answer(reply, answer)
         if token == "correct":
             return right

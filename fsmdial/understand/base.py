@@ -13,11 +13,14 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 from ..flow import Slot
+from ..language import normalize
 
 Answer = Literal["yes", "no", "other"]
+ANSWERS: tuple[Answer, ...] = get_args(Answer)
+"""Every answer to a pending yes/no question, in order."""
 GOODBYE = "goodbye"
 """Built-in intent of flows that have a ``goodbye`` fallback."""
 DECLINE = "decline"
@@ -65,8 +68,6 @@ class UnderstandingState:
     @cached_property
     def example_index(self) -> dict[str, str]:
         """Normalised example utterance -> intent name (first intent wins)."""
-        from .rules import normalize
-
         index: dict[str, str] = {}
         for intent in self.intents:
             for example in intent.examples:

@@ -50,46 +50,21 @@ from __future__ import annotations
 import datetime as dt
 import os
 import threading
-import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import FsmdialError, ModelError, UnderstandingError
+from .backends import BACKENDS, DEFAULT_BACKEND, decoder_for
 from .base import Parse, UnderstandingState
-from .llamacpp import ConstrainedDecoder, LlamaCppDecoder, LlamaModel
+from .llamacpp import LlamaModel
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
 from .schema import state_schema
 
-DEFAULT_BACKEND = "llguidance"
-"""Chosen by measurement (see benches/): the cheapest constrained token on the tiny model."""
-BACKENDS = ("llguidance", "llamacpp", "outlines")
 DEFAULT_N_CTX = 4096
 OUTPUT_SHARE = 4
 """At most 1/OUTPUT_SHARE of the context is held back for the output (the grammar's bound, if smaller)."""
-
-
-_DECODERS: weakref.WeakKeyDictionary[LlamaModel, dict[str, ConstrainedDecoder]] = weakref.WeakKeyDictionary()
-
-
-def decoder_for(name: str, model: LlamaModel) -> ConstrainedDecoder:
-    """The backend ``name`` on ``model``, created once per model (its compiled grammars are kept)."""
-    decoders = _DECODERS.setdefault(model, {})
-    if name not in decoders:
-        if name == "llamacpp":
-            decoders[name] = LlamaCppDecoder(model)
-        elif name == "outlines":
-            from .outlines_backend import OutlinesDecoder
-
-            decoders[name] = OutlinesDecoder(model)
-        elif name == "llguidance":
-            from .llguidance_backend import LLGuidanceDecoder
-
-            decoders[name] = LLGuidanceDecoder(model)
-        else:
-            raise ModelError(f"unknown backend {name!r} (choose one of: {', '.join(BACKENDS)})")
-    return decoders[name]
 
 
 _MODELS: dict[tuple[Any, ...], LlamaModel] = {}

@@ -1,16 +1,10 @@
-"""A GGUF model loaded once through llama-cpp-python, and greedy constrained decoding on it.
+"""The llama.cpp backend: a GGUF model loaded once through llama-cpp-python, and its grammar sampler.
 
 :class:`LlamaModel` owns the ``llama_cpp.Llama`` object: it checks the file,
 tokenizes, and keeps the KV cache between calls so that only the tokens after
 the longest common prefix of consecutive prompts are evaluated (and counted).
-
-:class:`ConstrainedDecoder` is the loop every backend shares: evaluate the
-prompt, then repeatedly take the logits of the last position, let the
-backend's :class:`Constraint` pick the best token its grammar allows (greedy:
-the arg-max, so no seed or temperature is involved), and stop as soon as the
-JSON object is closed. Everything runs in Python between llama.cpp calls: no
-callback inside llama.cpp's sampler can swallow an exception, and any failure
-of a constraint fails the turn with :class:`~fsmdial.errors.UnderstandingError`.
+Every backend decodes on it, with the greedy loop of
+:class:`~.decoding.ConstrainedDecoder`.
 
 :class:`LlamaCppDecoder` constrains with llama.cpp's own GBNF grammar sampler,
 fed the bounded GBNF of :mod:`.grammar`.
@@ -22,15 +16,21 @@ import ctypes
 import math
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
-import llama_cpp
-import numpy as np
-
-from ..errors import ModelError, UnderstandingError
+from ..errors import MissingExtraError, ModelError, UnderstandingError
+from .decoding import ConstrainedDecoder, Constraint, Generation, greedy
 from .grammar import Grammar, GrammarError
+
+try:
+    import llama_cpp
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - exercised with the module hidden (tests/test_packaging.py)
+    raise MissingExtraError("gguf", "the gguf understander", exc) from exc
+
+__all__ = ["GGUF_MAGIC", "ConstrainedDecoder", "Constraint", "Generation", "LlamaCppDecoder",
+           "LlamaGrammarConstraint", "LlamaModel", "greedy"]  # fmt: skip
+"""``ConstrainedDecoder``, ``Constraint``, ``Generation`` and ``greedy`` are :mod:`.decoding`'s, re-exported."""
 
 GGUF_MAGIC = b"GGUF"
 
@@ -169,137 +169,12 @@ def _check_file(path: Path) -> None:
         raise ModelError(f"{path} is not a GGUF file (it starts with {magic!r}, not {GGUF_MAGIC!r})")
 
 
-# ------------------------------------------------------------------ decoding
-
-
-class Constraint(Protocol):
-    """A compiled grammar in use: picks, step by step, the best token it allows."""
-
-    def start(self) -> None:
-        """Begin a new output."""
-
-    def choose(self, logits: np.ndarray) -> int:
-        """The highest-scoring allowed token (``logits`` may be overwritten); the constraint advances past it."""
-
-    # Optionally, ``forced() -> list[int]``: tokens the grammar forces next, already consumed;
-    # the decoder evaluates them in one batch with the chosen token instead of one step each.
-
-
-@dataclass
-class Generation:
-    text: str
-    tokens: list[int]
-    prompt_tokens: int
-    """Prompt tokens evaluated for this call (after KV-cache reuse)."""
-    masked_steps: int = 0
-    """Steps where the greedy token was not allowed and the full vocabulary mask was computed."""
-    forced_tokens: int = 0
-    """Output tokens the grammar allowed no alternative to, evaluated in a batch with the token before them."""
-    forward_passes: int = 0
-    """Model evaluations for the output (one per sampled token but the last; forced tokens ride along)."""
-
-
-class ConstrainedDecoder:
-    """Greedy decoding under a grammar; subclasses say how a grammar constrains tokens."""
-
-    name = "base"
-
-    def __init__(self, model: LlamaModel):
-        self.model = model
-        self._compiled: dict[str, Constraint] = {}
-
-    def constraint(self, grammar: Grammar) -> Constraint:
-        """The compiled form of ``grammar`` (compiled once per grammar)."""
-        key = grammar.gbnf
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            compiled = self._compiled[key] = self.compile(grammar)
-        return compiled
-
-    def compile(self, grammar: Grammar) -> Constraint:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def generate(self, prompt: list[int], grammar: Grammar) -> Generation:
-        """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends."""
-        model = self.model
-        constraint = self.constraint(grammar)
-        evaluated = model.feed(prompt)
-        constraint.start()
-        out = bytearray()
-        tokens: list[int] = []
-        closer = _JsonEnd()
-        limit = grammar.max_bytes
-        forced = getattr(constraint, "forced", None)
-        forced_count = passes = 0
-        while True:
-            batch = [constraint.choose(model.logits())]
-            if forced is not None:
-                batch += forced()
-                forced_count += len(batch) - 1
-            for index, token in enumerate(batch):
-                if model.is_end(token):
-                    raise UnderstandingError(
-                        f"{self.name}: the model ended its output before the JSON was complete: {bytes(out[:200])!r}"
-                    )
-                piece = model.piece(token)
-                tokens.append(token)
-                out += piece
-                done = closer.feed(piece)
-                if done is not None:
-                    if done != len(piece) or index != len(batch) - 1:
-                        raise UnderstandingError(f"{self.name}: output continues after the JSON object: {bytes(out)!r}")
-                    masked = getattr(constraint, "masked_steps", 0)
-                    return Generation(out.decode("utf-8", "replace"), tokens, evaluated, masked, forced_count, passes)
-            if len(tokens) > limit or len(out) > limit:
-                raise UnderstandingError(
-                    f"{self.name}: output exceeded the grammar's bound of {limit} bytes: {bytes(out[:200])!r}"
-                )
-            model.step(batch)
-            passes += 1
-
-
-class _JsonEnd:
-    """Finds where a JSON object written byte by byte closes."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.in_string = False
-        self.escaped = False
-
-    def feed(self, piece: bytes) -> int | None:
-        """Bytes of ``piece`` up to and including the closing brace, or None while still open."""
-        for index, byte in enumerate(piece):
-            if self.in_string:
-                if self.escaped:
-                    self.escaped = False
-                elif byte == 0x5C:  # backslash
-                    self.escaped = True
-                elif byte == 0x22:  # quote
-                    self.in_string = False
-            elif byte == 0x22:
-                self.in_string = True
-            elif byte in (0x7B, 0x5B):  # { [
-                self.depth += 1
-            elif byte in (0x7D, 0x5D):  # } ]
-                self.depth -= 1
-                if self.depth == 0:
-                    return index + 1
-        return None
-
-
-def greedy(logits: np.ndarray, where: str) -> int:
-    token = int(np.argmax(logits))
-    if math.isinf(logits[token]) and logits[token] < 0:
-        raise UnderstandingError(f"{where}: the grammar allows no token here (constrained decoding failed)")
-    return token
-
-
 # ---------------------------------------------------------- llama.cpp grammar
 
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
 
-class LlamaGrammarConstraint:
+class LlamaGrammarConstraint(Constraint):
     """llama.cpp's GBNF grammar sampler, driven token by token.
 
     The greedy token is checked alone first (one candidate); only when the
@@ -308,6 +183,7 @@ class LlamaGrammarConstraint:
     """
 
     def __init__(self, model: LlamaModel, gbnf: str):
+        self._free = llama_cpp.llama_sampler_free  # kept: at interpreter exit the module's names may be gone first
         self.sampler = llama_cpp.llama_sampler_init_grammar(model.vocab, gbnf.encode("utf-8"), b"root")
         if not self.sampler:
             raise GrammarError(f"llama.cpp rejected the grammar:\n{gbnf}")
@@ -341,7 +217,7 @@ class LlamaGrammarConstraint:
     def __del__(self) -> None:
         sampler = getattr(self, "sampler", None)
         if sampler:
-            llama_cpp.llama_sampler_free(sampler)
+            self._free(sampler)
             self.sampler = None
 
 

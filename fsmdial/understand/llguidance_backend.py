@@ -12,13 +12,17 @@ from __future__ import annotations
 import warnings
 import weakref
 
-import llguidance
-import llguidance.llamacpp
-import numpy as np
-
-from ..errors import UnderstandingError
+from ..errors import MissingExtraError, UnderstandingError
+from .decoding import ConstrainedDecoder, Constraint, greedy
 from .grammar import Grammar, GrammarError
-from .llamacpp import ConstrainedDecoder, Constraint, LlamaModel, greedy
+from .llamacpp import LlamaModel
+
+try:
+    import llguidance
+    import llguidance.llamacpp
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - exercised with the module hidden (tests/test_packaging.py)
+    raise MissingExtraError("gguf", "the llguidance backend", exc) from exc
 
 _TOKENIZERS: weakref.WeakKeyDictionary[LlamaModel, llguidance.LLTokenizer] = weakref.WeakKeyDictionary()
 
@@ -38,7 +42,7 @@ def apply_bitmask(logits: np.ndarray, bitmask: np.ndarray) -> None:
     logits[allowed == 0] = -np.inf
 
 
-class LLGuidanceConstraint:
+class LLGuidanceConstraint(Constraint):
     def __init__(self, tokenizer: llguidance.LLTokenizer, gbnf: str, n_vocab: int):
         try:
             grammar = llguidance.grammar_from("gbnf", gbnf)

@@ -3,7 +3,7 @@
 outlines turns the bounded grammar's regular expression (see :mod:`.grammar`;
 outlines-core's own JSON-schema converter ignores integer bounds) into an
 outlines-core index and a logits processor. The processor runs in the shared
-greedy loop of :class:`~.llamacpp.ConstrainedDecoder`, called from Python, so
+greedy loop of :class:`~.decoding.ConstrainedDecoder`, called from Python, so
 an error inside it fails the turn instead of being swallowed by a callback in
 llama.cpp's sampler, and decoding is greedy (outlines' own ``generate`` would
 sample, and would reset the model's KV cache after every call).
@@ -16,14 +16,18 @@ grows with the square of the number of slots, since a regex cannot share the
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..errors import ModelError
+from ..errors import MissingExtraError
+from .decoding import ConstrainedDecoder, Constraint, greedy
 from .grammar import Grammar
-from .llamacpp import ConstrainedDecoder, Constraint, LlamaModel, greedy
+from .llamacpp import LlamaModel
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - exercised with the module hidden (tests/test_packaging.py)
+    raise MissingExtraError("gguf", "the outlines backend", exc) from exc
 
 
-class OutlinesConstraint:
+class OutlinesConstraint(Constraint):
     def __init__(self, processor: object):
         self.processor = processor
         self.masked_steps = 0
@@ -55,7 +59,8 @@ class OutlinesDecoder(ConstrainedDecoder):
             import outlines_core.kernels.numpy  # noqa: F401  (needs numba: fail now, not mid-decoding)
             from outlines.backends.outlines_core import OutlinesCoreBackend
         except ImportError as exc:
-            raise ModelError(f"the outlines backend needs outlines, outlines-core and numba: {exc}") from None
+            packages = "outlines, outlines-core and numba"
+            raise MissingExtraError("outlines", "the outlines backend", exc, packages=packages) from None
         self.outlines_model = outlines.from_llamacpp(model.llm, chat_mode=False)
         self.backend = OutlinesCoreBackend(self.outlines_model)
 

@@ -11,65 +11,36 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 
 from ..flow import Slot, SlotType
-from ..values import (
-    _ASCII_LETTERS,
-    _DAY_MONTH,
-    _DIGIT,
-    _ISO_DATE,
-    _MONTH_DAY,
-    _MONTH_PREFIXES,
-    _NUMERIC_DATE,
-    _ORDINAL_DAY,
-    _ORDINAL_SUFFIXES,
-    _TIME,
-    _TIME_WORD,
-    _may_contain,
+from ..language import (
+    ASCII_WORDS,
+    CERTAIN_ANSWERS,
+    CLOSING_PATTERN,
+    CLOSING_WORDS,
+    DECLINE_PATTERN,
+    DECLINE_WORDS,
+    GOODBYE_PATTERN,
+    GREETING_PATTERN,
+    LEAD_IN_PATTERN,
+    NEGATIVE_WORDS,
+    POSITIVE_WORDS,
+    SELF_INTRODUCTION_PATTERN,
+    THANKS_ONLY_PATTERN,
     find_numbers,
+    normalize,
     parse_date,
     parse_time,
     parse_yes_no,
+    remove_dates_and_times,
 )
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 
-_PUNCT = re.compile(r"[^\w\s']+")
-_GOODBYE = re.compile(
-    r"^(?:ok(?:ay)?[,.!\s]+)?(?:(?:no,?\s+)?(?:thanks?|thank you)(?: (?:so|very) much)?[,.!\s]*)?"
-    r"(?:bye|goodbye|good bye|bye bye|see you|see ya|cya|farewell|have a (?:good|nice|great) (?:day|night|one)|"
-    r"that'?s all|that is all|that will be all|nothing else|i'?m done|we'?re done)\b",
-    re.I,
-)
-_CLOSING = re.compile(
-    r"\b(?:bye|goodbye|good bye|farewell|have a (?:good|nice|great|wonderful|lovely) (?:day|night|evening|weekend|one)|"
-    r"good night|that'?s all|that is all|that (?:will|would) be all|that'?ll be all|that'?s everything|that is everything|"
-    r"that'?s (?:about )?it for (?:me|now|today)|nothing else|(?:i'?m|i am|we'?re|we are) (?:all )?(?:set|done))\b",
-    re.I,
-)
-"""A closing said anywhere in the sentence ("Great, that will be all. Good bye.")."""
-_THANKS_ONLY = re.compile(r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I)
-_DECLINE = re.compile(
-    r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:know|have|remember|recall)\b|\bno idea\b|\bnot sure\b|\bi forgot\b|"
-    r"\bcan'?t (?:remember|recall|find)\b|\bcannot (?:remember|recall|find)\b|\bi (?:lost|forgot) (?:it|my)\b|"
-    r"\brather not\b|\bprefer not\b|\bwon'?t (?:say|tell|give)\b|\bnot (?:going|willing) to (?:say|tell|give|share)\b",
-    re.I,
-)
-# A word every match of _CLOSING / _DECLINE contains (whole, between non-letters): a sentence with
-# none of them cannot match, and the pattern is not searched. Keep in step with the patterns.
-_CLOSING_WORDS = frozenset({"bye", "goodbye", "farewell", "have", "night", "all", "everything", "for", "else", "set",
-                            "done"})  # fmt: skip
-_DECLINE_WORDS = frozenset({"know", "have", "remember", "recall", "idea", "sure", "forgot", "find", "lost", "rather",
-                            "prefer", "say", "tell", "give", "share"})  # fmt: skip
-_LEAD_IN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
-_GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b[\s,.!]*", re.I)
-_SELF = re.compile(r"^(?:i'?m|i am|this is|call me|it'?s)\s+", re.I)
-
-
-def normalize(text: str) -> str:
-    """Lower-case words separated by single spaces, punctuation dropped (apostrophes kept)."""
-    return " ".join(_PUNCT.sub(" ", text.casefold()).split())  # split() and \s agree on what a space is
+__all__ = ["RulesUnderstander", "normalize"]
+"""``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
 
 
 @lru_cache(maxsize=1024)
@@ -115,12 +86,39 @@ class _StateTables:
         )
 
 
+class _TablesCache:
+    """The tables of each live state, kept here (the state is frozen, and not this module's).
+
+    Keyed by the state's identity, as the runtime keeps one state object per
+    machine state; an entry goes when its state is garbage-collected.
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[weakref.ref[UnderstandingState], _StateTables]] = {}
+
+    def get(self, state: UnderstandingState) -> _StateTables:
+        key = id(state)
+        entry = self._by_id.get(key)
+        if entry is not None and entry[0]() is state:
+            return entry[1]
+        tables = _StateTables(state)
+        self._by_id[key] = (weakref.ref(state, lambda ref: self._forget(key, ref)), tables)
+        return tables
+
+    def _forget(self, key: int, ref: weakref.ref[UnderstandingState]) -> None:
+        entry = self._by_id.get(key)
+        if entry is not None and entry[0] is ref:  # not a newer state that reuses the id
+            del self._by_id[key]
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+_TABLES = _TablesCache()
+
+
 def _tables(state: UnderstandingState) -> _StateTables:
-    # Kept in the state's own __dict__, as functools.cached_property does (the dataclass is frozen).
-    tables = state.__dict__.get("_rules_tables")
-    if tables is None:
-        tables = state.__dict__["_rules_tables"] = _StateTables(state)
-    return tables
+    return _TABLES.get(state)
 
 
 class RulesUnderstander:
@@ -155,8 +153,8 @@ class RulesUnderstander:
         norm = normalize(text)
         if not norm:
             return None
-        if state.confirm is not None and norm in _CERTAIN_ANSWERS:
-            answer = _CERTAIN_ANSWERS[norm]
+        if state.confirm is not None and norm in CERTAIN_ANSWERS:
+            answer = CERTAIN_ANSWERS[norm]
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
             # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
@@ -192,13 +190,13 @@ class RulesUnderstander:
             return max(contained)[1]
         if not (tables.decline or tables.goodbye):
             return None
-        words = _ASCII_LETTERS.findall(norm) if norm.isascii() else None  # None: search the patterns
-        if tables.decline and (words is None or not _DECLINE_WORDS.isdisjoint(words)) and _DECLINE.search(norm):
+        words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
+        if tables.decline and (words is None or not DECLINE_WORDS.isdisjoint(words)) and DECLINE_PATTERN.search(norm):
             return DECLINE
         if tables.goodbye and (
-            _GOODBYE.match(norm)
-            or ((words is None or not _CLOSING_WORDS.isdisjoint(words)) and _CLOSING.search(norm))
-            or (tables.thanks_closes and _THANKS_ONLY.match(text.strip()))
+            GOODBYE_PATTERN.match(norm)
+            or ((words is None or not CLOSING_WORDS.isdisjoint(words)) and CLOSING_PATTERN.search(norm))
+            or (tables.thanks_closes and THANKS_ONLY_PATTERN.match(text.strip()))
         ):
             return GOODBYE
         return None
@@ -211,7 +209,7 @@ class RulesUnderstander:
         date = parse_date(text, now) if tables.has_date else None
         time = parse_time(text) if tables.has_time else None
         if date or time:
-            rest = _strip_temporal(text)
+            rest = remove_dates_and_times(text)
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
         if time is not None and tables.time_target is not None:
@@ -236,13 +234,6 @@ class RulesUnderstander:
                 parse.slots[asked.name] = _string_value(asked, text)
             elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = found
-
-
-_CERTAIN_ANSWERS = {
-    **dict.fromkeys(["yes", "yes please", "yeah", "yep", "yup", "sure", "correct", "that's right", "right", "ok", "okay",
-                     "yes it is", "yes that's right", "yes that's correct", "absolutely", "of course"], "yes"),
-    **dict.fromkeys(["no", "nope", "nah", "no thanks", "no thank you", "not really", "incorrect", "that's wrong"], "no"),
-}  # fmt: skip
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -287,25 +278,6 @@ def _distinctive(value: str) -> bool:
     return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
 
 
-def _strip_temporal(text: str) -> str:
-    # Every pattern but the time words needs a digit, and most also a character or word of their own:
-    # a pattern is only applied when the text has them. Removing text never adds any, so the
-    # original text is tested.
-    if not _DIGIT.search(text):
-        return _TIME.sub(" ", text) if _TIME_WORD.search(text) else text
-    low = text.lower()
-    text = _TIME.sub(" ", text)
-    if "-" in low:
-        text = _ISO_DATE.sub(" ", text)
-    if "/" in low or "." in low:
-        text = _NUMERIC_DATE.sub(" ", text)
-    if _may_contain(low, _MONTH_PREFIXES):
-        text = _DAY_MONTH.sub(" ", _MONTH_DAY.sub(" ", text))
-    if _may_contain(low, _ORDINAL_SUFFIXES):
-        text = _ORDINAL_DAY.sub(" ", text)
-    return text
-
-
 def _pattern_value(slot: Slot, text: str) -> str | None:
     """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
     pattern = (slot.pattern or "").removeprefix("^").removesuffix("$")
@@ -333,15 +305,15 @@ def _string_value(slot: Slot, text: str) -> str:
     lead, is_name = _slot_lead(slot.name)
     if lead is not None:
         value = lead.sub("", value)
-    value = _GREETING.sub("", value)
+    value = GREETING_PATTERN.sub("", value)
     if is_name:  # "I'm Jane", "this is Jane" answer a name
-        value = _SELF.sub("", value)
-    value = _LEAD_IN.sub("", value).strip().rstrip(".!")
+        value = SELF_INTRODUCTION_PATTERN.sub("", value)
+    value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
     return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
 
 
-_POSITIVE = {"agree", "agrees", "accept", "accepts", "yes", "confirm", "confirms", "give", "gives", "is", "has", "want", "wants", "ok"}
-_NEGATIVE = {"not", "no", "decline", "declines", "refuse", "refuses", "doubt", "doubts", "reject", "rejects", "deny", "denies"}
+_POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS
+"""Words of a choice's label that do not tell it from the other choices."""
 
 
 def _choice_words(name: str) -> list[str]:
@@ -355,7 +327,7 @@ def _choice(state: UnderstandingState, tables: _StateTables, norm: str, answer: 
             return name
     words = set(norm.split())
     scored = sorted(
-        ((sum(1 for w in _choice_words(c) if w in words and w not in _POSITIVE | _NEGATIVE), c) for c in state.choices),
+        ((sum(1 for w in _choice_words(c) if w in words and w not in _POLARITY_WORDS), c) for c in state.choices),
         key=lambda item: -item[0],
     )
     if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
@@ -367,8 +339,8 @@ def _choice(state: UnderstandingState, tables: _StateTables, norm: str, answer: 
     if polarity in ("yes", "no"):
         fitting = [
             c for c in state.choices
-            if (set(_choice_words(c)) & _NEGATIVE) == set() and polarity == "yes"
-            or (set(_choice_words(c)) & _NEGATIVE) and polarity == "no"
+            if (set(_choice_words(c)) & NEGATIVE_WORDS) == set() and polarity == "yes"
+            or (set(_choice_words(c)) & NEGATIVE_WORDS) and polarity == "no"
         ]
         if len(fitting) == 1:
             return fitting[0]

@@ -1,0 +1,66 @@
+"""English: the words and patterns fsmdial reads user text with.
+
+Everything language-specific that the engine and the rules understander use
+lives in this package, so that it can be read, tested and (one day) swapped
+in one place:
+
+* :mod:`.text`: normalisation and the cheap pre-tests in front of patterns;
+* :mod:`.numbers`: numbers in digits or words;
+* :mod:`.dates`: dates and times of day;
+* :mod:`.answers`: yes and no;
+* :mod:`.phrases`: declining to answer, closing, greeting, lead-ins.
+
+It imports nothing else from fsmdial.
+"""
+
+from __future__ import annotations
+
+from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
+from .dates import MONTHS, WEEKDAYS, parse_date, parse_time, remove_dates_and_times
+from .numbers import WORD_NUMBERS, find_numbers
+from .phrases import (
+    CLOSING_PATTERN,
+    CLOSING_WORDS,
+    DECLINE_PATTERN,
+    DECLINE_WORDS,
+    DONT_KNOW_PATTERN,
+    GOODBYE_PATTERN,
+    GREETING_PATTERN,
+    LEAD_IN_PATTERN,
+    NO_ANSWER_PATTERN,
+    SELF_INTRODUCTION_PATTERN,
+    THANKS_ONLY_PATTERN,
+)
+from .text import ASCII_WORDS, DIGIT, may_contain, may_have_word, normalize
+
+__all__ = [
+    "ASCII_WORDS",
+    "CERTAIN_ANSWERS",
+    "CLOSING_PATTERN",
+    "CLOSING_WORDS",
+    "DECLINE_PATTERN",
+    "DECLINE_WORDS",
+    "DIGIT",
+    "DONT_KNOW_PATTERN",
+    "GOODBYE_PATTERN",
+    "GREETING_PATTERN",
+    "LEAD_IN_PATTERN",
+    "MONTHS",
+    "NEGATIVE_WORDS",
+    "NO_ANSWER_PATTERN",
+    "NO_PATTERN",
+    "POSITIVE_WORDS",
+    "SELF_INTRODUCTION_PATTERN",
+    "THANKS_ONLY_PATTERN",
+    "WEEKDAYS",
+    "WORD_NUMBERS",
+    "YES_PATTERN",
+    "find_numbers",
+    "may_contain",
+    "may_have_word",
+    "normalize",
+    "parse_date",
+    "parse_time",
+    "parse_yes_no",
+    "remove_dates_and_times",
+]

@@ -1,0 +1,53 @@
+"""Yes and no in English: the words that answer a yes/no question.
+
+Three readings, from loose to strict:
+
+* :func:`parse_yes_no`: an utterance that *starts* with a yes or a no word
+  ("yes, at 7pm", "no, make it 4");
+* :data:`CERTAIN_ANSWERS`: whole utterances that are nothing but an answer
+  ("yes please", "no thanks"): safe to settle without a model;
+* :data:`POSITIVE_WORDS` / :data:`NEGATIVE_WORDS`: words that give a
+  labelled choice its polarity ("CustomerAgrees", "UserDeclines").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+YES_PATTERN = re.compile(
+    r"^\s*(yes|yeah|yep|yup|ya|yea|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
+    r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|do it|perfect|great|fine)\b",
+    re.I,
+)
+"""An utterance that starts with a yes."""
+NO_PATTERN = re.compile(
+    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never)\b", re.I
+)
+"""An utterance that starts with a no (tested before :data:`YES_PATTERN`)."""
+
+
+def parse_yes_no(text: str) -> Literal["yes", "no"] | None:
+    """``"yes"``, ``"no"`` or None for an utterance that starts with neither."""
+    if NO_PATTERN.match(text):
+        return "no"
+    if YES_PATTERN.match(text):
+        return "yes"
+    return None
+
+
+CERTAIN_ANSWERS: dict[str, Literal["yes", "no"]] = {
+    **dict.fromkeys(["yes", "yes please", "yeah", "yep", "yup", "sure", "correct", "that's right", "right", "ok", "okay",
+                     "yes it is", "yes that's right", "yes that's correct", "absolutely", "of course"], "yes"),
+    **dict.fromkeys(["no", "nope", "nah", "no thanks", "no thank you", "not really", "incorrect", "that's wrong"], "no"),
+}  # fmt: skip
+"""Normalised utterances (see :func:`~fsmdial.language.text.normalize`) that are a plain yes or no, and nothing else."""
+
+POSITIVE_WORDS = frozenset(
+    {"agree", "agrees", "accept", "accepts", "yes", "confirm", "confirms", "give", "gives", "is", "has", "want", "wants", "ok"}
+)
+"""Words of a choice's label that say the user goes along (they carry no meaning of their own)."""
+NEGATIVE_WORDS = frozenset(
+    {"not", "no", "decline", "declines", "refuse", "refuses", "doubt", "doubts", "reject", "rejects", "deny", "denies"}
+)
+"""Words of a choice's label that say the user does not go along: a "no" picks the choice that has one."""

@@ -1,0 +1,174 @@
+"""Dates and times of day in English text.
+
+Dates come out as ISO ``YYYY-MM-DD``, times as ``HH:MM``. Relative dates
+("tomorrow", "next Friday", "the 9th") resolve against the ``now`` given.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .text import DIGIT, may_contain
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+
+_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_YEAR = r"(?:,?\s+(\d{4}))?"
+_MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR, re.I)
+_DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + _YEAR, re.I)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
+_ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_WEEKDAY = re.compile(r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b", re.I)
+_TIME = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b",
+    re.I,
+)
+_TIME_WORD = re.compile(r"noon|midday|midnight", re.I)
+
+_DATE_HINT = re.compile(
+    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|"
+    r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
+    re.I,
+)
+_DATE_HINT_WORDS = ("today", "tonight", "tomorrow", "tmr", "yesterday", "this evening", "this afternoon",
+                    "this morning", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "jan", "feb", "mar", "apr", "may",
+                    "jun", "jul", "aug", "sep", "oct", "nov", "dec")  # fmt: skip
+_MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")
+_TOMORROW = re.compile(r"\btomorrow\b|\btmrw?\b")
+_TODAY = re.compile(r"\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b")
+_YESTERDAY = re.compile(r"\byesterday\b")
+
+
+def parse_time(text: str) -> str | None:
+    """The first time of day in ``text`` as ``HH:MM`` ("7pm", "7:30 am", "19:00", "noon")."""
+    if not DIGIT.search(text) and not _TIME_WORD.search(text):
+        return None
+    match = _TIME.search(text)
+    if not match:
+        return None
+    if match.group(6):
+        return "00:00" if match.group(6).lower() == "midnight" else "12:00"
+    if match.group(3):
+        hour, minute = int(match.group(1)), int(match.group(2) or 0)
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        pm = match.group(3).lower().startswith("p")
+        hour = hour % 12 + (12 if pm else 0)
+    else:
+        hour, minute = int(match.group(4)), int(match.group(5))
+        if hour > 23 or minute > 59:
+            return None
+    return f"{hour:02d}:{minute:02d}"
+
+
+def _month_index(token: str) -> int:
+    token = token.lower().rstrip(".")
+    for index, month in enumerate(MONTHS):
+        if month.startswith(token[:3]):
+            return index + 1
+    raise ValueError(token)
+
+
+def _next_with_day(today: dt.date, day: int) -> dt.date | None:
+    for offset in range(0, 3):
+        year, month = divmod(today.month - 1 + offset, 12)
+        try:
+            candidate = dt.date(today.year + year, month + 1, day)
+        except ValueError:
+            continue
+        if candidate >= today:
+            return candidate
+    return None
+
+
+def _has_date_hint(text: str) -> bool:
+    """``_DATE_HINT.search(text)``, answered without the pattern for ASCII text."""
+    if DIGIT.search(text):
+        return True
+    return _DATE_HINT.search(text) is not None if not text.isascii() else may_contain(text.lower(), _DATE_HINT_WORDS)
+
+
+def parse_date(text: str, now: dt.datetime) -> str | None:
+    """The first date in ``text`` as ISO ``YYYY-MM-DD``, relative words resolved against ``now``."""
+    if not _has_date_hint(text):
+        return None  # most utterances name no date: skip the patterns below
+    low = text.lower()
+    today = now.date()
+    digits = DIGIT.search(low) is not None
+    # Each pattern below is searched only if the text has what it needs (see may_contain).
+    if digits and "-" in low and (match := _ISO_DATE.search(low)):
+        try:
+            return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3))).isoformat()
+        except ValueError:
+            return None
+    if "day after tomorrow" in low:
+        return (today + dt.timedelta(days=2)).isoformat()
+    if ("tomorrow" in low or "tmr" in low) and _TOMORROW.search(low):
+        return (today + dt.timedelta(days=1)).isoformat()
+    if ("today" in low or "tonight" in low or "this " in low) and _TODAY.search(low):
+        return today.isoformat()
+    if "yesterday" in low and _YESTERDAY.search(low):
+        return (today - dt.timedelta(days=1)).isoformat()
+    if digits and ("/" in low or "." in low) and (match := _NUMERIC_DATE.search(low)):
+        first, second, year = int(match.group(1)), int(match.group(2)), int(match.group(3))
+        year += 2000 if year < 100 and year <= today.year % 100 + 10 else (1900 if year < 100 else 0)
+        # US order (month/day) unless the first number cannot be a month.
+        month, day = (first, second) if first <= 12 else (second, first)
+        try:
+            return dt.date(year, month, day).isoformat()
+        except ValueError:
+            return None
+    if digits and may_contain(low, _MONTH_PREFIXES):
+        for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
+            if match := pattern.search(low):
+                try:
+                    month = _month_index(match.group(month_group))
+                    day = int(match.group(day_group))
+                    year = int(match.group(3)) if match.group(3) else today.year
+                    candidate = dt.date(year, month, day)
+                except ValueError:
+                    continue
+                if not match.group(3) and candidate < today:  # "March 3" means the next one
+                    candidate = candidate.replace(year=today.year + 1)
+                return candidate.isoformat()
+    if ("day" in low or not low.isascii()) and (match := _WEEKDAY.search(low)):
+        target = WEEKDAYS.index(match.group(2).lower())
+        ahead = (target - today.weekday()) % 7
+        if match.group(1) and match.group(1).strip() == "next" and ahead == 0:
+            ahead = 7
+        return (today + dt.timedelta(days=ahead)).isoformat()
+    if digits and may_contain(low, _ORDINAL_SUFFIXES) and (match := _ORDINAL_DAY.search(low)):
+        day = int(match.group(1) or match.group(2))
+        found = _next_with_day(today, day)
+        return found.isoformat() if found else None
+    return None
+
+
+def remove_dates_and_times(text: str) -> str:
+    """``text`` with every written date and time of day blanked out (so their digits are not read as numbers).
+
+    Relative words ("tomorrow", "Friday") stay: they hold no digits.
+    """
+    # Every pattern but the time words needs a digit, and most also a character or word of their own:
+    # a pattern is only applied when the text has them. Removing text never adds any, so the
+    # original text is tested.
+    if not DIGIT.search(text):
+        return _TIME.sub(" ", text) if _TIME_WORD.search(text) else text
+    low = text.lower()
+    text = _TIME.sub(" ", text)
+    if "-" in low:
+        text = _ISO_DATE.sub(" ", text)
+    if "/" in low or "." in low:
+        text = _NUMERIC_DATE.sub(" ", text)
+    if may_contain(low, _MONTH_PREFIXES):
+        text = _DAY_MONTH.sub(" ", _MONTH_DAY.sub(" ", text))
+    if may_contain(low, _ORDINAL_SUFFIXES):
+        text = _ORDINAL_DAY.sub(" ", text)
+    return text

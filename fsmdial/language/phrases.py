@@ -1,0 +1,56 @@
+"""English phrases of a conversation's edges: declining to answer, closing, greeting, lead-ins.
+
+Each ``*_PATTERN`` comes with the set of words every match contains (whole,
+between non-letters), so a sentence with none of them is ruled out without a
+search. Keep each pair in step.
+"""
+
+from __future__ import annotations
+
+import re
+
+DECLINE_PATTERN = re.compile(
+    r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:know|have|remember|recall)\b|\bno idea\b|\bnot sure\b|\bi forgot\b|"
+    r"\bcan'?t (?:remember|recall|find)\b|\bcannot (?:remember|recall|find)\b|\bi (?:lost|forgot) (?:it|my)\b|"
+    r"\brather not\b|\bprefer not\b|\bwon'?t (?:say|tell|give)\b|\bnot (?:going|willing) to (?:say|tell|give|share)\b",
+    re.I,
+)
+"""The user cannot or will not give the value just asked for ("I don't know", "I'd rather not say")."""
+DECLINE_WORDS = frozenset({"know", "have", "remember", "recall", "idea", "sure", "forgot", "find", "lost", "rather",
+                           "prefer", "say", "tell", "give", "share"})  # fmt: skip
+
+NO_ANSWER_PATTERN = re.compile(
+    r"\b(don'?t know|do not know|dunno|no idea|not sure|no clue|idk|pass|skip|give up|can'?t remember|have no)\b", re.I
+)
+"""A reply to a quiz question that gives no answer ("no idea", "pass", "I give up")."""
+
+DONT_KNOW_PATTERN = re.compile(r"\b(?:don'?t|do not|doesn'?t) know\b|\bno idea\b|\bunknown\b", re.I)
+"""A described user reply that means "I don't know" (STAR's "User doesn't know", "Unknown")."""
+
+GOODBYE_PATTERN = re.compile(
+    r"^(?:ok(?:ay)?[,.!\s]+)?(?:(?:no,?\s+)?(?:thanks?|thank you)(?: (?:so|very) much)?[,.!\s]*)?"
+    r"(?:bye|goodbye|good bye|bye bye|see you|see ya|cya|farewell|have a (?:good|nice|great) (?:day|night|one)|"
+    r"that'?s all|that is all|that will be all|nothing else|i'?m done|we'?re done)\b",
+    re.I,
+)
+"""A sentence that starts by closing the conversation ("thanks, bye", "that's all")."""
+CLOSING_PATTERN = re.compile(
+    r"\b(?:bye|goodbye|good bye|farewell|have a (?:good|nice|great|wonderful|lovely) (?:day|night|evening|weekend|one)|"
+    r"good night|that'?s all|that is all|that (?:will|would) be all|that'?ll be all|that'?s everything|that is everything|"
+    r"that'?s (?:about )?it for (?:me|now|today)|nothing else|(?:i'?m|i am|we'?re|we are) (?:all )?(?:set|done))\b",
+    re.I,
+)
+"""A closing said anywhere in the sentence ("Great, that will be all. Good bye.")."""
+CLOSING_WORDS = frozenset({"bye", "goodbye", "farewell", "have", "night", "all", "everything", "for", "else", "set",
+                           "done"})  # fmt: skip
+THANKS_ONLY_PATTERN = re.compile(
+    r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I
+)
+"""A sentence that is nothing but thanks (it closes the conversation when nothing is pending)."""
+
+GREETING_PATTERN = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b[\s,.!]*", re.I)
+"""A greeting in front of an answer ("hi, Jane")."""
+SELF_INTRODUCTION_PATTERN = re.compile(r"^(?:i'?m|i am|this is|call me|it'?s)\s+", re.I)
+"""The words in front of a name ("I'm Jane", "call me Jane")."""
+LEAD_IN_PATTERN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
+"""The words in front of a value ("it's 1234")."""

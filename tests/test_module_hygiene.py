@@ -1,0 +1,146 @@
+"""fsmdial's modules import no private name of another module, and import each other without cycles.
+
+Read from the source with ``ast`` (no module is imported): every import
+statement counts, those inside functions too (a lazy import is still a
+dependency), except those under ``if TYPE_CHECKING:`` (never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import fsmdial
+
+PACKAGE = Path(fsmdial.__file__).parent
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def resolve(importer: str, level: int, module: str | None) -> str:
+    """The absolute name of ``from <level dots><module> import ...`` written in ``importer``."""
+    if level == 0:
+        return module or ""
+    base = importer.split(".") if is_package(importer) else importer.split(".")[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(name: str) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for every import that runs, in ``name``'s source."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    found: list[tuple[str, list[str], int]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, [], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.append((resolve(name, node.level, node.module), [a.name for a in node.names], node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def dependencies(name: str) -> set[str]:
+    """The fsmdial modules ``name`` imports (a submodule named in ``from package import sub`` included)."""
+    out: set[str] = set()
+    for target, names, _ in imports(name):
+        for candidate in [target, *(f"{target}.{n}" for n in names)]:
+            if candidate in MODULES and candidate != name:
+                out.add(candidate)
+    return out
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for succ in sorted(graph[node]):
+            if succ not in index:
+                connect(succ)
+                low[node] = min(low[node], low[succ])
+            elif succ in on_stack:
+                low[node] = min(low[node], index[succ])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_the_walk_sees_the_package():
+    # The checks below are only as good as the walk: it must find the modules and their imports.
+    assert {"fsmdial", "fsmdial.runtime", "fsmdial.understand.rules", "fsmdial.language.dates"} <= set(MODULES)
+    assert "fsmdial.flow" in dependencies("fsmdial.values")
+    assert "fsmdial.language" in dependencies("fsmdial.understand.rules")
+    assert resolve("fsmdial.understand.rules", 2, "flow") == "fsmdial.flow"
+    assert resolve("fsmdial.language", 1, "dates") == "fsmdial.language.dates"
+
+
+def test_cycles_are_found():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_a_private_name_of_another():
+    offences = [
+        f"{MODULES[name].relative_to(PACKAGE.parent)}:{line}: from {target} import {private}"
+        for name in MODULES
+        for target, names, line in imports(name)
+        if target.split(".")[0] == "fsmdial" and target != name
+        for private in names
+        if private.startswith("_") and not (private.startswith("__") and private.endswith("__"))
+    ]
+    assert offences == []
+
+
+def test_no_import_cycle():
+    graph = {name: dependencies(name) for name in MODULES}
+    assert cycles(graph) == []
+
+
+def test_the_language_package_depends_on_nothing_else_in_fsmdial():
+    graph = {name: dependencies(name) for name in MODULES}
+    language = {name for name in MODULES if name.startswith("fsmdial.language")}
+    outside = {dep for name in language for dep in graph[name]} - language
+    assert outside == set()

@@ -1,0 +1,188 @@
+"""What an install gives: the public API from ``fsmdial``, the rules path with no model library, and a
+clear error naming the extra to install when an optional part is used without its dependencies.
+
+A missing dependency is simulated in a fresh interpreter with ``sys.modules[name] = None`` (then
+``import name`` raises ImportError, as when the package is not installed).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import fsmdial
+from fsmdial.errors import FsmdialError, MissingExtraError, ModelError
+
+from .conftest import FLOWS, REPO
+
+HEAVY = ("llama_cpp", "llguidance", "outlines", "outlines_core", "numba", "numpy", "jinja2", "gguf", "tqdm")
+"""Libraries of the extras: the engine with the rules understander must not load any of them."""
+
+
+def python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+
+
+# ----------------------------------------------------------------- public API
+
+
+def test_every_public_name_is_importable_from_fsmdial():
+    for name in [*fsmdial.__all__, *fsmdial.OPTIONAL]:
+        assert getattr(fsmdial, name) is not None, name
+    assert {"Dialogue", "Assistant", "SessionStore", "load_flow", "compile_flow", "emit_source", "Flow",
+            "ToolRegistry", "TurnResult", "RulesUnderstander", "FsmdialError", "MissingExtraError"} <= set(fsmdial.__all__)  # fmt: skip
+    assert fsmdial.OPTIONAL == {"GGUFUnderstander"}
+    assert {*fsmdial.__all__, *fsmdial.OPTIONAL} <= set(dir(fsmdial))
+    assert len(set(fsmdial.__all__)) == len(fsmdial.__all__)
+    # Every lazy name is public: in __all__, or optional (needs an extra, so kept out of `import *`).
+    assert {*fsmdial.__all__, *fsmdial.OPTIONAL} == {*fsmdial._EXPORTS, "__version__"}
+    assert not fsmdial.OPTIONAL & set(fsmdial.__all__)
+
+
+def test_public_names_are_the_objects_of_their_modules():
+    from fsmdial.runtime import Dialogue
+    from fsmdial.store import SessionStore
+    from fsmdial.understand.rules import RulesUnderstander
+
+    assert fsmdial.Dialogue is Dialogue and fsmdial.SessionStore is SessionStore
+    assert fsmdial.RulesUnderstander is RulesUnderstander
+
+
+def test_every_exported_error_is_an_fsmdial_error():
+    errors = [getattr(fsmdial, n) for n in fsmdial.__all__ if n.endswith(("Error", "Timeout")) or n == "UnknownSession"]
+    assert len(errors) >= 15 and all(issubclass(e, FsmdialError) for e in errors)
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'Dialog'"):
+        fsmdial.Dialog  # noqa: B018
+
+
+def test_import_fsmdial_loads_nothing_but_the_package():
+    done = python(
+        """
+        import sys
+        import fsmdial
+        loaded = sorted(m for m in sys.modules if m.startswith("fsmdial."))
+        print(loaded, fsmdial.__version__)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"[] {fsmdial.__version__}"
+
+
+def test_star_import_gives_the_public_api_without_any_extra():
+    done = python(
+        f"""
+        import sys
+        for name in {HEAVY!r}:
+            sys.modules[name] = None
+        from fsmdial import *
+        print(Dialogue.__name__, RulesUnderstander.__name__, MissingExtraError.__name__)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Dialogue", "RulesUnderstander", "MissingExtraError"]
+
+
+# ------------------------------------------------- the rules path, no extras
+
+
+def test_the_engine_and_the_rules_understander_load_no_extra():
+    done = python(
+        f"""
+        import sys
+        from fsmdial import Assistant, Dialogue, RulesUnderstander, SessionStore, load_flow
+        import fsmdial.cli, fsmdial.pytest_plugin, fsmdial.understand.backends
+
+        dialogue = Dialogue(load_flow({str(FLOWS / "ride_change.json")!r}), understander=RulesUnderstander(),
+                            stand_in_tools=True)
+        dialogue.start()
+        for text in ("hi, I'm Jane", "102", "pick me up at 7pm instead", "no thanks, bye"):
+            dialogue.turn(text)
+        print(dialogue.ended, sorted(m for m in {HEAVY!r} if m in sys.modules))
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True []"
+
+
+def test_the_rules_path_runs_with_the_extras_hidden():
+    # As after `pip install fsmdial`: every library of the extras missing.
+    done = python(
+        f"""
+        import sys
+        for name in {HEAVY!r}:
+            sys.modules[name] = None
+        from fsmdial.cli import main
+        sys.exit(main(["validate", {str(FLOWS / "ride_change.json")!r}]) or main(["chat", {str(FLOWS / "ride_change.json")!r}]))
+        """,
+        stdin="Jane\n102\nchange the pickup time\nbye\n",
+    )
+    assert done.returncode == 0, done.stderr
+    assert ": ok (" in done.stdout
+    assert done.stdout.rstrip().endswith("bot: Goodbye. Enjoy your ride!")
+
+
+# ------------------------------------------------------------ missing extras
+
+
+def test_missing_extra_error_names_the_extra_and_the_module():
+    cause = ModuleNotFoundError("No module named 'llama_cpp'", name="llama_cpp")
+    error = MissingExtraError("gguf", "the gguf understander", cause)
+    assert str(error) == "the gguf understander needs `pip install 'fsmdial[gguf]'` (No module named 'llama_cpp')"
+    assert (error.extra, error.module) == ("gguf", "llama_cpp")
+    assert isinstance(error, ImportError) and isinstance(error, ModelError)
+
+
+HIDDEN_CASES = {
+    "llama_cpp": ("llama_cpp", "import fsmdial; fsmdial.GGUFUnderstander", "gguf", "the gguf understander"),
+    "numpy": ("numpy", "from fsmdial.understand.gguf import GGUFUnderstander", "gguf", "the gguf understander"),
+    "llguidance": ("llguidance", "from fsmdial.understand.backends import backend; backend('llguidance').decoder_class()",
+                   "gguf", "the llguidance backend"),
+    "numba": ("numba", "from fsmdial.understand.backends import backend; backend('outlines').decoder_class()(object())",
+              "outlines", "the outlines backend needs outlines, outlines-core and numba"),
+    "outlines": ("outlines", "from fsmdial.understand.outlines_backend import OutlinesDecoder; OutlinesDecoder(object())",
+                 "outlines", "the outlines backend needs outlines, outlines-core and numba"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(HIDDEN_CASES))
+def test_a_missing_extra_is_a_typed_error_naming_it(case):
+    hidden, statement, extra, needed_by = HIDDEN_CASES[case]
+    done = python(
+        f"""
+        import sys
+        sys.modules[{hidden!r}] = None
+        from fsmdial.errors import MissingExtraError
+        try:
+            {statement}
+        except MissingExtraError as exc:
+            print(exc.extra)
+            print(exc)
+        else:
+            print("no error")
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    got_extra, message = done.stdout.strip().split("\n", 1)
+    assert got_extra == extra
+    assert message.startswith(needed_by) and f"`pip install 'fsmdial[{extra}]'`" in message, message
+
+
+def test_the_cli_names_the_missing_extra():
+    done = python(
+        f"""
+        import sys
+        sys.modules["llama_cpp"] = None
+        from fsmdial.cli import main
+        sys.exit(main(["chat", {str(FLOWS / "ride_change.json")!r}, "--model", "model.gguf"]))
+        """
+    )
+    assert done.returncode == 1
+    assert "the gguf understander needs `pip install 'fsmdial[gguf]'`" in done.stderr
