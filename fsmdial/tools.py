@@ -222,9 +222,7 @@ def _call_with_timeout(tool: Tool, arguments: dict[str, Any], limit: float) -> A
             raise ToolTimeout(tool.name, f"no result within {limit:g} s")
     error = outcome.get("error")
     if error is not None:
-        if isinstance(error, Exception):
-            raise error
-        raise ToolError(tool.name, f"raised {type(error).__name__}")
+        raise error  # as if called here: an Exception becomes a ToolError, a KeyboardInterrupt stays one
     return outcome["value"]
 
 
