@@ -1278,8 +1278,12 @@ def _compared_values(cond: _Comparison) -> list[Any]:
     return [v for v in cond.value if v is not None] if cond.op in _LIST_OPS else [cond.value]
 
 
-def _check_value_types(slot: Slot | None, field: ResultField | None, cond: _Comparison, what: str, where: str, add) -> None:
-    """A comparison whose value can never equal (or be ordered against) what it compares is an authoring error."""
+def _check_value_types(
+    slot: Slot | None, field: ResultField | None, cond: _Comparison, what: str, where: str, add, *, fold: bool = False
+) -> None:
+    """A comparison whose value can never equal (or be ordered against) what it compares is an authoring error.
+
+    ``fold``: the flow compares text ignoring case (``options.case_insensitive_values``)."""
     kind = _SLOT_VALUE_TYPES.get(slot.type) if slot is not None else _FIELD_VALUE_TYPES.get(field.type) if field else None
     if kind is None:
         return
@@ -1287,8 +1291,12 @@ def _check_value_types(slot: Slot | None, field: ResultField | None, cond: _Comp
     for value in _compared_values(cond):
         if not fits(value):
             add(where, f"{what} is compared with {value!r}, but its values are {expected}")
-        elif slot is not None and slot.type is SlotType.categorical and value not in (slot.values or ()):
+        elif slot is not None and slot.type is SlotType.categorical and not _one_of(value, slot.values or [], fold):
             add(where, f"{what} is compared with {value!r}, which is not one of its values ({', '.join(slot.values or ())})")
+
+
+def _one_of(value: str, values: list[str], fold: bool) -> bool:
+    return value.casefold() in {v.casefold() for v in values} if fold else value in values
 
 
 def _check_condition(flow: Flow, nodes: dict, slot_owner: dict, source: str, cond: Any, where: str, add) -> None:
@@ -1299,7 +1307,8 @@ def _check_condition(flow: Flow, nodes: dict, slot_owner: dict, source: str, con
         elif isinstance(sub, SlotCondition):
             owner = nodes.get(slot_owner[sub.slot])
             slot = next((s for s in getattr(owner, "slots", ()) if s.name == sub.slot), None)
-            _check_value_types(slot, None, sub, f"slot {sub.slot!r}", where, add)
+            fold = flow.options.case_insensitive_values
+            _check_value_types(slot, None, sub, f"slot {sub.slot!r}", where, add, fold=fold)
         elif isinstance(sub, ResultCondition):
             _check_result_ref(nodes, sub.node or source, sub.result, where, add)
             action = nodes.get(sub.node or source)
