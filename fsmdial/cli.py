@@ -23,7 +23,7 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(path: str, fmt: str):
+def _load(path: str, fmt: Any):
     from .loader import load_flow
 
     return load_flow(path, format=fmt)

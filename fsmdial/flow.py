@@ -641,7 +641,7 @@ class _Node(_Model):
 class RequestNode(_Node):
     type: Literal["request"]
     slots: list[Slot] = Field(min_length=1)
-    rule: SlotRule = Field(default_factory=SlotRule)
+    rule: SlotRule = Field(default_factory=SlotRule)  # type: ignore[arg-type]
 
     @model_validator(mode="after")
     def _check_slots(self) -> RequestNode:
@@ -846,7 +846,7 @@ class Flow(_Model):
     nodes: list[Node] = Field(min_length=1)
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
-    fallbacks: Fallbacks = Field(default_factory=Fallbacks)
+    fallbacks: Fallbacks = Field(default_factory=Fallbacks)  # type: ignore[arg-type]
     options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")
 
     @model_validator(mode="before")

@@ -131,7 +131,7 @@ _TYPES: dict[FieldType, Any] = {
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
     spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
     name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
-    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)
+    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
 
 
 def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
