@@ -23,7 +23,8 @@ from typing import Any
 import orjson
 
 from .errors import FsmdialError, SnapshotError
-from .runtime import Dialogue, flow_class
+from .runtime import Dialogue
+from .tables import FlowSource, flow_class
 from .trace import Act, TurnResult, TurnTrace
 from .understand.base import GOODBYE, Intent, UnderstandingState
 
@@ -37,7 +38,7 @@ def route_intent(flow_name: str) -> str:
 class Assistant:
     """Several flows in one conversation; keyword arguments are passed to every :class:`Dialogue`."""
 
-    def __init__(self, flows: Sequence[Any], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any):
+    def __init__(self, flows: Sequence[FlowSource], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any):
         classes = [flow_class(flow) for flow in flows]
         if not classes:
             raise FsmdialError("an Assistant needs at least one flow")
@@ -118,7 +119,7 @@ class Assistant:
 
     def _after(self, name: str, result: TurnResult, acts: list[Act]) -> TurnResult:
         dialogue = self.dialogues[name]
-        self.shared.update(dialogue.machine.slots)
+        self.shared.update(dialogue.session.slots)
         acts = acts + result.acts
         calls = list(result.tool_calls)
         said_goodbye = any(a.kind == "fallback" and a.name == "goodbye" for a in result.acts)

@@ -204,6 +204,16 @@ def check_source(source: str, filename: str = "<compiled flow>") -> None:
         raise FlowError(FlowIssue("", f"the compiled source does not compile ({type(exc).__name__}: {exc})")) from None
 
 
+def _option_imports(flow: Flow) -> list[str]:
+    """Imports a flow option changes: ``case_insensitive_values`` compares with the case-folding helpers."""
+    if not flow.options.case_insensitive_values:
+        return []
+    return [
+        "# Flow option case_insensitive_values: string values compare case-insensitively.",
+        "from fsmdial.machine import eq_folded as eq, ne_folded as ne, isin_folded as isin, notin_folded as notin  # noqa: E402,F401,F811",
+    ]
+
+
 def emit_source(flow: Flow) -> str:
     """Readable Python source defining the flow's state-machine class."""
     name = class_name(flow)
@@ -261,6 +271,7 @@ def emit_source(flow: Flow) -> str:
         "from fsmdial.machine import (  # noqa: F401",
         "    FlowMachine, flow_from_data, eq, ne, isin, notin, lt, le, gt, ge, present, absent,",
         ")",
+        *_option_imports(flow),
         "",
         "FLOW_DATA = " + pprint.pformat(flow_data(flow), sort_dicts=False, width=110),
         "",

@@ -103,3 +103,12 @@ class MissingExtraError(ModelError, ImportError):
         self.module = cause.name if isinstance(cause, ImportError) else None
         needs = f"{packages}: " if packages else ""
         super().__init__(f"{needed_by} needs {needs}`pip install 'fsmdial[{extra}]'` ({cause})")
+
+
+class SetupError(FsmdialError):
+    """A Dialogue cannot be set up as asked (e.g. the flow needs a predicate that was not given)."""
+
+
+class MissingPredicateError(SetupError, TurnError):
+    """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
+    :class:`SetupError` existed."""

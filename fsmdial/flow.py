@@ -769,6 +769,9 @@ Node = Annotated[
     ),
 ]
 
+AnyNode = Union[RequestNode, ExternalActionNode, InformNode, ConfirmNode, EndNode]
+"""Any node (the union ``Node`` validates into)."""
+
 
 class Edge(_Model):
     source: str
@@ -816,16 +819,21 @@ class Fallbacks(_Model):
 
 
 class FlowOptions(_Model):
-    """Engine leniencies a flow opts into; all off by default (imported STAR flows set those they need)."""
+    """Leniencies a flow may switch on (all off by default: values and templates are taken exactly)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
-    case_insensitive_values: bool = False
-    """String comparisons in conditions (eq, ne, in, not_in) ignore case."""
-    lenient_format_specs: bool = False
-    """A template format spec that does not fit the value falls back to the plain value instead of failing the turn."""
-    result_fallback: bool = False
-    """``{result.x}`` reads the latest result still held when the last action's result was reset."""
+    case_insensitive_values: bool = Field(
+        False, description="Conditions compare string values case-insensitively ('Paris' equals 'paris')."
+    )
+    lenient_format_specs: bool = Field(
+        False,
+        description="A template format spec that does not fit the value ({n:d} for '3') formats the value converted "
+        "to a number, or as plain text, instead of failing the turn.",
+    )
+    result_fallback: bool = Field(
+        False,
+        description="When the action {result.x} reads is reset (a slot it used changed), {result.x} reads the "
+        "latest result still held instead of having no value.",
+    )
 
 
 class Flow(_Model):
@@ -886,7 +894,7 @@ class Flow(_Model):
             cache[key] = _FlowIndex(self)
         return cache[key]
 
-    def node(self, node_id: str) -> Any:
+    def node(self, node_id: str) -> AnyNode:
         try:
             return self._index().nodes[node_id]
         except KeyError:

@@ -1,16 +1,11 @@
-"""The base class of compiled flows: a ``transitions`` state machine plus CoDial's per-node bookkeeping.
+"""The base class of compiled flows: a ``transitions`` state machine over one :class:`SessionState`.
 
 A compiled flow class (see :mod:`fsmdial.compiler`) subclasses
 :class:`FlowMachine` and adds data only: its states, its transitions (edge
 conditions are generated methods), and for every slot the nodes that depend
-on it. An instance holds one conversation's state:
-
-* ``state``: the current node id (managed by ``transitions``);
-* ``slots``: slot values collected so far;
-* ``results`` / ``status``: what each external action returned, and whether
-  it succeeded;
-* ``informed``: nodes whose message was already told in the current visit;
-* ``answers``: the user's answer to each confirmation.
+on it. An instance is the ``transitions`` model of one session: its ``state``
+is the session's node, and conditions read the session (slots, results,
+status, answers, visits, declined slots) through it.
 """
 
 from __future__ import annotations
@@ -20,11 +15,13 @@ from typing import Any, ClassVar
 
 from transitions import Machine
 
+from .errors import SnapshotError, TurnError
 from .flow import Flow
 from .loader import flow_from_document
+from .session import SessionState
 
 
-class _Missing:
+class Missing:
     __slots__ = ()
 
     def __repr__(self) -> str:
@@ -34,26 +31,49 @@ class _Missing:
         return False
 
 
-MISSING: Any = _Missing()
+MISSING: Any = Missing()
 """Stands for a slot or result field that has no value."""
 
 
 # Comparison helpers used by generated condition methods. A missing value, or
 # values that cannot be compared, make a condition false instead of raising.
+# Values compare exactly; a flow with the option ``case_insensitive_values`` has its
+# compiled module import the ``*_folded`` variants under the same names instead.
 def eq(left: Any, right: Any) -> bool:
-    return left is not MISSING and _norm(left) == _norm(right)
+    return left is not MISSING and left == right
 
 
 def ne(left: Any, right: Any) -> bool:
-    return left is not MISSING and _norm(left) != _norm(right)
+    return left is not MISSING and left != right
 
 
 def isin(left: Any, right: list[Any]) -> bool:
-    return left is not MISSING and _norm(left) in [_norm(r) for r in right]
+    return left is not MISSING and left in right
 
 
 def notin(left: Any, right: list[Any]) -> bool:
-    return left is not MISSING and _norm(left) not in [_norm(r) for r in right]
+    return left is not MISSING and left not in right
+
+
+def fold(value: Any) -> Any:
+    """``value`` case-folded when it is a string (the ``case_insensitive_values`` comparisons)."""
+    return value.casefold() if isinstance(value, str) else value
+
+
+def eq_folded(left: Any, right: Any) -> bool:
+    return left is not MISSING and fold(left) == fold(right)
+
+
+def ne_folded(left: Any, right: Any) -> bool:
+    return left is not MISSING and fold(left) != fold(right)
+
+
+def isin_folded(left: Any, right: list[Any]) -> bool:
+    return left is not MISSING and fold(left) in [fold(r) for r in right]
+
+
+def notin_folded(left: Any, right: list[Any]) -> bool:
+    return left is not MISSING and fold(left) not in [fold(r) for r in right]
 
 
 def _order(left: Any, right: Any, test: Callable[[Any, Any], bool]) -> bool:
@@ -92,13 +112,17 @@ def absent(value: Any) -> bool:
     return not present(value)
 
 
-def _norm(value: Any) -> Any:
-    # Categorical values compare case-insensitively, as users and STAR type them.
-    return value.casefold() if isinstance(value, str) else value
-
-
 class FlowMachine:
-    """Base of every compiled flow class. Subclasses set the class attributes."""
+    """Base of every compiled flow class. Subclasses set the class attributes.
+
+    An instance is the ``transitions`` model of one session: every read goes to the same
+    :class:`SessionState` (``session``), which the :class:`~fsmdial.runtime.Dialogue` owns and
+    swaps on rollback. ``state`` is ``transitions``' working copy of ``session.node``: a plain
+    attribute (``transitions`` reads it several times per trigger), written back to the session
+    by every move (:meth:`fire`, :meth:`jump`, :meth:`place`, :meth:`use`). Entering a node
+    through a trigger starts a fresh visit (:meth:`fire`; not a ``transitions`` callback, which
+    costs about a microsecond per move in its dispatch and logging).
+    """
 
     FLOW: ClassVar[Flow]
     STATES: ClassVar[tuple[str, ...]]
@@ -107,29 +131,52 @@ class FlowMachine:
     DEPENDENTS: ClassVar[Mapping[str, tuple[str, ...]]]
     SLOT_OWNER: ClassVar[Mapping[str, str]]
     SUCCESS_WHEN: ClassVar[Mapping[str, str]] = {}
-
+    trigger: Callable[[str], bool]
+    """Fire a trigger by name (added by ``transitions``): True when an edge was taken."""
     state: str
+    """The current node, as ``transitions`` sees it (see the class docstring)."""
 
-    def __init__(self, predicates: Mapping[str, Callable[[FlowMachine], bool]] | None = None):
-        self.slots: dict[str, Any] = {}
-        self.results: dict[str, dict[str, Any]] = {}
-        self.status: dict[str, str] = {}
-        self.informed: dict[str, bool] = {}
-        self.answers: dict[str, str] = {}
-        self.last_action: str | None = None
-        self.visits: dict[str, int] = {self.INITIAL: 1}
-        self.declined: dict[str, bool] = {}
-        self.confirmed: dict[str, bool] = {}
+    def __init__(
+        self,
+        predicates: Mapping[str, Callable[[FlowMachine], bool]] | None = None,
+        session: SessionState | None = None,
+    ):
+        self.session = session if session is not None else SessionState.at(self.INITIAL)
         self.predicates: Mapping[str, Callable[[FlowMachine], bool]] = predicates or {}
         self.evaluated: list[tuple[str, bool]] = []
         self.machine = Machine(
             model=self,
             states=list(self.STATES),
             transitions=[dict(t) for t in self.TRANSITIONS],
-            initial=self.INITIAL,
+            initial=self.session.node,
             auto_transitions=False,
             ignore_invalid_triggers=True,
         )
+
+    # ---------------------------------------------- the session, as the model sees it
+    @property
+    def slots(self) -> dict[str, Any]:
+        return self.session.slots
+
+    @property
+    def results(self) -> dict[str, dict[str, Any]]:
+        return self.session.results
+
+    @property
+    def status(self) -> dict[str, str]:
+        return self.session.status
+
+    @property
+    def answers(self) -> dict[str, str]:
+        return self.session.answers
+
+    @property
+    def visits(self) -> dict[str, int]:
+        return self.session.visits
+
+    @property
+    def last_action(self) -> str | None:
+        return self.session.last_action
 
     # ------------------------------------------------------- condition reads
     def noted(self, method: str, outcome: bool) -> bool:
@@ -138,23 +185,21 @@ class FlowMachine:
         return outcome
 
     def slot(self, name: str) -> Any:
-        return self.slots.get(name, MISSING)
+        return self.session.slots.get(name, MISSING)
 
     def result_field(self, node: str, field: str) -> Any:
-        result = self.results.get(node)
+        result = self.session.results.get(node)
         if result is None:
             return MISSING
         return result.get(field, MISSING)
 
     def is_declined(self, name: str) -> bool:
-        return self.declined.get(name, False)
+        return name in self.session.declined
 
     def call(self, name: str) -> bool:
         try:
             predicate = self.predicates[name]
         except KeyError:
-            from .errors import TurnError
-
             raise TurnError(f"no predicate registered under the name {name!r}") from None
         return bool(predicate(self))
 
@@ -163,86 +208,60 @@ class FlowMachine:
         method = self.SUCCESS_WHEN.get(node)
         return True if method is None else bool(getattr(self, method)())
 
-    # ------------------------------------------------------------ bookkeeping
-    def enter(self, node: str) -> None:
-        """Start a fresh visit of ``node``, which the machine has just moved to."""
+    # ------------------------------------------------------------ moving
+    def fire(self, trigger: str) -> bool:
+        """Fire ``trigger`` (``advance`` or ``decline``); when an edge is taken, the node entered starts a fresh visit."""
+        if self.trigger(trigger):
+            self.entered()
+            return True
+        return False
+
+    def entered(self) -> None:
+        """The machine has just moved to ``state``: the session is there, for a fresh visit."""
+        node = self.session.node = self.state
         self.forget((node,))
-        self.visits[node] = self.visits.get(node, 0) + 1
+        self.session.visits[node] = self.session.visits.get(node, 0) + 1
 
     def jump(self, node: str) -> None:
-        """Put the machine at ``node`` for a fresh visit."""
+        """Put the machine at ``node`` for a fresh visit (a global action, an escalation)."""
         self.machine.set_state(node, model=self)
-        self.enter(node)
+        self.entered()
+
+    def place(self, node: str) -> None:
+        """Put the machine at ``node`` keeping its bookkeeping (a rewind to a node whose slot changed)."""
+        self.machine.set_state(node, model=self)
+        self.session.node = node
+
+    def use(self, session: SessionState) -> None:
+        """Continue from ``session`` (a rollback or a restored snapshot); its node must be one of the flow's."""
+        if session.node not in self.STATES:
+            raise SnapshotError(f"snapshot is at node {session.node!r}, which flow {self.FLOW.name!r} does not have")
+        self.session = session
+        self.machine.set_state(session.node, model=self)
 
     def clear_current_slots(self) -> None:
         """Clear the slots of the request node just entered (an edge with ``reset_slots``)."""
+        session = self.session
         for slot, owner in self.SLOT_OWNER.items():
-            if owner == self.state:
-                self.slots.pop(slot, None)
-                self.declined.pop(slot, None)
-                self.confirmed.pop(slot, None)
+            if owner == self.state:  # the node just entered (the session learns it right after)
+                session.slots.pop(slot, None)
+                session.declined.discard(slot)
+                session.confirmed.discard(slot)
                 self.forget(self.DEPENDENTS.get(slot, ()))
 
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
         """Reset the bookkeeping of ``nodes`` (results, status, informed flags, answers)."""
-        for table in (self.results, self.status, self.informed, self.answers):
+        session = self.session
+        for table in (session.results, session.status, session.answers):
             if table:  # most are empty, or hold few nodes
                 for node in nodes:
                     table.pop(node, None)
-        if self.last_action in nodes:  # {result.x} now reads the latest result still held
-            self.last_action = next(reversed(self.results), None)
-
-    def bookkeeping(self) -> dict[str, Any]:
-        """The machine's part of a session snapshot (JSON-ready)."""
-        return {
-            "node": self.state,
-            "slots": dict(self.slots),
-            "results": dict(self.results),
-            "status": dict(self.status),
-            "informed": sorted(self.informed),
-            "answers": dict(self.answers),
-            "last_action": self.last_action,
-            "visits": dict(self.visits),
-            "declined": sorted(self.declined),
-            "confirmed": sorted(self.confirmed),
-        }
-
-    def load_bookkeeping(self, data: Mapping[str, Any]) -> None:
-        if data["node"] not in self.STATES:
-            from .errors import SnapshotError
-
-            raise SnapshotError(f"snapshot is at node {data['node']!r}, which flow {self.FLOW.name!r} does not have")
-        self.slots = dict(data["slots"])
-        self.results = dict(data["results"])
-        self.status = dict(data["status"])
-        self.informed = dict.fromkeys(data["informed"], True)
-        self.answers = dict(data["answers"])
-        self.last_action = data.get("last_action")
-        self.visits = {str(k): int(v) for k, v in data.get("visits", {}).items()}
-        self.declined = dict.fromkeys(data.get("declined", []), True)
-        self.confirmed = dict.fromkeys(data.get("confirmed", []), True)
-        self.machine.set_state(data["node"], model=self)
-
-    def checkpoint(self) -> tuple[Any, ...]:
-        """A cheap copy of everything a turn may change (values are never mutated in place)."""
-        return (
-            self.state,
-            self.slots.copy(),
-            self.results.copy(),
-            self.status.copy(),
-            self.informed.copy(),
-            self.answers.copy(),
-            self.last_action,
-            self.visits.copy(),
-            self.declined.copy(),
-            self.confirmed.copy(),
-        )
-
-    def rollback(self, checkpoint: tuple[Any, ...]) -> None:
-        (state, self.slots, self.results, self.status, self.informed, self.answers, self.last_action,
-         self.visits, self.declined, self.confirmed) = checkpoint
-        if self.state != state:
-            self.machine.set_state(state, model=self)
+        if session.informed:
+            session.informed.difference_update(nodes)
+        if session.last_action in nodes:
+            # With the flow option ``result_fallback``, {result.x} now reads the latest result still held.
+            fallback = self.FLOW.options.result_fallback
+            session.last_action = next(reversed(session.results), None) if fallback else None
 
 
 def flow_from_data(data: Mapping[str, Any]) -> Flow:

@@ -24,12 +24,15 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .testing import Bench, Conversation, FrozenClock
 from .understand.backends import BACKENDS  # the names only: importing it loads no backend
+
+if TYPE_CHECKING:
+    from .tables import FlowSource
 
 MODEL_ENV = "FSMDIAL_MODEL"
 BACKEND_ENV = "FSMDIAL_BACKEND"
@@ -207,7 +210,7 @@ def fsmdial_dialogue(
     from .runtime import Dialogue
 
     def build(
-        flow: Any,
+        flow: FlowSource,
         *,
         tools: Any = None,
         understander: Any = None,

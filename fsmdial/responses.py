@@ -5,9 +5,12 @@ parts. Values are inserted as data: a slot value such as ``{ride_id}`` or
 ``{0.__class__}`` typed by a user is shown verbatim, never formatted again,
 and placeholders can only name values (no indexing, no attribute access).
 
-Format specs are kept as STAR writes them (``{hotel_name:s}``,
-``{average_rating:d}``); a spec that does not fit the value's type falls back
-to the plain value rather than failing the turn.
+Format specs apply as Python's ``format`` does; a spec that does not fit the
+value's type (``{n:d}`` for the text ``"3"``) fails the turn with a
+:class:`~fsmdial.errors.TemplateError`, unless the flow sets the option
+``lenient_format_specs`` (STAR writes ``{hotel_name:s}`` for numbers and
+``{average_rating:d}`` for strings): then the value is formatted converted to a
+number, or else shown plain.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import TemplateError
+from .session import SessionState
 
 _FIELD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
 
@@ -52,7 +56,7 @@ def template_fields(template: str) -> list[str]:
     return [field for _, field, _ in parse_template(template) if field is not None]
 
 
-def _format_value(value: Any, spec: str) -> str:
+def _format_value(value: Any, spec: str, lenient: bool) -> str:
     if value is None:
         return ""
     if not spec:
@@ -60,6 +64,8 @@ def _format_value(value: Any, spec: str) -> str:
     try:
         return format(value, spec)
     except (ValueError, TypeError):
+        if not lenient:
+            raise
         # STAR writes {x:d} for values that arrive as strings, and {x:s} for numbers.
         for convert in (int, float):
             try:
@@ -69,10 +75,11 @@ def _format_value(value: Any, spec: str) -> str:
         return str(value)
 
 
-def render(template: str, values: Mapping[str, Any]) -> str:
+def render(template: str, values: Mapping[str, Any], *, lenient: bool = False) -> str:
     """Fill ``template`` from ``values`` (a flat mapping of placeholder names).
 
-    Raises :class:`TemplateError` when a placeholder has no value.
+    Raises :class:`TemplateError` when a placeholder has no value, or (unless ``lenient``, the flow
+    option ``lenient_format_specs``) when its format spec does not fit the value.
     """
     try:
         parts = parse_template(template)
@@ -87,5 +94,43 @@ def render(template: str, values: Mapping[str, Any]) -> str:
             value = values[field]
         except KeyError:
             raise TemplateError(f"template {template!r}: no value for {{{field}}}") from None
-        out.append(_format_value(value, spec))
+        try:
+            out.append(_format_value(value, spec, lenient))
+        except (ValueError, TypeError):
+            raise TemplateError(f"template {template!r}: format spec {spec!r} does not fit the value {value!r}") from None
     return "".join(out)
+
+
+class TemplateValues(Mapping[str, Any]):
+    """A session's template values: slots by name, ``result.field`` (latest action) and ``node.field``.
+
+    ``optional`` names the slots (``name``) and result fields (``node.field``) the flow declares optional:
+    when absent they read as empty instead of failing the turn.
+    """
+
+    __slots__ = ("session", "optional")
+
+    def __init__(self, session: SessionState, optional: frozenset[str] = frozenset()):
+        self.session = session
+        self.optional = optional
+
+    def __getitem__(self, name: str) -> Any:
+        session = self.session
+        head, dot, field = name.partition(".")
+        if not dot:
+            if name not in session.slots and name in self.optional:
+                return ""  # an optional slot the user never gave reads as nothing
+            return session.slots[name]
+        node = session.last_action if head == "result" else head
+        if node is None or node not in session.results:
+            raise KeyError(name)
+        result = session.results[node]
+        if field not in result and f"{node}.{field}" in self.optional:
+            return ""  # a result field the action declares optional, absent this time
+        return result[field]
+
+    def __iter__(self):  # pragma: no cover - Mapping protocol
+        return iter(self.session.slots)
+
+    def __len__(self) -> int:  # pragma: no cover
+        return len(self.session.slots)

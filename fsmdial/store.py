@@ -41,6 +41,7 @@ from .errors import ConflictError, StoreError
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
+    from .tables import FlowSource
 
 SCHEMA_VERSION = 1
 """Layout of the SQLite file (``PRAGMA user_version``); a newer file is refused, not misread."""
@@ -270,7 +271,7 @@ class SessionStore:
         return [] if problems == ["ok"] else problems
 
     # ------------------------------------------------------------ dialogues
-    def dialogue(self, flow: Any, session_id: str | None = None, **kwargs: Any) -> Dialogue:
+    def dialogue(self, flow: FlowSource, session_id: str | None = None, **kwargs: Any) -> Dialogue:
         """A :class:`~fsmdial.runtime.Dialogue` bound to this store: resumed if ``session_id``
         is stored, else new (a fresh id when none is given). Keyword arguments go to ``Dialogue``."""
         from .runtime import Dialogue
@@ -279,7 +280,7 @@ class SessionStore:
             return self.resume(flow, session_id, **kwargs)
         return Dialogue(flow, store=self, session_id=session_id, **kwargs)
 
-    def resume(self, flow: Any, session_id: str, **kwargs: Any) -> Dialogue:
+    def resume(self, flow: FlowSource, session_id: str, **kwargs: Any) -> Dialogue:
         """The stored session continued, bound to this store.
 
         Raises :class:`UnknownSession`, or :class:`~fsmdial.errors.SnapshotError`

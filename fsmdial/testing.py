@@ -586,7 +586,7 @@ def turn_costs(trace: TurnTrace) -> dict[str, Any]:
         for key in keys:
             value = info.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return value
+                return int(value)
         return 0 if not trace.model_calls else None
 
     return {

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+ActKind = Literal["ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "end", "ask_change", "greeting"]
+ToolStatus = Literal["success", "failure"]
 
 
 @dataclass(frozen=True)
@@ -13,11 +16,12 @@ class Act:
     ``kind`` is one of ``ask`` (a slot question), ``inform``, ``confirm`` (a
     yes/no question), ``global`` (a global action's response), ``fallback``
     (goodbye, out_of_scope, anything_else), ``invalid`` (a rejected value),
-    ``changed`` (a correction acknowledged) or ``end``. ``name`` is the act's
+    ``changed`` (a correction acknowledged), ``ask_change`` (what to change, after
+    a "no" to a confirmation), ``greeting`` (an Assistant's opening) or ``end``. ``name`` is the act's
     label (a STAR action label for imported flows).
     """
 
-    kind: str
+    kind: ActKind
     name: str
     text: str
     node: str | None = None
@@ -38,7 +42,7 @@ class ToolCall:
     node: str
     arguments: dict[str, Any]
     result: dict[str, Any] | None
-    status: str
+    status: ToolStatus
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,6 +70,8 @@ class TurnTrace:
     nodes: list[str] = field(default_factory=list)
     conditions: list[dict[str, Any]] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
+    repeated_calls: list[ToolCall] = field(default_factory=list)
+    """Tool calls not made again (the same arguments as the tool's last call): their earlier outcome was taken."""
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -81,6 +87,8 @@ class TurnTrace:
                 out[key] = value
         if self.tool_calls:
             out["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        if self.repeated_calls:
+            out["repeated_calls"] = [call.to_dict() for call in self.repeated_calls]
         if timings:
             out["timings_ms"] = {k: round(v * 1000, 3) for k, v in self.timings.items()}
         return out

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-import fsmdial.runtime as runtime
+import fsmdial.turn as turn_module
 from fsmdial.errors import (
     ConflictError,
     FsmdialError,
@@ -32,6 +32,7 @@ from fsmdial.errors import (
     UnderstandingError,
 )
 from fsmdial.loader import load_flow
+from fsmdial.responses import TemplateValues
 from fsmdial.runtime import Dialogue
 from fsmdial.store import SessionStore
 from fsmdial.tools import ToolRegistry
@@ -167,7 +168,7 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
     (
         "validator crashes",
         {},
-        lambda f, m: m.setattr(runtime, "coerce", raise_(RuntimeError("validator bug"))),
+        lambda f, m: m.setattr(turn_module, "coerce", raise_(RuntimeError("validator bug"))),
         TurnError,
         "validator bug",
     ),
@@ -210,7 +211,7 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
     (
         "template without a value",
         {},
-        lambda f, m: m.setattr(runtime._Values, "__getitem__", _lookup_failing_for("result.note")),
+        lambda f, m: m.setattr(TemplateValues, "__getitem__", _lookup_failing_for("result.note")),
         TemplateError,
         "{result.note}",
     ),
@@ -233,7 +234,7 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
 
 def _lookup_failing_for(name: str) -> Callable[..., Any]:
     """A template value lookup that has no value for ``name`` (an absent optional field reads as empty)."""
-    real = runtime._Values.__getitem__
+    real = TemplateValues.__getitem__
 
     def lookup(self: Any, key: str) -> Any:
         if key == name:

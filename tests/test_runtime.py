@@ -6,7 +6,7 @@ import pytest
 
 from fsmdial.errors import SnapshotError, ToolError, ToolResultError, TurnError, UnderstandingError
 from fsmdial.loader import load_flow
-from fsmdial.runtime import Dialogue
+from fsmdial.runtime import SNAPSHOT_VERSION, Dialogue
 from fsmdial.understand.base import Parse
 
 from . import example_tools
@@ -153,7 +153,7 @@ def test_snapshot_restore_continues_identically():
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda s: s.replace(b'"version":1', b'"version":0'), "format version 0 is not supported"),
+        (lambda s: s.replace(b'"version":%d' % SNAPSHOT_VERSION, b'"version":0'), "format version 0 is not supported"),
         (lambda s: s.replace(b'"fsmdial.session"', b'"other"'), "not an fsmdial session snapshot"),
         (lambda s: s[:-5], "not valid JSON"),
         (lambda s: s.replace(b'"node":"ask_details"', b'"node":"nowhere"'), "node 'nowhere'"),

@@ -244,8 +244,8 @@ class StarApis:
         outputs = [f["Name"] for f in spec.get("output") or []]
         lookup = db is not None and (spec.get("function") == "generic_sample" or 2 * sum(o in db_fields for o in outputs) > len(outputs))
         if lookup:  # a search: the item itself is the answer
-            item, count = db.query(searchable)  # type: ignore[union-attr]
-            return {"item": item, "count": count, "found": item is not None, "ok": item is not None and not refused(item)}
+            found, count = db.query(searchable)  # type: ignore[union-attr]
+            return {"item": found, "count": count, "found": found is not None, "ok": found is not None and not refused(found)}
         item = self._outcome(api, spec, arguments)
         return {"item": item, "count": 1, "found": True, "ok": not refused(item)}
 

@@ -43,10 +43,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, create_model
 
 from ..errors import FsmdialError
-from ..flow import ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode
+from ..flow import ConfirmNode, EndNode, ExternalActionNode, Flow, InformNode, RequestNode
 from ..importers.star import StarImport, import_star_task, task_names, words
 from ..machine import FlowMachine
-from ..runtime import Dialogue, flow_class
+from ..runtime import Dialogue
+from ..session import SessionState
+from ..tables import flow_class
 from ..tools import ToolRegistry
 from ..trace import Act
 from ..values import InvalidValue, coerce
@@ -125,7 +127,7 @@ def build_bundle(star_dir: str | Path, task: str, *, overlays: bool = True) -> B
                   result_fields, predicates, vocabulary, _upstream_actions(flow), unknown)  # fmt: skip
 
 
-def _upstream_actions(flow: Any) -> dict[str, str]:
+def _upstream_actions(flow: Flow) -> dict[str, str]:
     preds: dict[str, list[str]] = defaultdict(list)
     for edge in flow.edges:
         preds[edge.target].append(edge.source)
@@ -308,16 +310,16 @@ class Session:
         self.errors = 0  # no start(): in STAR the user speaks first, the engine opens on their first turn
         self.understanding: Counter[str] = Counter()
         """Turns per understanding path, model calls, and model calls on turns the fast path settled."""
-        self.before: tuple[Any, ...] | None = None
-        """The machine before the engine's steps since the last wizard message (see :meth:`force_label`)."""
+        self.before: SessionState | None = None
+        """The machine before the engine's steps since the last wizard message (see :meth:`align_to_label`)."""
 
     @property
-    def machine(self) -> FlowMachine:
-        return self.dialogue.machine
+    def session_state(self) -> SessionState:
+        return self.dialogue.session
 
     def step(self, text: str, reveal: dict[str, Any] | None = None) -> list[Act] | None:
         if self.before is None:
-            self.before = self.machine.checkpoint()
+            self.before = self.dialogue.checkpoint()
         if self.oracle is not None:
             self.oracle.pending = dict(reveal or {})
         try:
@@ -348,55 +350,36 @@ class Session:
                 wanted = coerce(slots[name], value, CLOCK)
             except InvalidValue:
                 continue
-            if self.machine.slots.get(name) != wanted:
+            if self.session_state.slots.get(name) != wanted:
                 out[name] = value
         return out
 
-    def _seed_result(self, node: str) -> None:
+    def _unknown_results(self, node: str) -> dict[str, dict[str, Any]]:
         """Forced past a query that never ran: its result is unknown (every field empty), not missing."""
-        machine = self.machine
+        session = self.session_state
         action = self.bundle.upstream_action.get(node)
-        if action is not None and (machine.last_action is None or machine.last_action not in machine.results):
-            machine.results[action] = shape_result(None, None, self.bundle.result_fields)
-            machine.last_action = action
+        if action is not None and (session.last_action is None or session.last_action not in session.results):
+            return {action: shape_result(None, None, self.bundle.result_fields)}
+        return {}
 
-    def force_label(self, label: str) -> str | None:
-        """Put the machine where the wizard's ``label`` leaves it; the slot now asked (or None)."""
-        machine = self.machine
+    def align_to_label(self, label: str) -> str | None:
+        """Put the dialogue where the wizard's ``label`` leaves it; the slot now asked (or None)."""
         if label in self.bundle.slot_acts:
             node, slot = self.bundle.slot_acts[label]
-            self._seed_result(node)
-            if machine.state != node:
-                machine.machine.set_state(node, model=machine)
-            machine.slots.pop(slot, None)
-            getattr(machine, "declined", {}).pop(slot, None)
+            self.dialogue.seek(node, held=self._unknown_results(node), clear=[slot])
             return slot
-        node = self.bundle.node_labels.get(label)
-        if node is not None:
-            self._seed_result(node)
-            if machine.state != node:
-                machine.machine.set_state(node, model=machine)
-            machine.informed[node] = True
-            machine.answers.pop(node, None)
+        labelled = self.bundle.node_labels.get(label)
+        if labelled is not None:
+            self.dialogue.seek(labelled, held=self._unknown_results(labelled), told=True)
         elif self.before is not None:
-            # A greeting, an apology, a custom message: the wizard did not move on. The machine goes back
+            # A greeting, an apology, a custom message: the wizard did not move on. The dialogue goes back
             # to where it was before the engine's reply, keeping what the user said.
-            slots = dict(machine.slots)
-            changed = [name for name, value in slots.items() if self.before[1].get(name, object()) != value]
-            machine.rollback(self.before)
-            machine.slots = slots
-            for name in changed:
-                machine.forget(self.bundle.cls.DEPENDENTS.get(name, ()))
+            self.dialogue.rewind(self.before)
         return None
 
-    def force_query(self, node: str, call: GoldCall) -> None:
-        """Put the machine just after query ``node``, with the wizard's knowledge-base answer as its result."""
-        machine = self.machine
-        machine.machine.set_state(node, model=machine)
-        machine.forget((node,))
-        machine.results[node] = shape_result(call.item, call.total, self.bundle.result_fields)
-        machine.last_action = node
-        machine.status[node] = "success" if machine.succeeded(node) else "failure"
+    def align_to_query(self, node: str, call: GoldCall) -> None:
+        """Put the dialogue just after query ``node``, with the wizard's knowledge-base answer as its result."""
+        self.dialogue.seek(node, result=shape_result(call.item, call.total, self.bundle.result_fields))
 
 
 # ------------------------------------------------------------------ one dialogue
@@ -505,7 +488,7 @@ def evaluate_dialogue(dialogue: StarDialogue, bundles: dict[str, Bundle], apis: 
                 if owner != active and label in bundles[owner].labels:
                     _share_slots(session(owner), sessions.values())
                     active = owner
-                asked = session(active).force_label(label)
+                asked = session(active).align_to_label(label)
                 for s in sessions.values():
                     s.asked.asked = asked if s is sessions[active] else None
             else:
@@ -532,7 +515,7 @@ def _share_slots(target: Session, sessions: Iterable[Session]) -> None:
     """Values a user already gave another flow of the dialogue (their name ...) carry over."""
     for other in sessions:
         if other is not target:
-            target.dialogue.adopt_slots(other.machine.slots)
+            target.dialogue.adopt_slots(other.session_state.slots)
 
 
 def _on_queries(group: list[GoldCall], kb: KnowledgeBase, session: Callable[[str], Session], owner_of_api: dict,
@@ -557,7 +540,7 @@ def _on_queries(group: list[GoldCall], kb: KnowledgeBase, session: Callable[[str
             if node is None and s.bundle.query_nodes:
                 node = next(n for (a, _), n in s.bundle.query_nodes.items() if a == api)
             if node is not None:
-                s.force_query(node, call)
+                s.align_to_query(node, call)
                 new = s.step("")
                 acts = new if new is not None else acts
     return acts, task
@@ -639,19 +622,19 @@ def _score_calls(dialogue: StarDialogue, kb: KnowledgeBase, apis: StarApis) -> m
             gold.append((segment, api, kind, calls))
     tally.gold = len(gold)
     matched_gold: set[int] = set()
-    for call in kb.calls:
+    for made in kb.calls:
         tally.made += 1
-        problem = schema_problem(apis.apis.get(call.api, {}), call.arguments)
+        problem = schema_problem(apis.apis.get(made.api, {}), made.arguments)
         if problem is None:
             tally.valid += 1
         else:
-            tally.problems[f"{call.api}: {problem}"] += 1
+            tally.problems[f"{made.api}: {problem}"] += 1
         for number, (segment, api, kind, calls) in enumerate(gold):
-            if number in matched_gold or segment != call.segment or api != call.api or (kind != call.request_type and kind is not None):
+            if number in matched_gold or segment != made.segment or api != made.api or (kind != made.request_type and kind is not None):
                 continue
             matched_gold.add(number)
             tally.correct += 1
-            engine = {k: _norm_arg(v) for k, v in call.arguments.items()}
+            engine = {k: _norm_arg(v) for k, v in made.arguments.items()}
             if any(engine == {k: _norm_arg(v) for k, v in c.arguments().items()} for c in calls):
                 tally.exact += 1
             break

@@ -1,0 +1,131 @@
+"""External actions of one dialogue: which tool each action node calls, with what, and what came back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ToolArgumentError, ToolError
+from .flow import ExternalActionNode, ResultArg, SlotArg, ValueArg
+from .machine import MISSING, FlowMachine
+from .tables import FlowTables
+from .tools import Tool, ToolRegistry, call_tool, check_result, stand_in
+from .trace import ToolCall, ToolStatus, TurnTrace
+
+
+class Actions:
+    """The tools bound to a flow's action nodes (per dialogue: tools are given per dialogue).
+
+    ``stand_in_tools`` (for ``fsmdial chat``) replaces tools missing from the registry with
+    stand-ins that return the first outcome the flow expects.
+    """
+
+    def __init__(self, tables: FlowTables, registry: ToolRegistry, *, stand_in_tools: bool = False):
+        self.tables = tables
+        self.tools: dict[str, Tool] = {}
+        for node in tables.flow.nodes:
+            if not isinstance(node, ExternalActionNode):
+                continue
+            if node.tool in registry:
+                self.tools[node.id] = registry[node.tool]
+            elif stand_in_tools:
+                self.tools[node.id] = stand_in(tables.flow, node)
+            else:
+                known = ", ".join(registry.names()) or "none"
+                raise ToolError(node.tool, f"node {node.id!r} calls it but it is not registered (registered: {known})")
+        self.required_slots = {node_id: self._required_argument_slots(node_id) for node_id in self.tools}
+
+    @property
+    def stand_ins(self) -> list[str]:
+        """Tools replaced by stand-ins (``fsmdial chat`` only)."""
+        return sorted({tool.name for tool in self.tools.values() if tool.stand_in})
+
+    def owner_of_missing_argument(self, node: ExternalActionNode, machine: FlowMachine) -> str | None:
+        """The request node of a slot that a required tool argument reads and that has no value.
+
+        A declined slot counts only when its node has no way around it (then that node says it cannot continue).
+        """
+        session = machine.session
+        for name, owner in self.required_slots[node.id]:
+            if name not in session.slots and not (name in session.declined and owner in self.tables.decline_nodes):
+                return owner
+        return None
+
+    def arguments(self, node: ExternalActionNode, machine: FlowMachine) -> dict[str, Any]:
+        """The tool's arguments, read from slots, earlier results and constants (absent values left out)."""
+        slots = machine.session.slots
+        out: dict[str, Any] = {}
+        for arg, source in self.tables.arguments[node.id].items():
+            if isinstance(source, (str, SlotArg)):
+                name = source if isinstance(source, str) else source.slot
+                if name in slots:
+                    out[arg] = slots[name]
+            elif isinstance(source, ResultArg):
+                value = machine.result_field(source.node, source.result)
+                if value is not None and value is not MISSING:
+                    out[arg] = value
+            elif isinstance(source, ValueArg):
+                out[arg] = source.value
+        return out
+
+    def run(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace) -> None:
+        """Call the node's tool and record its result and status (success / failure) in the session.
+
+        A tool is not called again with the arguments of its last call: that call's outcome is taken
+        again, and the skipped repeat is recorded in the trace.
+        """
+        session = machine.session
+        arguments = self.arguments(node, machine)
+        last = session.calls.get(node.id)
+        if last is not None and last["arguments"] == arguments:
+            self._repeat(node, machine, trace, last)
+            return
+        try:
+            raw = call_tool(self.tools[node.id], arguments, node.timeout)
+        except ToolArgumentError:
+            raise  # the flow mapped arguments the tool cannot take: an error, not an outcome
+        except ToolError as exc:  # the tool raised or timed out
+            if node.id not in self.tables.failure_edge:
+                raise
+            session.status[node.id] = "failure"
+            session.calls[node.id] = {"arguments": arguments, "result": None, "error": str(exc)}
+            trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, None, "failure", str(exc)))
+            return
+        result = check_result(node, raw)  # a result of the wrong shape always fails the turn
+        session.calls[node.id] = {"arguments": arguments, "result": result, "error": None}
+        trace.tool_calls.append(self._record(node, machine, arguments, result))
+
+    def _record(self, node: ExternalActionNode, machine: FlowMachine, arguments: dict[str, Any],
+                result: dict[str, Any]) -> ToolCall:  # fmt: skip
+        session = machine.session
+        session.results[node.id] = result
+        session.last_action = node.id
+        status: ToolStatus = "success" if machine.succeeded(node.id) else "failure"
+        session.status[node.id] = status
+        return ToolCall(node.tool, node.id, arguments, result, status)
+
+    def _repeat(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, last: Mapping[str, Any]) -> None:
+        """The arguments are those of the tool's last call: its outcome again, without calling it."""
+        arguments = dict(last["arguments"])
+        if last["result"] is None:
+            machine.session.status[node.id] = "failure"
+            call = ToolCall(node.tool, node.id, arguments, None, "failure", last["error"])
+        else:
+            call = self._record(node, machine, arguments, dict(last["result"]))
+        trace.repeated_calls.append(call)  # not in tool_calls: those are the calls made
+        trace.notes.append(f"tool {node.tool!r} not called again: same arguments as its last call")
+
+    def _required_argument_slots(self, node_id: str) -> tuple[tuple[str, str], ...]:
+        """(slot, owner node) of each required slot that a required argument of the node's tool reads."""
+        model = self.tools[node_id].arguments
+        if model is None:
+            return ()
+        mapping: Mapping[str, Any] = self.tables.arguments[node_id]
+        slots = self.tables.slots
+        out = []
+        for arg, spec in model.model_fields.items():
+            source = mapping.get(arg)
+            name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+            if name is not None and spec.is_required() and name in slots and slots[name].required:
+                out.append((name, self.tables.slot_owner[name]))
+        return tuple(out)

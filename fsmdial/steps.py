@@ -1,0 +1,226 @@
+"""Node steps: one handler per node type, each returning what happens next.
+
+:func:`advance` runs the machine until it needs the user. At each node the
+node type's handler does the node's work (ask, call the tool, tell, confirm,
+end) and returns an explicit result, as Rasa's flow executor does:
+
+* :class:`Follow`: the node is done, fire ``trigger`` (``advance``, or ``decline``
+  for a request node's alternative branch); when no edge is open, the handler's
+  ``stuck`` says what then;
+* :class:`Goto`: move to another node, keeping its bookkeeping (an action reached
+  without a value its tool requires goes back to the node asking it);
+* :data:`PAUSE`: wait for the user; :data:`END`: the conversation is over.
+
+Entering a node through a trigger starts its fresh visit (``FlowMachine.fire``),
+so a handler never has to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .actions import Actions
+from .errors import FlowLoopError
+from .flow import AnyNode, ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode, Slot
+from .language import sentences
+from .machine import FlowMachine
+from .responses import TemplateValues, render
+from .tables import FlowTables
+from .trace import Act, ActKind, TurnTrace
+
+STEP_LIMIT = 200
+"""Most nodes one turn may enter before the turn fails with FlowLoopError."""
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """The node is done: fire ``trigger``."""
+
+    trigger: Literal["advance", "decline"] = "advance"
+
+
+@dataclass(frozen=True, slots=True)
+class Goto:
+    """Move to ``node`` without a fresh visit."""
+
+    node: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Wait for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The conversation is over."""
+
+
+FOLLOW = Follow()
+PAUSE = Pause()
+END = End()
+StepResult = Follow | Goto | Pause | End
+
+
+class Turn:
+    """What one turn works on: the machine and its session, the flow's tables, the acts said so far.
+
+    A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
+    """
+
+    __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient")
+
+    def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
+        self.machine = machine
+        self.tables = tables
+        self.actions = actions
+        self.values = TemplateValues(machine.session, tables.optional)
+        self.lenient = tables.flow.options.lenient_format_specs
+        self.begin(trace or TurnTrace(turn=0, text=""))
+
+    def begin(self, trace: TurnTrace) -> Turn:
+        """Start a turn on the machine's current session, recorded in ``trace``."""
+        self.session = self.values.session = self.machine.session
+        self.trace = trace
+        self.acts: list[Act] = []
+        return self
+
+    def render(self, template: str) -> str:
+        return render(template, self.values, lenient=self.lenient)
+
+    def say(self, kind: ActKind, name: str, text: str, node: str | None = None, slot: str | None = None) -> None:
+        self.acts.append(Act(kind, name, text, node, slot))
+
+    def fallback(self, name: str) -> Act:
+        """The flow's fallback sentence ``name`` (goodbye, out_of_scope, anything_else, cannot_continue)."""
+        template = getattr(self.tables.flow.fallbacks, name) or ""
+        return Act("fallback", name, self.render(template) if template else "")
+
+    def cannot_continue(self) -> End:
+        fallbacks = self.tables.flow.fallbacks
+        self.acts.append(self.fallback("cannot_continue" if fallbacks.cannot_continue else "goodbye"))
+        return END
+
+    def field_to_confirm(self, node: RequestNode) -> Slot | None:
+        """The first slot of ``node`` given but not yet confirmed, when its field asks for confirmation."""
+        session = self.session
+        for slot in self.tables.confirm_fields[node.id]:
+            if slot.name in session.slots and slot.name not in session.confirmed:
+                return slot
+        return None
+
+
+class NodeHandler:
+    """The behaviour of one node type."""
+
+    def step(self, turn: Turn, node: Any) -> StepResult:
+        return FOLLOW
+
+    def stuck(self, turn: Turn, node: Any, trigger: str) -> Pause | End:
+        """No edge of ``trigger`` is open (or the node has none): the machine waits here."""
+        return PAUSE
+
+
+class RequestStep(NodeHandler):
+    def step(self, turn: Turn, node: RequestNode) -> StepResult:
+        session = turn.session
+        confirm = turn.field_to_confirm(node)
+        if confirm is not None:
+            question = render(confirm.confirm, turn.values, lenient=turn.lenient) if isinstance(confirm.confirm, str) else (
+                sentences.confirm_value(confirm.readable, session.slots[confirm.name])
+            )
+            turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
+            return PAUSE
+        missing = turn.tables.missing(node, session.slots)
+        if not missing:
+            return FOLLOW
+        if session.declined and any(slot.name in session.declined for slot in missing):
+            return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
+        slot = missing[0]
+        question = render(slot.ask, turn.values, lenient=turn.lenient) if slot.ask else sentences.ask(slot.readable)
+        turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
+        session.asked = slot.name
+        return PAUSE
+
+    def stuck(self, turn: Turn, node: RequestNode, trigger: str) -> Pause | End:
+        return turn.cannot_continue() if trigger == "decline" else PAUSE
+
+
+class ActionStep(NodeHandler):
+    def step(self, turn: Turn, node: ExternalActionNode) -> StepResult:
+        if node.id not in turn.session.status:
+            owner = turn.actions.owner_of_missing_argument(node, turn.machine)
+            if owner is not None:  # reached without a value its tool requires (after a jump): ask first
+                return Goto(owner)
+            turn.actions.run(node, turn.machine, turn.trace)
+        return FOLLOW
+
+
+class InformStep(NodeHandler):
+    def step(self, turn: Turn, node: InformNode) -> StepResult:
+        if node.id not in turn.session.informed:
+            turn.acts.append(Act("inform", node.act, render(node.message, turn.values, lenient=turn.lenient), node.id))
+            turn.session.informed.add(node.id)
+        return FOLLOW
+
+
+class ConfirmStep(NodeHandler):
+    def step(self, turn: Turn, node: ConfirmNode) -> StepResult:
+        session = turn.session
+        if node.id in session.answers:
+            return FOLLOW
+        first = node.id not in session.informed
+        parts = [node.message, node.question] if first and node.message else [node.question]
+        turn.acts.append(Act("confirm", node.act, " ".join([turn.render(p) for p in parts]), node.id))
+        session.informed.add(node.id)
+        return PAUSE
+
+    def stuck(self, turn: Turn, node: ConfirmNode, trigger: str) -> Pause | End:
+        # an answer no edge expects
+        if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
+            turn.say("ask_change", "ask_change", turn.render(node.change_question), node.id)
+        else:
+            turn.say("confirm", node.act, turn.render(node.question), node.id)
+        return PAUSE
+
+
+class EndStep(NodeHandler):
+    def step(self, turn: Turn, node: EndNode) -> StepResult:
+        if node.id not in turn.session.informed:
+            turn.acts.append(Act("end", node.act, turn.render(node.message) if node.message else "", node.id))
+            turn.session.informed.add(node.id)
+        return END
+
+
+HANDLERS: dict[type, NodeHandler] = {
+    RequestNode: RequestStep(),
+    ExternalActionNode: ActionStep(),
+    InformNode: InformStep(),
+    ConfirmNode: ConfirmStep(),
+    EndNode: EndStep(),
+}
+
+
+def advance(turn: Turn) -> None:
+    """Run node steps from the current node until the machine needs the user (or the conversation ends)."""
+    machine, session, tables = turn.machine, turn.session, turn.tables
+    for _ in range(STEP_LIMIT):
+        node: AnyNode = tables.nodes[session.node]
+        handler = HANDLERS[type(node)]
+        step = handler.step(turn, node)
+        if isinstance(step, Follow):
+            # A node with no way on is where the machine waits: triggering there would only make transitions warn.
+            ways = tables.has_way_on if step.trigger == "advance" else tables.decline_nodes
+            if node.id in ways and machine.fire(step.trigger):
+                turn.trace.nodes.append(session.node)
+                continue
+            step = handler.stuck(turn, node, step.trigger)
+        if isinstance(step, Goto):
+            machine.place(step.node)
+            turn.trace.nodes.append(step.node)
+            continue
+        if isinstance(step, End):
+            session.ended = True
+        return
+    raise FlowLoopError(f"more than {STEP_LIMIT} nodes entered in one turn (at node {session.node!r})")

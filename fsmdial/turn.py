@@ -1,0 +1,242 @@
+"""One turn's work after understanding: intents, slot updates, answers, then the node steps.
+
+:func:`respond`, in order: a route away (an Assistant's other flow), goodbye, a
+decline or a global action; slot updates (coerced, validated; a changed slot
+resets the nodes depending on it and rewinds the machine to the node asking it);
+the answer to a pending confirmation; :func:`~fsmdial.steps.advance`; a fallback
+when nothing else was said. :func:`understanding_state` says what the user may
+say at the session's node.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import UnderstandingError
+from .flow import ConfirmNode, RequestNode, Slot
+from .language import sentences
+from .machine import fold
+from .session import SessionState
+from .steps import Turn, advance
+from .tables import FlowTables, with_decline
+from .trace import TurnResult
+from .understand.base import DECLINE, GOODBYE, Intent, Parse, UnderstandingState
+from .values import InvalidValue, coerce
+
+
+class Routes:
+    """Other flows the user may switch to (an Assistant's routing): intent name -> example utterances."""
+
+    def __init__(self, routes: Mapping[str, Sequence[str]] | None = None):
+        self.examples = {intent: tuple(examples) for intent, examples in (routes or {}).items()}
+        self.intents = tuple(Intent(name, examples) for name, examples in self.examples.items())
+        self.names = tuple(self.examples)
+
+
+def understanding_state(tables: FlowTables, session: SessionState, routes: Routes) -> UnderstandingState:
+    """What the user may say now (cached per flow, by the session's signature)."""
+    node = tables.nodes[session.node]
+    expected: tuple[str, ...] = ()
+    confirm = confirm_slot = None
+    choices: tuple[Intent, ...] = ()
+    if isinstance(node, RequestNode):
+        for field in tables.confirm_fields[node.id]:
+            if field.name in session.slots and field.name not in session.confirmed:
+                confirm, confirm_slot = node.id, field.name
+                break
+        else:
+            expected = tuple([slot.name for slot in tables.missing(node, session.slots)])
+    elif isinstance(node, ConfirmNode) and node.id in session.informed and node.id not in session.answers:
+        confirm = node.id
+        choices = tuple(Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ())
+    # "The text is the value" only for a slot the bot has asked for (or is confirming).
+    asked = confirm_slot or (session.asked if session.asked in expected else None)
+    key = (node.id, expected, asked, confirm, confirm_slot, routes.names)
+    state = tables.understanding.get(key)
+    if state is None:
+        intents = with_decline(tables.global_intents) if expected else tables.global_intents
+        flow = tables.flow
+        state = tables.understanding[key] = UnderstandingState(
+            flow=flow.name,
+            node=node.id,
+            intents=intents + routes.intents,
+            slots=tuple(tables.slots.values()),
+            expected=expected,
+            asked=asked,
+            confirm=confirm,
+            confirm_slot=confirm_slot,
+            context=flow.context,
+            description=flow.description,
+            choices=tuple(choice.name for choice in choices),
+            choice_examples=choices,
+        )
+    return state
+
+
+def check_parse(parse: Parse, state: UnderstandingState) -> None:
+    """An understander's answer must be a Parse that only uses what ``state`` allows."""
+    if not isinstance(parse, Parse):
+        raise UnderstandingError(f"understander returned {type(parse).__name__}, not a Parse")
+    if parse.intent is not None and parse.intent not in {i.name for i in state.intents}:
+        raise UnderstandingError(f"understander returned intent {parse.intent!r}, not allowed at node {state.node!r}")
+    for name in parse.slots:
+        if state.slot(name) is None:
+            raise UnderstandingError(f"understander returned unknown slot {name!r}")
+    if parse.answer is not None and parse.answer not in ("yes", "no", "other"):
+        raise UnderstandingError(f"understander returned answer {parse.answer!r}")
+
+
+def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | None, *, routes: Routes, routed: bool,
+            now: dt.datetime) -> TurnResult:  # fmt: skip
+    """Apply ``parse`` (understood from ``text`` in ``state``; no state at the opening) and advance."""
+    session, trace, acts, flow = turn.session, turn.trace, turn.acts, turn.tables.flow
+    started = time.perf_counter()
+    if parse.intent in routes.examples:  # the user wants another flow: nothing happens here
+        trace.notes.append(f"routed away: {parse.intent}")
+        return TurnResult([], [], trace, session.node, session.ended, route=parse.intent)
+    if parse.intent == GOODBYE:
+        acts.append(turn.fallback("goodbye"))
+        session.ended = True
+    else:
+        if parse.intent == DECLINE:
+            decline(turn)
+        elif parse.intent is not None:
+            global_action(turn, parse.intent)
+        proceed = update_slots(turn, parse.slots, now)
+        if state is not None and (parse.answer is not None or parse.choice is not None):
+            apply_answer(turn, parse, state)
+        trace.timings["update"] = time.perf_counter() - started
+        started = time.perf_counter()
+        if proceed:
+            session.asked = None
+            advance(turn)
+        trace.timings["advance"] = time.perf_counter() - started
+        if parse.empty and text.strip() and flow.fallbacks.out_of_scope and not routed:
+            acts.insert(0, turn.fallback("out_of_scope"))
+        elif not acts:
+            name = "anything_else" if flow.fallbacks.anything_else else "out_of_scope"
+            if getattr(flow.fallbacks, name):
+                acts.append(turn.fallback(name))
+    trace.conditions = [{"edge": name, "outcome": bool(outcome)} for name, outcome in turn.machine.evaluated]
+    for act in acts:
+        if act.text:
+            session.history.append(("bot", act.text))
+    return TurnResult(acts, list(trace.tool_calls), trace, session.node, session.ended)
+
+
+def decline(turn: Turn) -> None:
+    """The user will not give the slot asked for: mark the first missing one declined."""
+    node = turn.tables.nodes[turn.session.node]
+    if isinstance(node, RequestNode):
+        missing = turn.tables.missing(node, turn.session.slots)
+        if missing:
+            turn.session.declined.add(missing[0].name)
+            turn.trace.notes.append(f"slot {missing[0].name!r} declined")
+
+
+def global_action(turn: Turn, intent: str) -> None:
+    action = next(ga for ga in turn.tables.flow.global_actions if ga.intent == intent)
+    if action.response:
+        turn.say("global", intent, turn.render(action.response))
+    if action.target is not None:
+        turn.machine.jump(action.target)
+        turn.trace.nodes.append(action.target)
+
+
+def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> bool:
+    """Store valid values (telling the user about corrections); False when the turn must not go on."""
+    session, trace, tables = turn.session, turn.trace, turn.tables
+    flow = tables.flow
+    changed: list[str] = []
+    corrections: list[tuple[Slot, Any]] = []
+    escalate = False
+    fold_values = flow.options.case_insensitive_values
+    for name, raw in values.items():
+        slot = tables.slots[name]
+        try:
+            value = coerce(slot, raw, now)
+        except InvalidValue as exc:
+            session.retries[name] = session.retries.get(name, 0) + 1
+            trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
+            turn.say("invalid", f"invalid_{name}", sentences.invalid_value(slot.readable, exc.message), slot=name)
+            escalate = escalate or session.retries[name] >= flow.max_attempts
+            continue
+        session.retries.pop(name, None)
+        old = session.slots.get(name)
+        if name in session.slots and (old == value or (fold_values and fold(old) == fold(value))):
+            continue  # the value held, said again (in other words or, with case_insensitive_values, other case)
+        if name in session.slots:
+            corrections.append((slot, value))
+        session.slots[name] = value
+        session.declined.discard(name)
+        session.confirmed.discard(name)
+        trace.slot_changes.append({"slot": name, "old": old, "new": value})
+        changed.append(name)
+    if corrections:
+        said = sentences.changed([(slot.readable, value) for slot, value in corrections])
+        turn.say("changed", "changed", said, slot=corrections[0][0].name)
+    if changed:
+        invalidate(turn, changed)
+    if escalate:
+        trace.notes.append(f"{flow.max_attempts} invalid values in a row: escalating")
+        if flow.escalate_to is not None:
+            turn.machine.jump(flow.escalate_to)
+            trace.nodes.append(flow.escalate_to)
+            return True
+        turn.cannot_continue()
+        session.ended = True
+        return False
+    return True
+
+
+def apply_answer(turn: Turn, parse: Parse, state: UnderstandingState) -> None:
+    """Record the answer to the question pending when the turn began (if the machine is still there)."""
+    session = turn.session
+    if state.confirm is None or session.node != state.confirm:
+        return  # a correction moved the machine: the question will be asked again
+    if state.confirm_slot is not None:
+        name = state.confirm_slot
+        if any(change["slot"] == name for change in turn.trace.slot_changes):
+            return  # "no, 7 people": the new value is confirmed next
+        if parse.answer == "yes":
+            session.confirmed.add(name)
+        elif parse.answer == "no":
+            session.slots.pop(name, None)
+            invalidate(turn, [name])
+        return
+    node = turn.tables.nodes[state.confirm]
+    if isinstance(node, ConfirmNode) and node.choices:
+        if parse.choice is not None:
+            session.answers[node.id] = parse.choice
+    elif parse.answer is not None:
+        session.answers[node.id] = parse.answer
+
+
+def invalidate(turn: Turn, changed: list[str]) -> None:
+    """Reset every node depending on a changed slot; rewind to the most upstream node asking one of them
+    when the machine is past it (so searches run again and confirmations are asked again)."""
+    session, tables, machine = turn.session, turn.tables, turn.machine
+    reset: set[str] = set()
+    rewind_to: str | None = None
+    for name in changed:
+        nodes = tables.dependents.get(name, ())
+        reset.update(nodes)
+        if session.node not in nodes:
+            continue  # the machine has not passed the node asking this slot
+        owner = tables.slot_owner[name]
+        if rewind_to is None or rewind_to in tables.downstream_of(owner):
+            rewind_to = owner  # the most upstream owner wins
+    had_state = sorted(reset & (session.status.keys() | session.informed | session.answers.keys()))
+    machine.forget(tuple(reset))
+    turn.trace.reset.extend(had_state)
+    if rewind_to is not None:
+        machine.place(rewind_to)
+        turn.trace.nodes.append(rewind_to)
+
+
+def _jsonable(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
+

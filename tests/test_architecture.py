@@ -1,0 +1,49 @@
+"""The module rules of ARCHITECTURE.md: no import cycle among the engine's modules, no private names imported."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "fsmdial"
+ENGINE = ("runtime", "turn", "steps", "actions", "tables", "session", "machine", "responses", "trace", "assistant",
+          "store", "language.sentences", "eval.star", "eval.oracle", "eval.simulator", "eval.predicates")  # fmt: skip
+
+
+def module_imports(name: str) -> list[tuple[str, list[str]]]:
+    """(imported fsmdial module, names) for every import at module level (lazy imports in functions excluded)."""
+    path = PACKAGE / (name.replace(".", "/") + ".py")
+    tree = ast.parse(path.read_text())
+    package = name.rpartition(".")[0].split(".") if "." in name else []
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            target = ".".join(base + ([node.module] if node.module else []))
+            out.append((target, [alias.name for alias in node.names]))
+    return out
+
+
+@pytest.mark.parametrize("name", ENGINE)
+def test_no_private_name_is_imported_from_another_module(name: str) -> None:
+    private = [(target, n) for target, names in module_imports(name) for n in names if n.startswith("_")]
+    assert private == []
+
+
+def test_the_engine_modules_import_each_other_without_a_cycle() -> None:
+    graph = {name: {target for target, _ in module_imports(name) if target in ENGINE} for name in ENGINE}
+    assert {"turn", "steps", "session"} <= graph["runtime"] and "runtime" in graph["eval.star"]
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join(path + (name,))}"
+        if name in done:
+            return
+        for target in graph[name]:
+            visit(target, path + (name,))
+        done.add(name)
+
+    for name in ENGINE:
+        visit(name, ())

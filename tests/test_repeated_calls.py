@@ -1,0 +1,65 @@
+"""A tool is called again only when one of its arguments really changed (issue 12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.tools import ToolRegistry
+
+SEARCH_AGAIN = {
+    "name": "search_again",
+    "nodes": [
+        {"id": "ask", "type": "request", "slots": [{"name": "city", "type": "categorical", "description": "city",
+                                                          "values": ["Paris", "London"]}]},
+        {"id": "search", "type": "external_action", "tool": "search", "arguments": {"city": "city"},
+         "result": {"hotels": "integer"}},
+        {"id": "again", "type": "inform_and_confirm", "message": "{result.hotels} hotels in {city}.", "question": "Search again?"},
+        {"id": "done", "type": "end", "message": "Bye."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "search"},
+        {"source": "search", "target": "again"},
+        {"source": "again", "target": "search", "when": {"answer": "yes"}},
+        {"source": "again", "target": "done", "when": {"answer": "no"}},
+    ],
+}  # fmt: skip
+
+
+def dialogue() -> tuple[Dialogue, list[dict[str, Any]]]:
+    calls: list[dict[str, Any]] = []
+    registry = ToolRegistry()
+
+    def search(city: str) -> dict[str, Any]:
+        calls.append({"city": city})
+        return {"hotels": len(city)}
+
+    registry.register("search", search)
+    return Dialogue(load_flow(SEARCH_AGAIN), tools=registry), calls
+
+
+def test_a_repeat_with_the_same_arguments_takes_the_last_outcome_without_calling() -> None:
+    d, calls = dialogue()
+    d.start()
+    first = d.turn("Paris")
+    assert first.text == "5 hotels in Paris. Search again?" and calls == [{"city": "Paris"}]
+    again = d.turn("yes")
+    assert calls == [{"city": "Paris"}]  # not called a second time
+    assert again.tool_calls == [] and [c.to_dict() for c in again.trace.repeated_calls] == [
+        {"tool": "search", "node": "search", "arguments": {"city": "Paris"}, "status": "success", "result": {"hotels": 5}}
+    ]
+    assert "repeated_calls" in again.trace.to_dict() and any("not called again" in n for n in again.trace.notes)
+    assert again.text == "5 hotels in Paris. Search again?" and d.node == "again"  # a fresh visit of `again`
+
+
+def test_a_changed_argument_calls_again_and_the_record_survives_a_snapshot() -> None:
+    d, calls = dialogue()
+    d.start()
+    d.turn("Paris")
+    restored, _ = dialogue()
+    restored.load_snapshot(d.snapshot())
+    assert restored.session.calls == d.session.calls
+    changed = d.turn("London")
+    assert calls == [{"city": "Paris"}, {"city": "London"}]
+    assert [c.arguments for c in changed.tool_calls] == [{"city": "London"}] and not changed.trace.repeated_calls

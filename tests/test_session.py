@@ -1,0 +1,143 @@
+"""SessionState: one dataclass holds the session, so every field is saved, restored and rolled back."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import orjson
+import pytest
+
+from fsmdial.errors import SnapshotError, TurnError
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.session import SNAPSHOT_VERSION, SessionState, decode_snapshot, encode_snapshot
+from fsmdial.understand.rules import RulesUnderstander
+
+from . import example_tools
+from .conftest import FLOWS
+
+RIDE = FLOWS / "ride_change.json"
+
+
+def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
+    """A value for ``field`` that differs from its default (and survives JSON)."""
+    default = field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+    if field.name == "node":
+        return node
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, int):
+        return default + 3
+    if isinstance(default, set):
+        return {f"{field.name}_a", f"{field.name}_b"}
+    if isinstance(default, list):
+        return [("user", f"{field.name} text"), ("bot", "reply")]
+    if isinstance(default, dict):
+        return {f"{field.name}_key": 2}
+    return f"{field.name}_value"  # str | None
+
+
+def filled(cls: type[SessionState] = SessionState) -> SessionState:
+    return cls(**{f.name: sample(f) for f in dataclasses.fields(cls)})
+
+
+def test_every_field_round_trips_through_copy_dict_and_json() -> None:
+    state = filled()
+    assert all(getattr(state, f.name) != getattr(SessionState(), f.name) for f in dataclasses.fields(state))
+    assert state.copy() == state
+    assert SessionState.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+
+
+def test_a_copy_shares_no_container() -> None:
+    state = filled()
+    copy = state.copy()
+    for f in dataclasses.fields(state):
+        value = getattr(copy, f.name)
+        if isinstance(value, (dict, list, set)):
+            value.clear()
+    assert state == filled()
+
+
+def test_a_field_added_to_the_dataclass_is_copied_saved_and_restored() -> None:
+    extended = dataclasses.make_dataclass(
+        "Extended", [("extra", dict, dataclasses.field(default_factory=dict))], bases=(SessionState,)
+    )
+    state = filled(extended)
+    assert state.extra == {"extra_key": 2}
+    assert state.copy().extra == {"extra_key": 2} and state.copy().extra is not state.extra
+    assert extended.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+
+
+@pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(SessionState)])
+def test_a_snapshot_without_one_field_is_refused(field: str) -> None:
+    data = orjson.loads(encode_snapshot(filled(), "f", "abc"))
+    del data[field]
+    with pytest.raises(SnapshotError, match=f"no '{field}'"):
+        decode_snapshot(orjson.dumps(data), "f", "abc")
+
+
+def test_a_snapshot_with_an_unknown_field_is_refused() -> None:
+    data = orjson.loads(encode_snapshot(filled(), "f", "abc"))
+    data["surprise"] = 1
+    with pytest.raises(SnapshotError, match="unknown field"):
+        decode_snapshot(orjson.dumps(data), "f", "abc")
+
+
+class MutateThenFail(RulesUnderstander):
+    """Writes a new value into every field of the session, then fails the turn."""
+
+    def __init__(self, dialogue: Dialogue | None = None):
+        super().__init__()
+        self.dialogue = dialogue
+
+    def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
+        assert self.dialogue is not None
+        session = self.dialogue.session
+        for f in dataclasses.fields(session):
+            setattr(session, f.name, sample(f, node="change_ride"))
+        raise RuntimeError("understander bug")
+
+
+def test_a_failed_turn_rolls_back_every_field() -> None:
+    understander = MutateThenFail()
+    dialogue = Dialogue(load_flow(RIDE), tools=example_tools.registry, understander=understander)
+    dialogue.start()
+    understander.dialogue = dialogue
+    before = dialogue.session.copy()
+    with pytest.raises(TurnError, match="understander bug"):
+        dialogue.turn("Ann")
+    assert dialogue.session == before
+    assert dialogue.node == "ask_details"
+
+
+def test_a_version_1_snapshot_still_loads() -> None:
+    dialogue = Dialogue(load_flow(RIDE), tools=example_tools.registry)
+    dialogue.start()
+    dialogue.turn("Ann")
+    dialogue.turn("17")
+    current = orjson.loads(dialogue.snapshot())
+    machine_fields = ("node", "slots", "results", "status", "informed", "answers", "last_action", "visits",
+                      "declined", "confirmed")  # fmt: skip
+    v1 = {k: v for k, v in current.items() if k not in machine_fields and k != "calls"}
+    v1 |= {"version": 1, "machine": {k: current[k] for k in machine_fields}}
+    restored = Dialogue.restore(load_flow(RIDE), orjson.dumps(v1), tools=example_tools.registry)
+    assert restored.session == dialogue.session
+    assert restored.turn("move it to 5pm").trace.to_dict() == dialogue.turn("move it to 5pm").trace.to_dict()
+    assert SNAPSHOT_VERSION == 2
+
+
+def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
+    dialogue = Dialogue(load_flow(RIDE), tools=example_tools.registry)
+    dialogue.start()
+    dialogue.turn("Ann")
+    dialogue.turn("17")
+    saved = dialogue.checkpoint()
+    dialogue.seek("ask_details", clear=["ride_id"])
+    assert dialogue.node == "ask_details" and dialogue.slots == {"customer_name": "Ann"}
+    assert dialogue.turn("18").act_names == ["ride_ask_change"]  # the cleared slot is asked for, and taken
+    dialogue.seek("change_ride", result={"changed": True, "message": "moved"})
+    assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
+    dialogue.rewind(saved)  # back to before the seeks, keeping what the user said since
+    assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
+    assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1
