@@ -855,7 +855,7 @@ class Flow(_Model):
     edges: list[Edge] = Field(default_factory=list)
     global_actions: list[GlobalAction] = Field(default_factory=list)
     fallbacks: Fallbacks = Field(default_factory=Fallbacks)  # type: ignore[arg-type]
-    options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")
+    options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")  # type: ignore[arg-type]
 
     @model_validator(mode="before")
     @classmethod
