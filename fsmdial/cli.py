@@ -23,7 +23,7 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(path: str, fmt: str):
+def _load(path: str, fmt: Any):
     from .loader import load_flow
 
     return load_flow(path, format=fmt)
@@ -52,6 +52,8 @@ def register_table(subparsers: Any, command: str, help_text: str, table: dict[st
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from .flow import flow_warnings
+
     failed = 0
     for path in args.flows:
         try:
@@ -62,40 +64,30 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(f"{path}: error: {issue}", file=sys.stderr)
             continue
         print(f"{path}: ok ({flow_summary(flow)})")
+        for warning in flow_warnings(flow):
+            print(f"{path}: warning: {warning}", file=sys.stderr)
     return 1 if failed else 0
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    from .compiler import emit_source
+    from .compiler import check_source, emit_source
 
     source = emit_source(_load(args.flow, args.format))
+    check_source(source, args.output or "<stdout>")  # never write a file that does not compile
     if args.output in (None, "-"):
         sys.stdout.write(source)
     else:
-        Path(args.output).write_text(source, encoding="utf-8")
+        Path(args.output).write_bytes(source.encode("utf-8"))  # the encoding line 1 declares
         print(f"wrote {args.output}", file=sys.stderr)
     return 0
 
 
 def mermaid_diagram(cls: Any) -> str:
-    """The Mermaid state diagram of a compiled flow class (what ``fsmdial graph`` prints)."""
-    from transitions.extensions.diagrams import GraphMachine
+    """The Mermaid state diagram of a compiled flow class (what ``fsmdial graph`` prints): node ids
+    and labels escaped (see :func:`fsmdial.compiler.mermaid`)."""
+    from .compiler import mermaid
 
-    class _Model:
-        pass
-
-    model = _Model()
-    GraphMachine(
-        model=model,
-        states=[{"name": node.id} for node in cls.FLOW.nodes],
-        transitions=[dict(t) for t in cls.TRANSITIONS],
-        initial=cls.INITIAL,
-        auto_transitions=False,
-        graph_engine="mermaid",
-        show_conditions=True,
-        title=cls.FLOW.name,
-    )
-    return model.get_graph().draw(None).rstrip("\n") + "\n"  # type: ignore[attr-defined]
+    return mermaid(cls)
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
@@ -140,6 +132,16 @@ def make_understander(args: argparse.Namespace) -> Any:
     return GGUFUnderstander(model, backend=args.backend)
 
 
+def json_line(data: Any) -> str:
+    """``data`` as one line of JSON; integers beyond 64 bits (legal JSON, orjson refuses them) included."""
+    try:
+        return orjson.dumps(data).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     from .assistant import Assistant
     from .runtime import Dialogue
@@ -158,7 +160,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
         for message in result.messages:
             print(f"bot: {message}", file=out)
         if args.trace or args.timings:
-            print("trace: " + orjson.dumps(result.trace.to_dict(timings=args.timings)).decode(), file=out)
+            print("trace: " + json_line(result.trace.to_dict(timings=args.timings)), file=out)
         out.flush()
 
     show(dialogue.start())

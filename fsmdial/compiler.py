@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import pprint
 import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import __version__
@@ -33,7 +34,6 @@ from .flow import (
     ExternalActionNode,
     Flow,
     NotCondition,
-    RequestNode,
     ResultCondition,
     SlotCondition,
     StatusCondition,
@@ -124,25 +124,49 @@ def _inert(text: str) -> str:
     return text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
 
 
-def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
+class Dependents(Mapping[str, tuple[str, ...]]):
     """For each slot, the nodes reachable from its request node (the node itself excluded) whose
-    bookkeeping can depend on it.
+    bookkeeping can depend on it: the compiled class's ``DEPENDENTS``.
 
     An external action whose arguments do not read the slot, neither directly nor through the result of
     an action that does, keeps its result: its tool would answer the same. (In a loop, the search that
     produced the current question is "after" the answer too; forgetting it would lose the question.)
+
+    Worked out per slot when first read and then kept: written out in full, the table of a chain of
+    N request nodes has N²/2 entries (a 10,000-node flow would compile to gigabytes of source).
     """
-    actions = [n for n in flow.nodes if isinstance(n, ExternalActionNode)]
-    sources = {a.id: list(flow.action_arguments(a).values()) for a in actions}
-    out: dict[str, tuple[str, ...]] = {}
-    for node in flow.nodes:
-        if not isinstance(node, RequestNode):
-            continue
-        reach = [n for n in flow.reachable_from(node.id) if n != node.id]
-        for slot in node.slots:
-            reading = _actions_reading(slot.name, sources)
-            out[slot.name] = tuple(n for n in reach if n not in sources or n in reading)
-    return out
+
+    def __init__(self, flow: Flow):
+        self._flow = flow
+        self._owner = flow.slot_owner()
+        self._found: dict[str, tuple[str, ...]] = {}
+        self._sources: dict[str, list[Any]] | None = None
+
+    def __getitem__(self, slot: str) -> tuple[str, ...]:
+        if slot not in self._found:
+            owner = self._owner[slot]  # KeyError for a slot the flow does not have, as a dict would
+            if self._sources is None:
+                actions = [n for n in self._flow.nodes if isinstance(n, ExternalActionNode)]
+                self._sources = {a.id: list(self._flow.action_arguments(a).values()) for a in actions}
+            reading = _actions_reading(slot, self._sources)
+            reach = self._flow.reachable_from(owner)
+            self._found[slot] = tuple(n for n in reach if n != owner and (n not in self._sources or n in reading))
+        return self._found[slot]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._owner)
+
+    def __len__(self) -> int:
+        return len(self._owner)
+
+    def __repr__(self) -> str:
+        return f"Dependents({self._flow.name!r})"
+
+
+def dependents(flow: Flow) -> dict[str, tuple[str, ...]]:
+    """The whole :class:`Dependents` table of ``flow`` as a dict."""
+    table = Dependents(flow)
+    return {slot: table[slot] for slot in table}
 
 
 def _actions_reading(slot: str, sources: dict[str, list[Any]]) -> set[str]:
@@ -163,6 +187,23 @@ def _actions_reading(slot: str, sources: dict[str, list[Any]]) -> set[str]:
     return reading
 
 
+ENCODING_LINE = "# -*- coding: utf-8 -*-"
+"""Line 1 of every compiled file: the file states its own encoding."""
+
+
+def check_source(source: str, filename: str = "<compiled flow>") -> None:
+    """Compile ``source`` (Python's own parser) and raise :class:`FlowError` if it is not valid code.
+
+    ``fsmdial compile`` calls this before writing, so it never writes a file that cannot load.
+    """
+    try:
+        compile(source, filename, "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        from .errors import FlowError, FlowIssue
+
+        raise FlowError(FlowIssue("", f"the compiled source does not compile ({type(exc).__name__}: {exc})")) from None
+
+
 def _option_imports(flow: Flow) -> list[str]:
     """Imports a flow option changes: ``case_insensitive_values`` compares with the case-folding helpers."""
     if not flow.options.case_insensitive_values:
@@ -178,6 +219,7 @@ def emit_source(flow: Flow) -> str:
     name = class_name(flow)
     transitions: list[tuple[str, dict[str, Any]]] = []
     methods: list[str] = []
+    index_of = {id(edge): index for index, edge in enumerate(flow.edges)}
     for node in flow.nodes:
         edges = flow.outgoing(node.id)
         ordered = [e for e in edges if e.when is not None] + [e for e in edges if e.when is None]
@@ -189,7 +231,7 @@ def emit_source(flow: Flow) -> str:
                 spec["after"] = ["clear_current_slots"]
             comment = f"{_inert(edge.source)} -> {_inert(edge.target)}"
             if edge.when is not None:
-                index = flow.edges.index(edge)
+                index = index_of[id(edge)]
                 method = f"when_{index}_{_ident(edge.source)}_to_{_ident(edge.target)}"
                 spec["conditions"] = [method]
                 condition_json = edge.when.model_dump_json(by_alias=True, exclude_defaults=True)
@@ -215,12 +257,17 @@ def emit_source(flow: Flow) -> str:
             )
 
     lines = [
-        f"# Generated by fsmdial {__version__} from flow {_inert(repr(flow.name))}. Do not edit: recompile the flow.",
+        # Lines 1-2 are fixed text: Python reads a source-encoding declaration (PEP 263) from them,
+        # so no flow text (a name spelling "coding: utf-7") may ever land there.
+        ENCODING_LINE,
+        f"# Generated by fsmdial {__version__}. Do not edit: recompile the flow.",
+        f"# Flow: {_inert(repr(flow.name))}",
         f'"""State machine for the {_inert(repr(flow.name))} dialogue flow.',
         "",
         *[f"{_inert(node.id)} ({node.type})" for node in flow.nodes],
         '"""',
         "",
+        "from fsmdial.compiler import Dependents",
         "from fsmdial.machine import (  # noqa: F401",
         "    FlowMachine, flow_from_data, eq, ne, isin, notin, lt, le, gt, ge, present, absent,",
         ")",
@@ -241,16 +288,52 @@ def emit_source(flow: Flow) -> str:
         lines.append(f"        # {comment}")
         lines.append(f"        {spec!r},")
     lines.append("    )")
-    lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it.")
-    lines.append("    DEPENDENTS = {")
-    for slot, nodes in dependents(flow).items():
-        lines.append(f"        {slot!r}: {nodes!r},")
-    lines.append("    }")
+    lines.append("    # Nodes reset when a slot changes: everything reachable from the node that asks it")
+    lines.append("    # (worked out per slot on first use: `fsmdial.compiler.dependents(FLOW)` lists them all).")
+    lines.append("    DEPENDENTS = Dependents(FLOW)")
     lines.append(f"    SLOT_OWNER = {flow.slot_owner()!r}")
     lines.append(f"    SUCCESS_WHEN = {success_when!r}")
     lines.append("")
     source = "\n".join(lines) + "\n" + "\n".join(methods)
     return source.rstrip("\n") + "\n"
+
+
+_MERMAID_SAFE = re.compile(r"[A-Za-z0-9 _.,()\[\]-]")
+
+
+_MERMAID_WORDS = frozenset({"state", "note", "direction", "end", "class", "classdef", "as", "click", "style"})
+
+
+def mermaid_text(text: str) -> str:
+    """``text`` safe inside a Mermaid label: every other character as an entity code (``#35;``)."""
+    return "".join(ch if _MERMAID_SAFE.fullmatch(ch) else f"#{ord(ch)};" for ch in text)
+
+
+def mermaid(cls: type[FlowMachine]) -> str:
+    """The compiled flow's state machine as a Mermaid state diagram.
+
+    Node ids are free text (quotes, ``-->``, newlines): a state keeps its id as its Mermaid name
+    only when that is a plain identifier, and every label is escaped (:func:`mermaid_text`).
+    """
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for index, node in enumerate(cls.FLOW.nodes):
+        plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node.id) and node.id.lower() not in _MERMAID_WORDS
+        name = node.id if plain and node.id not in used else f"state_{index}"
+        while name in used:
+            name += "_"
+        names[node.id] = name
+        used.add(name)
+    lines = ["---", f"title: {mermaid_text(cls.FLOW.name)}", "---", "stateDiagram-v2", "  direction LR"]
+    for node in cls.FLOW.nodes:
+        lines.append(f'  state "{mermaid_text(node.id)}" as {names[node.id]}')
+    for spec in cls.TRANSITIONS:
+        label = spec["trigger"]
+        if spec.get("conditions"):
+            label += " [" + ", ".join(spec["conditions"]) + "]"
+        lines.append(f"  {names[spec['source']]} --> {names[spec['dest']]}: {mermaid_text(label)}")
+    lines.append(f"  [*] --> {names[cls.INITIAL]}")
+    return "\n".join(lines) + "\n"
 
 
 def compile_flow(flow: Flow) -> type[FlowMachine]:

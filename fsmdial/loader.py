@@ -10,9 +10,12 @@ import orjson
 from pydantic import ValidationError
 
 from .errors import FlowError, FlowIssue
-from .flow import Flow, GraphIssues
+from .flow import Flow, GraphIssues, check_document
 
 FlowFormat = Literal["auto", "fsmdial", "chief", "sop"]
+
+MAX_FLOW_BYTES = 16 * 1024 * 1024
+"""Largest flow file read (16 MiB): ``/dev/zero`` or a runaway file is refused, not read into memory."""
 
 
 def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: FlowFormat = "auto") -> Flow:
@@ -28,12 +31,17 @@ def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: Flo
         path = Path(source)
         origin = str(path)
         try:
-            raw = path.read_bytes()
+            with path.open("rb") as handle:  # bounded read: a device or a huge file never fills memory
+                raw = handle.read(MAX_FLOW_BYTES + 1)
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
             raise FlowError(FlowIssue("", f"cannot read flow file: {getattr(exc, 'strerror', None) or exc}"), source=origin) from None
+        if len(raw) > MAX_FLOW_BYTES:
+            raise FlowError(FlowIssue("", f"flow file is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"), source=origin)
         doc = _parse_json(raw, origin)
         default_name = path.stem
     elif isinstance(source, (bytes, bytearray)):
+        if len(source) > MAX_FLOW_BYTES:
+            raise FlowError(FlowIssue("", f"flow document is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"))
         doc = _parse_json(bytes(source), None)
         default_name = "flow"
     else:
@@ -51,6 +59,9 @@ def flow_from_document(
 
     if not isinstance(doc, dict):
         raise FlowError(FlowIssue("", f"a flow must be a JSON object, not {type(doc).__name__}"), source=origin)
+    issues = check_document(doc)  # before the importers walk it: depth, non-finite numbers, surrogates
+    if issues:
+        raise FlowError(issues, source=origin)
     converters = {"chief": (looks_like_chief, chief_to_flow_dict), "sop": (looks_like_sop, sop_to_flow_dict)}
     for name, (recognise, convert) in converters.items():
         if format == name or (format == "auto" and recognise(doc)):
@@ -68,7 +79,7 @@ def flow_from_document(
 def _parse_json(raw: bytes, origin: str | None) -> Any:
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
+    except (orjson.JSONDecodeError, RecursionError) as exc:
         raise FlowError(FlowIssue("", f"not valid JSON: {exc}"), source=origin) from None
 
 

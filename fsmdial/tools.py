@@ -15,8 +15,9 @@ pydantic model) that fits the result the flow declares for the action.
 
 from __future__ import annotations
 
-import concurrent.futures
+import copy
 import inspect
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -130,7 +131,7 @@ _TYPES: dict[FieldType, Any] = {
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
     spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
     name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
-    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)
+    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
 
 
 def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
@@ -145,25 +146,38 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
         orjson.dumps(dict(value))  # results live in session snapshots: they must be JSON
     except TypeError as exc:
         raise ToolResultError(node.tool, f"result is not JSON-serialisable ({exc})") from None
+    value = copy.deepcopy(dict(value))  # the session keeps its own copy: a tool mutating what it returned changes nothing
     if not node.result:
-        return dict(value)
+        return value
     fields = tuple((name, f.type, f.required) for name, f in node.result.items())
     try:
         _result_model(node.id, fields).model_validate(dict(value))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
         raise ToolResultError(node.tool, f"result does not match the shape node {node.id!r} declares ({problems})") from None
-    return dict(value)
+    return value
 
 
-_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+MAX_RUNNING_AFTER_TIMEOUT = 16
+"""Calls of one tool that may still be running after they timed out. Beyond that the tool is
+reported as timed out at once instead of starting yet another thread that would hang too."""
+
+_late_calls: dict[str, int] = {}
+_late_lock = threading.Lock()
 
 
 def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = None) -> Any:
-    """Validate ``arguments`` and call the tool. Raises :class:`ToolError` / :class:`ToolTimeout`."""
+    """Validate ``arguments`` and call the tool. Raises :class:`ToolError` / :class:`ToolTimeout`.
+
+    The tool gets its own deep copy of the arguments: whatever it does to a list or dict it was
+    given never reaches the session (nor a constant of the flow). A call with a timeout runs on a
+    thread of its own (a daemon: a hung tool never keeps the process from exiting, and never
+    holds up another session's calls).
+    """
+    arguments = copy.deepcopy(arguments)
     if tool.arguments is not None:
         try:
-            arguments = tool.arguments.model_validate(arguments).model_dump()
+            arguments = copy.deepcopy(tool.arguments.model_validate(arguments).model_dump())
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
             raise ToolArgumentError(tool.name, f"invalid arguments, not called ({problems})") from None
@@ -171,19 +185,45 @@ def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = Non
     try:
         if limit is None:
             return tool.function(**arguments)
-        global _POOL
-        if _POOL is None:
-            _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="fsmdial-tool")
-        future = _POOL.submit(tool.function, **arguments)
-        try:
-            return future.result(timeout=limit)
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise ToolTimeout(tool.name, f"no result within {limit:g} s") from None
+        return _call_with_timeout(tool, arguments, limit)
     except ToolError:
         raise
     except Exception as exc:  # the tool's own failure: the caller decides (failure edge or error)
         raise ToolError(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
+
+
+def _call_with_timeout(tool: Tool, arguments: dict[str, Any], limit: float) -> Any:
+    with _late_lock:
+        if _late_calls.get(tool.name, 0) >= MAX_RUNNING_AFTER_TIMEOUT:
+            raise ToolTimeout(tool.name, f"{MAX_RUNNING_AFTER_TIMEOUT} earlier calls are still running past their timeout")
+    outcome: dict[str, Any] = {}
+    finished = threading.Event()
+    timed_out = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["value"] = tool.function(**arguments)
+        except BaseException as exc:  # noqa: B036 - handed to the caller's thread
+            outcome["error"] = exc
+        finally:
+            with _late_lock:
+                finished.set()
+                if timed_out.is_set():
+                    _late_calls[tool.name] -= 1
+
+    thread = threading.Thread(target=run, name=f"fsmdial-tool-{tool.name}", daemon=True)
+    thread.start()
+    if not finished.wait(limit):
+        with _late_lock:
+            if not finished.is_set():
+                timed_out.set()
+                _late_calls[tool.name] = _late_calls.get(tool.name, 0) + 1
+        if timed_out.is_set():
+            raise ToolTimeout(tool.name, f"no result within {limit:g} s")
+    error = outcome.get("error")
+    if error is not None:
+        raise error  # as if called here: an Exception becomes a ToolError, a KeyboardInterrupt stays one
+    return outcome["value"]
 
 
 def stand_in(flow: Flow, node: ExternalActionNode) -> Tool:

@@ -44,7 +44,8 @@ def looks_like_chief(doc: Any) -> bool:
     for node in doc["nodes"]:
         if isinstance(node, dict) and (isinstance(node.get("id"), int) or isinstance(node.get("slots"), dict)):
             return True
-    return any(isinstance(e, dict) and "condition" in e for e in doc.get("edges") or [])
+    edges = doc.get("edges")
+    return isinstance(edges, list) and any(isinstance(e, dict) and "condition" in e for e in edges)
 
 
 def chief_to_flow_dict(doc: Any, name: str = "chief_flow") -> dict[str, Any]:

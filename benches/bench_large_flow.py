@@ -1,0 +1,48 @@
+"""Stage 2b: a 10,000-node flow. Loading, compiling and starting a dialogue are linear in the
+size of the flow (issue 13: a chain of 1k/2k/4k nodes took 0.5/2.0/9.3 s to load).
+
+Three chains of 10,000 nodes: informs whose messages read a slot, request nodes (one slot
+each), and request/action/inform triples. Compare the 2,500-node runs: each step should take
+about four times less.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fsmdial.compiler import compile_flow
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+
+
+def chain(size: int, kind: str) -> dict[str, Any]:
+    nodes: list[dict[str, Any]] = [{"id": "ask", "type": "request", "slots": [{"name": "name"}]}]
+    for i in range(size - 2):
+        if kind == "inform" or (kind == "mixed" and i % 3 == 2):
+            nodes.append({"id": f"n{i}", "type": "inform", "message": f"Step {i}, {{name}}."})
+        elif kind == "request" or i % 3 == 0:
+            nodes.append({"id": f"n{i}", "type": "request", "slots": [{"name": f"s{i}", "type": "integer"}]})
+        else:
+            nodes.append({"id": f"n{i}", "type": "external_action", "tool": "t", "arguments": {"name": "name"}})
+    nodes.append({"id": "end", "type": "end", "message": "Bye {name}."})
+    ids = [node["id"] for node in nodes]
+    return {"name": f"chain_{kind}", "nodes": nodes, "edges": [{"source": a, "target": b} for a, b in zip(ids, ids[1:], strict=False)]}
+
+
+@pytest.mark.parametrize("size", [2_500, 10_000])
+@pytest.mark.parametrize("kind", ["inform", "request", "mixed"])
+def test_load_compile_and_start_a_chain(benchmark, kind: str, size: int) -> None:
+    doc = chain(size, kind)
+
+    def load_compile_start() -> Any:
+        flow = load_flow(doc)
+        cls = compile_flow(flow)
+        dialogue = Dialogue(flow, stand_in_tools=True)
+        dialogue.start()
+        return cls
+
+    benchmark.group = f"large flow ({kind})"
+    cls = benchmark.pedantic(load_compile_start, rounds=1, iterations=1)
+    assert len(cls.STATES) == size
