@@ -22,16 +22,29 @@ checks every value again either way and tells the user when one is invalid.
 
 from __future__ import annotations
 
+import datetime as dt
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, create_model
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
 from .base import Parse, UnderstandingState
-from .grammar import DATE_PATTERN, TIME_PATTERN, Grammar, grammar_from_schema, max_chars, pattern_contents
+from .grammar import (
+    DATE_PATTERN,
+    NOT_AT_EDGES,
+    SPAN_OF,
+    TIME_PATTERN,
+    Grammar,
+    grammar_from_schema,
+    max_chars,
+    pattern_contents,
+    span_node,
+)
+from .grounding import TYPED_KINDS, is_typed, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -131,7 +144,7 @@ class StateSchema:
 
 _BY_KEY: dict[tuple[Any, ...], tuple[tuple[Slot, ...], StateSchema]] = {}
 _GRAMMARS: dict[str, Grammar] = {}
-stats = {"models": 0, "grammars": 0}
+stats: dict[str, Any] = {"models": 0, "grammars": 0, "turn_schemas": 0, "turn_seconds": 0.0}
 """How many models and grammars were built (a state reached again builds neither)."""
 
 
@@ -152,3 +165,219 @@ def state_schema(state: UnderstandingState) -> StateSchema:
     built = StateSchema(model, schema, text, grammar, frozenset(slot.name for slot in state.slots))
     _BY_KEY[state.key] = (state.slots, built)
     return built
+
+
+# ------------------------------------------------------------------ grounded turns
+
+ANSWERS_GROUNDED = ("yes", "no", "other")
+CHANGE = "change"
+"""The answer to a pending confirmation that gives a new value instead: never taken as "yes"."""
+
+
+@dataclass(frozen=True)
+class TurnSchema:
+    """What the model may write for one message at one state (see :mod:`.grounding`).
+
+    ``values`` maps each typed slot offered to its spans and their values;
+    ``text_slots`` take any span of the message; ``free`` slots are written
+    as values of their type (``extract: "free"``). Slots, the intent and the
+    answer the rules settled are not in it: the model cannot contradict them.
+    """
+
+    json_schema: dict[str, Any]
+    schema_text: str
+    grammar: Grammar
+    text: str
+    values: dict[str, dict[str, Any]]
+    text_slots: frozenset[str]
+    free: dict[str, Any]
+    categorical: dict[str, tuple[Any, ...]]
+    """Categorical and boolean slots offered, with their allowed values."""
+    intents: tuple[str, ...] | None
+    answers: bool
+    choices: tuple[str, ...] | None
+    blocked: frozenset[str] = frozenset()
+    """Words a text span may neither start nor end with (the flow's own words, typed values' words)."""
+
+    @property
+    def empty(self) -> bool:
+        """Nothing left to ask: no intent, slot, answer or choice to decide."""
+        return not (self.intents or self.values or self.text_slots or self.free or self.categorical or self.answers
+                    or self.choices)  # fmt: skip
+
+    def parse(self, raw: str | bytes) -> Parse:
+        """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit."""
+        shown = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+
+        def refuse(why: str) -> UnderstandingError:
+            return UnderstandingError(f"model output does not fit the turn's schema: {shown[:200]!r}: {why}")
+
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise refuse(str(exc)) from None
+        if not isinstance(data, dict):
+            raise refuse("not an object")
+        parse = Parse(path="model")
+        intent = data.get("intent")
+        if intent is not None:
+            if self.intents is None or intent not in self.intents:
+                raise refuse(f"intent {intent!r}")
+            parse.intent = None if intent == NONE else intent
+        answer = data.get("answer")
+        if answer is not None:
+            if not self.answers or answer not in (*ANSWERS_GROUNDED, CHANGE):
+                raise refuse(f"answer {answer!r}")
+            parse.answer = None if answer == CHANGE else answer
+        choice = data.get("choice")
+        if choice is not None:
+            if self.choices is None or choice not in self.choices:
+                raise refuse(f"choice {choice!r}")
+            parse.choice = None if choice == NONE else choice
+        slots = data.get("slots") or {}
+        if not isinstance(slots, dict):
+            raise refuse("slots is not an object")
+        if answer in ANSWERS_GROUNDED and slots:
+            raise refuse(f"answer {answer!r} with slot values")
+        if answer == CHANGE and not slots:
+            raise refuse("a change without a value")
+        for name, written in slots.items():
+            parse.slots[name] = self._value(name, written, refuse)
+        return parse
+
+    def _value(self, name: str, written: Any, refuse: Any) -> Any:
+        if name in self.values:
+            if not isinstance(written, str) or written not in self.values[name]:
+                raise refuse(f"{name}: {written!r} is not one of the spans offered")
+            return self.values[name][written]
+        if name in self.text_slots:
+            if not isinstance(written, str) or not text_span_ok(self.text, written, self.blocked):
+                raise refuse(f"{name}: {written!r} is not a span of the message")
+            return written
+        if name in self.categorical:
+            if written not in self.categorical[name] or isinstance(written, bool) is not isinstance(
+                self.categorical[name][0], bool
+            ):
+                raise refuse(f"{name}: {written!r}")
+            return written
+        if name in self.free:
+            try:
+                return self.free[name].validate_python(written)
+            except ValidationError as exc:
+                raise refuse(f"{name}: {exc}") from None
+        raise refuse(f"unknown slot {name!r}")
+
+
+_FREE: dict[int, tuple[Slot, Any, dict[str, Any]]] = {}
+
+
+def _free_slot(slot: Slot) -> tuple[Any, dict[str, Any]]:
+    """The pydantic adapter and JSON schema of a slot written freely (cached per slot object)."""
+    found = _FREE.get(id(slot))
+    if found is None or found[0] is not slot:
+        adapter = TypeAdapter(slot_type(slot))
+        found = _FREE[id(slot)] = (slot, adapter, adapter.json_schema())
+    return found[1], found[2]
+
+
+def vocabulary(state: UnderstandingState) -> frozenset[str]:
+    """The flow's own words: intent examples, descriptions, slot names and values (cached per state).
+
+    A free-text value neither starts nor ends with one of them: "I'd like to
+    book a table" names no one, though "table" is a word of the message.
+    """
+    found = state.__dict__.get("_vocabulary")
+    if found is None:
+        texts = [state.description, state.context]
+        texts += [example for intent in state.intents for example in intent.examples]
+        texts += [example for choice in state.choice_examples for example in choice.examples]
+        for slot in state.slots:
+            texts += [slot.name.replace("_", " "), slot.description, *(slot.values or ())]
+        found = state.__dict__["_vocabulary"] = words_of(*texts)
+    return found
+
+
+def _typed_words(state: UnderstandingState, text: str, now: dt.datetime) -> frozenset[str]:
+    """Words of the message that are part of a number, date or time a typed slot of the state could take."""
+    kinds = {slot.type for slot in state.slots if slot.type in TYPED_KINDS}
+    spans = [span for kind in kinds for span in typed_spans(text, kind, now)]
+    return words_of(*spans)
+
+
+def offered(state: UnderstandingState, slot: Slot) -> bool:
+    """Is ``slot`` one the user is being asked about (asked, expected, or being confirmed)?"""
+    return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
+
+
+def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
+    """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
+
+    Typed slots are offered only when the message has a span for them, text
+    slots only when it has a span that can be a value, categorical slots when
+    they are being asked or one of their values is mentioned, boolean slots
+    when asked. With a confirmation pending, the answer comes first: ``yes``,
+    ``no`` or ``other`` with no slot value, or ``change`` with at least one.
+    """
+    settled = settled or Parse()
+    started = time.perf_counter()
+    values: dict[str, dict[str, Any]] = {}
+    text_slots: set[str] = set()
+    free: dict[str, Any] = {}
+    categorical: dict[str, tuple[Any, ...]] = {}
+    properties: dict[str, Any] = {}
+    blocked: frozenset[str] | None = None
+    for slot in state.slots:
+        if slot.name in settled.slots:
+            continue
+        kind = slot.type
+        if kind is SlotType.categorical:
+            options = tuple(slot.values or ())
+            if offered(state, slot) or any(mentioned(v, text) for v in options):
+                categorical[slot.name] = options
+                properties[slot.name] = {"enum": list(options)}
+        elif kind is SlotType.boolean:
+            if offered(state, slot):
+                categorical[slot.name] = (True, False)
+                properties[slot.name] = {"type": "boolean"}
+        elif slot.extract == "free":
+            adapter, sub = _free_slot(slot)
+            free[slot.name] = adapter
+            properties[slot.name] = sub
+        elif is_typed(slot):
+            spans = typed_candidates(slot, text, now)
+            if spans:
+                values[slot.name] = spans
+                properties[slot.name] = {"type": "string", "enum": list(spans)}
+        else:
+            if blocked is None:
+                blocked = vocabulary(state) | _typed_words(state, text, now)
+            if span_node(text, blocked=blocked) is not None:
+                text_slots.add(slot.name)
+                properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
+                                         "maxLength": len(text)}  # fmt: skip
+    slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    intents = None if settled.intent is not None else tuple([i.name for i in state.intents] + [NONE])
+    head: dict[str, Any] = {}
+    if intents is not None:
+        head["intent"] = {"enum": list(intents)}
+    choices = tuple(list(state.choices) + [NONE]) if state.choices and settled.choice is None else None
+    tail: dict[str, Any] = {"choice": {"enum": list(choices)}} if choices else {}
+    answers = state.confirm is not None and settled.answer is None and not settled.slots
+
+    def obj(props: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    if answers:
+        options: list[dict[str, Any]] = [obj({**head, "answer": {"enum": list(ANSWERS_GROUNDED)}, **tail})]
+        if properties:
+            options.append(obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1},
+                                **tail}))  # fmt: skip
+        schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    else:
+        schema = obj({**head, "slots": slots_schema, **tail})
+    schema_text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode()
+    grammar = grammar_from_schema(schema)
+    stats["turn_schemas"] += 1
+    stats["turn_seconds"] += time.perf_counter() - started
+    return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
+                      answers, choices, blocked or frozenset())  # fmt: skip
