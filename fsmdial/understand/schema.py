@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from .base import Parse, UnderstandingState
+from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
     NOT_AT_EDGES,
@@ -44,7 +44,7 @@ from .grammar import (
     pattern_contents,
     span_node,
 )
-from .grounding import TYPED_KINDS, is_typed, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
+from .grounding import FUNCTION_WORDS, TYPED_KINDS, is_typed, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -198,6 +198,8 @@ class TurnSchema:
     choices: tuple[str, ...] | None
     blocked: frozenset[str] = frozenset()
     """Words a text span may neither start nor end with (the flow's own words, typed values' words)."""
+    priority: tuple[str, ...] = ()
+    """Slots in the order they may claim a span: the asked one, the expected ones, the rest."""
 
     @property
     def empty(self) -> bool:
@@ -241,8 +243,18 @@ class TurnSchema:
             raise refuse(f"answer {answer!r} with slot values")
         if answer == CHANGE and not slots:
             raise refuse("a change without a value")
-        for name, written in slots.items():
-            parse.slots[name] = self._value(name, written, refuse)
+        values = {name: self._value(name, written, refuse) for name, written in slots.items()}
+        # One stretch of the message is one value: a span written for several slots (a small model
+        # fills every slot it is offered) goes to the first of them in priority order only.
+        claimed: list[str] = []
+        rank = {name: i for i, name in enumerate(self.priority)}
+        for name in sorted(values, key=lambda n: rank.get(n, len(rank))):
+            written = slots[name]
+            if name in self.values or name in self.text_slots:
+                if any(written in other or other in written for other in claimed):
+                    continue
+                claimed.append(written)
+            parse.slots[name] = values[name]
         return parse
 
     def _value(self, name: str, written: Any, refuse: Any) -> Any:
@@ -304,6 +316,35 @@ def _typed_words(state: UnderstandingState, text: str, now: dt.datetime) -> froz
     return words_of(*spans)
 
 
+_COMMON = frozenset("a an the i me my you your we to of for and or is are it it's be do can could would".split())
+
+
+def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = True) -> list[str]:
+    """The intents the message may mean: those without examples, and those sharing a word with theirs.
+
+    A message with no word of an intent's examples ("for 4 people") cannot be
+    that intent ("hello"): the grammar does not offer it. ``built_in=False``
+    leaves out goodbye and decline (the rules read those).
+    """
+    table = state.__dict__.get("_intent_words")
+    if table is None:
+        table = state.__dict__["_intent_words"] = [
+            (intent.name, words_of(*intent.examples) - _COMMON if intent.examples else None) for intent in state.intents
+        ]
+    said = words_of(text)
+    return [
+        name
+        for name, words in table
+        if (words is None and (built_in or name not in (GOODBYE, DECLINE))) or (words and not words.isdisjoint(said))
+    ]
+
+
+def cued(slot: Slot, text: str) -> bool:
+    """Does the message name the slot (a word of its name, label or description: "my PIN is ...")?"""
+    words = words_of(slot.name.replace("_", " "), slot.label or "", slot.description) - FUNCTION_WORDS - _COMMON
+    return not words.isdisjoint(words_of(text))
+
+
 def offered(state: UnderstandingState, slot: Slot) -> bool:
     """Is ``slot`` one the user is being asked about (asked, expected, or being confirmed)?"""
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
@@ -318,6 +359,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     when asked. With a confirmation pending, the answer comes first: ``yes``,
     ``no`` or ``other`` with no slot value, or ``change`` with at least one.
     """
+    rules_ran = settled is not None
     settled = settled or Parse()
     started = time.perf_counter()
     values: dict[str, dict[str, Any]] = {}
@@ -348,7 +390,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        else:
+        elif offered(state, slot) or cued(slot, text):  # free text only where asked for or named
             if blocked is None:
                 blocked = vocabulary(state) | _typed_words(state, text, now)
             if span_node(text, blocked=blocked) is not None:
@@ -356,7 +398,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
                                          "maxLength": len(text)}  # fmt: skip
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
-    intents = None if settled.intent is not None else tuple([i.name for i in state.intents] + [NONE])
+    intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
     if intents is not None:
         head["intent"] = {"enum": list(intents)}
@@ -373,6 +415,14 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             options.append(obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1},
                                 **tail}))  # fmt: skip
         schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    elif must_answer(state, settled, text_slots) and intents is not None:
+        # The user was asked for a text value and the rules read nothing else: a small model tends to
+        # write nothing at all, so the asked value is required, unless the message is an intent.
+        asked_schema = {**slots_schema, "required": [state.asked]}
+        options = [obj({"intent": {"enum": [NONE]}, "slots": asked_schema, **tail})]
+        if len(intents) > 1:
+            options.append(obj({"intent": {"enum": list(intents[1:])}, "slots": slots_schema, **tail}))
+        schema = options[0] if len(options) == 1 else {"anyOf": options}
     else:
         schema = obj({**head, "slots": slots_schema, **tail})
     schema_text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode()
@@ -380,4 +430,21 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     stats["turn_schemas"] += 1
     stats["turn_seconds"] += time.perf_counter() - started
     return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
-                      answers, choices, blocked or frozenset())  # fmt: skip
+                      answers, choices, blocked or frozenset(), _priority(state))  # fmt: skip
+
+
+def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
+    """Is the asked slot a text slot that this message must fill (nothing else was read from it)?"""
+    return (
+        state.asked is not None
+        and state.asked in text_slots
+        and state.confirm is None
+        and settled.intent is None
+        and not settled.slots
+    )
+
+
+def _priority(state: UnderstandingState) -> tuple[str, ...]:
+    first = ([state.asked] if state.asked else []) + ([state.confirm_slot] if state.confirm_slot else [])
+    ordered = dict.fromkeys([*first, *state.expected, *(slot.name for slot in state.slots)])
+    return tuple(ordered)
