@@ -339,10 +339,14 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
     ]
 
 
-def cued(slot: Slot, text: str) -> bool:
-    """Does the message name the slot (a word of its name, label or description: "my PIN is ...")?"""
-    words = words_of(slot.name.replace("_", " "), slot.label or "", slot.description) - FUNCTION_WORDS - _COMMON
-    return not words.isdisjoint(words_of(text))
+def _stems(words: frozenset[str]) -> set[str]:
+    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS and w not in _COMMON}
+
+
+def cue(slot: Slot, text: str) -> int:
+    """How many words of the slot's name, label or description the message says ("my PIN is ...")."""
+    words = _stems(words_of(slot.name.replace("_", " "), slot.label or "", slot.description))
+    return len(words & _stems(words_of(text)))
 
 
 def offered(state: UnderstandingState, slot: Slot) -> bool:
@@ -390,7 +394,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        elif offered(state, slot) or cued(slot, text):  # free text only where asked for or named
+        elif (offered(state, slot) and settled.intent is None) or cue(slot, text):  # only where asked or named
             if blocked is None:
                 blocked = vocabulary(state) | _typed_words(state, text, now)
             if span_node(text, blocked=blocked) is not None:
@@ -430,7 +434,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     stats["turn_schemas"] += 1
     stats["turn_seconds"] += time.perf_counter() - started
     return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
-                      answers, choices, blocked or frozenset(), _priority(state))  # fmt: skip
+                      answers, choices, blocked or frozenset(), _priority(state, text))  # fmt: skip
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
@@ -444,7 +448,9 @@ def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str])
     )
 
 
-def _priority(state: UnderstandingState) -> tuple[str, ...]:
+def _priority(state: UnderstandingState, text: str) -> tuple[str, ...]:
+    """Slots named by the message first (most words first), then the asked one, the expected ones, the rest."""
     first = ([state.asked] if state.asked else []) + ([state.confirm_slot] if state.confirm_slot else [])
-    ordered = dict.fromkeys([*first, *state.expected, *(slot.name for slot in state.slots)])
-    return tuple(ordered)
+    ordered = list(dict.fromkeys([*first, *state.expected, *(slot.name for slot in state.slots)]))
+    cues = {slot.name: cue(slot, text) for slot in state.slots}
+    return tuple(sorted(ordered, key=lambda name: -cues.get(name, 0)))
