@@ -233,7 +233,9 @@ def to_regex(node: Node) -> str:
 
 
 def _regex_atom(node: Node, *, in_seq: bool) -> str:
-    body = node.body if isinstance(node, Rule) else node
+    body = node
+    while isinstance(body, Rule):  # a rule may name a rule: group by what is finally inlined
+        body = body.body
     text = to_regex(body)
     if (
         isinstance(body, Alt)
@@ -536,10 +538,10 @@ def span_node(text: str, rule: Any = None, blocked: frozenset[str] = frozenset()
     ``rule(hint, body)`` names a rule (the schema builder's, to keep names unique);
     ``blocked`` words may not be a span's first or last word either.
     """
-    from .grounding import message
+    from .grounding import TEXT_SPAN_WORDS, message
 
     msg = message(text)
-    count = len(msg.words)
+    count = min(len(msg.words), TEXT_SPAN_WORDS)
     if count == 0:
         return None
     make = rule or (lambda hint, body: Rule(hint, body))

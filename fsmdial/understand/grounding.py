@@ -34,6 +34,8 @@ from ..values import find_numbers, parse_date, parse_time
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
+TEXT_SPAN_WORDS = 64
+"""Text spans are taken from the first this many words of a message (the grammar's chain stays shallow)."""
 TYPED_SPAN_WORDS = 6
 """Longest span (in words) a date, time, number or pattern value is looked for in."""
 FUNCTION_WORDS = frozenset(
@@ -179,10 +181,11 @@ def is_span(slot: Slot) -> bool:
 def text_span_ok(text: str, span: str, blocked: frozenset[str] = frozenset()) -> bool:
     """Is ``span`` a span a text slot may take from ``text`` (see :func:`.grammar.span_node`)?"""
     msg = message(text)
-    for first in range(len(msg.words)):
+    count = min(len(msg.words), TEXT_SPAN_WORDS)
+    for first in range(count):
         if not msg.can_edge(first, blocked):
             continue
-        for last in range(first, len(msg.words)):
+        for last in range(first, count):
             if msg.can_edge(last, blocked) and msg.span(first, last) == span:
                 return True
     return False

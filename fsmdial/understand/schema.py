@@ -204,8 +204,9 @@ class TurnSchema:
     @property
     def empty(self) -> bool:
         """Nothing left to ask: no intent, slot, answer or choice to decide."""
-        return not (self.intents or self.values or self.text_slots or self.free or self.categorical or self.answers
-                    or self.choices)  # fmt: skip
+        # An intent or a choice with one option left ("none") is no decision either.
+        return not ((self.intents and len(self.intents) > 1) or self.values or self.text_slots or self.free
+                    or self.categorical or self.answers or (self.choices and len(self.choices) > 1))  # fmt: skip
 
     def parse(self, raw: str | bytes) -> Parse:
         """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit."""
