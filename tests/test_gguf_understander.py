@@ -489,7 +489,7 @@ def test_kv_cache_is_reused_across_turns(tiny):
     first, rest = rows[0], rows[1:]
     assert first[0] == first[1]  # a cold cache evaluates the whole prompt
     for evaluated, prompt in rest:
-        assert evaluated <= 0.15 * prompt, rows
+        assert evaluated <= 0.2 * prompt, rows  # the new lines (of every turn since the last model call)
     assert [p for _, p in rows] == sorted(p for _, p in rows)  # the prompt only grows
 
 
