@@ -107,7 +107,50 @@ def format_table(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-EVALS = {"star": ("STAR next-action prediction and API calls", _add_star, _run_star)}
+def _add_messy(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", metavar="FILE.json", help="the labelled cases (default: tests/data/messy_utterances.json)")
+    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    parser.add_argument("--show", action="store_true", help="print every case's parse")
+    parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
+
+
+def _run_messy(args: argparse.Namespace) -> int:
+    from .messy import DEFAULT_DATA, load_cases, score
+
+    if args.understander == "gguf":
+        if not args.model:
+            print("error: --understander gguf needs --model PATH", file=sys.stderr)
+            return 2
+        from ..understand.gguf import GGUFUnderstander
+
+        understander: Any = GGUFUnderstander(args.model, n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")),
+                                             fast_path=not args.no_fast_path)  # fmt: skip
+    else:
+        from ..understand.rules import RulesUnderstander
+
+        understander = RulesUnderstander()
+    now, cases = load_cases(args.data or DEFAULT_DATA)
+    started = time.perf_counter()
+    report = score(understander, cases, now)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    report["settings"] = {"understander": args.understander, "model": args.model, "fast_path": not args.no_fast_path}
+    if args.show:
+        for case in report["details"]:
+            print(f"{'ok ' if case['ok'] else 'BAD'} {case['id']:24s} {case['path']:5s} {json.dumps(case['parse'])}")
+    print(f"{report['cases']} cases: slot precision {report['slot_precision']}, recall {report['slot_recall']}, "
+          f"F1 {report['slot_f1']}; intent accuracy {report['intent_accuracy']}, answer accuracy "
+          f"{report['answer_accuracy']}; cases exactly right {report['cases_exactly_right']} ({report['seconds']} s)")  # fmt: skip
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+EVALS = {
+    "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
+    "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
+}
 """Benchmark name -> (help, add its arguments, run it)."""
 
 
