@@ -77,9 +77,16 @@ def _same(slot: Slot | None, got: Any, want: Any, now: dt.datetime) -> bool:
         got, want = coerce(slot, got, now), coerce(slot, want, now)
     except InvalidValue:
         return False
-    if slot.type is SlotType.string:
-        return str(got).strip().casefold() == str(want).strip().casefold()
+    if slot.type is SlotType.string:  # case, and a leading article, aside
+        return _plain(got) == _plain(want)
     return bool(got == want)
+
+
+def _plain(text: Any) -> str:
+    words = str(text).strip().casefold().split()
+    while words and words[0] in ("the", "a", "an", "my"):
+        words = words[1:]
+    return " ".join(words)
 
 
 def score(understander: Understander, cases: list[Case], now: dt.datetime, *, flows: Path = FLOWS) -> dict[str, Any]:

@@ -254,7 +254,10 @@ def _names(said: str, value: object) -> bool:
 
 def merge(certain: Parse, model: Parse) -> Parse:
     """The rules' certain reading with the model's additions (the model's schema left the certain parts out)."""
-    slots = {**model.slots, **certain.slots}
+    # A value the rules gave one slot is not another slot's value too ("0093" is the card, not the new PIN).
+    taken = [value for value in certain.slots.values()]
+    slots = {name: value for name, value in model.slots.items() if value not in taken or name in certain.slots}
+    slots.update(certain.slots)
     info = dict(model.info)
     if certain.slots or certain.intent is not None:
         info["rules"] = {"intent": certain.intent, "slots": sorted(certain.slots)}

@@ -157,7 +157,11 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
                 spans = {s: v for s, v in spans.items() if float(v[0]).is_integer()}
         return {span: value for span, (value, _, _) in spans.items()}
     if kind is SlotType.string and slot.pattern is not None:
-        return pattern_candidates(slot.pattern, text)
+        # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
+        inside = _covered(_typed(text, SlotType.date, now.date())) | _covered(_typed(text, SlotType.time, now.date()))
+        msg = message(text)
+        return {span: value for span, value in pattern_candidates(slot.pattern, text).items()
+                if not any(i in inside for i in _word_indices(msg, span))}  # fmt: skip
     raise ValueError(f"slot {slot.name!r} of type {kind.value} has no typed spans")
 
 
@@ -166,6 +170,12 @@ def pattern_candidates(pattern: str, text: str) -> dict[str, Any]:
     compiled = re.compile(pattern)
     msg = message(text)
     return {span: span for _, _, span in msg.spans(TYPED_SPAN_WORDS) if compiled.fullmatch(span)}
+
+
+def _word_indices(msg: Message, span: str) -> list[int]:
+    start = msg.text.find(span)
+    end = start + len(span)
+    return [i for i, (a, b) in enumerate(msg.words) if start <= a and b <= end] if start >= 0 else []
 
 
 def is_typed(slot: Slot) -> bool:

@@ -49,7 +49,7 @@ class LlamaModel:
         self.path = Path(path)
         _check_file(self.path)
         try:
-            with _plain_cpu_buffers():
+            with plain_cpu_buffers():
                 self.llm = llama_cpp.Llama(
                     model_path=str(self.path),
                     n_ctx=n_ctx,
@@ -162,7 +162,7 @@ _PARAMS_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
-def _plain_cpu_buffers() -> Iterator[None]:
+def plain_cpu_buffers() -> Iterator[None]:
     """Load weights without llama.cpp's "extra" CPU buffer types (AMX, repacking).
 
     On CPUs that report AMX, llama.cpp moves Q4_0/Q4_1/Q8_0 weights into AMX

@@ -44,7 +44,7 @@ from .grammar import (
     pattern_contents,
     span_node,
 )
-from .grounding import FUNCTION_WORDS, TYPED_KINDS, is_typed, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
+from .grounding import FUNCTION_WORDS, TYPED_KINDS, is_typed, pattern_candidates, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -311,9 +311,9 @@ def vocabulary(state: UnderstandingState) -> frozenset[str]:
 
 
 def _typed_words(state: UnderstandingState, text: str, now: dt.datetime) -> frozenset[str]:
-    """Words of the message that are part of a number, date or time a typed slot of the state could take."""
-    kinds = {slot.type for slot in state.slots if slot.type in TYPED_KINDS}
-    spans = [span for kind in kinds for span in typed_spans(text, kind, now)]
+    """Words of the message that are part of a number, date or time, or of a value in a slot's pattern."""
+    spans = [span for kind in TYPED_KINDS for span in typed_spans(text, kind, now)]
+    spans += [span for slot in state.slots if slot.pattern is not None for span in pattern_candidates(slot.pattern, text)]
     return words_of(*spans)
 
 
@@ -345,9 +345,20 @@ def _stems(words: frozenset[str]) -> set[str]:
 
 
 def cue(slot: Slot, text: str) -> int:
-    """How many words of the slot's name, label or description the message says ("my PIN is ...")."""
-    words = _stems(words_of(slot.name.replace("_", " "), slot.label or "", slot.description))
+    """How many words of the slot's name or label the message says ("my PIN is ...")."""
+    words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
     return len(words & _stems(words_of(text)))
+
+
+def free_text_expected(state: UnderstandingState, slot: Slot, settled: Parse) -> bool:
+    """May this message hold free text for ``slot`` though it does not name it?
+
+    Only when the slot was asked for, or nothing was asked and the node still
+    needs it; not when the rules read the asked value already ("it's 391").
+    """
+    if state.asked is not None:
+        return slot.name == state.asked and slot.name not in settled.slots
+    return slot.name in state.expected or slot.name == state.confirm_slot
 
 
 def offered(state: UnderstandingState, slot: Slot) -> bool:
@@ -395,7 +406,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        elif (offered(state, slot) and settled.intent is None) or cue(slot, text):  # only where asked or named
+        elif cue(slot, text) or (settled.intent is None and free_text_expected(state, slot, settled)):
             if blocked is None:
                 blocked = vocabulary(state) | _typed_words(state, text, now)
             if span_node(text, blocked=blocked) is not None:
@@ -415,7 +426,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
     if answers:
-        options: list[dict[str, Any]] = [obj({**head, "answer": {"enum": list(ANSWERS_GROUNDED)}, **tail})]
+        options: list[dict[str, Any]] = [obj({**head, "answer": {"enum": possible_answers(text)}, **tail})]
         if properties:
             options.append(obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1},
                                 **tail}))  # fmt: skip
@@ -436,6 +447,22 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     stats["turn_seconds"] += time.perf_counter() - started
     return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
                       answers, choices, blocked or frozenset(), _priority(state, text))  # fmt: skip
+
+
+_NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't cannot later wait".split())
+
+
+def possible_answers(text: str) -> list[str]:
+    """The plain answers a message may be: never "yes" with a negation or a question in it.
+
+    (A plain, certain "yes" or "no" never gets here: the rules settle it.)
+    """
+    said = words_of(text)
+    if "?" in text:
+        return ["other"]
+    if not said.isdisjoint(_NEGATION):
+        return ["no", "other"]
+    return list(ANSWERS_GROUNDED)
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
