@@ -10,11 +10,18 @@ Per turn:
    answers when the text leaves no doubt (a plain yes/no to a pending
    confirmation, an exact categorical value, a bare number for the slot just
    asked, an intent's example); then no model is called (``path="fast"``);
-2. otherwise **one model call** (``path="model"``): the prompt of
-   :mod:`.prompt`, decoded greedily under the bounded grammar of the state's
-   schema (:mod:`.schema`), parsed and checked against the schema. Slot values
-   are returned as the model wrote them; the runtime checks them again with
-   the flow's validators and tells the user about invalid ones.
+2. **what the rules read for sure** (``rules_first=True``, :meth:`certain`):
+   their intent and the values of typed slots (numbers, dates, times,
+   categorical values, pattern matches) stand; the model is not asked for
+   them and cannot contradict them;
+3. otherwise **one model call** (``path="model"``) under the turn's
+   *grounded* grammar (:func:`.schema.turn_schema`, :mod:`.grounding`): text,
+   date, time and number values can only be spans of the user's current
+   message, which fsmdial's own parsers turn into typed values ("tomorrow"
+   with the clock, "7pm" -> 19:00); intents only those sharing a word with
+   their examples; with a confirmation pending, ``yes`` only without a new
+   value (``change`` carries it). When nothing is left to decide, no model is
+   called (``path="rules"``). The model's values are merged under the rules'.
 
 ``Parse.info`` (copied by the runtime into the trace as ``understanding``)
 holds the backend, ``prompt_tokens`` (the whole prompt), ``evaluated_tokens``

@@ -350,6 +350,16 @@ def cue(slot: Slot, text: str) -> int:
     return len(words & _stems(words_of(text)))
 
 
+def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> set[str]:
+    """Spans of the message that a typed slot the node asks for now could take."""
+    return {
+        span
+        for slot in state.slots
+        if is_typed(slot) and offered(state, slot) and slot.name not in settled.slots
+        for span in typed_candidates(slot, text, now)
+    }
+
+
 def free_text_expected(state: UnderstandingState, slot: Slot, settled: Parse) -> bool:
     """May this message hold free text for ``slot`` though it does not name it?
 
@@ -403,6 +413,10 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             properties[slot.name] = sub
         elif is_typed(slot):
             spans = typed_candidates(slot, text, now)
+            if not (offered(state, slot) or cue(slot, text)):
+                # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
+                # card asked for, not the new PIN of a later step).
+                spans = {span: value for span, value in spans.items() if span not in claimed(state, text, now, settled)}
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
