@@ -20,8 +20,8 @@ from fsmdial.understand.gguf import GGUFUnderstander
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]
-FLOORS = {"slot_precision": 0.0, "slot_recall": 0.0, "intent_accuracy": 0.0, "answer_accuracy": 0.0}
-"""SmolLM2 figures on tests/data/messy_utterances.json, fast path on (filled in from EVALUATION.md)."""
+FLOORS = {"slot_precision": 88.2, "slot_recall": 85.7, "intent_accuracy": 95.0, "answer_accuracy": 100.0}
+"""SmolLM2 figures on tests/data/messy_utterances.json, fast path on, as measured (EVALUATION.md)."""
 
 
 @pytest.fixture(scope="module")
