@@ -125,7 +125,7 @@ def _minimal(msg: Message, read: Reader, now: dt.datetime) -> dict[str, tuple[An
 
 
 @lru_cache(maxsize=512)
-def _typed(text: str, kind: SlotType, day: dt.date) -> dict[str, tuple[Any, int, int]]:
+def read_spans(text: str, kind: SlotType, day: dt.date) -> dict[str, tuple[Any, int, int]]:
     now = dt.datetime.combine(day, dt.time(12, 0))
     return _minimal(message(text), _READERS[kind], now)
 
@@ -135,7 +135,7 @@ TYPED_KINDS = frozenset(_READERS)
 
 def typed_spans(text: str, kind: SlotType, now: dt.datetime) -> list[str]:
     """The minimal spans of ``text`` that read as a value of ``kind`` (date, time, integer or number)."""
-    return list(_typed(text, kind, now.date()))
+    return list(read_spans(text, kind, now.date()))
 
 
 def _covered(spans: dict[str, tuple[Any, int, int]]) -> set[int]:
@@ -149,16 +149,16 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     """
     kind = slot.type
     if kind in _READERS:
-        spans = _typed(text, kind, now.date())
+        spans = read_spans(text, kind, now.date())
         if kind in (SlotType.integer, SlotType.number):
-            inside = _covered(_typed(text, SlotType.date, now.date())) | _covered(_typed(text, SlotType.time, now.date()))
+            inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
             spans = {s: v for s, v in spans.items() if not (v[1] == v[2] and v[1] in inside)}
             if kind is SlotType.integer:
                 spans = {s: v for s, v in spans.items() if float(v[0]).is_integer()}
         return {span: value for span, (value, _, _) in spans.items()}
     if kind is SlotType.string and slot.pattern is not None:
         # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
-        inside = _covered(_typed(text, SlotType.date, now.date())) | _covered(_typed(text, SlotType.time, now.date()))
+        inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
         msg = message(text)
         return {span: value for span, value in pattern_candidates(slot.pattern, text).items()
                 if not any(i in inside for i in _word_indices(msg, span))}  # fmt: skip
