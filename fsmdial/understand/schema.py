@@ -44,7 +44,17 @@ from .grammar import (
     pattern_contents,
     span_node,
 )
-from .grounding import FUNCTION_WORDS, TYPED_KINDS, is_typed, pattern_candidates, mentioned, text_span_ok, typed_candidates, typed_spans, words_of
+from .grounding import (
+    FUNCTION_WORDS,
+    TYPED_KINDS,
+    is_typed,
+    mentioned,
+    pattern_candidates,
+    text_span_ok,
+    typed_candidates,
+    typed_spans,
+    words_of,
+)
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -399,10 +409,10 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             continue
         kind = slot.type
         if kind is SlotType.categorical:
-            options = tuple(slot.values or ())
-            if offered(state, slot) or any(mentioned(v, text) for v in options):
-                categorical[slot.name] = options
-                properties[slot.name] = {"enum": list(options)}
+            allowed = tuple(slot.values or ())
+            if offered(state, slot) or any(mentioned(v, text) for v in allowed):
+                categorical[slot.name] = allowed
+                properties[slot.name] = {"enum": list(allowed)}
         elif kind is SlotType.boolean:
             if offered(state, slot):
                 categorical[slot.name] = (True, False)
