@@ -519,6 +519,8 @@ def json_literal(value: Any) -> Lit:
 
 SPAN_OF = "x-span-of"
 """A string schema keyword of fsmdial's: the string is a span of this text (see :func:`span_node`)."""
+SPAN_STARTS = "x-span-starts"
+"""With ``x-span-of``: the only word indices a span may start at."""
 NOT_AT_EDGES = "x-not-at-edges"
 """With ``x-span-of``: words (casefolded) a span may neither start nor end with."""
 
@@ -528,7 +530,9 @@ def json_piece(text: str) -> str:
     return orjson.dumps(text).decode()[1:-1]
 
 
-def span_node(text: str, rule: Any = None, blocked: frozenset[str] = frozenset()) -> Node | None:
+def span_node(
+    text: str, rule: Any = None, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
+) -> Node | None:
     """The JSON strings that are a span of ``text`` (see :mod:`.grounding`); None if it has none.
 
     A span runs from the start of a word to the end of a word, gaps between
@@ -559,10 +563,11 @@ def span_node(text: str, rule: Any = None, blocked: frozenset[str] = frozenset()
         if after is not None:
             options.append(seq(Lit(json_piece(msg.word(i) + msg.gap(i))), after))
         chain[i] = make(f"span-{i}", alt(*options))
-    starts = [chain[i] for i in range(count) if msg.can_edge(i, blocked) and chain[i] is not None]
-    if not starts:
+    firsts = [chain[i] for i in range(count) if msg.can_edge(i, blocked) and chain[i] is not None
+              and (starts is None or i in starts)]  # fmt: skip
+    if not firsts:
         return None
-    return seq(Lit('"'), alt(*starts), Lit('"'))  # type: ignore[arg-type]
+    return seq(Lit('"'), alt(*firsts), Lit('"'))  # type: ignore[arg-type]
 
 
 def grammar_from_schema(schema: dict[str, Any]) -> Grammar:
@@ -574,7 +579,7 @@ class _Builder:
     def __init__(self, schema: dict[str, Any]):
         self.defs: dict[str, Any] = schema.get("$defs", {})
         self.names: set[str] = set()
-        self.spans: dict[tuple[str, frozenset[str]], Node] = {}
+        self.spans: dict[tuple[str, frozenset[str], frozenset[int] | None], Node] = {}
 
     def rule(self, hint: str, body: Node) -> Rule:
         base = "".join(ch if ch.isalnum() else "-" for ch in hint.lower()).strip("-") or "r"
@@ -600,9 +605,10 @@ class _Builder:
             return alt(*(self.node(sub, f"{where}-{i}") for i, sub in enumerate(schema["anyOf"])))
         if SPAN_OF in schema:
             text, blocked = schema[SPAN_OF], frozenset(schema.get(NOT_AT_EDGES, ()))
-            key = (text, blocked)
+            starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
+            key = (text, blocked, starts)
             if key not in self.spans:
-                found = span_node(text, self.rule, blocked)
+                found = span_node(text, self.rule, blocked, starts)
                 if found is None:
                     raise GrammarError(f"{where}: {text!r} has no span")
                 self.spans[key] = found

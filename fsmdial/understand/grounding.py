@@ -188,12 +188,14 @@ def is_span(slot: Slot) -> bool:
     return slot.extract == "span" and (slot.type in _READERS or slot.type is SlotType.string)
 
 
-def text_span_ok(text: str, span: str, blocked: frozenset[str] = frozenset()) -> bool:
+def text_span_ok(
+    text: str, span: str, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
+) -> bool:
     """Is ``span`` a span a text slot may take from ``text`` (see :func:`.grammar.span_node`)?"""
     msg = message(text)
     count = min(len(msg.words), TEXT_SPAN_WORDS)
     for first in range(count):
-        if not msg.can_edge(first, blocked):
+        if not msg.can_edge(first, blocked) or (starts is not None and first not in starts):
             continue
         for last in range(first, count):
             if msg.can_edge(last, blocked) and msg.span(first, last) == span:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -37,6 +37,7 @@ from .grammar import (
     DATE_PATTERN,
     NOT_AT_EDGES,
     SPAN_OF,
+    SPAN_STARTS,
     TIME_PATTERN,
     Grammar,
     grammar_from_schema,
@@ -46,13 +47,11 @@ from .grammar import (
 )
 from .grounding import (
     FUNCTION_WORDS,
-    TYPED_KINDS,
     is_typed,
     mentioned,
-    pattern_candidates,
+    message,
     text_span_ok,
     typed_candidates,
-    typed_spans,
     words_of,
 )
 
@@ -210,6 +209,8 @@ class TurnSchema:
     """Words a text span may neither start nor end with (the flow's own words, typed values' words)."""
     priority: tuple[str, ...] = ()
     """Slots in the order they may claim a span: the asked one, the expected ones, the rest."""
+    span_starts: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Text slots named but not asked: the words their span may start at (right after the name)."""
 
     @property
     def empty(self) -> bool:
@@ -274,7 +275,8 @@ class TurnSchema:
                 raise refuse(f"{name}: {written!r} is not one of the spans offered")
             return self.values[name][written]
         if name in self.text_slots:
-            if not isinstance(written, str) or not text_span_ok(self.text, written, self.blocked):
+            if not isinstance(written, str) or not text_span_ok(self.text, written, self.blocked,
+                                                                 self.span_starts.get(name)):
                 raise refuse(f"{name}: {written!r} is not a span of the message")
             return written
         if name in self.categorical:
@@ -320,13 +322,6 @@ def vocabulary(state: UnderstandingState) -> frozenset[str]:
     return found
 
 
-def _typed_words(state: UnderstandingState, text: str, now: dt.datetime) -> frozenset[str]:
-    """Words of the message that are part of a number, date or time, or of a value in a slot's pattern."""
-    spans = [span for kind in TYPED_KINDS for span in typed_spans(text, kind, now)]
-    spans += [span for slot in state.slots if slot.pattern is not None for span in pattern_candidates(slot.pattern, text)]
-    return words_of(*spans)
-
-
 _COMMON = frozenset("a an the i me my you your we to of for and or is are it it's be do can could would".split())
 
 
@@ -339,14 +334,20 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
     """
     table = state.__dict__.get("_intent_words")
     if table is None:
+        # An intent whose examples are all one or two words ("hi", "hello there") is what a short message
+        # says as a whole; a long message that starts "hello!" is about something else.
         table = state.__dict__["_intent_words"] = [
-            (intent.name, words_of(*intent.examples) - _COMMON if intent.examples else None) for intent in state.intents
-        ]
+            (intent.name, words_of(*intent.examples) - _COMMON if intent.examples else None,
+             bool(intent.examples) and all(len(e.split()) <= 2 for e in intent.examples))
+            for intent in state.intents
+        ]  # fmt: skip
     said = words_of(text)
+    short = len(message(text).words) <= 4
     return [
         name
-        for name, words in table
-        if (words is None and (built_in or name not in (GOODBYE, DECLINE))) or (words and not words.isdisjoint(said))
+        for name, words, whole in table
+        if (words is None and (built_in or name not in (GOODBYE, DECLINE)))
+        or (words and not words.isdisjoint(said) and (short or not whole))
     ]
 
 
@@ -370,15 +371,24 @@ def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Par
     }
 
 
-def free_text_expected(state: UnderstandingState, slot: Slot, settled: Parse) -> bool:
-    """May this message hold free text for ``slot`` though it does not name it?
+def cue_starts(text: str, slot: Slot) -> frozenset[int]:
+    """Words a value of ``slot`` may start at: right after a word naming it ("code is 93103", "name: Jane").
 
-    Only when the slot was asked for, or nothing was asked and the node still
-    needs it; not when the rules read the asked value already ("it's 391").
+    Up to three function words may stand between ("my name is Jane", "the code would be 1234").
     """
-    if state.asked is not None:
-        return slot.name == state.asked and slot.name not in settled.slots
-    return slot.name in state.expected or slot.name == state.confirm_slot
+    msg = message(text)
+    names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
+    stems = [next(iter(_stems(words_of(msg.word(i)))), "") for i in range(len(msg.words))]
+    found: set[int] = set()
+    for i, stem in enumerate(stems):
+        if stem not in names:
+            continue
+        j = i + 1
+        while j < len(stems) and j <= i + 4 and (stems[j] in names or not msg.can_edge(j)):
+            j += 1
+        if j < len(stems) and j <= i + 4:
+            found.add(j)
+    return frozenset(found)
 
 
 def offered(state: UnderstandingState, slot: Slot) -> bool:
@@ -403,18 +413,20 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     free: dict[str, Any] = {}
     categorical: dict[str, tuple[Any, ...]] = {}
     properties: dict[str, Any] = {}
-    blocked: frozenset[str] | None = None
+    span_starts: dict[str, frozenset[int]] = {}
+    texts: list[Slot] = []
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
         kind = slot.type
+        asked = slot.name in (state.asked, state.confirm_slot)
         if kind is SlotType.categorical:
             allowed = tuple(slot.values or ())
-            if offered(state, slot) or any(mentioned(v, text) for v in allowed):
+            if asked or cue(slot, text) or any(mentioned(v, text) for v in allowed):
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
         elif kind is SlotType.boolean:
-            if offered(state, slot):
+            if asked:
                 categorical[slot.name] = (True, False)
                 properties[slot.name] = {"type": "boolean"}
         elif slot.extract == "free":
@@ -430,13 +442,28 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        elif cue(slot, text) or (settled.intent is None and free_text_expected(state, slot, settled)):
-            if blocked is None:
-                blocked = vocabulary(state) | _typed_words(state, text, now)
-            if span_node(text, blocked=blocked) is not None:
-                text_slots.add(slot.name)
-                properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
-                                         "maxLength": len(text)}  # fmt: skip
+        else:
+            texts.append(slot)
+    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now.
+    blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans))
+    blocked |= words_of(*(span for name in settled.slots if (s := state.slot(name)) is not None and is_typed(s)
+                          for span in typed_candidates(s, text, now)))  # fmt: skip
+    for slot in texts:
+        if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
+            starts = None  # the answer to the question: any span
+        elif cue(slot, text):
+            starts = cue_starts(text, slot)  # "my PIN is 1234": spans right after the slot's name
+            if not starts:
+                continue
+        else:
+            continue
+        if span_node(text, blocked=blocked, starts=starts) is not None:
+            text_slots.add(slot.name)
+            properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
+                                     "maxLength": len(text)}  # fmt: skip
+            if starts is not None:
+                properties[slot.name][SPAN_STARTS] = sorted(starts)
+                span_starts[slot.name] = starts
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
@@ -470,7 +497,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     stats["turn_schemas"] += 1
     stats["turn_seconds"] += time.perf_counter() - started
     return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
-                      answers, choices, blocked or frozenset(), _priority(state, text))  # fmt: skip
+                      answers, choices, blocked, _priority(state, text), span_starts)  # fmt: skip
 
 
 _NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't cannot later wait".split())
