@@ -326,33 +326,35 @@ _COMMON = frozenset("a an the i me my you your we to of for and or is are it it'
 
 
 def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = True) -> list[str]:
-    """The intents the message may mean: those without examples, and those sharing a word with theirs.
+    """The intents the message may mean: those without examples, and those with an example whose every
+    content word the message says ("are you open on sundays" for "when are you open").
 
-    A message with no word of an intent's examples ("for 4 people") cannot be
+    A message that says none of an intent's examples ("for 4 people") cannot be
     that intent ("hello"): the grammar does not offer it. ``built_in=False``
     leaves out goodbye and decline (the rules read those).
     """
     table = state.__dict__.get("_intent_words")
     if table is None:
-        # An intent whose examples are all one or two words ("hi", "hello there") is what a short message
-        # says as a whole; a long message that starts "hello!" is about something else.
+        # Per example, its content words: all of them must be in the message. An example of one or two
+        # words ("hi", "hello there") is what a short message says as a whole; a long message that starts
+        # "hello!" is about something else.
         table = state.__dict__["_intent_words"] = [
-            (intent.name, words_of(*intent.examples) - _COMMON if intent.examples else None,
-             bool(intent.examples) and all(len(e.split()) <= 2 for e in intent.examples))
+            (intent.name, [(_content(e), len(e.split())) for e in intent.examples] if intent.examples else None)
             for intent in state.intents
-        ]  # fmt: skip
+        ]
     said = words_of(text)
     short = len(message(text).words) <= 4
     return [
         name
-        for name, words, whole in table
-        if (words is None and (built_in or name not in (GOODBYE, DECLINE)))
-        or (words and not words.isdisjoint(said) and (short or not whole))
+        for name, examples in table
+        if (examples is None and (built_in or name not in (GOODBYE, DECLINE)))
+        or (examples and any(words <= said and (short or size >= 3) for words, size in examples))
     ]
 
 
-def _stems(words: frozenset[str]) -> set[str]:
-    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS and w not in _COMMON}
+def _content(example: str) -> frozenset[str]:
+    words = words_of(example)
+    return (words - FUNCTION_WORDS - _COMMON) or (words - _COMMON) or words
 
 
 def cue(slot: Slot, text: str) -> int:
@@ -386,7 +388,8 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
         j = i + 1
         while j < len(stems) and j <= i + 4 and (stems[j] in names or not msg.can_edge(j)):
             j += 1
-        if j < len(stems) and j <= i + 4:
+        # The value follows in the same sentence ("the code! Things are ..." names no code).
+        if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
             found.add(j)
     return frozenset(found)
 
