@@ -357,6 +357,10 @@ def _content(example: str) -> frozenset[str]:
     return (words - FUNCTION_WORDS - _COMMON) or (words - _COMMON) or words
 
 
+def _stems(words: frozenset[str]) -> set[str]:
+    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS and w not in _COMMON}
+
+
 def cue(slot: Slot, text: str) -> int:
     """How many words of the slot's name or label the message says ("my PIN is ...")."""
     words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
