@@ -11,6 +11,7 @@ the full 1,000-turn run is ``FSMDIAL_SLOW=1 pytest -m slow tests/test_gguf_under
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 import random
@@ -280,6 +281,11 @@ def drive(tiny: Path, backend: str, turns: int, flows: list[Any], seed: int = 0)
     return counts
 
 
+def asking(state: UnderstandingState, slot: str) -> UnderstandingState:
+    """``state`` with ``slot`` just asked for (free text is offered to the model only for the slot asked)."""
+    return dataclasses.replace(state, asked=slot)
+
+
 @contextmanager
 def _nothing() -> Iterator[None]:
     yield
@@ -350,7 +356,9 @@ def test_generated_turns_over_all_example_flows_are_schema_valid(tiny):
     counts = drive(tiny, DEFAULT_BACKEND, TURNS, flows, seed=2)
     print(f"\n{TURNS} generated turns: {counts}")
     assert counts["turns"] >= TURNS
-    assert counts["model"] > TURNS // 3 and counts["fast"] > 0 and counts["tool_calls"] > 0
+    # Grounded turns call the model less: what the rules read for sure, and messages with nothing left to
+    # decide, need no call.
+    assert counts["model"] > TURNS // 4 and counts["fast"] > 0 and counts["tool_calls"] > 0
 
 
 @pytest.mark.slow
@@ -427,7 +435,7 @@ def test_a_failure_inside_constrained_decoding_fails_the_turn_loudly(tiny, backe
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_logits_the_grammar_cannot_use_fail_the_turn(tiny, backend):
     u = understander(tiny, backend, fast_path=False)
-    state = Dialogue(load_flow(PIZZA), stand_in_tools=True).understanding_state()
+    state = asking(Dialogue(load_flow(PIZZA), stand_in_tools=True).understanding_state(), "name")
     real = u.model.logits
 
     def nothing_allowed() -> np.ndarray:
@@ -495,7 +503,8 @@ def test_kv_cache_is_reused_across_turns(tiny):
 
 def test_sessions_sharing_a_model_reevaluate_only_their_own_conversation(tiny):
     u = understander(tiny, fast_path=False)
-    state = Dialogue(load_flow(REPO / "flows" / "ride_change.json"), stand_in_tools=True).understanding_state()
+    state = asking(Dialogue(load_flow(REPO / "flows" / "ride_change.json"), stand_in_tools=True).understanding_state(),
+                   "customer_name")  # fmt: skip
     static = len(u.prompts.prefix(state))
     greeting = [("bot", "Could you give me your name, please?")]
     sessions = {
@@ -514,7 +523,8 @@ def test_sessions_sharing_a_model_reevaluate_only_their_own_conversation(tiny):
 
 def test_context_overflow_drops_the_oldest_lines_and_says_so(tiny):
     u = understander(tiny, n_ctx=1024)
-    state = Dialogue(load_flow(REPO / "flows" / "ride_change.json"), stand_in_tools=True).understanding_state()
+    state = asking(Dialogue(load_flow(REPO / "flows" / "ride_change.json"), stand_in_tools=True).understanding_state(),
+                   "customer_name")  # fmt: skip
     history = [("user" if i % 2 else "bot", f"line {i}: " + "blah " * 20) for i in range(60)]
     parse = u.understand(state, "Jane Doe is my name", history=history, now=NOW)
     assert parse.info["dropped_lines"] >= 8 and parse.info["dropped_lines"] % 8 == 0
@@ -612,7 +622,7 @@ def test_a_model_without_chat_template_needs_one_given(tmp_path):
     with pytest.raises(ModelError, match="no chat template"):
         GGUFUnderstander(path, n_threads=1)
     u = GGUFUnderstander(path, n_threads=1, chat_template=CHATML_TEMPLATE, fast_path=False)
-    state = Dialogue(load_flow(PIZZA), stand_in_tools=True).understanding_state()
+    state = asking(Dialogue(load_flow(PIZZA), stand_in_tools=True).understanding_state(), "name")
     assert u.understand(state, "Ada", now=NOW).path == "model"
 
 
