@@ -55,6 +55,6 @@ def test_a_booking_with_smollm2_is_grounded_and_a_correction_is_never_a_yes(smol
         for name, value in result.trace.parse["slots"].items():
             # Every value comes from the message: a span of it, or what fsmdial's parsers read from one.
             assert name in ("party_size", "date", "time", "seating") or str(value) in text, (text, name, value)
-    assert booked == [{"name": "Jane Doe", "party_size": 5, "date": "2026-11-24", "time": "19:00", "seating": None}]
+    assert booked == [{"name": "Jane Doe", "party_size": 5, "date": "2026-11-24", "time": "19:00"}]
     d.turn("no thanks, bye")
     assert len(booked) == 1
