@@ -17,7 +17,17 @@ bounded regular expression :func:`~.grammar.pattern_contents` can translate
 checks every value again either way and tells the user when one is invalid.
 
 :func:`state_schema` builds all three once per state signature
-(``state.key``); states with the same JSON schema share one grammar.
+(``state.key``); states with the same JSON schema share one grammar. It is
+the *free* form of a state (any value of each slot's type).
+
+:func:`turn_schema` is what a model is given for one message: the *grounded*
+form (see :mod:`.grounding`). Text, date, time and number values are spans of
+the message (typed ones an enum of the spans their parser reads, text ones a
+chain of words), what the rules settled is left out, intents are those the
+message says an example of, and with a confirmation pending the answer comes
+first (``yes``/``no``/``other`` without a value, ``change`` with one). It
+depends on the text, so it is built every turn (about a millisecond;
+``benches/bench_grounding.py``); :meth:`TurnSchema.parse` returns typed values.
 """
 
 from __future__ import annotations
