@@ -194,7 +194,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
 
 def _plugin_commands(sub: Any) -> None:
     """Commands whose modules register themselves (importers, evaluation)."""
-    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli", "fsmdial.serve.cli"):
+    for module_name in ("fsmdial.importers.cli", "fsmdial.eval.cli", "fsmdial.models", "fsmdial.understand.cli", "fsmdial.serve.cli"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -88,6 +88,12 @@ class Slot(_Model):
         False,
         description="Confirm this field once given: true for the default question, or a question template.",
     )
+    label: str | None = Field(None, description="Short noun for the slot in the bot's sentences (default: its name).")
+    extract: Literal["span", "free"] = Field(
+        "span",
+        description="How a model reads the value: 'span' (default) copies words of the user's message, which "
+        "fsmdial's parsers turn into the value; 'free' lets the model write any value of the type (a paraphrase).",
+    )
 
     invalid: str | None = Field(
         None, description="Message (template) said when a value for this slot is invalid, instead of the default."
@@ -141,6 +147,11 @@ class Slot(_Model):
         """How the bot names this slot in its own sentences."""
         text = self.description.rstrip(".") if self.description else self.name.replace("_", " ")
         return text[:1].lower() + text[1:]
+
+    @property
+    def noun(self) -> str:
+        """A short noun for the slot ("party size"): its label, else its name in words."""
+        return self.label or self.name.replace("_", " ")
 
     @property
     def string_limit(self) -> int:

@@ -445,10 +445,11 @@ def test_overflow_drops_the_oldest_lines_never_the_static_prefix():
         prompts.build(state, history, "hello", budget=cut.static_tokens)
 
 
-def test_the_state_note_says_what_was_asked_and_today():
+def test_the_state_note_says_what_was_asked_and_no_date():
     prompts, _ = builder()
     state = every_slot_type()
     text = text_of(prompts.build(state, [], "hi", now=dt.datetime(2026, 11, 22, 12), budget=100_000).tokens)
     assert 'The agent asked a yes/no question: write "answer".' in text
-    assert "Today is 2026-11-22 (Sunday)." in text
+    # fsmdial reads dates itself ("tomorrow" with the clock): the model is never asked for date arithmetic.
+    assert "Today is" not in text and "YYYY" not in text
     assert 'Choices for "choice": Yes_Sure; No_Way.' in text

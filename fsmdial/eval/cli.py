@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .corpus import default_star_dir
+from .corpus import SPLITS, default_star_dir
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
@@ -22,25 +22,38 @@ def _add_star(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
     parser.add_argument("--no-overlays", action="store_true", help="import the tasks without the hand corrections")
-    parser.add_argument("--limit", type=int, metavar="N", help="only the first N dev dialogues (quick looks)")
+    parser.add_argument("--split", choices=SPLITS, default="dev",
+                        help="dev: ids not a multiple of 5 (default); test: the multiples of 5; all")  # fmt: skip
+    parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N dialogues of the split (see --seed)")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N dialogues (quick looks)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default: 2)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the API simulator's tables")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample and of the API simulator's tables")
+    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _run_star(args: argparse.Namespace) -> int:
-    from .corpus import dev_split, read_dialogue
+    from .corpus import read_dialogue, sample_paths, split_paths
     from .star import evaluate
 
     if not args.data or not Path(args.data, "dialogues").is_dir():
         print("error: no STAR copy found; pass --data DIR (a directory with dialogues/, tasks/, apis/)", file=sys.stderr)
         return 2
-    paths = dev_split(args.data)
+    paths = split_paths(args.data, args.split)
     if args.tasks:
         wanted = set(args.tasks)
         paths = [p for p in paths if set(read_dialogue(p).tasks) <= wanted]
+    if args.sample:
+        paths = sample_paths(paths, args.sample, args.seed)
     if args.limit:
         paths = paths[: args.limit]
+    if not paths:
+        rule = {"dev": "ids not a multiple of 5", "test": "ids that are multiples of 5", "all": "any id"}[args.split]
+        print(f"error: no dialogue to evaluate: {Path(args.data, 'dialogues')} has none of the {args.split} split "
+              f"({rule}){' among the tasks asked for' if args.tasks else ''}", file=sys.stderr)  # fmt: skip
+        return 2
+    if args.no_fast_path:
+        os.environ["FSMDIAL_FAST_PATH"] = "0"
     started = time.perf_counter()
     try:
         report = evaluate(args.data, paths, kind=args.understander, model=args.model, overlays=not args.no_overlays,
@@ -50,7 +63,9 @@ def _run_star(args: argparse.Namespace) -> int:
         return 2
     data = report.to_dict()
     data["settings"]["seconds"] = round(time.perf_counter() - started, 1)
-    data["settings"]["split"] = f"dev: {len(paths)} dialogues (ids not a multiple of 5)"
+    sample = f", sample of {args.sample} with seed {args.seed}" if args.sample else ""
+    data["settings"]["split"] = f"{args.split}: {len(paths)} dialogues{sample}"
+    data["settings"]["model"] = args.model
     print(format_table(data))
     if args.out:
         Path(args.out).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
@@ -85,13 +100,57 @@ def format_table(data: dict[str, Any]) -> str:
         "",
         f"API calls: precision {fmt(api['precision'])}, recall {fmt(api['recall'])}, "
         f"argument exact match {fmt(api['args_exact'])}, schema-valid {fmt(api['schema_valid'])} "
-        f"({api['calls_made']} made, {api['gold_calls']} gold)",
+        f"({api['calls_made']} made, {api['gold_calls']} gold), repeated calls with unchanged arguments "
+        f"{api.get('repeated_calls', 0)}",
         f"turns that failed (counted as no prediction): {data['turn_errors']}",
     ]
     return "\n".join(lines)
 
 
-EVALS = {"star": ("STAR next-action prediction and API calls", _add_star, _run_star)}
+def _add_messy(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", metavar="FILE.json", help="the labelled cases (default: tests/data/messy_utterances.json)")
+    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    parser.add_argument("--show", action="store_true", help="print every case's parse")
+    parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
+
+
+def _run_messy(args: argparse.Namespace) -> int:
+    from .messy import DEFAULT_DATA, load_cases, score
+
+    if args.understander == "gguf":
+        if not args.model:
+            print("error: --understander gguf needs --model PATH", file=sys.stderr)
+            return 2
+        from ..understand.gguf import GGUFUnderstander
+
+        understander: Any = GGUFUnderstander(args.model, n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")),
+                                             fast_path=not args.no_fast_path)  # fmt: skip
+    else:
+        from ..understand.rules import RulesUnderstander
+
+        understander = RulesUnderstander()
+    now, cases = load_cases(args.data or DEFAULT_DATA)
+    started = time.perf_counter()
+    report = score(understander, cases, now)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    report["settings"] = {"understander": args.understander, "model": args.model, "fast_path": not args.no_fast_path}
+    if args.show:
+        for case in report["details"]:
+            print(f"{'ok ' if case['ok'] else 'BAD'} {case['id']:24s} {case['path']:5s} {json.dumps(case['parse'])}")
+    print(f"{report['cases']} cases: slot precision {report['slot_precision']}, recall {report['slot_recall']}, "
+          f"F1 {report['slot_f1']}; intent accuracy {report['intent_accuracy']}, answer accuracy "
+          f"{report['answer_accuracy']}; cases exactly right {report['cases_exactly_right']} ({report['seconds']} s)")  # fmt: skip
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+EVALS = {
+    "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
+    "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
+}
 """Benchmark name -> (help, add its arguments, run it)."""
 
 

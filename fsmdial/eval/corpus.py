@@ -114,6 +114,30 @@ def dev_split(star_dir: str | Path) -> list[Path]:
     return [p for p in dialogue_paths(star_dir) if not (p.stem.isdigit() and int(p.stem) % TEST_EVERY == 0)]
 
 
+SPLITS = ("dev", "test", "all")
+
+
+def split_paths(star_dir: str | Path, split: str) -> list[Path]:
+    """The dialogues of ``split``: ``dev`` (ids not a multiple of 5), ``test`` (multiples of 5) or ``all``."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r} (choose one of: {', '.join(SPLITS)})")
+    paths = dialogue_paths(star_dir)
+    if split == "all":
+        return paths
+    test = {p for p in paths if p.stem.isdigit() and int(p.stem) % TEST_EVERY == 0}
+    return [p for p in paths if (p in test) == (split == "test")]
+
+
+def sample_paths(paths: list[Path], size: int, seed: int) -> list[Path]:
+    """A seeded random sample of ``size`` dialogues (all of them if fewer), in id order."""
+    import random
+
+    if size >= len(paths):
+        return list(paths)
+    chosen = set(random.Random(seed).sample(range(len(paths)), size))
+    return [p for i, p in enumerate(paths) if i in chosen]
+
+
 def is_user_turn(event: dict[str, Any]) -> bool:
     return event.get("Agent") == "User" and event.get("Action") == "utter" and isinstance(event.get("Text"), str)
 

@@ -9,8 +9,9 @@ Implemented here so evaluation needs no scikit-learn.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,9 @@ class CallTally:
     (same API and request type, same stretch of dialogue); ``gold``: gold
     calls; ``found``: gold calls some engine call matched; ``exact``: correct
     calls whose arguments equal the gold constraints; ``valid``: calls whose
-    arguments fit the API's input schema.
+    arguments fit the API's input schema; ``repeated``: calls with the same
+    name and arguments as an earlier call of the same dialogue (see
+    :func:`repeated_calls`).
     """
 
     made: int = 0
@@ -81,10 +84,11 @@ class CallTally:
     found: int = 0
     exact: int = 0
     valid: int = 0
+    repeated: int = 0
     problems: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: CallTally) -> None:
-        for name in ("made", "correct", "gold", "found", "exact", "valid"):
+        for name in ("made", "correct", "gold", "found", "exact", "valid", "repeated"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems.update(other.problems)
 
@@ -97,4 +101,17 @@ class CallTally:
             "schema_valid": pct(self.valid, self.made),
             "calls_made": self.made,
             "gold_calls": self.gold,
+            "repeated_calls": self.repeated,
         }
+
+
+def repeated_calls(calls: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
+    """How many of ``calls`` (name, arguments) repeat an earlier one with unchanged name and arguments."""
+    seen: set[str] = set()
+    repeated = 0
+    for name, arguments in calls:
+        key = json.dumps([name, arguments], sort_keys=True, default=str)
+        if key in seen:
+            repeated += 1
+        seen.add(key)
+    return repeated

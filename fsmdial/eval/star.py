@@ -293,7 +293,7 @@ def make_inner_understander(kind: str, model: str | None = None) -> Any:
         except ImportError as exc:
             raise ValueError(f"the GGUF understander is not available: {exc}") from None
         threads = int(os.environ.get("FSMDIAL_THREADS", "1"))  # one thread: llama.cpp's spinning threads thrash a busy 2-core box
-        return GGUFUnderstander(model, n_threads=threads)
+        return GGUFUnderstander(model, n_threads=threads, fast_path=os.environ.get("FSMDIAL_FAST_PATH", "1") != "0")
     return RulesUnderstander()
 
 
@@ -639,6 +639,7 @@ def _score_calls(dialogue: StarDialogue, kb: KnowledgeBase, apis: StarApis) -> m
                 tally.exact += 1
             break
     tally.found = len(matched_gold)
+    tally.repeated = metrics.repeated_calls((call.api, call.arguments) for call in kb.calls)
     return tally
 
 

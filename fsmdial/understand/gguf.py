@@ -10,11 +10,18 @@ Per turn:
    answers when the text leaves no doubt (a plain yes/no to a pending
    confirmation, an exact categorical value, a bare number for the slot just
    asked, an intent's example); then no model is called (``path="fast"``);
-2. otherwise **one model call** (``path="model"``): the prompt of
-   :mod:`.prompt`, decoded greedily under the bounded grammar of the state's
-   schema (:mod:`.schema`), parsed and checked against the schema. Slot values
-   are returned as the model wrote them; the runtime checks them again with
-   the flow's validators and tells the user about invalid ones.
+2. **what the rules read for sure** (``rules_first=True``, :meth:`certain`):
+   their intent and the values of typed slots (numbers, dates, times,
+   categorical values, pattern matches) stand; the model is not asked for
+   them and cannot contradict them;
+3. otherwise **one model call** (``path="model"``) under the turn's
+   *grounded* grammar (:func:`.schema.turn_schema`, :mod:`.grounding`): text,
+   date, time and number values can only be spans of the user's current
+   message, which fsmdial's own parsers turn into typed values ("tomorrow"
+   with the clock, "7pm" -> 19:00); intents only those sharing a word with
+   their examples; with a confirmation pending, ``yes`` only without a new
+   value (``change`` carries it). When nothing is left to decide, no model is
+   called (``path="rules"``). The model's values are merged under the rules'.
 
 ``Parse.info`` (copied by the runtime into the trace as ``understanding``)
 holds the backend, ``prompt_tokens`` (the whole prompt), ``evaluated_tokens``
@@ -49,18 +56,20 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import FsmdialError, ModelError, UnderstandingError
+from ..flow import SlotType
 from .backends import BACKENDS, DEFAULT_BACKEND, decoder_for
 from .base import Parse, UnderstandingState
 from .llamacpp import LlamaModel
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
-from .schema import state_schema
+from .schema import TurnSchema, turn_schema
 
 DEFAULT_N_CTX = 4096
 OUTPUT_SHARE = 4
@@ -102,6 +111,7 @@ class GGUFUnderstander:
         seed: int = 0,
         n_ctx: int = DEFAULT_N_CTX,
         fast_path: bool = True,
+        rules_first: bool = True,
         chat_template: str | None = None,
     ):
         name = backend or DEFAULT_BACKEND
@@ -126,6 +136,8 @@ class GGUFUnderstander:
         self.decoder = decoder_for(name, model)
         self.backend = name
         self.rules = RulesUnderstander() if fast_path else None
+        self.grounding = RulesUnderstander() if rules_first else None
+        """The rules reading merged under every model call (``rules_first``): what they read for sure stands."""
 
     def understand(
         self,
@@ -135,6 +147,7 @@ class GGUFUnderstander:
         history: Sequence[tuple[str, str]] = (),
         now: dt.datetime | None = None,
     ) -> Parse:
+        now = now or dt.datetime.now()
         if self.rules is not None and not text.strip():
             return Parse(path="fast")  # nothing was said: no model can find more
         if self.rules is not None:
@@ -142,9 +155,17 @@ class GGUFUnderstander:
             if settled is not None:
                 settled.path, settled.model_calls = "fast", 0
                 return settled
+        certain = self.certain(state, text, history, now)
+        try:
+            schema = turn_schema(state, text, now, settled=certain)
+        except FsmdialError as exc:
+            raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
+        if schema.empty:  # the rules said everything there is to decide: no model call
+            certain.path, certain.model_calls = "rules", 0
+            return certain
         try:
             with self.model.lock:  # understanders of other backends may share the model
-                return self._model_parse(state, text, history, now)
+                found = self._model_parse(state, schema, text, history)
         except UnderstandingError:
             raise
         except FsmdialError as exc:
@@ -153,15 +174,42 @@ class GGUFUnderstander:
             raise UnderstandingError(
                 f"{self.backend}: constrained decoding failed: {type(exc).__name__}: {exc}"
             ) from exc
+        return merge(certain, found)
+
+    def certain(
+        self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime
+    ) -> Parse:
+        """What the rules read with certainty: their intent, and values of slots with a type to read.
+
+        A value the rules read from a string slot "as the whole text" is a guess
+        and left to the model. With a confirmation pending, a value the agent's
+        question itself names is a restatement ("yes, 4 people"), not a change.
+        """
+        if self.grounding is None:
+            return Parse(path="rules")
+        found = self.grounding.understand(state, text, history=history, now=now)
+        slots = {}
+        for name, value in found.slots.items():
+            slot = state.slot(name)
+            if slot is None:
+                continue
+            if slot.type is SlotType.string and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
+                continue
+            slots[name] = value
+        if state.confirm is not None and slots:
+            asked = next((said for role, said in reversed(history) if role != "user"), "")
+            slots = {name: value for name, value in slots.items() if not _names(asked, value)}
+        return Parse(intent=found.intent, slots=slots, path="rules")
+
+    def prompt_text(self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]] = ()) -> str:
+        """The prompt the model would read for ``text`` at ``state`` (what ``fsmdial prompt`` shows)."""
+        return self.prompts.text(state, history, text)
 
     def _model_parse(
-        self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime | None
+        self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
-        schema = state_schema(state)
         reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
-        prompt = self.prompts.build(
-            state, history, text, now=now or dt.datetime.now(), budget=self.model.n_ctx - reserve
-        )
+        prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
         generation = self.decoder.generate(prompt.tokens, schema.grammar)
         parse = schema.parse(generation.text)
         parse.path, parse.model_calls = "model", 1
@@ -172,7 +220,35 @@ class GGUFUnderstander:
             "output_tokens": len(generation.tokens),
             "forced_tokens": generation.forced_tokens,
             "forward_passes": generation.forward_passes,
+            "output": generation.text,
         }
         if prompt.dropped:
             parse.info["dropped_lines"] = prompt.dropped
         return parse
+
+
+def _names(said: str, value: object) -> bool:
+    """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)?"""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return re.search(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w])", said, re.I) is not None
+
+
+def merge(certain: Parse, model: Parse) -> Parse:
+    """The rules' certain reading with the model's additions (the model's schema left the certain parts out)."""
+    # A value the rules gave one slot is not another slot's value too ("0093" is the card, not the new PIN).
+    taken = [value for value in certain.slots.values()]
+    slots = {name: value for name, value in model.slots.items() if value not in taken or name in certain.slots}
+    slots.update(certain.slots)
+    info = dict(model.info)
+    if certain.slots or certain.intent is not None:
+        info["rules"] = {"intent": certain.intent, "slots": sorted(certain.slots)}
+    return Parse(
+        intent=certain.intent if certain.intent is not None else model.intent,
+        slots=slots,
+        answer=model.answer,
+        choice=model.choice,
+        path="model",
+        model_calls=model.model_calls,
+        info=info,
+    )

@@ -233,7 +233,9 @@ def to_regex(node: Node) -> str:
 
 
 def _regex_atom(node: Node, *, in_seq: bool) -> str:
-    body = node.body if isinstance(node, Rule) else node
+    body = node
+    while isinstance(body, Rule):  # a rule may name a rule: group by what is finally inlined
+        body = body.body
     text = to_regex(body)
     if (
         isinstance(body, Alt)
@@ -515,6 +517,59 @@ def json_literal(value: Any) -> Lit:
 # ----------------------------------------------------------- schema -> grammar
 
 
+SPAN_OF = "x-span-of"
+"""A string schema keyword of fsmdial's: the string is a span of this text (see :func:`span_node`)."""
+SPAN_STARTS = "x-span-starts"
+"""With ``x-span-of``: the only word indices a span may start at."""
+NOT_AT_EDGES = "x-not-at-edges"
+"""With ``x-span-of``: words (casefolded) a span may neither start nor end with."""
+
+
+def json_piece(text: str) -> str:
+    """``text`` as it appears inside a JSON string (escaped, without the quotes)."""
+    return orjson.dumps(text).decode()[1:-1]
+
+
+def span_node(
+    text: str, rule: Any = None, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
+) -> Node | None:
+    """The JSON strings that are a span of ``text`` (see :mod:`.grounding`); None if it has none.
+
+    A span runs from the start of a word to the end of a word, gaps between
+    words copied as written; it neither starts nor ends with a function word.
+    Written as a chain of rules (``span-i``: the words from word i on), so the
+    grammar grows linearly with the text, not with the number of spans.
+    ``rule(hint, body)`` names a rule (the schema builder's, to keep names unique);
+    ``blocked`` words may not be a span's first or last word either.
+    """
+    from .grounding import TEXT_SPAN_WORDS, message
+
+    msg = message(text)
+    count = min(len(msg.words), TEXT_SPAN_WORDS)
+    if count == 0:
+        return None
+    make = rule or (lambda hint, body: Rule(hint, body))
+    reach = [False] * (count + 1)  # reach[i]: some word from i on may end a span
+    for i in range(count - 1, -1, -1):
+        reach[i] = reach[i + 1] or msg.can_edge(i, blocked)
+    chain: list[Node | None] = [None] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        if not reach[i]:
+            continue
+        options: list[Node] = []
+        if msg.can_edge(i, blocked):
+            options.append(Lit(json_piece(msg.word(i))))
+        after = chain[i + 1] if i + 1 < count else None
+        if after is not None:
+            options.append(seq(Lit(json_piece(msg.word(i) + msg.gap(i))), after))
+        chain[i] = make(f"span-{i}", alt(*options))
+    firsts = [chain[i] for i in range(count) if msg.can_edge(i, blocked) and chain[i] is not None
+              and (starts is None or i in starts)]  # fmt: skip
+    if not firsts:
+        return None
+    return seq(Lit('"'), alt(*firsts), Lit('"'))  # type: ignore[arg-type]
+
+
 def grammar_from_schema(schema: dict[str, Any]) -> Grammar:
     """The bounded grammar of ``schema`` (the subset :mod:`.schema` writes; else GrammarError)."""
     return Grammar(_Builder(schema).node(schema, "root"))
@@ -524,6 +579,7 @@ class _Builder:
     def __init__(self, schema: dict[str, Any]):
         self.defs: dict[str, Any] = schema.get("$defs", {})
         self.names: set[str] = set()
+        self.spans: dict[tuple[str, frozenset[str], frozenset[int] | None], Node] = {}
 
     def rule(self, hint: str, body: Node) -> Rule:
         base = "".join(ch if ch.isalnum() else "-" for ch in hint.lower()).strip("-") or "r"
@@ -545,6 +601,18 @@ class _Builder:
 
     def node(self, schema: dict[str, Any], where: str) -> Node:
         schema = self.resolve(schema)
+        if "anyOf" in schema:
+            return alt(*(self.node(sub, f"{where}-{i}") for i, sub in enumerate(schema["anyOf"])))
+        if SPAN_OF in schema:
+            text, blocked = schema[SPAN_OF], frozenset(schema.get(NOT_AT_EDGES, ()))
+            starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
+            key = (text, blocked, starts)
+            if key not in self.spans:
+                found = span_node(text, self.rule, blocked, starts)
+                if found is None:
+                    raise GrammarError(f"{where}: {text!r} has no span")
+                self.spans[key] = found
+            return self.spans[key]
         if "enum" in schema or "const" in schema:
             values = schema["enum"] if "enum" in schema else [schema["const"]]
             return alt(*(json_literal(v) for v in values))
@@ -603,6 +671,8 @@ class _Builder:
                 after_body = seq(opt(seq(Lit(","), pair)), after)
             after = self.rule(f"{where}-after-{name}", after_body)
             first = self.rule(f"{where}-from-{name}", first)
+        if schema.get("minProperties", 0) > 0:
+            nullable = False  # at least one key: the first key written is one of them
         body = EMPTY if first is None else (opt(first) if nullable else first)
         return seq(Lit("{"), body, Lit("}"))
 

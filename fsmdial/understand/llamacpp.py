@@ -12,10 +12,12 @@ fed the bounded GBNF of :mod:`.grammar`.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import math
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import MissingExtraError, ModelError, UnderstandingError
@@ -47,16 +49,17 @@ class LlamaModel:
         self.path = Path(path)
         _check_file(self.path)
         try:
-            self.llm = llama_cpp.Llama(
-                model_path=str(self.path),
-                n_ctx=n_ctx,
-                n_batch=n_batch,
-                n_threads=n_threads,
-                n_threads_batch=n_threads,
-                seed=seed,
-                logits_all=False,
-                verbose=False,
-            )
+            with plain_cpu_buffers():
+                self.llm = llama_cpp.Llama(
+                    model_path=str(self.path),
+                    n_ctx=n_ctx,
+                    n_batch=n_batch,
+                    n_threads=n_threads,
+                    n_threads_batch=n_threads,
+                    seed=seed,
+                    logits_all=False,
+                    verbose=False,
+                )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(
                 f"{self.path}: llama.cpp could not load this GGUF file (truncated or unsupported?): {exc}"
@@ -153,6 +156,35 @@ class LlamaModel:
     def forget(self) -> None:
         """Drop the KV cache (the next call evaluates its whole prompt)."""
         self.llm.n_tokens = 0
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def plain_cpu_buffers() -> Iterator[None]:
+    """Load weights without llama.cpp's "extra" CPU buffer types (AMX, repacking).
+
+    On CPUs that report AMX, llama.cpp moves Q4_0/Q4_1/Q8_0 weights into AMX
+    buffers, and here every batch of more than one token then crashed the
+    process (SIGSEGV in llama_decode with SmolLM2 Q4_1 and Qwen2.5 Q4). The
+    plain CPU path is correct everywhere. llama-cpp-python does not expose
+    the ``use_extra_bufts`` model parameter, so its default is changed while
+    the model loads.
+    """
+    with _PARAMS_LOCK:
+        default = llama_cpp.llama_cpp.llama_model_default_params
+
+        def params() -> llama_cpp.llama_model_params:
+            found = default()
+            found.use_extra_bufts = False
+            return found
+
+        llama_cpp.llama_cpp.llama_model_default_params = params
+        try:
+            yield
+        finally:
+            llama_cpp.llama_cpp.llama_model_default_params = default
 
 
 def _check_file(path: Path) -> None:

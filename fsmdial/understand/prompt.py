@@ -29,6 +29,7 @@ message instead.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,8 +39,7 @@ import orjson
 from ..errors import ModelError, UnderstandingError
 from ..flow import Slot, SlotType
 from .base import DECLINE, GOODBYE, UnderstandingState
-from .grammar import UNBOUNDED_INT
-from .schema import NONE
+from .schema import CHANGE, NONE
 
 DROP_STEP = 8
 """Conversation lines are dropped (on context overflow) in multiples of this many."""
@@ -98,7 +98,11 @@ class ChatFormat:
 
 
 def static_prefix(state: UnderstandingState) -> str:
-    """The system text for a flow: the same for every state and every turn of the flow."""
+    """The system text for a flow: the same for every state and every turn of the flow.
+
+    It carries no example *values*: a small model copies them. Values are
+    spans of the user's message anyway (the grammar admits nothing else).
+    """
     lines = ["You are the language-understanding step of a dialogue system."]
     if state.context:
         lines.append(state.context.strip())
@@ -106,7 +110,7 @@ def static_prefix(state: UnderstandingState) -> str:
         lines.append(f"The dialogue: {state.description.strip()}")
     lines.append(
         "Read the user's last message in the conversation and write one JSON object saying what the user "
-        "said in it. Never reply to the user."
+        "said in that message. Never reply to the user."
     )
     lines.append("")
     lines.append(f'"intent": one of the intents below, or "{NONE}" when the message is none of them.')
@@ -122,14 +126,20 @@ def static_prefix(state: UnderstandingState) -> str:
         if name not in {i.name for i in listed}:
             lines.append(f"- {name}: {meaning}")
     lines.append("")
-    lines.append('"slots": the values the user gave or corrected in the message, by slot name; leave out the others.')
+    lines.append(
+        '"slots": only the values the user gives or changes in this message, copied word for word from it. '
+        "Leave out every slot the message does not give a value for; never repeat values said before."
+    )
     for slot in state.slots:
         lines.append(_slot_line(slot))
     lines.append("")
-    lines.append('"answer": only after a yes/no question of the agent: "yes", "no" or "other".')
+    lines.append(
+        '"answer": after a yes/no question of the agent: "yes" or "no" when the user just agrees or refuses, '
+        f'"{CHANGE}" when the message gives a different value (write it in "slots"), "other" for a question '
+        "or anything else."
+    )
     lines.append(f'"choice": only when the agent offers choices: the one the user picked, or "{NONE}".')
-    lines.append("Write compact JSON, keys in this order: intent, slots, answer, choice. For example:")
-    lines.append(_example(state))
+    lines.append("Write compact JSON, keys in this order: intent, answer, slots, choice.")
     return "\n".join(lines)
 
 
@@ -148,35 +158,42 @@ def _slot_line(slot: Slot) -> str:
         elif high is not None:
             what = f"{noun}, at most {_num(high)}"
         else:
-            what = f"{noun} (at most {len(str(UNBOUNDED_INT))} digits)"
+            what = noun
+        what += ", the words that say it"
     elif kind is SlotType.boolean:
         what = "true or false"
     elif kind is SlotType.date:
-        what = "date as YYYY-MM-DD"
+        what = "a day, the words that say it"
     elif kind is SlotType.time:
-        what = "time as HH:MM (24-hour)"
+        what = "a time of day, the words that say it"
+    elif slot.pattern is not None:
+        what = f"text {describe_pattern(slot.pattern)}"
     else:
-        what = f"text, at most {slot.string_limit} characters"
+        what = "text, the user's own words"
     parts = [f"- {slot.name}: {what}."]
     if slot.description:
         parts.append(slot.description.strip().rstrip(".") + ".")
-    if slot.examples:
-        parts.append("Examples: " + ", ".join(_json(e) for e in slot.examples[:3]) + ".")
     return " ".join(parts)
 
 
-def _example(state: UnderstandingState) -> str:
-    slots: dict[str, object] = {}
-    for slot in state.slots:
-        if slot.examples and len(slots) < 2:
-            slots[slot.name] = slot.examples[0]
-        elif slot.type is SlotType.categorical and slot.values and len(slots) < 2:
-            slots[slot.name] = slot.values[0]
-    return orjson.dumps({"intent": NONE, "slots": slots}).decode()
+_DIGITS = re.compile(r"^\^?(?:\[0-9\]|\\d)(?:\{(\d+)(?:,(\d+))?\}|(\+))\$?$")
 
 
-def state_note(state: UnderstandingState, now: dt.datetime | None) -> str:
-    """The short, state-specific text after the new user message."""
+def describe_pattern(pattern: str) -> str:
+    """A slot's ``pattern`` in words where it is a plain run of digits, else the pattern itself."""
+    found = _DIGITS.match(pattern)
+    if found:
+        low, high, plus = found.groups()
+        if plus:
+            return "of digits only"
+        if high is None or high == low:
+            return f"of exactly {low} digits"
+        return f"of {low} to {high} digits"
+    return f"matching the regular expression {pattern}"
+
+
+def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str:
+    """The short, state-specific text after the new user message (no date: fsmdial reads dates itself)."""
     parts = []
     if state.confirm_slot is not None:
         parts.append(f'The agent asked the user to confirm {state.confirm_slot}: write "answer".')
@@ -191,8 +208,6 @@ def state_note(state: UnderstandingState, now: dt.datetime | None) -> str:
             for name in state.choices
         ]
         parts.append('Choices for "choice": ' + "; ".join(options) + ".")
-    if now is not None and any(slot.type is SlotType.date for slot in state.slots):
-        parts.append(f"Today is {now.date().isoformat()} ({now.strftime('%A')}).")
     parts.append("JSON for the last user message:")
     return "\n" + " ".join(parts)
 
@@ -203,10 +218,6 @@ def history_line(role: str, text: str) -> str:
 
 def _quote(text: str) -> str:
     return orjson.dumps(text).decode()
-
-
-def _json(value: object) -> str:
-    return orjson.dumps(value).decode()
 
 
 def _num(value: float) -> str:
@@ -263,6 +274,13 @@ class PromptBuilder:
             found = tuple(head) + self.tokens(text) + self.tokens(chat.middle, True) + self.tokens(CONVERSATION)
             self._static[text] = found
         return found
+
+    def text(self, state: UnderstandingState, history: Sequence[tuple[str, str]], text: str) -> str:
+        """The prompt as text, exactly what :meth:`build` tokenizes (for ``fsmdial prompt``), no lines dropped."""
+        chat = self.chat
+        lines = "".join(history_line(role, said) for role, said in history if said.strip())
+        return (chat.head + static_prefix(state) + chat.middle + CONVERSATION + lines + history_line("user", text)
+                + state_note(state) + chat.tail)  # fmt: skip
 
     def build(
         self,

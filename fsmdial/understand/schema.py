@@ -17,21 +17,53 @@ bounded regular expression :func:`~.grammar.pattern_contents` can translate
 checks every value again either way and tells the user when one is invalid.
 
 :func:`state_schema` builds all three once per state signature
-(``state.key``); states with the same JSON schema share one grammar.
+(``state.key``); states with the same JSON schema share one grammar. It is
+the *free* form of a state (any value of each slot's type).
+
+:func:`turn_schema` is what a model is given for one message: the *grounded*
+form (see :mod:`.grounding`). Text, date, time and number values are spans of
+the message (typed ones an enum of the spans their parser reads, text ones a
+chain of words), what the rules settled is left out, intents are those the
+message says an example of, and with a confirmation pending the answer comes
+first (``yes``/``no``/``other`` without a value, ``change`` with one). It
+depends on the text, so it is built every turn (about a millisecond;
+``benches/bench_grounding.py``); :meth:`TurnSchema.parse` returns typed values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+import time
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, create_model
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from .base import Parse, UnderstandingState
-from .grammar import DATE_PATTERN, TIME_PATTERN, Grammar, grammar_from_schema, max_chars, pattern_contents
+from .base import DECLINE, GOODBYE, Parse, UnderstandingState
+from .grammar import (
+    DATE_PATTERN,
+    NOT_AT_EDGES,
+    SPAN_OF,
+    SPAN_STARTS,
+    TIME_PATTERN,
+    Grammar,
+    grammar_from_schema,
+    max_chars,
+    pattern_contents,
+    span_node,
+)
+from .grounding import (
+    FUNCTION_WORDS,
+    is_typed,
+    mentioned,
+    message,
+    text_span_ok,
+    typed_candidates,
+    words_of,
+)
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -131,7 +163,7 @@ class StateSchema:
 
 _BY_KEY: dict[tuple[Any, ...], tuple[tuple[Slot, ...], StateSchema]] = {}
 _GRAMMARS: dict[str, Grammar] = {}
-stats = {"models": 0, "grammars": 0}
+stats: dict[str, Any] = {"models": 0, "grammars": 0, "turn_schemas": 0, "turn_seconds": 0.0}
 """How many models and grammars were built (a state reached again builds neither)."""
 
 
@@ -152,3 +184,369 @@ def state_schema(state: UnderstandingState) -> StateSchema:
     built = StateSchema(model, schema, text, grammar, frozenset(slot.name for slot in state.slots))
     _BY_KEY[state.key] = (state.slots, built)
     return built
+
+
+# ------------------------------------------------------------------ grounded turns
+
+ANSWERS_GROUNDED = ("yes", "no", "other")
+CHANGE = "change"
+"""The answer to a pending confirmation that gives a new value instead: never taken as "yes"."""
+
+
+@dataclass(frozen=True)
+class TurnSchema:
+    """What the model may write for one message at one state (see :mod:`.grounding`).
+
+    ``values`` maps each typed slot offered to its spans and their values;
+    ``text_slots`` take any span of the message; ``free`` slots are written
+    as values of their type (``extract: "free"``). Slots, the intent and the
+    answer the rules settled are not in it: the model cannot contradict them.
+    """
+
+    json_schema: dict[str, Any]
+    schema_text: str
+    grammar: Grammar
+    text: str
+    values: dict[str, dict[str, Any]]
+    text_slots: frozenset[str]
+    free: dict[str, Any]
+    categorical: dict[str, tuple[Any, ...]]
+    """Categorical and boolean slots offered, with their allowed values."""
+    intents: tuple[str, ...] | None
+    answers: bool
+    choices: tuple[str, ...] | None
+    blocked: frozenset[str] = frozenset()
+    """Words a text span may neither start nor end with (the flow's own words, typed values' words)."""
+    priority: tuple[str, ...] = ()
+    """Slots in the order they may claim a span: the asked one, the expected ones, the rest."""
+    span_starts: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Text slots named but not asked: the words their span may start at (right after the name)."""
+
+    @property
+    def empty(self) -> bool:
+        """Nothing left to ask: no intent, slot, answer or choice to decide."""
+        # An intent or a choice with one option left ("none") is no decision either.
+        return not ((self.intents and len(self.intents) > 1) or self.values or self.text_slots or self.free
+                    or self.categorical or self.answers or (self.choices and len(self.choices) > 1))  # fmt: skip
+
+    def parse(self, raw: str | bytes) -> Parse:
+        """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit."""
+        shown = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+
+        def refuse(why: str) -> UnderstandingError:
+            return UnderstandingError(f"model output does not fit the turn's schema: {shown[:200]!r}: {why}")
+
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise refuse(str(exc)) from None
+        if not isinstance(data, dict):
+            raise refuse("not an object")
+        parse = Parse(path="model")
+        intent = data.get("intent")
+        if intent is not None:
+            if self.intents is None or intent not in self.intents:
+                raise refuse(f"intent {intent!r}")
+            parse.intent = None if intent == NONE else intent
+        answer = data.get("answer")
+        if answer is not None:
+            if not self.answers or answer not in (*ANSWERS_GROUNDED, CHANGE):
+                raise refuse(f"answer {answer!r}")
+            parse.answer = None if answer == CHANGE else answer
+        choice = data.get("choice")
+        if choice is not None:
+            if self.choices is None or choice not in self.choices:
+                raise refuse(f"choice {choice!r}")
+            parse.choice = None if choice == NONE else choice
+        slots = data.get("slots") or {}
+        if not isinstance(slots, dict):
+            raise refuse("slots is not an object")
+        if answer in ANSWERS_GROUNDED and slots:
+            raise refuse(f"answer {answer!r} with slot values")
+        if answer == CHANGE and not slots:
+            raise refuse("a change without a value")
+        values = {name: self._value(name, written, refuse) for name, written in slots.items()}
+        # One stretch of the message is one value: a span written for several slots (a small model
+        # fills every slot it is offered) goes to the first of them in priority order only.
+        claimed: list[str] = []
+        rank = {name: i for i, name in enumerate(self.priority)}
+        for name in sorted(values, key=lambda n: rank.get(n, len(rank))):
+            written = slots[name]
+            if name in self.values or name in self.text_slots:
+                if any(written in other or other in written for other in claimed):
+                    continue
+                claimed.append(written)
+            parse.slots[name] = values[name]
+        return parse
+
+    def _value(self, name: str, written: Any, refuse: Any) -> Any:
+        if name in self.values:
+            if not isinstance(written, str) or written not in self.values[name]:
+                raise refuse(f"{name}: {written!r} is not one of the spans offered")
+            return self.values[name][written]
+        if name in self.text_slots:
+            if not isinstance(written, str) or not text_span_ok(self.text, written, self.blocked,
+                                                                 self.span_starts.get(name)):
+                raise refuse(f"{name}: {written!r} is not a span of the message")
+            return written
+        if name in self.categorical:
+            if written not in self.categorical[name] or isinstance(written, bool) is not isinstance(
+                self.categorical[name][0], bool
+            ):
+                raise refuse(f"{name}: {written!r}")
+            return written
+        if name in self.free:
+            try:
+                return self.free[name].validate_python(written)
+            except ValidationError as exc:
+                raise refuse(f"{name}: {exc}") from None
+        raise refuse(f"unknown slot {name!r}")
+
+
+_FREE: dict[int, tuple[Slot, Any, dict[str, Any]]] = {}
+
+
+def _free_slot(slot: Slot) -> tuple[Any, dict[str, Any]]:
+    """The pydantic adapter and JSON schema of a slot written freely (cached per slot object)."""
+    found = _FREE.get(id(slot))
+    if found is None or found[0] is not slot:
+        adapter = TypeAdapter(slot_type(slot))
+        found = _FREE[id(slot)] = (slot, adapter, adapter.json_schema())
+    return found[1], found[2]
+
+
+def vocabulary(state: UnderstandingState) -> frozenset[str]:
+    """The flow's own words: intent examples, descriptions, slot names and values (cached per state).
+
+    A free-text value neither starts nor ends with one of them: "I'd like to
+    book a table" names no one, though "table" is a word of the message.
+    """
+    found = state.__dict__.get("_vocabulary")
+    if found is None:
+        texts = [state.description, state.context]
+        texts += [example for intent in state.intents for example in intent.examples]
+        texts += [example for choice in state.choice_examples for example in choice.examples]
+        for slot in state.slots:
+            texts += [slot.name.replace("_", " "), slot.description, *(slot.values or ())]
+        found = state.__dict__["_vocabulary"] = words_of(*texts)
+    return found
+
+
+_COMMON = frozenset("a an the i me my you your we to of for and or is are it it's be do can could would".split())
+
+
+def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = True) -> list[str]:
+    """The intents the message may mean: those without examples, and those with an example whose every
+    content word the message says ("are you open on sundays" for "when are you open").
+
+    A message that says none of an intent's examples ("for 4 people") cannot be
+    that intent ("hello"): the grammar does not offer it. ``built_in=False``
+    leaves out goodbye and decline (the rules read those).
+    """
+    table = state.__dict__.get("_intent_words")
+    if table is None:
+        # Per example, its content words: all of them must be in the message. An example of one or two
+        # words ("hi", "hello there") is what a short message says as a whole; a long message that starts
+        # "hello!" is about something else.
+        table = state.__dict__["_intent_words"] = [
+            (intent.name, [(_content(e), len(e.split())) for e in intent.examples] if intent.examples else None)
+            for intent in state.intents
+        ]
+    said = words_of(text)
+    short = len(message(text).words) <= 4
+    return [
+        name
+        for name, examples in table
+        if (examples is None and (built_in or name not in (GOODBYE, DECLINE)))
+        or (examples and any(words <= said and (short or size >= 3) for words, size in examples))
+    ]
+
+
+def _content(example: str) -> frozenset[str]:
+    words = words_of(example)
+    return (words - FUNCTION_WORDS - _COMMON) or (words - _COMMON) or words
+
+
+def _stems(words: frozenset[str]) -> set[str]:
+    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS and w not in _COMMON}
+
+
+def cue(slot: Slot, text: str) -> int:
+    """How many words of the slot's name or label the message says ("my PIN is ...")."""
+    words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
+    return len(words & _stems(words_of(text)))
+
+
+def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> set[str]:
+    """Spans of the message that a typed slot the node asks for now could take."""
+    return {
+        span
+        for slot in state.slots
+        if is_typed(slot) and offered(state, slot) and slot.name not in settled.slots
+        for span in typed_candidates(slot, text, now)
+    }
+
+
+def cue_starts(text: str, slot: Slot) -> frozenset[int]:
+    """Words a value of ``slot`` may start at: right after a word naming it ("code is 93103", "name: Jane").
+
+    Up to three function words may stand between ("my name is Jane", "the code would be 1234").
+    """
+    msg = message(text)
+    names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
+    stems = [next(iter(_stems(words_of(msg.word(i)))), "") for i in range(len(msg.words))]
+    found: set[int] = set()
+    for i, stem in enumerate(stems):
+        if stem not in names:
+            continue
+        j = i + 1
+        while j < len(stems) and j <= i + 4 and (stems[j] in names or not msg.can_edge(j)):
+            j += 1
+        # The value follows in the same sentence ("the code! Things are ..." names no code).
+        if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
+            found.add(j)
+    return frozenset(found)
+
+
+def offered(state: UnderstandingState, slot: Slot) -> bool:
+    """Is ``slot`` one the user is being asked about (asked, expected, or being confirmed)?"""
+    return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
+
+
+def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
+    """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
+
+    Typed slots are offered only when the message has a span for them, text
+    slots only when it has a span that can be a value, categorical slots when
+    they are being asked or one of their values is mentioned, boolean slots
+    when asked. With a confirmation pending, the answer comes first: ``yes``,
+    ``no`` or ``other`` with no slot value, or ``change`` with at least one.
+    """
+    rules_ran = settled is not None
+    settled = settled or Parse()
+    started = time.perf_counter()
+    values: dict[str, dict[str, Any]] = {}
+    text_slots: set[str] = set()
+    free: dict[str, Any] = {}
+    categorical: dict[str, tuple[Any, ...]] = {}
+    properties: dict[str, Any] = {}
+    span_starts: dict[str, frozenset[int]] = {}
+    texts: list[Slot] = []
+    for slot in state.slots:
+        if slot.name in settled.slots:
+            continue
+        kind = slot.type
+        asked = slot.name in (state.asked, state.confirm_slot)
+        if kind is SlotType.categorical:
+            allowed = tuple(slot.values or ())
+            if asked or cue(slot, text) or any(mentioned(v, text) for v in allowed):
+                categorical[slot.name] = allowed
+                properties[slot.name] = {"enum": list(allowed)}
+        elif kind is SlotType.boolean:
+            if asked:
+                categorical[slot.name] = (True, False)
+                properties[slot.name] = {"type": "boolean"}
+        elif slot.extract == "free":
+            adapter, sub = _free_slot(slot)
+            free[slot.name] = adapter
+            properties[slot.name] = sub
+        elif is_typed(slot):
+            spans = typed_candidates(slot, text, now)
+            if not (offered(state, slot) or cue(slot, text)):
+                # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
+                # card asked for, not the new PIN of a later step).
+                spans = {span: value for span, value in spans.items() if span not in claimed(state, text, now, settled)}
+            if spans:
+                values[slot.name] = spans
+                properties[slot.name] = {"type": "string", "enum": list(spans)}
+        else:
+            texts.append(slot)
+    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now.
+    blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans))
+    blocked |= words_of(*(span for name in settled.slots if (s := state.slot(name)) is not None and is_typed(s)
+                          for span in typed_candidates(s, text, now)))  # fmt: skip
+    for slot in texts:
+        if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
+            starts = None  # the answer to the question: any span
+        elif cue(slot, text):
+            starts = cue_starts(text, slot)  # "my PIN is 1234": spans right after the slot's name
+            if not starts:
+                continue
+        else:
+            continue
+        if span_node(text, blocked=blocked, starts=starts) is not None:
+            text_slots.add(slot.name)
+            properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
+                                     "maxLength": len(text)}  # fmt: skip
+            if starts is not None:
+                properties[slot.name][SPAN_STARTS] = sorted(starts)
+                span_starts[slot.name] = starts
+    slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
+    head: dict[str, Any] = {}
+    if intents is not None:
+        head["intent"] = {"enum": list(intents)}
+    choices = tuple(list(state.choices) + [NONE]) if state.choices and settled.choice is None else None
+    tail: dict[str, Any] = {"choice": {"enum": list(choices)}} if choices else {}
+    answers = state.confirm is not None and settled.answer is None and not settled.slots
+
+    def obj(props: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    if answers:
+        options: list[dict[str, Any]] = [obj({**head, "answer": {"enum": possible_answers(text)}, **tail})]
+        if properties:
+            options.append(obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1},
+                                **tail}))  # fmt: skip
+        schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    elif must_answer(state, settled, text_slots) and intents is not None:
+        # The user was asked for a text value and the rules read nothing else: a small model tends to
+        # write nothing at all, so the asked value is required, unless the message is an intent.
+        asked_schema = {**slots_schema, "required": [state.asked]}
+        options = [obj({"intent": {"enum": [NONE]}, "slots": asked_schema, **tail})]
+        if len(intents) > 1:
+            options.append(obj({"intent": {"enum": list(intents[1:])}, "slots": slots_schema, **tail}))
+        schema = options[0] if len(options) == 1 else {"anyOf": options}
+    else:
+        schema = obj({**head, "slots": slots_schema, **tail})
+    schema_text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS).decode()
+    grammar = grammar_from_schema(schema)
+    stats["turn_schemas"] += 1
+    stats["turn_seconds"] += time.perf_counter() - started
+    return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
+                      answers, choices, blocked, _priority(state, text), span_starts)  # fmt: skip
+
+
+_NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't cannot later wait".split())
+
+
+def possible_answers(text: str) -> list[str]:
+    """The plain answers a message may be: never "yes" with a negation or a question in it.
+
+    (A plain, certain "yes" or "no" never gets here: the rules settle it.)
+    """
+    said = words_of(text)
+    if "?" in text:
+        return ["other"]
+    if not said.isdisjoint(_NEGATION):
+        return ["no", "other"]
+    return list(ANSWERS_GROUNDED)
+
+
+def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
+    """Is the asked slot a text slot that this message must fill (nothing else was read from it)?"""
+    return (
+        state.asked is not None
+        and state.asked in text_slots
+        and state.confirm is None
+        and settled.intent is None
+        and not settled.slots
+    )
+
+
+def _priority(state: UnderstandingState, text: str) -> tuple[str, ...]:
+    """Slots named by the message first (most words first), then the asked one, the expected ones, the rest."""
+    first = ([state.asked] if state.asked else []) + ([state.confirm_slot] if state.confirm_slot else [])
+    ordered = list(dict.fromkeys([*first, *state.expected, *(slot.name for slot in state.slots)]))
+    cues = {slot.name: cue(slot, text) for slot in state.slots}
+    return tuple(sorted(ordered, key=lambda name: -cues.get(name, 0)))

