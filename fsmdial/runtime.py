@@ -244,12 +244,14 @@ class Dialogue:
             self.machine.forget(self.tables.dependents.get(name, ()))
 
     def seek(self, node: str, *, clear: Iterable[str] = (), told: bool = False,
-             result: Mapping[str, Any] | None = None, held: Mapping[str, Mapping[str, Any]] | None = None) -> None:  # fmt: skip
+             result: Mapping[str, Any] | None = None, held: Mapping[str, Mapping[str, Any]] | None = None,
+             asked: str | None = None) -> None:  # fmt: skip
         """Put the session at ``node`` as a gold transcript says it is (teacher forcing), keeping its bookkeeping.
 
         ``held``: results to hold for actions that never ran (no status; ``{result.x}`` reads the last);
         ``clear``: slots to empty (to be asked again); ``told``: the node's message counts as said, its
-        answer pending; ``result``: ``node`` is an external action that just returned ``result``.
+        answer pending; ``result``: ``node`` is an external action that just returned ``result``;
+        ``asked``: the slot the bot's last question asked for (what a bare reply answers).
         """
         session = self.session
         for action, value in (held or {}).items():
@@ -259,6 +261,8 @@ class Dialogue:
         for name in clear:
             session.slots.pop(name, None)
             session.declined.discard(name)
+        if asked is not None:
+            session.asked = asked
         if told:
             session.informed.add(node)
             session.answers.pop(node, None)

@@ -59,13 +59,9 @@ def load_cases(path: str | Path = DEFAULT_DATA) -> tuple[dt.datetime, list[Case]
 
 def case_state(case: Case, now: dt.datetime, flows: Path = FLOWS) -> tuple[UnderstandingState, list[tuple[str, str]]]:
     """The understanding state the case's message is read at, and the conversation before it."""
-    dialogue = Dialogue(flows / f"{case.flow}.json", stand_in_tools=True, clock=lambda: now)
-    machine = dialogue.machine
-    machine.machine.set_state(case.node, model=machine)
-    machine.slots.update(case.held)
-    if case.confirm:
-        machine.informed[case.node] = True
-    dialogue.asked = case.asked
+    dialogue = Dialogue(str(flows / f"{case.flow}.json"), stand_in_tools=True, clock=lambda: now)
+    dialogue.adopt_slots(case.held)
+    dialogue.seek(case.node, told=case.confirm, asked=case.asked)
     history = [("bot", case.bot)] if case.bot else []
     return dialogue.understanding_state(), history
 
