@@ -91,7 +91,9 @@ def format_table(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-EVALS = {"star": ("STAR next-action prediction and API calls", _add_star, _run_star)}
+from .clemtodd.cli import CLEMTODD  # noqa: E402 - beside the table it joins
+
+EVALS = {"star": ("STAR next-action prediction and API calls", _add_star, _run_star), "clemtodd": CLEMTODD}
 """Benchmark name -> (help, add its arguments, run it)."""
 
 

@@ -45,6 +45,12 @@ def _words(value: str) -> str:
     return f" {' '.join(re.findall(r'[a-z0-9]+', value))} "
 
 
+def _clashes(a: str, b: str) -> bool:
+    """Whether the rules could read one value inside the other (as words, or with the spaces left out)."""
+    joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
+    return _words(a) in _words(b) or _words(b) in _words(a) or joined_a == joined_b
+
+
 def _vocabulary(base: list[str], extra: list[str]) -> list[str]:
     """``base`` (database values) plus ontology values that neither contain nor sit inside another value.
 
@@ -55,7 +61,7 @@ def _vocabulary(base: list[str], extra: list[str]) -> list[str]:
     for value in sorted(set(extra) - set(base)):
         if "n't" in value or len(value) < 5 or value.startswith("not mentioned"):  # ontology noise ("ital", "kor")
             continue
-        if any(_words(value) in _words(other) or _words(other) in _words(value) for other in values):
+        if any(_clashes(value, other) for other in values):
             continue
         values.append(value)
     return values
@@ -65,7 +71,7 @@ def _ontology(data_dir: Path) -> dict[str, list[str]]:
     return json.loads((data_dir / "ontology.json").read_text(encoding="utf-8"))
 
 
-def _common(domain: str, what: str) -> dict[str, Any]:
+def _common(what: str) -> dict[str, Any]:
     return {
         "global_actions": [
             {"intent": "hello", "examples": ["hello", "hi", "hey", "good morning", "good evening"],
@@ -73,7 +79,7 @@ def _common(domain: str, what: str) -> dict[str, Any]:
             {"intent": "ask_reference", "examples": ["what is the reference number", "can i have the reference number",
                                                       "could i get the reference number", "reference number please",
                                                       "can i get the reference number"],
-             "response": f"Your reference number is {{book_{domain}.reference}}."},
+             "response": "You will get the reference number as soon as the booking is made."},
         ],
         "fallbacks": {
             "goodbye": "Thank you, goodbye!",
@@ -101,7 +107,7 @@ def _find_and_book(domain: str, search_args: dict[str, str], book_args: dict[str
     nodes = [
         {"id": search, "type": "external_action", "tool": f"search_{domain}s", "arguments": search_args,
          "result": {"count": "integer", "offer": "string", "searched": "string",
-                    "name": {"type": "string", "required": False}},
+                    "name": {"type": "string", "required": False}, "entity": {"type": "integer", "required": False}},
          "success_when": {"result": "count", "op": "gt", "value": 0}},
         {"id": "offer", "type": "inform", "label": f"offer_{domain}",
          "message": f"I found {{{search}.count}} matching. {{{search}.offer}}"},
@@ -151,7 +157,7 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
     nodes, edges = _find_and_book(
         "restaurant",
         {"name": "restaurant_name", "food": "food", "area": "restaurant_area", "pricerange": "restaurant_pricerange"},
-        {"name": {"result": "name", "node": "search_restaurant"}, "people": "people", "day": "restaurant_day",
+        {"entity": {"result": "entity", "node": "search_restaurant"}, "people": "people", "day": "restaurant_day",
          "time": "restaurant_time"},
         "A table at {search_restaurant.name} for {people} people on {restaurant_day} at {restaurant_time}.",
         "Your table at {search_restaurant.name} is booked. Your reference number is {book_restaurant.reference}.",
@@ -164,7 +170,7 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
         "context": "You help tourists in Cambridge find and book restaurants.",
         "nodes": [find, *nodes[:3], ask, *nodes[3:]],
         "edges": [{"source": "find", "target": "search_restaurant"}, *edges],
-        **_common("restaurant", "restaurants"),
+        **_common("restaurants"),
     }
 
 
@@ -191,7 +197,7 @@ def hotel_flow(data_dir: Path) -> dict[str, Any]:
         "hotel",
         {"name": "hotel_name", "type": "hotel_type", "area": "hotel_area", "pricerange": "hotel_pricerange",
          "stars": "stars", "parking": "parking", "internet": "internet"},
-        {"name": {"result": "name", "node": "search_hotel"}, "people": "people", "day": "hotel_day", "stay": "stay"},
+        {"entity": {"result": "entity", "node": "search_hotel"}, "people": "people", "day": "hotel_day", "stay": "stay"},
         "A stay at {search_hotel.name} for {people} people, {stay} nights from {hotel_day}.",
         "Your stay at {search_hotel.name} is booked. Your reference number is {book_hotel.reference}.",
     )  # fmt: skip
@@ -203,7 +209,7 @@ def hotel_flow(data_dir: Path) -> dict[str, Any]:
         "context": "You help tourists in Cambridge find and book hotels and guesthouses.",
         "nodes": [find, *nodes[:3], ask, *nodes[3:]],
         "edges": [{"source": "find", "target": "search_hotel"}, *edges],
-        **_common("hotel", "places to stay"),
+        **_common("places to stay"),
     }
 
 
@@ -226,7 +232,7 @@ def train_flow(data_dir: Path) -> dict[str, Any]:
         "train",
         {"departure": "departure", "destination": "destination", "day": "train_day", "leave_at": "leave_at",
          "arrive_by": "arrive_by"},
-        {"train_id": {"result": "name", "node": "search_train"}, "people": "people"},
+        {"entity": {"result": "entity", "node": "search_train"}, "people": "people"},
         "{people} tickets on train {search_train.name}.",
         "Your tickets on train {search_train.name} are booked. Your reference number is {book_train.reference}.",
     )  # fmt: skip
@@ -244,7 +250,7 @@ def train_flow(data_dir: Path) -> dict[str, Any]:
             {"source": "ask_arrive", "target": "search_train"},
             *edges,
         ],
-        **_common("train", "train tickets"),
+        **_common("train tickets"),
     }
 
 

@@ -147,25 +147,25 @@ class TrainQuery(_Args):
 
 
 class RestaurantBooking(_Args):
-    name: str = Field(min_length=1)
+    entity: int = Field(ge=1, description="the offered restaurant (its row in the search's table)")
     people: int = Field(ge=1, le=20)
     day: Weekday
     time: str
 
-    _clean = field_validator("name", "day", mode="before")(_lower)
+    _clean = field_validator("day", mode="before")(_lower)
 
 
 class HotelBooking(_Args):
-    name: str = Field(min_length=1)
+    entity: int = Field(ge=1, description="the offered place to stay (its row in the search's table)")
     people: int = Field(ge=1, le=20)
     day: Weekday
     stay: int = Field(ge=1, le=30)
 
-    _clean = field_validator("name", "day", mode="before")(_lower)
+    _clean = field_validator("day", mode="before")(_lower)
 
 
 class TrainBooking(_Args):
-    train_id: str = Field(min_length=1)
+    entity: int = Field(ge=1, description="the offered train (its row: train ids repeat across days)")
     people: int = Field(ge=1, le=20)
 
 
@@ -182,6 +182,8 @@ class SearchResult(BaseModel):
     """The constraints searched, e.g. 'an expensive restaurant serving traditional food in the south'."""
     name: str | None = None
     """The offered entity's name (hotel, restaurant) or train id."""
+    entity: int | None = None
+    """The offered entity's row id, which the booking tools take."""
 
 
 class BookingResult(BaseModel):
@@ -214,7 +216,7 @@ class MultiwozDB:
             self.conn.executemany(f"INSERT INTO {domain} VALUES ({', '.join('?' * len(columns))})",
                                   [tuple(_norm_cell(v) for v in row) for row in rows])  # fmt: skip
         self.conn.execute(
-            "CREATE TABLE bookings (session TEXT, seq INTEGER, domain TEXT, reference TEXT, entity TEXT,"
+            "CREATE TABLE bookings (session TEXT, seq INTEGER, domain TEXT, reference TEXT, entity INTEGER,"
             " people INTEGER, day TEXT, time TEXT, stay INTEGER)"
         )
 
@@ -229,17 +231,17 @@ class MultiwozDB:
                 raise ValueError(f"{domain} has no column {column!r}")
             clauses.append(f"{_quote(column)} = ?")
             params.append(value)
-        sql = f"SELECT * FROM {domain}" + (" WHERE " + " AND ".join(clauses) if clauses else "")
+        sql = f"SELECT rowid AS entity, * FROM {domain}" + (" WHERE " + " AND ".join(clauses) if clauses else "")
         order = "leaveAt, trainID" if domain == "train" else "name"
         return [dict(row) for row in self.conn.execute(sql + f" ORDER BY {order}", params)]
 
-    def row(self, domain: Domain, key: str) -> dict[str, Any] | None:
-        column = "trainID" if domain == "train" else "name"
-        found = self.conn.execute(f"SELECT * FROM {domain} WHERE {_quote(column)} = ?", (key.lower() if domain != "train" else key,)).fetchone()  # fmt: skip
+    def row(self, domain: Domain, entity: int | str) -> dict[str, Any] | None:
+        """The row of an entity (its row id), without the id."""
+        found = self.conn.execute(f"SELECT * FROM {domain} WHERE rowid = ?", (int(entity),)).fetchone()
         return dict(found) if found else None
 
     def trains(self, q: TrainQuery) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM train WHERE departure = ? AND destination = ? AND day = ?"
+        sql = "SELECT rowid AS entity, * FROM train WHERE departure = ? AND destination = ? AND day = ?"
         params: list[Any] = [q.departure, q.destination, q.day]
         order = "leaveAt, trainID"
         if q.leave_at:
@@ -252,7 +254,7 @@ class MultiwozDB:
         return [dict(row) for row in self.conn.execute(f"{sql} ORDER BY {order}", params)]
 
     # ------------------------------------------------------------ bookings
-    def book(self, session: str, domain: Domain, entity: str, people: int, *, day: str | None = None,
+    def book(self, session: str, domain: Domain, entity: int, people: int, *, day: str | None = None,
              time: str | None = None, stay: int | None = None) -> str:  # fmt: skip
         (seq,) = self.conn.execute("SELECT COUNT(*) FROM bookings WHERE session = ?", (session,)).fetchone()
         reference = hashlib.sha1(f"{session}|{domain}|{seq}".encode()).hexdigest()[:8].upper()
@@ -327,7 +329,8 @@ class Tools:
             return SearchResult(count=0, searched=_restaurant_text(q))
         top = rows[0]
         offer = f"{top['name']} is {_article(top['pricerange'])} {top['food']} restaurant in the {top['area']}."
-        return SearchResult(count=len(rows), offer=offer, searched=_restaurant_text(q), name=top["name"])
+        return SearchResult(count=len(rows), offer=offer, searched=_restaurant_text(q), name=top["name"],
+                            entity=top["entity"])  # fmt: skip
 
     def search_hotels(self, **arguments: Any) -> SearchResult:
         q = HotelQuery(**arguments)
@@ -338,7 +341,8 @@ class Tools:
                                 parking=q.parking, internet=q.internet)  # fmt: skip
         if not rows:
             return SearchResult(count=0, searched=_hotel_text(q))
-        return SearchResult(count=len(rows), offer=_hotel_offer(rows[0]), searched=_hotel_text(q), name=rows[0]["name"])
+        return SearchResult(count=len(rows), offer=_hotel_offer(rows[0]), searched=_hotel_text(q), name=rows[0]["name"],
+                            entity=rows[0]["entity"])  # fmt: skip
 
     def search_trains(self, **arguments: Any) -> SearchResult:
         q = TrainQuery(**arguments)
@@ -350,27 +354,27 @@ class Tools:
         top = rows[0]
         offer = (f"Train {top['trainID']} leaves {top['departure']} at {top['leaveAt']} on {top['day']} and arrives in "
                  f"{top['destination']} at {top['arriveBy']}; the fare is {top['price']}.")  # fmt: skip
-        return SearchResult(count=len(rows), offer=offer, searched=searched, name=top["trainID"])
+        return SearchResult(count=len(rows), offer=offer, searched=searched, name=top["trainID"], entity=top["entity"])
 
     def book_restaurant(self, **arguments: Any) -> BookingResult:
         b = RestaurantBooking(**arguments)
-        if self.db.row("restaurant", b.name) is None:
-            return BookingResult(booked=False, reason=f"there is no restaurant called {b.name}")
-        ref = self.db.book(self.session, "restaurant", b.name, b.people, day=b.day, time=b.time)
+        if self.db.row("restaurant", b.entity) is None:
+            return BookingResult(booked=False, reason="that restaurant is not in the database")
+        ref = self.db.book(self.session, "restaurant", b.entity, b.people, day=b.day, time=b.time)
         return BookingResult(booked=True, reference=ref)
 
     def book_hotel(self, **arguments: Any) -> BookingResult:
         b = HotelBooking(**arguments)
-        if self.db.row("hotel", b.name) is None:
-            return BookingResult(booked=False, reason=f"there is no place to stay called {b.name}")
-        ref = self.db.book(self.session, "hotel", b.name, b.people, day=b.day, stay=b.stay)
+        if self.db.row("hotel", b.entity) is None:
+            return BookingResult(booked=False, reason="that place to stay is not in the database")
+        ref = self.db.book(self.session, "hotel", b.entity, b.people, day=b.day, stay=b.stay)
         return BookingResult(booked=True, reference=ref)
 
     def book_train(self, **arguments: Any) -> BookingResult:
         b = TrainBooking(**arguments)
-        if self.db.row("train", b.train_id) is None:
-            return BookingResult(booked=False, reason=f"there is no train {b.train_id}")
-        ref = self.db.book(self.session, "train", b.train_id, b.people)
+        if self.db.row("train", b.entity) is None:
+            return BookingResult(booked=False, reason="that train is not in the database")
+        ref = self.db.book(self.session, "train", b.entity, b.people)
         return BookingResult(booked=True, reference=ref)
 
     def registry(self) -> ToolRegistry:
