@@ -26,6 +26,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def without_extra_buffer_types() -> bool:
+    """Load GGUF models without llama.cpp's extra (repacking, AMX) CPU buffer types, in this process.
+
+    Why: on this project's AMX-capable build host, llama.cpp 0.3.36 segfaults in ``llama_decode`` for
+    any batch of two or more tokens when weights are repacked into those buffers (measured with
+    Qwen2.5-Coder-0.5B and SmolLM2-135M; plain ``Llama(...).eval`` of 2 tokens crashes, with
+    ``use_extra_bufts=False`` it runs). The engine's model loader has no option for it yet, so the
+    harness sets llama.cpp's default model parameters; ``FSMDIAL_LLAMA_EXTRA_BUFTS=1`` keeps the default.
+    Returns whether the defaults were changed.
+    """
+    import os
+
+    if os.environ.get("FSMDIAL_LLAMA_EXTRA_BUFTS") == "1":
+        return False
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    defaults = llama_cpp.llama_model_default_params
+    if getattr(defaults, "_fsmdial_no_extra_bufts", False):
+        return True
+
+    def model_params() -> Any:
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
+    model_params._fsmdial_no_extra_bufts = True  # type: ignore[attr-defined]
+    llama_cpp.llama_model_default_params = model_params
+    llama_module.llama_cpp.llama_model_default_params = model_params
+    return True
+
+
 def make_understander(kind: str, model: str | None, backend: str | None) -> Any:
     if kind == "rules":
         return None  # the Assistant's and each Dialogue's default: the rules understander
@@ -33,6 +65,7 @@ def make_understander(kind: str, model: str | None, backend: str | None) -> Any:
         raise ValueError("--understander gguf needs --model PATH")
     from ...understand.gguf import GGUFUnderstander
 
+    without_extra_buffer_types()
     return GGUFUnderstander(model, backend=backend)
 
 
