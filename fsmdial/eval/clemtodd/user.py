@@ -259,7 +259,7 @@ class SimulatedUser:
                 return self._say(self._values_sentence(d, missing, prefix="Actually, I need it ") )
         question = next((a for a in reversed(acts) if a.kind in ("ask", "confirm", "ask_change")), None)
         not_understood = "out_of_scope" in names
-        if agenda.phase == "new" or (question is None and agenda.phase == "find" and not_understood):
+        if agenda.phase == "new" or (question is None and not_understood):
             # Open the domain (again, in plain words, when the bot did not follow).
             agenda.phase = "find"
             self.stalls = 0
