@@ -104,7 +104,7 @@ def _find_and_book(domain: str, search_args: dict[str, str], book_args: dict[str
                    booked: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # fmt: skip
     """The nodes and edges from the search on (the request nodes are the caller's)."""
     search, book = f"search_{domain}", f"book_{domain}"
-    nodes = [
+    nodes: list[dict[str, Any]] = [
         {"id": search, "type": "external_action", "tool": f"search_{domain}s", "arguments": search_args,
          "result": {"count": "integer", "offer": "string", "searched": "string",
                     "name": {"type": "string", "required": False}, "entity": {"type": "integer", "required": False}},
@@ -125,7 +125,7 @@ def _find_and_book(domain: str, search_args: dict[str, str], book_args: dict[str
          "message": f"I'm sorry, the booking failed: {{{book}.reason}}. Would you like to change something?"},
         {"id": "done", "type": "end", "label": f"done_{domain}", "message": "Is there anything else I can help you with?"},
     ]
-    edges = [
+    edges: list[dict[str, Any]] = [
         {"source": search, "target": "offer", "when": {"status": "success"}},
         {"source": search, "target": "no_match", "when": {"status": "failure"}},
         {"source": "offer", "target": "ask_booking"},
@@ -142,7 +142,7 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
     onto = _ontology(data_dir)
     names = _distinct(data_dir, "restaurant", "name")  # the ontology's names are mostly typing fragments
     foods = _vocabulary(_distinct(data_dir, "restaurant", "food"), onto.get("restaurant-food", []))
-    find = {"id": "find", "type": "request", "slots": [
+    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
         _cat("food", foods, "Kind of food", "What kind of food would you like?", False),
         _cat("restaurant_area", AREAS, "Area of the restaurant", "In which part of town?", False),
         _cat("restaurant_pricerange", PRICES, "Price range of the restaurant", "In which price range?", False),
@@ -177,7 +177,7 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
 def hotel_flow(data_dir: Path) -> dict[str, Any]:
     names = _distinct(data_dir, "hotel", "name")
     stars = [f"{n} star" for n in range(6)]
-    find = {"id": "find", "type": "request", "slots": [
+    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
         _cat("hotel_area", AREAS, "Area of the place to stay", "In which part of town would you like to stay?", False),
         _cat("hotel_pricerange", PRICES, "Price range of the place to stay", "In which price range?", False),
         _cat("hotel_type", ["guest house", "hotel"], "Hotel or guesthouse", "A hotel or a guesthouse?", False),
@@ -215,7 +215,7 @@ def hotel_flow(data_dir: Path) -> dict[str, Any]:
 
 def train_flow(data_dir: Path) -> dict[str, Any]:
     stations = sorted(set(_distinct(data_dir, "train", "departure")) | set(_distinct(data_dir, "train", "destination")))
-    find = {"id": "find", "type": "request", "slots": [
+    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
         _cat("departure", [f"from {s}" for s in stations], "Station the train leaves from", "Where will you be leaving from?"),
         _cat("destination", [f"to {s}" for s in stations], "Station the train goes to", "Where are you heading to?"),
         _cat("train_day", list(WEEKDAYS), "Day of travel", "On which day will you travel?"),

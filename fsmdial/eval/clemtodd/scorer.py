@@ -23,7 +23,7 @@ mean per domain combination, then the mean of those means).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,7 @@ class EpisodeScore:
     reasons: list[str] = field(default_factory=list)
 
 
-def generated_slots(bookings: list[Mapping[str, Any]], entity_of: Any) -> dict[str, dict[str, dict[str, str]]]:
+def generated_slots(bookings: Sequence[Mapping[str, Any]], entity_of: Any) -> dict[str, dict[str, dict[str, str]]]:
     """``{domain: {"info": {...}, "book": {...}}}`` from the bookings made, the latest per domain winning.
 
     ``entity_of(domain, key)`` returns the booked entity's database row (a mapping) or None.

@@ -79,7 +79,7 @@ MAX_RESTATES = 2
 def phrase(domain: str, key: str, value: str, rng: random.Random) -> str:
     """How the user says one constraint or booking value (the flows' categorical phrases are in it)."""
     v = str(value)
-    options: dict[str, Sequence[str]] = {
+    table: dict[str, Sequence[str]] = {
         "food": (f"serving {v} food", f"that serves {v} food", f"with {v} food"),
         "area": (f"in the {v}", f"in the {v} of town", f"located in the {v}"),
         "pricerange": (f"in the {v} price range", f"with a {v} price range"),
@@ -95,7 +95,8 @@ def phrase(domain: str, key: str, value: str, rng: random.Random) -> str:
         "people": (f"for {v} people", f"for {v} people please") if v != "1" else ("for 1 person", "for just 1 person"),
         "stay": (f"for {v} nights", f"{v} nights"),
         "time": (f"at {v}",),
-    }.get(key, ())
+    }
+    options: Sequence[str] = table.get(key, ())
     if key == "day":
         options = (f"on {v}", f"for {v}") if not (domain == "hotel") else (f"from {v}", f"starting {v}", f"arriving {v}")
     return rng.choice(list(options)) if options else v
@@ -231,17 +232,17 @@ class SimulatedUser:
         """The user's next utterance, given the acts of the bot's last turn (objects with kind/name/slot/text)."""
         for act in acts:
             name = act.name or ""
-            for agenda in self.agenda:
-                if name == f"booked_{agenda.name}":
+            for item in self.agenda:
+                if name == f"booked_{item.name}":
                     found = _REFERENCE.search(act.text or "")
-                    agenda.reference = found.group(1) if found else None
-                    agenda.phase = "done" if found else "book"
+                    item.reference = found.group(1) if found else None
+                    item.phase = "done" if found else "book"
                     if not found:
                         return self._say("Could I get the reference number?")
-                if name == f"ref_{agenda.name}" or (act.kind == "global" and name == "ask_reference"):
+                if name == f"ref_{item.name}" or (act.kind == "global" and name == "ask_reference"):
                     found = _REFERENCE.search(act.text or "")
-                    if found and agenda.phase == "book":
-                        agenda.reference, agenda.phase = found.group(1), "done"
+                    if found and item.phase == "book":
+                        item.reference, item.phase = found.group(1), "done"
         agenda = self.current
         if agenda is None:
             self.done = True
