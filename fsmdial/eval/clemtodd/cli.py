@@ -19,6 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
     parser.add_argument("--seed", type=int, default=0, help="seed of the simulated user's wording")
+    parser.add_argument("--corpus-rate", type=float, default=0.5, metavar="P",
+                        help="chance that the user says a fitting real MultiWOZ utterance instead of a template")  # fmt: skip
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
     parser.add_argument("--tasks", nargs="+", metavar="FILE", help="only these tasks (e.g. SNG01936.json)")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report (every dialogue) as JSON")
@@ -94,11 +96,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         data = evaluate(tasks, args.data, understander=understander, seed=args.seed, progress=not args.no_progress,
-                        on_episode=on_episode)  # fmt: skip
+                        on_episode=on_episode, corpus_rate=args.corpus_rate)  # fmt: skip
     finally:
         if log is not None:
             log.close()
-    data["settings"].update(split=args.split, understander=args.understander, model=args.model)
+    data["settings"].update(split=args.split, understander=args.understander, model=args.model,
+                            corpus_rate=args.corpus_rate)  # fmt: skip
     print(format_table(data))
     if args.out:
         Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -65,13 +65,13 @@ class Episode:
 
 
 def run_episode(task: Mapping[str, Any], db: MultiwozDB, flows: list[Any], *, understander: Any = None,
-                seed: int = 0, cap: int = CAP) -> Episode:  # fmt: skip
+                seed: int = 0, cap: int = CAP, corpus_rate: float = 0.5) -> Episode:  # fmt: skip
     from ...assistant import Assistant
 
     session = str(task.get("filename", "task"))
     tools = Tools(db, session).registry()
     assistant = Assistant(flows, tools=tools, understander=understander, clock=lambda: CLOCK)
-    user = SimulatedUser(task, seed=seed)
+    user = SimulatedUser(task, seed=seed, corpus_rate=corpus_rate)
     result = assistant.start()
     log: list[dict[str, Any]] = [{"bot": result.text}]
     turns, aborted, error, calls = 0, False, None, 0
@@ -97,7 +97,7 @@ def run_episode(task: Mapping[str, Any], db: MultiwozDB, flows: list[Any], *, un
 
 def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, understander: Any = None, seed: int = 0,
              cap: int = CAP, progress: bool = False,
-             on_episode: Callable[[Episode], None] | None = None) -> dict[str, Any]:  # fmt: skip
+             on_episode: Callable[[Episode], None] | None = None, corpus_rate: float = 0.5) -> dict[str, Any]:  # fmt: skip
     """Run every task; the report as a JSON-ready dict."""
     from tqdm import tqdm
 
@@ -111,7 +111,8 @@ def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, unders
     bar = tqdm(tasks, desc="clem:todd", unit="task", disable=not progress)
     try:
         for task in bar:
-            episode = run_episode(task, db, flows, understander=understander, seed=seed, cap=cap)
+            episode = run_episode(task, db, flows, understander=understander, seed=seed, cap=cap,
+                                  corpus_rate=corpus_rate)  # fmt: skip
             episodes.append(episode)
             if on_episode is not None:
                 on_episode(episode)
