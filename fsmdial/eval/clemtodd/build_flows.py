@@ -28,8 +28,9 @@ from typing import Any
 
 from .tools import WEEKDAYS, default_data_dir
 
-AREAS = ["centre", "north", "south", "east", "west"]
-PRICES = ["cheap", "moderate", "expensive"]
+# "any ...": the user's "it does not matter" (MultiWOZ's dontcare), read by the tools as no constraint.
+AREAS = ["centre", "north", "south", "east", "west", "any area"]
+PRICES = ["cheap", "moderate", "expensive", "any price range"]
 
 
 def _distinct(data_dir: Path, domain: str, column: str) -> list[str]:
@@ -176,11 +177,11 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
 
 def hotel_flow(data_dir: Path) -> dict[str, Any]:
     names = _distinct(data_dir, "hotel", "name")
-    stars = [f"{n} star" for n in range(6)]
+    stars = [f"{n} star" for n in range(6)] + ["any star rating"]
     find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
         _cat("hotel_area", AREAS, "Area of the place to stay", "In which part of town would you like to stay?", False),
         _cat("hotel_pricerange", PRICES, "Price range of the place to stay", "In which price range?", False),
-        _cat("hotel_type", ["guest house", "hotel"], "Hotel or guesthouse", "A hotel or a guesthouse?", False),
+        _cat("hotel_type", ["guest house", "hotel", "any type"], "Hotel or guesthouse", "A hotel or a guesthouse?", False),
         _cat("stars", stars, "Star rating", "How many stars?", False),
         _cat("parking", ["free parking", "no parking"], "Parking", "Do you need free parking?", False),
         _cat("internet", ["free wifi", "no wifi"], "Internet", "Do you need free wifi?", False),

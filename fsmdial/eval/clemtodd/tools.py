@@ -56,7 +56,11 @@ def default_data_dir() -> Path | None:
 
 
 def _lower(value: Any) -> Any:
-    return value.strip().lower() if isinstance(value, str) else value
+    """Lower case; "any area", "any type" ... (the user does not mind) is no constraint."""
+    if isinstance(value, str):
+        value = value.strip().lower()
+        return None if value.startswith("any ") else value
+    return value
 
 
 def _strip_prefix(value: Any, *prefixes: str) -> Any:

@@ -74,6 +74,15 @@ OPENERS = {
 }  # fmt: skip
 HOTEL_TYPE_OPENERS = ("I'm looking for a {v}", "I need a {v}", "Can you help me find a {v}")
 MAX_RESTATES = 2
+# What the user says when a no-match shows a constraint its goal does not have: (goal key, pattern, words).
+_DONT_CARE = {
+    "restaurant": (("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
+                   ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine.")),
+    "hotel": (("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
+              ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine."),
+              ("type", r"\b(?:hotel|guest ?house)\b", "Any type is fine."),
+              ("stars", r"\b\d star\b", "Any star rating is fine.")),
+}  # fmt: skip
 
 
 def phrase(domain: str, key: str, value: str, rng: random.Random) -> str:
@@ -113,6 +122,7 @@ class DomainAgenda:
     reference: str | None = None
     restates: int = 0
     switched: bool = False
+    wrong: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -249,8 +259,9 @@ class SimulatedUser:
             return self._say(self.rng.choice(GOODBYES))
         names = [a.name or "" for a in acts]
         d = agenda.name
-        if f"nomatch_{d}" in names:
-            return self._after_no_match(agenda)
+        nomatch = next((a for a in acts if a.name == f"nomatch_{d}"), None)
+        if nomatch is not None:
+            return self._say(self._after_no_match(agenda, nomatch.text or ""))
         offer = next((a for a in acts if a.name == f"offer_{d}"), None)
         if offer is not None:
             agenda.phase = "book" if agenda.phase == "find" else agenda.phase
@@ -281,12 +292,18 @@ class SimulatedUser:
             values = {k: v for k, v in values.items() if v}
         return values
 
-    def _after_no_match(self, agenda: DomainAgenda) -> str:
+    def _after_no_match(self, agenda: DomainAgenda, text: str) -> str:
+        # Constraints the bot searched with that the goal does not have (misread): "any area is fine".
+        unwanted = [say for key, pattern, say in _DONT_CARE.get(agenda.name, ())
+                    if key not in agenda.constraints and re.search(pattern, text.lower())]  # fmt: skip
+        drop = (" ".join(unwanted) + " ") if unwanted else ""
         if agenda.alternatives and not agenda.switched:
             agenda.switched = True
             agenda.constraints.update(agenda.alternatives)
-            return self._values_sentence(agenda.name, agenda.alternatives, prefix=self.rng.choice(
+            return drop + self._values_sentence(agenda.name, agenda.alternatives, prefix=self.rng.choice(
                 ("How about a place ", "Then how about something ", "OK, what about something ")))  # fmt: skip
+        if unwanted:
+            return " ".join(unwanted)
         # Nothing else to try: say it all again once, then give up.
         if agenda.restates < MAX_RESTATES:
             agenda.restates += 1
@@ -324,14 +341,18 @@ class SimulatedUser:
         d = agenda.name
         if question.kind == "confirm" and question.name == f"confirm_{d}":
             wrong = self._wrong_in_confirmation(agenda, question.text or "")
+            agenda.wrong = wrong
             if not wrong:
                 return self.rng.choice(YES)
-            sentence = self._values_sentence(d, wrong)
+            sentence = self._values_sentence(d, wrong, corpus=False)
             return "No, " + sentence[0].lower() + sentence[1:]
         if question.kind == "confirm":  # a field confirmation
             return self.rng.choice(YES)
-        if question.kind == "ask_change":
-            return self._values_sentence(d, agenda.book, prefix="I'd like it ")
+        if question.kind == "ask_change":  # what to change: the values that were wrong, one number at most
+            wrong = agenda.wrong or agenda.book
+            first_number = next((k for k in ("people", "stay") if k in wrong), None)
+            wrong = {k: v for k, v in wrong.items() if k not in ("people", "stay") or k == first_number}
+            return self._values_sentence(d, wrong, prefix="I'd like it ", corpus=False)
         slot = question.slot
         target = SLOT_GOAL.get(d, {}).get(slot or "")
         if target is None:
