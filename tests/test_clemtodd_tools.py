@@ -91,3 +91,9 @@ def test_the_shared_databases_are_never_written(db: MultiwozDB) -> None:
     tools.book_restaurant(entity=found.entity, people=2, day="monday", time="19:00")
     after = {name: hashlib.sha1(Path(DATA, "db", name).read_bytes()).hexdigest() for name in DB_FILES.values()}
     assert before == after
+
+
+def test_any_value_is_no_constraint(db: MultiwozDB) -> None:
+    tools = Tools(db, "t-any")
+    assert tools.search_hotels(type="any type", area="east", stars="4 star").count == len(db.find("hotel", area="east", stars="4"))
+    assert HotelQuery(area="any area", pricerange="Any price range", stars="any star rating").model_dump(exclude_none=True) == {}

@@ -116,3 +116,13 @@ def test_a_few_test_tasks_end_to_end_with_the_rules_understander() -> None:
     assert any("nomatch_hotel" in turn.get("acts", []) for turn in fail_info["dialogue"])
     two = next(e for e in report["episodes"] if e["task"] == "PMUL0938.json")
     assert [b["domain"] for b in two["bookings"]] == ["restaurant", "train"] and two["turns"] < 15
+
+
+def test_a_misread_constraint_shown_in_a_no_match_is_dropped() -> None:
+    task = {"filename": "T2.json", "message": "a place to stay", "corpususer": [],
+            "domains": {"hotel": {"info": {"area": "east", "stars": "4"}, "fail_info": {},
+                                  "book": {"people": "2", "day": "friday", "stay": "2"}, "fail_book": {}}}}  # fmt: skip
+    user = SimulatedUser(task, corpus_rate=0.0)
+    user.respond([act("greeting", "greeting")])
+    said = user.respond([act("inform", "nomatch_hotel", "I'm sorry, there is no a 4 star hotel in the east.")])
+    assert said == "Any type is fine."
