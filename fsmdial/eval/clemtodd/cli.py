@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
     def on_episode(episode: Any) -> None:
         if log is not None:
-            log.write(json.dumps(episode.to_dict(dialogue=False)) + "\n")
+            log.write(json.dumps(episode.to_dict()) + "\n")
             log.flush()
 
     try:

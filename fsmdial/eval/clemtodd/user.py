@@ -72,6 +72,7 @@ OPENERS = {
               "I would like to find somewhere to stay"),
     "train": ("I'm looking for a train", "I need a train", "Can you help me find a train", "I would like to book a train"),
 }  # fmt: skip
+SHORT_DOMAIN = {"restaurant": "A restaurant.", "hotel": "A place to stay.", "train": "A train."}
 HOTEL_TYPE_OPENERS = ("I'm looking for a {v}", "I need a {v}", "Can you help me find a {v}")
 MAX_RESTATES = 2
 # What the user says when a no-match shows a constraint its goal does not have: (goal key, pattern, words).
@@ -271,6 +272,11 @@ class SimulatedUser:
                 return self._say(self._values_sentence(d, missing, prefix="Actually, I need it ") )
         question = next((a for a in reversed(acts) if a.kind in ("ask", "confirm", "ask_change")), None)
         not_understood = "out_of_scope" in names
+        offered = next((a.text for a in acts if a.name == "out_of_scope" and "help with:" in (a.text or "")), None)
+        if offered is not None and agenda.phase != "new":
+            # The bot lists what it can help with: answer with just the domain, in its words.
+            agenda.phase = "find"
+            return self._say(SHORT_DOMAIN[d])
         if agenda.phase == "new" or (question is None and not_understood):
             # Open the domain (again, in plain words, when the bot did not follow).
             agenda.phase = "find"
@@ -373,7 +379,9 @@ class SimulatedUser:
                 if other not in asked and not (numeric and any(k in ("people", "stay") for k in asked)):
                     asked[other] = value
             return self._values_sentence(d, asked)
-        return self._values_sentence(d, {key: values[key]})
+        # A search constraint: the asked one first, then the others (the user volunteers what it wants).
+        rest = {k: v for k, v in values.items() if k != key and k not in ("leaveAt", "arriveBy")}
+        return self._values_sentence(d, {key: values[key], **rest})
 
     def _wrong_in_confirmation(self, agenda: DomainAgenda, text: str) -> dict[str, str]:
         low = text.lower()
