@@ -138,7 +138,6 @@ class SimulatedUser:
     corpus: list[dict[str, Any]] = field(init=False)
     done: bool = False
     said: list[str] = field(default_factory=list)
-    stalls: int = 0
 
     def __post_init__(self) -> None:
         self.rng = random.Random(zlib.crc32(f"{self.task.get('filename', '')}|{self.seed}".encode()))
@@ -250,10 +249,6 @@ class SimulatedUser:
                     item.phase = "done" if found else "book"
                     if not found:
                         return self._say("Could I get the reference number?")
-                if name == f"ref_{item.name}" or (act.kind == "global" and name == "ask_reference"):
-                    found = _REFERENCE.search(act.text or "")
-                    if found and item.phase == "book":
-                        item.reference, item.phase = found.group(1), "done"
         agenda = self.current
         if agenda is None:
             self.done = True
@@ -269,7 +264,7 @@ class SimulatedUser:
             missing = self._not_offered(agenda, offer.text or "")
             if missing and agenda.restates < MAX_RESTATES:
                 agenda.restates += 1
-                return self._say(self._values_sentence(d, missing, prefix="Actually, I need it ") )
+                return self._say(self._values_sentence(d, missing, prefix="Actually, I need it "))
         question = next((a for a in reversed(acts) if a.kind in ("ask", "confirm", "ask_change")), None)
         not_understood = "out_of_scope" in names
         offered = next((a.text for a in acts if a.name == "out_of_scope" and "help with:" in (a.text or "")), None)
@@ -280,12 +275,9 @@ class SimulatedUser:
         if agenda.phase == "new" or (question is None and not_understood):
             # Open the domain (again, in plain words, when the bot did not follow).
             agenda.phase = "find"
-            self.stalls = 0
             return self._say(self._values_sentence(d, self._find_values(agenda), opening=True, corpus=not not_understood))
         if question is not None:
-            self.stalls = 0
             return self._say(self._answer(agenda, question))
-        self.stalls += 1
         # Nothing asked (a misunderstanding, an out-of-scope reply): say what is pending again.
         if agenda.phase == "book":
             return self._say(self._values_sentence(d, agenda.book, prefix="I'd like to book it "))
