@@ -103,13 +103,18 @@ DATA = default_data_dir()
 
 
 @pytest.mark.skipif(DATA is None, reason="clem:todd data not found (set FSMDIAL_CLEMTODD)")
-def test_a_few_test_tasks_end_to_end_with_the_rules_understander() -> None:
-    from fsmdial.eval.clemtodd.runner import evaluate, load_tasks
+def test_a_few_test_tasks_end_to_end_with_the_rules_understander(tmp_path) -> None:
+    import json
+
+    from fsmdial.eval.clemtodd.runner import evaluate, load_tasks, report_from_logs
 
     assert DATA is not None
     wanted = {"SNG01936.json", "SNG1048.json", "PMUL0938.json", "MUL1598.json"}  # name, fail_info, two domains
     tasks = [t for t in load_tasks(DATA, "test") if t["filename"] in wanted]
-    report = evaluate(tasks, DATA, seed=0)
+    log = tmp_path / "log.jsonl"
+    with log.open("w") as out:
+        report = evaluate(tasks, DATA, seed=0, on_episode=lambda e: out.write(json.dumps(e.to_dict()) + "\n"))
+    assert report_from_logs([log])["booking_success"] == report["booking_success"]
     assert report["tasks"] == 4 and report["aborts"] == 0
     assert report["booking_success"]["tasks"] == 1.0
     fail_info = next(e for e in report["episodes"] if e["task"] == "SNG1048.json")

@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE.json", help="write the full report (every dialogue) as JSON")
     parser.add_argument("--log", metavar="FILE.jsonl", help="append each task's result as it finishes")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--from-log", nargs="+", metavar="FILE.jsonl",
+                        help="run nothing: print the table of the tasks these --log files hold (a partial run)")  # fmt: skip
 
 
 def without_extra_buffer_types() -> bool:
@@ -72,8 +74,13 @@ def make_understander(kind: str, model: str | None, backend: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .runner import evaluate, format_table, load_tasks
+    from .runner import evaluate, format_table, load_tasks, report_from_logs
 
+    if args.from_log:
+        data = report_from_logs(args.from_log)
+        data["settings"].update(understander=f"{args.understander} (from {len(args.from_log)} log file(s))")
+        print(format_table(data))
+        return 0
     if not args.data or not Path(args.data, "tasks").is_dir():
         print("error: no clem:todd copy found; pass --data DIR (with tasks/ and db/)", file=sys.stderr)
         return 2

@@ -151,6 +151,16 @@ def report(episodes: list[Episode], *, seconds: float, seed: int, cap: int) -> d
     }
 
 
+def report_from_logs(paths: Iterable[str | Path]) -> dict[str, Any]:
+    """The report of the episodes that ``--log`` files hold (a run still going, or cut short)."""
+    episodes = []
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                episodes.append(Episode(**json.loads(line)))
+    return report(episodes, seconds=0.0, seed=-1, cap=CAP)
+
+
 def format_table(data: Mapping[str, Any]) -> str:
     fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     s = data["settings"]
