@@ -147,9 +147,12 @@ def _run_messy(args: argparse.Namespace) -> int:
     return 0
 
 
+from .clemtodd.cli import CLEMTODD  # noqa: E402 - beside the table it joins
+
 EVALS = {
     "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
     "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
+    "clemtodd": CLEMTODD,
 }
 """Benchmark name -> (help, add its arguments, run it)."""
 
