@@ -31,7 +31,7 @@ TEXTS = {
 @pytest.mark.parametrize("size", list(TEXTS))
 def test_turn_schema(benchmark, size):
     dialogue = Dialogue(FLOWS / "restaurant_booking.json", stand_in_tools=True, clock=lambda: NOW)
-    dialogue.asked = "name"
+    dialogue.seek(dialogue.node, asked="name")
     state = dialogue.understanding_state()
     text = TEXTS[size]
 

@@ -57,12 +57,8 @@ def _models() -> list[Any]:
 def _state(case: str) -> tuple[Any, list[tuple[str, str]], str]:
     node, asked, held, confirm, text = CASES[case]
     dialogue = Dialogue(FLOWS / "restaurant_booking.json", stand_in_tools=True, clock=lambda: NOW)
-    machine = dialogue.machine
-    machine.machine.set_state(node, model=machine)
-    machine.slots.update(held)
-    if confirm:
-        machine.informed[node] = True
-    dialogue.asked = asked
+    dialogue.adopt_slots(held)
+    dialogue.seek(node, told=confirm, asked=asked)
     history = [("bot", "Sure! What name should the booking be under?")]
     return dialogue.understanding_state(), history, text
 

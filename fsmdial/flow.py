@@ -41,8 +41,8 @@ from pydantic import (
 )
 
 from .errors import FlowIssue
+from .regexes import regex_parse
 from .responses import parse_template
-from .understand.grammar import regex_parse
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _IDENT = re.compile(IDENT)

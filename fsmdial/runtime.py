@@ -45,7 +45,7 @@ MAX_INPUT_CHARS = 2000
 
 Clock = Callable[[], dt.datetime]
 Predicate = Callable[[FlowMachine], bool]
-KEPT_ON_REWIND = ("slots", "asked", "retries", "ended", "history", "turns")
+KEPT_ON_REWIND = ("slots", "asked", "retries", "ended", "history", "turns", "calls")
 """What :meth:`Dialogue.rewind` keeps: what the user said, and the conversation's own count of it."""
 
 

@@ -21,12 +21,8 @@ def _run_prompt(args: argparse.Namespace) -> int:
     if args.node not in nodes:
         print(f"error: flow {flow.name!r} has no node {args.node!r} (nodes: {', '.join(nodes)})", file=sys.stderr)
         return 2
-    dialogue.machine.machine.set_state(args.node, model=dialogue.machine)
+    dialogue.seek(args.node, asked=args.asked)
     state = dialogue.understanding_state()
-    if args.asked:
-        import dataclasses
-
-        state = dataclasses.replace(state, asked=args.asked)
     if args.model:
         understander = GGUFUnderstander(args.model, fast_path=False)
         builder: PromptBuilder = understander.prompts
