@@ -13,10 +13,10 @@ import datetime as dt
 import re
 from typing import Any
 
-from .flow import Slot, SlotType
-from .language import find_numbers, parse_date, parse_time, parse_yes_no
+from .flow import Slot, SlotType, value_key
+from .language import find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
 
-__all__ = ["InvalidValue", "coerce", "find_numbers", "parse_date", "parse_time", "parse_yes_no"]
+__all__ = ["InvalidValue", "coerce", "date_bound", "find_numbers", "parse_date", "parse_time", "parse_yes_no"]
 """``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported."""
 
 
@@ -31,16 +31,14 @@ class InvalidValue(ValueError):
 
 
 def _categorical(slot: Slot, value: Any) -> str:
-    text = _squash(str(value))
+    # Compared by value_key, as flow validation is: no two values of a slot share a key, so
+    # at most one matches ("O-" is never taken for "O+", "-" never for anything else).
+    key = value_key(str(value))
     for allowed in slot.values or ():
-        if _squash(allowed) == text:
+        if value_key(allowed) == key:
             return allowed
     options = ", ".join(slot.values or ())
     raise InvalidValue(slot.name, value, f"{value!r} is not one of: {options}")
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[\s_\-]+", " ", text).strip().casefold()
 
 
 def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
@@ -79,14 +77,19 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
             raise InvalidValue(slot.name, value, f"{value!r} is not yes or no")
         return answer == "yes"
     if kind is SlotType.date:
+        if isinstance(value, dt.datetime):
+            value = value.date()
         if isinstance(value, dt.date):
-            return value.isoformat()
+            return _within_bounds(slot, value, now)
         if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
-            return value  # already the stored form (as understanders give it)
+            return _within_bounds(slot, dt.date.fromisoformat(value), now)  # the stored form, as understanders give it
         parsed = parse_date(str(value), now)
         if parsed is None:
+            written = impossible_date(str(value))
+            if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
+                raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
-        return parsed
+        return _within_bounds(slot, dt.date.fromisoformat(parsed), now)
     if kind is SlotType.time:
         if isinstance(value, dt.time):
             return value.strftime("%H:%M")
@@ -97,6 +100,22 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
             raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
         return parsed
     raise InvalidValue(slot.name, value, f"unsupported slot type {kind}")  # pragma: no cover
+
+
+def date_bound(bound: str, now: dt.datetime) -> dt.date:
+    """A slot's ``earliest``/``latest`` bound as a date: ISO as written, ``today±N`` from ``now``."""
+    if bound.startswith("today"):
+        return now.date() + dt.timedelta(days=int(bound[5:] or 0))
+    return dt.date.fromisoformat(bound)
+
+
+def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime) -> str:
+    """``date`` in ISO form, checked against the slot's bounds on the dialogue's clock."""
+    if slot.earliest is not None and date < (first := date_bound(slot.earliest, now)):
+        raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is before the earliest allowed date, {first}")
+    if slot.latest is not None and date > (last := date_bound(slot.latest, now)):
+        raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is after the latest allowed date, {last}")
+    return date.isoformat()
 
 
 _CANONICAL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -502,11 +502,6 @@ def test_every_example_flow_validates_without_errors(path: Path) -> None:
     check_source(emit_source(flow))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the rules understander (fsmdial/understand/rules.py, branch lang) still strips ^/$ as text in "
-    "_pattern_value; passes once it searches with flow.search_regex(slot.pattern)",
-)
 @pytest.mark.parametrize(("pattern", "reply"), [("[0-9]+\\$", "it is 12$ please"), ("(?i)^[a-z]{3}$", "it is ABC")])
 def test_a_valid_pattern_never_fails_a_turn(pattern: str, reply: str) -> None:
     from fsmdial.runtime import Dialogue

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,33 +152,69 @@ def test_values_differing_in_punctuation_are_refused_or_kept_apart() -> None:
     record("categorical_punctuation", refused=stats["refused"], accepted=stats["accepted"])
 
 
-def _engine_merges(values: list[str]) -> list[tuple[str, str]]:
-    """Pairs of values the engine's understanding records as one another (fast path and coercion)."""
+def _engine_merges(values: list[str]) -> list[tuple[str, str, object]]:
+    """What the engine records for each value as written (alone, and "v please"), when it is not that value.
+
+    Read by the rules understander's fast path (``settle``) and its full parse, then by
+    ``values.coerce``; each finding is (value, reply, recorded). Recording nothing is fine.
+    """
     import datetime as dt
 
-    from fsmdial.understand.rules import normalize
+    from fsmdial.runtime import Dialogue
+    from fsmdial.understand.rules import RulesUnderstander
     from fsmdial.values import coerce
 
     flow = load_flow(_categorical_flow(values))
     slot = flow.slots()["group"]
-    merged = []
+    dialogue = Dialogue(flow)
+    dialogue.start()
+    state = dialogue.understanding_state()
+    rules = RulesUnderstander()
+    now = dt.datetime(2024, 5, 14)
+    merged: list[tuple[str, str, object]] = []
     for value in values:
-        recorded = coerce(slot, value, dt.datetime(2024, 5, 14))
-        if recorded != value:
-            merged.append((value, recorded))
-        same = [other for other in values if other != value and normalize(other) == normalize(value)]
-        merged += [(value, other) for other in same]
+        if (recorded := coerce(slot, value, now)) != value:
+            merged.append((value, value, recorded))
+        for reply in (value, f"{value} please"):
+            fast = rules.settle(state, reply, now=now)
+            parses = [rules.understand(state, reply, now=now)] + ([fast] if fast is not None else [])
+            for parse in parses:
+                got = parse.slots.get("group", value)
+                if got != value:
+                    merged.append((value, reply, got))
     return merged
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the rules normaliser (fsmdial/understand/rules.py, branch lang) still drops punctuation: "
-    "A+ and A- both normalise to 'a'; passes once it compares flow.value_key",
-)
 def test_the_engine_keeps_accepted_values_apart() -> None:
     blood = ["A+", "A-", "B+", "B-", "AB+", "AB-", "O+", "O-", "-"]
     assert _engine_merges(blood) == []
+
+
+def test_a_blood_group_is_recorded_as_said() -> None:
+    from fsmdial.runtime import Dialogue
+
+    doc = _categorical_flow(["A+", "A-", "B+", "B-", "AB+", "AB-", "O+", "O-"])
+    for said in ("O-", "o-", "O- please", "AB-", "B+"):
+        dialogue = Dialogue(load_flow(doc))
+        dialogue.start()
+        assert dialogue.turn(said).messages == [said.split()[0].upper()]
+
+
+def test_values_differing_in_punctuation_are_read_as_themselves() -> None:
+    stats: Counter[str] = Counter()
+
+    @settings(max_examples=count(150, 2000), **SETTINGS)
+    @given(values=punctuated_values())
+    def fuzz(values: list[str]) -> None:
+        try:
+            load_flow(_categorical_flow(values))
+        except FlowError:
+            return
+        stats["flows"] += 1
+        assert _engine_merges(values) == []
+
+    fuzz()
+    record("categorical_read_as_written", flows=stats["flows"], merged=0)
 
 
 # ------------------------------------------------------------------ slot patterns

@@ -16,7 +16,7 @@ It imports nothing else from fsmdial.
 from __future__ import annotations
 
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
-from .dates import MONTHS, WEEKDAYS, parse_date, parse_time, remove_dates_and_times
+from .dates import MONTHS, WEEKDAYS, impossible_date, parse_date, parse_time, remove_dates_and_times
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
     CLOSING_PATTERN,
@@ -56,6 +56,7 @@ __all__ = [
     "WORD_NUMBERS",
     "YES_PATTERN",
     "find_numbers",
+    "impossible_date",
     "may_contain",
     "may_have_word",
     "normalize",

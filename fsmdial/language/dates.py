@@ -151,6 +151,49 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
     return None
 
 
+_DAY_SLASH_MONTH = re.compile(r"\b(\d{1,2})[/.](\d{1,2})\b(?![/.]\d)")
+
+
+def impossible_date(text: str, now: dt.datetime | None = None) -> str | None:
+    """The first date written in ``text`` that names no real day, as written, or None.
+
+    "February 29" in a year that is not a leap year (the year of ``now`` unless one is
+    written), "April 31", "2025-02-30", "13/45": the form of a date, so the user meant one,
+    but :func:`parse_date` cannot give it. The engine answers those as an invalid value,
+    asked again, rather than as nothing understood.
+    """
+    if not DIGIT.search(text):
+        return None
+    year_now = (now or dt.datetime.now()).year
+    for match in _ISO_DATE.finditer(text):
+        if not _exists(int(match.group(1)), int(match.group(2)), int(match.group(3))):
+            return match.group(0)
+    for match in _NUMERIC_DATE.finditer(text):
+        first, second = int(match.group(1)), int(match.group(2))
+        month, day = (first, second) if first <= 12 else (second, first)
+        if not _exists(2000, month, day):  # a leap year: the year itself is checked by parse_date's answer
+            return match.group(0)
+    for match in _DAY_SLASH_MONTH.finditer(text):
+        first, second = int(match.group(1)), int(match.group(2))
+        if (first > 12 and second > 12) or not (_exists(2000, first, second) or _exists(2000, second, first)):
+            return match.group(0)
+    for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
+        for match in pattern.finditer(text):
+            month = _month_index(match.group(month_group))
+            year = int(match.group(3)) if match.group(3) else year_now
+            if not _exists(year, month, int(match.group(day_group))):
+                return match.group(0).strip()
+    return None
+
+
+def _exists(year: int, month: int, day: int) -> bool:
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
 def remove_dates_and_times(text: str) -> str:
     """``text`` with every written date and time of day blanked out (so their digits are not read as numbers).
 

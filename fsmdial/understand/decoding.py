@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -76,16 +77,23 @@ class ConstrainedDecoder(ABC):
     name: ClassVar[str] = "base"
     """The backend's name in :mod:`.backends` (and in error messages and traces)."""
 
+    cache_size: ClassVar[int] = 64
+    """Compiled grammars kept, least recently used dropped first: grounded grammars change every turn."""
+
     def __init__(self, model: LlamaModel):
         self.model = model
-        self._compiled: dict[str, Constraint] = {}
+        self._compiled: OrderedDict[str, Constraint] = OrderedDict()
 
     def constraint(self, grammar: Grammar) -> Constraint:
-        """The compiled form of ``grammar`` (compiled once per grammar)."""
+        """The compiled form of ``grammar`` (kept for the :attr:`cache_size` grammars used last)."""
         key = grammar.gbnf
         compiled = self._compiled.get(key)
         if compiled is None:
             compiled = self._compiled[key] = self.compile(grammar)
+            while len(self._compiled) > self.cache_size:
+                self._compiled.popitem(last=False)
+        else:
+            self._compiled.move_to_end(key)
         return compiled
 
     @abstractmethod

@@ -29,6 +29,16 @@ MAX_DECIMALS = 3
 """Most digits a number may have after the decimal point."""
 UNBOUNDED_INT = 999_999_999
 """Bound used for integers and numbers the schema leaves unbounded (keeps outputs finite)."""
+LARGEST_INT = 2**63 - 1
+"""Integer and number bounds are clamped to +-this: the engine refuses larger values (a snapshot
+stores them exactly) and orjson reads no larger integer, so a flow's ``minimum: -1e19`` writes
+at most 19 digits."""
+MAX_STRING_CHARS = 1000
+"""Longest JSON string (in characters) a grammar lets the model write, whatever ``maxLength`` says:
+llama.cpp expands ``{0,n}`` into n rules, and an output longer than this would not fit a context."""
+REGEX_STRING_CHARS = 100
+"""Longest free JSON string in the regex form (the outlines backend): its index is built over
+every string length times the whole vocabulary (600 characters took 25 s and 2 GB)."""
 
 DATE_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
@@ -215,28 +225,34 @@ def _gbnf_atom(node: Node, rules: dict[str, str], *, in_seq: bool) -> str:
     return f"({text})" if needs_group else text
 
 
-def to_regex(node: Node) -> str:
-    """``node`` as one regular expression (rules inlined); Rust ``regex`` and Python ``re`` syntax."""
+def to_regex(node: Node, string_chars: int | None = None) -> str:
+    """``node`` as one regular expression (rules inlined); Rust ``regex`` and Python ``re`` syntax.
+
+    ``string_chars`` bounds free JSON strings harder (a subset: see :data:`REGEX_STRING_CHARS`).
+    """
     if isinstance(node, Lit):
         return _regex_literal(node.text)
     if isinstance(node, Chars):
         return node.regex
     if isinstance(node, Rule):
-        return to_regex(node.body)
+        return to_regex(node.body, string_chars)
     if isinstance(node, Seq):
-        return "".join(_regex_atom(item, in_seq=True) for item in node.items)
+        return "".join(_regex_atom(item, string_chars, in_seq=True) for item in node.items)
     if isinstance(node, Alt):
-        return "|".join(to_regex(item) for item in node.items)
+        return "|".join(to_regex(item, string_chars) for item in node.items)
     if isinstance(node, Repeat):
-        return _regex_atom(node.item, in_seq=False) + _repeat_suffix(node.low, node.high)
+        high = node.high
+        if string_chars is not None and node.item is STRING_CHAR:
+            high = max(node.low, min(high, string_chars))
+        return _regex_atom(node.item, string_chars, in_seq=False) + _repeat_suffix(node.low, high)
     raise TypeError(node)  # pragma: no cover
 
 
-def _regex_atom(node: Node, *, in_seq: bool) -> str:
+def _regex_atom(node: Node, string_chars: int | None, *, in_seq: bool) -> str:
     body = node
     while isinstance(body, Rule):  # a rule may name a rule: group by what is finally inlined
         body = body.body
-    text = to_regex(body)
+    text = to_regex(body, string_chars)
     if (
         isinstance(body, Alt)
         or (isinstance(body, Seq) and not in_seq)
@@ -266,6 +282,12 @@ class Grammar:
     @property
     def regex(self) -> str:
         return to_regex(self.root)
+
+    @property
+    def index_regex(self) -> str:
+        """:attr:`regex` with free text cut to :data:`REGEX_STRING_CHARS` characters (a subset), for
+        backends that build an index over every state of the regex (outlines)."""
+        return to_regex(self.root, REGEX_STRING_CHARS)
 
 
 # -------------------------------------------------------------- number ranges
@@ -448,7 +470,7 @@ def _from_sre(items: list[tuple[Any, Any]]) -> Node:
             parts.append(_PLAIN_ANY)
         elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT):
             low, high, sub = arg
-            if high is _sre.MAXREPEAT:
+            if high is _sre.MAXREPEAT or high > MAX_STRING_CHARS:
                 raise _Unsupported("unbounded repetition")
             parts.append(Repeat(_from_sre(list(sub)), low, high))
         elif op is _sre.SUBPATTERN:
@@ -506,7 +528,10 @@ def max_chars(node: Node) -> int:
 
 
 def string(min_length: int, max_length: int) -> Node:
-    return seq(Lit('"'), Repeat(STRING_CHAR, min_length, max_length), Lit('"'))
+    """JSON strings of min_length..max_length characters, at most :data:`MAX_STRING_CHARS` (a subset)."""
+    if min_length > MAX_STRING_CHARS:
+        raise GrammarError(f"a string of at least {min_length} characters is longer than a grammar writes")
+    return seq(Lit('"'), Repeat(STRING_CHAR, min_length, min(max_length, MAX_STRING_CHARS)), Lit('"'))
 
 
 def json_literal(value: Any) -> Lit:
@@ -634,11 +659,12 @@ class _Builder:
         if kind == "integer":
             low = _bound(schema, "minimum", "exclusiveMinimum", -UNBOUNDED_INT, +1)
             high = _bound(schema, "maximum", "exclusiveMaximum", UNBOUNDED_INT, -1)
-            return integer_range(math.ceil(low), math.floor(high))
+            return integer_range(_clamp(math.ceil(low)), _clamp(math.floor(high)))
         if kind == "number":
             if "exclusiveMinimum" in schema or "exclusiveMaximum" in schema:
                 raise GrammarError(f"{where}: exclusive number bounds are not supported")
-            return number_range(schema.get("minimum", -UNBOUNDED_INT), schema.get("maximum", UNBOUNDED_INT))
+            low, high = schema.get("minimum", -UNBOUNDED_INT), schema.get("maximum", UNBOUNDED_INT)
+            return number_range(_clamp(low), _clamp(high))
         if kind == "boolean":
             return alt(Lit("true"), Lit("false"))
         if kind == "null":
@@ -675,6 +701,10 @@ class _Builder:
             nullable = False  # at least one key: the first key written is one of them
         body = EMPTY if first is None else (opt(first) if nullable else first)
         return seq(Lit("{"), body, Lit("}"))
+
+
+def _clamp(bound: float) -> Any:
+    return max(-LARGEST_INT, min(LARGEST_INT, bound))
 
 
 def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, default: float, step: int) -> float:

@@ -9,7 +9,9 @@ llama.cpp's sampler, and decoding is greedy (outlines' own ``generate`` would
 sample, and would reset the model's KV cache after every call).
 
 The index is built once per grammar; building it walks every DFA state over
-the whole vocabulary, so it takes seconds for grammars with long strings (and
+the whole vocabulary, so it takes seconds for grammars with long strings (free
+text is cut to :data:`~.grammar.REGEX_STRING_CHARS` characters in the regex, which
+bounds that cost; a flow's ``max_length`` of 2,000 once took over 5.6 GB), and
 grows with the square of the number of slots, since a regex cannot share the
 "optional keys in order" sub-grammars the GBNF shares).
 """
@@ -28,8 +30,10 @@ except ImportError as exc:  # pragma: no cover - exercised with the module hidde
 
 
 class OutlinesConstraint(Constraint):
-    def __init__(self, processor: object):
+    def __init__(self, processor: object, end_tokens: np.ndarray):
         self.processor = processor
+        self.end_tokens = end_tokens
+        """End-of-generation tokens: outlines lets them through mid-JSON; the decoder stops at the closing brace."""
         self.masked_steps = 0
         self._last = np.zeros(1, dtype=np.int64)
 
@@ -40,9 +44,10 @@ class OutlinesConstraint(Constraint):
     def choose(self, logits: np.ndarray) -> int:
         # The processor advances its guide with the last id of the sequence it is given
         # (on every call after the first), so it only needs the token chosen last.
-        biased = self.processor(self._last, logits)  # type: ignore[operator]
+        biased = np.asarray(self.processor(self._last, logits))  # type: ignore[operator]
+        biased[..., self.end_tokens] = -np.inf
         self.masked_steps += 1
-        token = greedy(np.asarray(biased), "outlines")
+        token = greedy(biased, "outlines")
         self._last[0] = token
         return token
 
@@ -63,6 +68,9 @@ class OutlinesDecoder(ConstrainedDecoder):
             raise MissingExtraError("outlines", "the outlines backend", exc, packages=packages) from None
         self.outlines_model = outlines.from_llamacpp(model.llm, chat_mode=False)
         self.backend = OutlinesCoreBackend(self.outlines_model)
+        self.end_tokens = np.array([t for t in range(model.n_vocab) if model.is_end(t)], dtype=np.int64)
 
     def compile(self, grammar: Grammar) -> Constraint:
-        return OutlinesConstraint(self.backend.get_regex_logits_processor(grammar.regex))
+        # Free text bounded harder than in the GBNF (grammar.REGEX_STRING_CHARS): the index is
+        # built over every string length and the whole vocabulary.
+        return OutlinesConstraint(self.backend.get_regex_logits_processor(grammar.index_regex), self.end_tokens)

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot, SlotType
+from ..flow import Slot, SlotType, search_regex, value_key
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -31,6 +31,7 @@ from ..language import (
     SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
     find_numbers,
+    impossible_date,
     normalize,
     parse_date,
     parse_time,
@@ -45,8 +46,44 @@ __all__ = ["RulesUnderstander", "normalize"]
 
 @lru_cache(maxsize=1024)
 def _value_pattern(value: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in normalize(value).split()]
+    """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
+    any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
+    words = [re.escape(w) for w in value_key(value).split()]
     return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
+
+
+def _found_value(values: Sequence[str], text: str) -> str | None:
+    """The one categorical value written in ``text``, or None when there is none or doubt.
+
+    A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
+    values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
+    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None.
+    """
+    hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
+    if len(hits) > 1:
+        spans = [found.span() for _, found in hits]
+        hits = [
+            (value, found)
+            for value, found in hits
+            if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
+        ]
+    if len(hits) > 1:
+        hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
+    return hits[0][0] if len(hits) == 1 else None
+
+
+def _settled_value(values: Sequence[str], text: str) -> str | None:
+    """The categorical value ``text`` is, beyond doubt: the one with its :func:`~fsmdial.flow.value_key`,
+    else the one it names once punctuation is dropped, if that value has none that counts."""
+    key = value_key(text.strip())
+    for value in values:
+        if value_key(value) == key:
+            return value  # keys are unique within a slot (flow validation)
+    norm = normalize(text)
+    same = [value for value in values if normalize(value) == norm]
+    if len(same) == 1 and value_key(same[0]) == norm:
+        return same[0]
+    return None
 
 
 class _StateTables:
@@ -137,7 +174,7 @@ class RulesUnderstander:
         now = now or dt.datetime.now()
         parse = Parse(path=self.path)
         norm = normalize(text)
-        if not norm:
+        if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
         if state.confirm is not None:
@@ -151,7 +188,7 @@ class RulesUnderstander:
     def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
         """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
         norm = normalize(text)
-        if not norm:
+        if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return None
         if state.confirm is not None and norm in CERTAIN_ANSWERS:
             answer = CERTAIN_ANSWERS[norm]
@@ -168,10 +205,8 @@ class RulesUnderstander:
         asked = state.slot(state.asked) if state.asked else None
         if asked is None:
             return None
-        if asked.type is SlotType.categorical:
-            for value in asked.values or ():
-                if normalize(value) == norm:
-                    return Parse(slots={asked.name: value}, path="fast")
+        if asked.type is SlotType.categorical and (value := _settled_value(asked.values or (), text)) is not None:
+            return Parse(slots={asked.name: value}, path="fast")
         if asked.type in (SlotType.integer, SlotType.number) and re.fullmatch(r"\d+(?:\.\d+)?", text.strip()):
             numeric = [s for s in state.slots if s.type in (SlotType.integer, SlotType.number)]
             if len(numeric) == 1 or asked.name in state.expected[:1]:
@@ -212,13 +247,19 @@ class RulesUnderstander:
             rest = remove_dates_and_times(text)
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
+        elif date is None and tables.has_date and asked is not None and asked is tables.date_target:
+            # "February 29" (not a leap year), "April 31": recorded as written, so that the
+            # value check answers "not a real date" and asks again.
+            written = impossible_date(text, now)
+            if written is not None:
+                parse.slots[asked.name] = written
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
         if tables.any_value is not None and tables.any_value.search(text):
             for slot, values, asked_for in tables.categorical:
-                hits = [v for v in values if _value_pattern(v).search(text)]
-                if len(hits) == 1 and (asked_for or _distinctive(hits[0])):
-                    parse.slots[slot.name] = hits[0]
+                hit = _found_value(values, text)
+                if hit is not None and (asked_for or _distinctive(hit)):
+                    parse.slots[slot.name] = hit
         numbers = find_numbers(rest)
         if numbers:
             target = tables.number_target or _named_number_slot(tables, rest)
@@ -280,9 +321,14 @@ def _distinctive(value: str) -> bool:
 
 def _pattern_value(slot: Slot, text: str) -> str | None:
     """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
-    pattern = (slot.pattern or "").removeprefix("^").removesuffix("$")
-    found = re.search(r"(?<!\w)(?:" + pattern + r")(?!\w)", text)
+    found = _search_pattern(slot.pattern or "").search(text)
     return found.group() if found else None
+
+
+@lru_cache(maxsize=1024)
+def _search_pattern(pattern: str) -> re.Pattern[str]:
+    # flow.search_regex moves anchors and global flags out properly: "[0-9]+\\$" keeps its dollar.
+    return search_regex(pattern)
 
 
 @lru_cache(maxsize=1024)

@@ -45,6 +45,7 @@ from ..flow import Slot, SlotType
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
+    LARGEST_INT,
     NOT_AT_EDGES,
     SPAN_OF,
     SPAN_STARTS,
@@ -77,10 +78,11 @@ def slot_type(slot: Slot) -> Any:
         return Literal[tuple(slot.values or ())]  # type: ignore[misc]
     # Bounds are the flow's own. Where it gives none, the grammar still writes at most
     # UNBOUNDED_INT (a subset of the schema), so that every output has a known length.
+    # Bounds beyond 64 bits are clamped: the engine stores no larger value, and orjson writes none.
     if kind is SlotType.integer:
         return Annotated[int, Field(ge=_int(slot.minimum), le=_int(slot.maximum))]
     if kind is SlotType.number:
-        return Annotated[float, Field(ge=slot.minimum, le=slot.maximum)]
+        return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
     if kind is SlotType.boolean:
         return bool
     if kind is SlotType.date:
@@ -95,8 +97,12 @@ def slot_type(slot: Slot) -> Any:
     return Annotated[str, StringConstraints(min_length=1, max_length=limit)]
 
 
+def _clamped(bound: float | None) -> float | None:
+    return None if bound is None else max(-float(LARGEST_INT), min(float(LARGEST_INT), bound))
+
+
 def _int(bound: float | None) -> int | None:
-    return None if bound is None else int(bound)
+    return None if bound is None else max(-LARGEST_INT, min(LARGEST_INT, int(bound)))
 
 
 def understanding_model(state: UnderstandingState) -> type[BaseModel]:
