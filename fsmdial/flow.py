@@ -25,6 +25,7 @@ import math
 import re
 from collections import deque
 from collections.abc import Iterable
+from datetime import date
 from enum import Enum
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
@@ -136,6 +137,11 @@ class Slot(_Model):
         for bound in (self.earliest, self.latest):
             if bound is not None and not DATE_BOUND.match(bound):
                 raise ValueError(f"date bound {bound!r} is not YYYY-MM-DD, 'today', or 'today+N'/'today-N' (days)")
+            if bound is not None and not bound.startswith("today"):
+                try:
+                    date.fromisoformat(bound)
+                except ValueError:
+                    raise ValueError(f"date bound {bound!r} is not a real date") from None
         return self
 
     @property

@@ -104,3 +104,19 @@ def test_a_punctuation_value_is_not_read_from_an_unrelated_reply() -> None:
         result = d.turn(reply)
         assert result.node == "ask" and "g" not in d.session.slots
     assert d.turn("-").messages == ["-"]
+
+
+def test_a_date_bound_that_is_not_a_real_date_is_a_validation_error():
+    from fsmdial import load_flow
+    from fsmdial.errors import FlowError
+
+    doc = {
+        "name": "bounds",
+        "nodes": [
+            {"id": "a", "type": "request", "slots": [{"name": "d", "type": "date", "earliest": "2023-02-30"}]},
+            {"id": "e", "type": "end"},
+        ],
+        "edges": [{"source": "a", "target": "e"}],
+    }
+    with pytest.raises(FlowError, match=r"slots\[0\].*'2023-02-30' is not a real date"):
+        load_flow(doc)
