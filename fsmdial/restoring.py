@@ -49,6 +49,11 @@ def _given(name: str | None) -> tuple[str, ...]:
 
 
 def _known(field: str, names: Iterable[str], known: Mapping[str, Any], what: str) -> None:
+    for name in names:  # the common case, every name known, costs one lookup each
+        if name not in known:
+            break
+    else:
+        return
     unknown = sorted(name for name in names if name not in known)
     if unknown:
         shown = ", ".join(repr(name) for name in unknown[:5]) + (" ..." if len(unknown) > 5 else "")

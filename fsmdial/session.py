@@ -196,6 +196,7 @@ class _Codec:
         namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, "sorted": sorted}
         write = ["def write(state, out):"]
         read = ["def read(data):", "    new = new_instance(cls)"]
+        adopt = ["def adopt(data):", "    new = new_instance(cls)"]
         for index, f in enumerate(fields):
             kind = f.default_factory if f.default_factory is not dataclasses.MISSING else None
             write.append(f"    out[{f.name!r}] = " + (f"sorted(state.{f.name})" if kind is set else f"state.{f.name}"))
@@ -203,8 +204,15 @@ class _Codec:
             namespace[f"read_{index}"] = reader
             value = f"data[{f.name!r}]" if reader is _keep else f"read_{index}(data[{f.name!r}])"
             read.append(f"    new.{f.name} = {value}")
-        source = "\n".join([*write, "    return out", *read, "    return new", ""])
+            given = f"data[{f.name!r}]"
+            made = f"made_{index}({given})" if kind is not None and kind not in _CONTAINERS else given
+            namespace[f"made_{index}"] = kind
+            adopt.append(f"    new.{f.name} = {made}")
+        source = "\n".join([*write, "    return out", *read, "    return new", *adopt, "    return new", ""])
         exec(source, namespace)
+        self.adopt: Callable[[Mapping[str, Any]], SessionState] = namespace["adopt"]
+        """A session from values already of their field's type (checked by the snapshot model): containers of
+        a class of their own (:class:`History`) made from them, everything else taken as it is."""
         self.write: Callable[[SessionState, dict[str, Any]], dict[str, Any]] = namespace["write"]
         self.read: Callable[[Mapping[str, Any]], SessionState] = namespace["read"]
 
@@ -307,7 +315,7 @@ def check_state(cls: type[SessionState], data: Mapping[str, Any]) -> SessionStat
         document = _model(cls).model_validate(data)
     except ValidationError as exc:
         raise SnapshotError(describe(exc)) from None
-    return _codec(cls).read(document.__dict__)
+    return _codec(cls).adopt(document.__dict__)
 
 
 _MODELS: dict[type[SessionState], type[BaseModel]] = {}
@@ -334,7 +342,8 @@ def describe(exc: ValidationError, limit: int = 5) -> str:
         elif error["type"] == "extra_forbidden":
             other.append(f"unknown field {where!r}")
         else:
-            other.append(f"{where}: {error['msg']} (got {orjson.dumps(error['input'], default=repr)[:60].decode(errors='replace')})")
+            given = orjson.dumps(error["input"], default=repr)[:60].decode(errors="replace")
+            other.append(f"{where}: {error['msg']} (got {given})")
     problems = missing + other
     more = f" (and {len(problems) - limit} more)" if len(problems) > limit else ""
     return "snapshot is incomplete or malformed: " + "; ".join(problems[:limit]) + more

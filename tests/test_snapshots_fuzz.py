@@ -33,9 +33,7 @@ scalars = st.one_of(
 )
 junk = st.recursive(
     scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=12,
 )
 
@@ -109,7 +107,9 @@ def assert_sound(dialogue: Dialogue) -> None:
 FIGURES = {"cases": 0, "refused": 0, "loaded": 0, "turn_ok": 0, "turn_error": 0}
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(mutants())
 def test_a_mutated_snapshot_is_refused_unchanged_or_takes_a_turn(case: tuple[int, bytes, bytes, str]) -> None:
     path_index, mutant, target, _ = case
