@@ -42,7 +42,8 @@ class History(list[tuple[str, str]]):
     """The last ``limit`` messages of the conversation, ``(role, text)``: what the understanders read (the model
     prompt keeps the latest lines that fit its context; the rules read the bot's last question). Bounded, so a
     turn and its snapshot cost the same at turn 10 and turn 10,000; the full transcript is in the store's traces.
-    ``History.limit`` (default :data:`HISTORY_LIMIT`) sets the bound for new sessions."""
+    Each history has its own ``limit`` (kept by copies); a new one takes :data:`HISTORY_LIMIT` as it is at the
+    time (``fsmdial.session.HISTORY_LIMIT = 100`` raises the bound of sessions started or restored after)."""
 
     __slots__ = ("limit",)
     limit: int
@@ -139,7 +140,7 @@ class SessionState:
     """Invalid values in a row, per slot."""
     ended: bool = field(default=False, metadata={"read": bool, "schema": StrictBool})
     history: list[tuple[str, str]] = _state(History, _history, list[tuple[Role, StrictStr]])
-    """``(role, text)`` of the last messages, user and bot (a :class:`History`: the last ``History.limit``)."""
+    """``(role, text)`` of the last messages, user and bot (a :class:`History`: the last ``limit``)."""
     turns: int = field(default=0, metadata={"read": int, "schema": Count})
 
     @classmethod

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
+from fsmdial import session as session_module
 from fsmdial.assistant import Assistant
 from fsmdial.errors import SnapshotError, ToolError, TurnError
 from fsmdial.runtime import Dialogue
@@ -195,7 +196,7 @@ def test_the_snapshot_stays_bounded_in_a_long_conversation(tmp_path: Path) -> No
         assert resumed.session == dialogue.session and resumed.history == dialogue.history
 
 
-def test_history_keeps_its_bound_through_copies_and_restores() -> None:
+def test_history_keeps_its_bound_through_copies_and_restores(monkeypatch: pytest.MonkeyPatch) -> None:
     history = History([("user", str(n)) for n in range(10)], limit=4)
     assert history == [("user", str(n)) for n in range(6, 10)]
     history.append(("bot", "x"))
@@ -203,6 +204,9 @@ def test_history_keeps_its_bound_through_copies_and_restores() -> None:
     copy = history.copy()
     copy.append(("bot", "z"))
     assert len(copy) == 4 and copy.limit == 4 and history[-1] == ("bot", "y")
+    monkeypatch.setattr(session_module, "HISTORY_LIMIT", 6)  # the bound is configurable
+    assert History([("user", str(n)) for n in range(10)]).limit == 6
+    monkeypatch.undo()
     dialogue = restaurant()
     data = orjson.loads(dialogue.snapshot())
     data["history"] = [["user", f"m{n}"] for n in range(HISTORY_LIMIT * 3)]  # an older, unbounded snapshot
