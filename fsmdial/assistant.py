@@ -16,15 +16,19 @@ promise of a dialogue (transactions, typed errors, traces) holds per turn.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import orjson
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
 from .errors import FsmdialError, SnapshotError
+from .restoring import read_session
 from .runtime import Dialogue
-from .tables import FlowSource, flow_class
+from .session import describe
+from .tables import FlowSource, flow_class, tables_of
 from .trace import Act, TurnResult, TurnTrace
 from .understand.base import GOODBYE, Intent, UnderstandingState
 
@@ -150,18 +154,50 @@ class Assistant:
             }
         )
 
-    def load_snapshot(self, snapshot: bytes) -> None:
+    def load_snapshot(self, snapshot: bytes | str) -> None:
+        """Continue from ``snapshot``: all or nothing. Every part is checked (each flow's session against its
+        flow) before anything changes; any problem is a :class:`SnapshotError` and the assistant is as it was."""
         try:
             data = orjson.loads(snapshot)
-        except orjson.JSONDecodeError as exc:
+        except (orjson.JSONDecodeError, TypeError) as exc:
             raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != "fsmdial.assistant" or data.get("version") != 1:
-            raise SnapshotError("not an fsmdial assistant snapshot of version 1")
-        unknown = set(data["dialogues"]) - set(self.flows)
+        if not isinstance(data, dict) or data.get("format") != "fsmdial.assistant":
+            raise SnapshotError("not an fsmdial assistant snapshot")
+        try:
+            saved = AssistantSnapshot.model_validate(data)
+        except ValidationError as exc:
+            raise SnapshotError("assistant " + describe(exc)) from None
+        if saved.version != 1:
+            raise SnapshotError(f"assistant snapshot format version {saved.version!r} is not supported (this reads 1)")
+        unknown = (set(saved.dialogues) | set(saved.stack)) - set(self.flows)
         if unknown:
             raise SnapshotError(f"snapshot has flows this assistant does not: {', '.join(sorted(unknown))}")
-        for name, saved in data["dialogues"].items():
-            self._dialogue(name).load_snapshot(saved)
-        self.stack = [str(n) for n in data["stack"]]
-        self.shared = dict(data["shared"])
-        self.ended = bool(data["ended"])
+        clock = self._kwargs.get("clock") or dt.datetime.now
+        sessions = {}
+        for name, document in saved.dialogues.items():
+            try:
+                sessions[name] = read_session(tables_of(self.flows[name]), document, clock())
+            except SnapshotError as exc:
+                raise SnapshotError(f"flow {name!r}: {exc}") from None
+        before = dict(self.dialogues)
+        try:
+            for name, session in sessions.items():
+                self._dialogue(name).machine.use(session)  # checked above: cannot fail on the session
+        except BaseException:
+            self.dialogues = before
+            raise
+        self.stack = list(saved.stack)
+        self.shared = dict(saved.shared)
+        self.ended = saved.ended
+
+
+class AssistantSnapshot(BaseModel):
+    """The shape of :meth:`Assistant.snapshot`'s document (each flow's session is checked by its flow)."""
+
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=False)
+    format: Literal["fsmdial.assistant"]
+    version: StrictInt
+    stack: list[StrictStr]
+    shared: dict[StrictStr, Any]
+    ended: StrictBool
+    dialogues: dict[StrictStr, dict[StrictStr, Any]]

@@ -29,7 +29,8 @@ from .actions import Actions
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
 from .flow import CallCondition, ExternalActionNode, iter_conditions
 from .machine import FlowMachine
-from .session import SNAPSHOT_VERSION, SessionState, decode_snapshot, encode_snapshot
+from .restoring import read_session
+from .session import SNAPSHOT_VERSION, SessionState, encode_snapshot
 from .steps import STEP_LIMIT, Turn
 from .tables import FlowSource, flow_class, tables_of
 from .tools import ToolRegistry
@@ -285,8 +286,13 @@ class Dialogue:
         return dialogue
 
     def load_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> None:
-        session = decode_snapshot(snapshot, self.flow.name, self.tables.fingerprint)
-        self.machine.use(session)
+        """Continue from ``snapshot``: all or nothing. A damaged, hand-edited or foreign snapshot is a
+        :class:`~fsmdial.errors.SnapshotError` naming what and where, and the dialogue is left as it was."""
+        self.machine.use(self.read_snapshot(snapshot))
+
+    def read_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> SessionState:
+        """The session ``snapshot`` holds, checked against this dialogue's flow, without using it."""
+        return read_session(self.tables, snapshot, self.clock())
 
 
 _ABSENT = object()

@@ -16,11 +16,12 @@ everywhere; ``tests/test_session.py`` checks this by walking the fields.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, SupportsIndex
 
 import orjson
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, create_model
 
 from .errors import SnapshotError
 
@@ -30,13 +31,59 @@ SNAPSHOT_VERSION = 2
 
 _HEADER = frozenset(("format", "version", "flow", "fingerprint"))
 
+MAX_COUNT = 2**53
+"""Largest count (visits, retries, turns) a snapshot may hold: beyond it a hand-edited or damaged value."""
+
+HISTORY_LIMIT = 40
+"""Messages (user and bot, about 20 exchanges) a session keeps in its history (and snapshot); see :class:`History`."""
+
+
+class History(list[tuple[str, str]]):
+    """The last ``limit`` messages of the conversation, ``(role, text)``: what the understanders read (the model
+    prompt keeps the latest lines that fit its context; the rules read the bot's last question). Bounded, so a
+    turn and its snapshot cost the same at turn 10 and turn 10,000; the full transcript is in the store's traces.
+    Each history has its own ``limit`` (kept by copies); a new one takes :data:`HISTORY_LIMIT` as it is at the
+    time (``fsmdial.session.HISTORY_LIMIT = 100`` raises the bound of sessions started or restored after)."""
+
+    __slots__ = ("limit",)
+    limit: int
+
+    def __init__(self, items: Iterable[tuple[str, str]] = (), limit: int | None = None):
+        super().__init__(items)
+        self.limit = HISTORY_LIMIT if limit is None else limit
+        self._trim()
+
+    def _trim(self) -> None:
+        if len(self) > self.limit:
+            del self[: len(self) - self.limit]
+
+    def append(self, message: tuple[str, str]) -> None:
+        super().append(message)
+        if len(self) > self.limit:
+            del self[0]
+
+    def extend(self, messages: Iterable[tuple[str, str]]) -> None:
+        super().extend(messages)
+        self._trim()
+
+    def insert(self, index: SupportsIndex, message: tuple[str, str]) -> None:
+        super().insert(index, message)
+        self._trim()
+
+    def __iadd__(self, messages: Iterable[tuple[str, str]]) -> History:  # type: ignore[override,misc]
+        self.extend(messages)
+        return self
+
+    def copy(self) -> History:
+        return History(self, self.limit)
+
 
 def _counts(raw: Any) -> dict[str, int]:
     return {str(key): int(value) for key, value in raw.items()}
 
 
-def _history(raw: Any) -> list[tuple[str, str]]:
-    return [(str(role), str(text)) for role, text in raw]
+def _history(raw: Any) -> History:
+    return History((str(role), str(text)) for role, text in raw)
 
 
 def _optional_str(raw: Any) -> str | None:
@@ -47,9 +94,17 @@ def _keep(raw: Any) -> Any:
     return raw
 
 
-def _state(default: Callable[[], Any], read: Callable[[Any], Any] = dict) -> Any:
-    """A field: its default factory, and how a snapshot's JSON value is read back (and checked)."""
-    return field(default_factory=default, metadata={"read": read})
+def _state(default: Callable[[], Any], read: Callable[[Any], Any] = dict, schema: Any = Any) -> Any:
+    """A field: its default factory, how a snapshot's JSON value is read back, and the pydantic type a
+    snapshot's value must have (checked strictly by :func:`decode_snapshot`)."""
+    return field(default_factory=default, metadata={"read": read, "schema": schema})
+
+
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
+Name = StrictStr
+"""A node or slot id (checked against the flow by :mod:`fsmdial.restoring`)."""
+JsonObject = dict[StrictStr, Any]
+Role = Literal["user", "bot"]
 
 
 @dataclass(eq=True, slots=True)
@@ -57,36 +112,36 @@ class SessionState:
     """One session. Containers are replaced or updated, their values never mutated in place,
     so a shallow copy of each container is a full checkpoint."""
 
-    node: str = field(default="", metadata={"read": _keep})
+    node: str = field(default="", metadata={"read": _keep, "schema": Name})
     """The current node (checked against the flow's nodes when the session is used)."""
-    slots: dict[str, Any] = _state(dict)
+    slots: dict[str, Any] = _state(dict, schema=dict[Name, Any])
     """Slot values collected so far."""
-    results: dict[str, dict[str, Any]] = _state(dict)
+    results: dict[str, dict[str, Any]] = _state(dict, schema=dict[Name, JsonObject])
     """What each external action returned (this visit)."""
-    status: dict[str, str] = _state(dict)
+    status: dict[str, str] = _state(dict, schema=dict[Name, Literal["success", "failure"]])
     """``success`` / ``failure`` of each external action (this visit)."""
-    calls: dict[str, dict[str, Any]] = _state(dict)
+    calls: dict[str, dict[str, Any]] = _state(dict, schema=dict[Name, JsonObject])
     """The arguments each external action was last called with (a repeat with the same ones is skipped)."""
-    informed: set[str] = _state(set, set)
+    informed: set[str] = _state(set, set, set[Name])
     """Nodes whose message was already told in the current visit."""
-    answers: dict[str, str] = _state(dict)
+    answers: dict[str, str] = _state(dict, schema=dict[Name, StrictStr])
     """The user's answer (yes/no/choice) to each confirmation."""
-    last_action: str | None = field(default=None, metadata={"read": _optional_str})
+    last_action: str | None = field(default=None, metadata={"read": _optional_str, "schema": Name | None})
     """The external action whose result ``{result.x}`` reads."""
-    visits: dict[str, int] = _state(dict, _counts)
+    visits: dict[str, int] = _state(dict, _counts, dict[Name, Count])
     """Times each node was entered."""
-    declined: set[str] = _state(set, set)
+    declined: set[str] = _state(set, set, set[Name])
     """Slots the user declined to give."""
-    confirmed: set[str] = _state(set, set)
+    confirmed: set[str] = _state(set, set, set[Name])
     """Slots whose value the user confirmed."""
-    asked: str | None = field(default=None, metadata={"read": _optional_str})
+    asked: str | None = field(default=None, metadata={"read": _optional_str, "schema": Name | None})
     """The slot the bot's last question asked for."""
-    retries: dict[str, int] = _state(dict, _counts)
+    retries: dict[str, int] = _state(dict, _counts, dict[Name, Count])
     """Invalid values in a row, per slot."""
-    ended: bool = field(default=False, metadata={"read": bool})
-    history: list[tuple[str, str]] = _state(list, _history)
-    """``(role, text)`` of every message, user and bot."""
-    turns: int = field(default=0, metadata={"read": int})
+    ended: bool = field(default=False, metadata={"read": bool, "schema": StrictBool})
+    history: list[tuple[str, str]] = _state(History, _history, list[tuple[Role, StrictStr]])
+    """``(role, text)`` of the last messages, user and bot (a :class:`History`: the last ``limit``)."""
+    turns: int = field(default=0, metadata={"read": int, "schema": Count})
 
     @classmethod
     def at(cls, node: str) -> SessionState:
@@ -142,6 +197,7 @@ class _Codec:
         namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, "sorted": sorted}
         write = ["def write(state, out):"]
         read = ["def read(data):", "    new = new_instance(cls)"]
+        adopt = ["def adopt(data):", "    new = new_instance(cls)"]
         for index, f in enumerate(fields):
             kind = f.default_factory if f.default_factory is not dataclasses.MISSING else None
             write.append(f"    out[{f.name!r}] = " + (f"sorted(state.{f.name})" if kind is set else f"state.{f.name}"))
@@ -149,8 +205,15 @@ class _Codec:
             namespace[f"read_{index}"] = reader
             value = f"data[{f.name!r}]" if reader is _keep else f"read_{index}(data[{f.name!r}])"
             read.append(f"    new.{f.name} = {value}")
-        source = "\n".join([*write, "    return out", *read, "    return new", ""])
+            given = f"data[{f.name!r}]"
+            made = f"made_{index}({given})" if kind is not None and kind not in _CONTAINERS else given
+            namespace[f"made_{index}"] = kind
+            adopt.append(f"    new.{f.name} = {made}")
+        source = "\n".join([*write, "    return out", *read, "    return new", *adopt, "    return new", ""])
         exec(source, namespace)
+        self.adopt: Callable[[Mapping[str, Any]], SessionState] = namespace["adopt"]
+        """A session from values already of their field's type (checked by the snapshot model): containers of
+        a class of their own (:class:`History`) made from them, everything else taken as it is."""
         self.write: Callable[[SessionState, dict[str, Any]], dict[str, Any]] = namespace["write"]
         self.read: Callable[[Mapping[str, Any]], SessionState] = namespace["read"]
 
@@ -182,7 +245,8 @@ def _copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
 def _write_copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
     lines = ["def copy(state):", "    new = new_instance(cls)"]
     for f in dataclasses.fields(cls):
-        container = f.default_factory is not dataclasses.MISSING and f.default_factory in _CONTAINERS
+        factory = f.default_factory
+        container = isinstance(factory, type) and issubclass(factory, _CONTAINERS)  # History is a list
         lines.append(f"    new.{f.name} = state.{f.name}.copy()" if container else f"    new.{f.name} = state.{f.name}")
     source = "\n".join([*lines, "    return new", ""])
     namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
@@ -209,25 +273,81 @@ def encode_snapshot(state: SessionState, flow: str, fingerprint: str) -> bytes:
 
 
 def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, fingerprint: str) -> SessionState:
-    """Read a snapshot of flow ``flow`` (content ``fingerprint``); any problem is a :class:`SnapshotError`."""
+    """Read a snapshot of flow ``flow`` (content ``fingerprint``); any problem is a :class:`SnapshotError`.
+
+    Every field is checked strictly by type (a count is a non-negative integer, never a boolean or a float;
+    a set a list of names ...). A mapping is read as the JSON it would be written as. What only the flow
+    can check (node and slot ids, slot values) is :func:`fsmdial.restoring.read_session`'s job.
+    """
+    if isinstance(snapshot, Mapping):
+        try:
+            snapshot = orjson.dumps(dict(snapshot))  # one reading for every input: a mapping's JSON
+        except TypeError as exc:
+            raise SnapshotError(f"snapshot is not JSON: {exc}") from None
+    elif isinstance(snapshot, (bytearray, memoryview)):
+        snapshot = bytes(snapshot)
+    elif not isinstance(snapshot, (bytes, str)):
+        raise SnapshotError(f"a snapshot is JSON bytes, text or a mapping, not {type(snapshot).__name__}")
     try:
-        data = orjson.loads(snapshot) if isinstance(snapshot, (bytes, str)) else dict(snapshot)
+        data = orjson.loads(snapshot)
     except orjson.JSONDecodeError as exc:
         raise SnapshotError(f"snapshot is not valid JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise SnapshotError("not an fsmdial session snapshot")
     version = data.get("version")
-    if version == 1 and isinstance(data.get("machine"), dict):
+    if type(version) is int and version == 1 and isinstance(data.get("machine"), dict):  # not True, not 1.0
         data = _from_version_1(data)
-    elif version != SNAPSHOT_VERSION or isinstance(version, bool):
+    elif type(version) is not int or version != SNAPSHOT_VERSION:
         raise SnapshotError(
             f"snapshot format version {version!r} is not supported (this fsmdial reads version {SNAPSHOT_VERSION})"
         )
     if data.get("fingerprint") != fingerprint:
         raise SnapshotError(f"snapshot belongs to flow {data.get('flow')!r} with different content, not {flow!r}")
+    if not isinstance(data.get("flow"), str):
+        raise SnapshotError(f"snapshot header 'flow' must be text, not {data.get('flow')!r:.80}")
     for key in _HEADER:
         data.pop(key, None)  # ``data`` is this function's own copy
-    return SessionState.from_dict(data)
+    return check_state(SessionState, data)
+
+
+def check_state(cls: type[SessionState], data: Mapping[str, Any]) -> SessionState:
+    """A session read from a snapshot's fields, each checked strictly by the pydantic type its field declares."""
+    try:
+        document = _model(cls).model_validate(data)
+    except ValidationError as exc:
+        raise SnapshotError(describe(exc)) from None
+    return _codec(cls).adopt(document.__dict__)
+
+
+_MODELS: dict[type[SessionState], type[BaseModel]] = {}
+
+
+def _model(cls: type[SessionState]) -> type[BaseModel]:
+    """The pydantic model of a snapshot's fields (every one required, nothing else allowed), built once per class."""
+    model = _MODELS.get(cls)
+    if model is None:
+        spec: dict[str, Any] = {f.name: (f.metadata.get("schema", Any), ...) for f in dataclasses.fields(cls)}
+        model = _MODELS[cls] = create_model(  # type: ignore[call-overload]
+            "SessionSnapshot", __config__=ConfigDict(extra="forbid", hide_input_in_errors=False), **spec
+        )
+    return model  # type: ignore[return-value]
+
+
+def describe(exc: ValidationError, limit: int = 5) -> str:
+    """A snapshot's problems, each with where it is (``visits.greet``, ``history.3.0``): missing fields first."""
+    missing, other = [], []
+    for error in exc.errors(include_url=False):
+        where = ".".join(map(str, error["loc"]))
+        if error["type"] == "missing":
+            missing.append(f"no {where!r}")
+        elif error["type"] == "extra_forbidden":
+            other.append(f"unknown field {where!r}")
+        else:
+            given = orjson.dumps(error["input"], default=repr)[:60].decode(errors="replace")
+            other.append(f"{where}: {error['msg']} (got {given})")
+    problems = missing + other
+    more = f" (and {len(problems) - limit} more)" if len(problems) > limit else ""
+    return "snapshot is incomplete or malformed: " + "; ".join(problems[:limit]) + more
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .errors import ConflictError, StoreError
+from .errors import ConflictError, SnapshotError, StoreError
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
@@ -216,14 +216,23 @@ class SessionStore:
 
     # ------------------------------------------------------------ reading
     def load(self, session_id: str) -> tuple[int, bytes]:
-        """``(turn, snapshot)`` of the session's last committed turn. Raises :class:`UnknownSession`."""
+        """``(turn, snapshot)`` of the session's last committed turn. Raises :class:`UnknownSession`, or
+        :class:`~fsmdial.errors.SnapshotError` if the row is damaged (a snapshot stored as TEXT is read as UTF-8)."""
         with self._errors(f"load session {session_id!r}"):
             row = (
                 self._connection().execute("SELECT turn, snapshot FROM sessions WHERE id = ?", (session_id,)).fetchone()
             )
         if row is None:
             raise UnknownSession(session_id)
-        return int(row[0]), bytes(row[1])
+        turn, snapshot = row
+        if isinstance(snapshot, str):  # a TEXT value (the file written or edited by another tool): its UTF-8
+            snapshot = snapshot.encode("utf-8", "surrogatepass")
+        if type(turn) is not int or not isinstance(snapshot, bytes):
+            raise SnapshotError(
+                f"store {str(self.path)!r}: session {session_id!r} is damaged: turn {turn!r:.40} "
+                f"and a snapshot of type {type(snapshot).__name__} (expected an integer and JSON)"
+            )
+        return turn, snapshot
 
     def __contains__(self, session_id: object) -> bool:
         with self._errors("look up a session"):

@@ -134,6 +134,23 @@ def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...])
     return create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
 
 
+def non_finite(value: Any, path: str = "") -> str | None:
+    """The path of the first NaN or infinite float in a JSON-like ``value`` (``None`` if there is none)."""
+    if isinstance(value, float):
+        return (path or "value") if value - value != 0 else None  # nan - nan and inf - inf are nan
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = non_finite(item, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = non_finite(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
 def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
     """``value`` as a dict, checked against the result shape the node declares."""
     if isinstance(value, BaseModel):
@@ -146,6 +163,9 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
         orjson.dumps(dict(value))  # results live in session snapshots: they must be JSON
     except TypeError as exc:
         raise ToolResultError(node.tool, f"result is not JSON-serialisable ({exc})") from None
+    where = non_finite(value)
+    if where is not None:  # JSON has no NaN or infinity (orjson writes null): live and resumed would differ
+        raise ToolResultError(node.tool, f"result {where} is not a finite number (JSON has no NaN or infinity)")
     value = copy.deepcopy(dict(value))  # the session keeps its own copy: a tool mutating what it returned changes nothing
     if not node.result:
         return value

@@ -214,6 +214,7 @@ _SUMMARY = {
         ["valid", "flow_error", "turn_ok", "turn_error", "unexpected_exceptions"],
     ),
     "fuzz_flows_random": ("flow loader: arbitrary JSON and bytes", "cases", ["flow_error", "unexpected_exceptions"]),
+    "fuzz_snapshots": ("snapshot documents: mutated", "cases", ["refused", "loaded", "turn_ok", "turn_error"]),
     "fuzz_input": ("user input", "cases", ["turns", "cut", "unhandled_exceptions", "slowest_turn_ms"]),
     "hostile_rules": (
         "prompt injection, rules understander",

@@ -1,0 +1,79 @@
+"""Reading a snapshot back into a session of one flow: what only the flow can check.
+
+:func:`fsmdial.session.decode_snapshot` checks a snapshot's shape strictly (types, counts, no missing or
+unknown field); :func:`read_session` then checks it against the flow it is loaded into: the node and every
+node id it names exist, every slot id is one of the flow's, and every slot value is valid for its slot
+(coerced with the slot's type and validators, as a value the user gave would be). Both run before anything
+is changed, so a damaged or hand-edited snapshot is a :class:`~fsmdial.errors.SnapshotError` naming what
+and where, and the dialogue it was loaded into is left as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .errors import SnapshotError
+from .flow import SlotType
+from .session import SessionState, decode_snapshot
+from .tables import FlowTables
+from .values import InvalidValue, coerce
+
+__all__ = ["read_session"]
+
+_TEXT = (SlotType.string, SlotType.categorical, SlotType.date, SlotType.time)
+_NUMBER = (SlotType.integer, SlotType.number)
+
+
+def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], now: dt.datetime) -> SessionState:
+    """The session a snapshot holds, checked against the flow of ``tables``. Raises :class:`SnapshotError`."""
+    session = decode_snapshot(snapshot, tables.flow.name, tables.fingerprint)
+    flow = tables.flow.name
+    if session.node not in tables.nodes:
+        raise SnapshotError(f"snapshot is at node {session.node!r}, which flow {flow!r} does not have")
+    for field, names in (("visits", session.visits), ("informed", session.informed), ("results", session.results),
+                         ("status", session.status), ("calls", session.calls), ("answers", session.answers),
+                         ("last_action", _given(session.last_action))):  # fmt: skip
+        _known(field, names, tables.nodes, f"node(s) flow {flow!r} does not have")
+    for field, names in (("retries", session.retries), ("declined", session.declined),
+                         ("confirmed", session.confirmed), ("asked", _given(session.asked))):  # fmt: skip
+        _known(field, names, tables.slots, f"slot(s) flow {flow!r} does not have")
+    _known("slots", session.slots, tables.slots, f"slot(s) flow {flow!r} does not have")
+    session.slots = {name: _slot_value(tables, name, value, now) for name, value in session.slots.items()}
+    return session
+
+
+def _given(name: str | None) -> tuple[str, ...]:
+    return () if name is None else (name,)
+
+
+def _known(field: str, names: Iterable[str], known: Mapping[str, Any], what: str) -> None:
+    for name in names:  # the common case, every name known, costs one lookup each
+        if name not in known:
+            break
+    else:
+        return
+    unknown = sorted(name for name in names if name not in known)
+    if unknown:
+        shown = ", ".join(repr(name) for name in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise SnapshotError(f"snapshot field {field!r} names {what}: {shown}")
+
+
+def _slot_value(tables: FlowTables, name: str, value: Any, now: dt.datetime) -> Any:
+    """``value`` as slot ``name`` stores it: of the JSON kind its type stores, and valid for the slot."""
+    slot = tables.slots[name]
+    kind = slot.type
+    fits = (
+        isinstance(value, str)
+        if kind in _TEXT
+        else isinstance(value, (int, float)) and not isinstance(value, bool)
+        if kind in _NUMBER
+        else isinstance(value, bool)
+    )
+    if not fits:
+        raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {kind.value} value")
+    try:
+        return coerce(slot, value, now)
+    except InvalidValue as exc:
+        raise SnapshotError(f"snapshot slot {name!r} holds a value the flow does not accept: {exc.message}") from None
