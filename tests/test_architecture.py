@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fsmdial"
-ENGINE = ("runtime", "turn", "steps", "actions", "tables", "session", "machine", "responses", "trace", "assistant",
+ENGINE = ("runtime", "turn", "steps", "actions", "tables", "session", "restoring", "machine", "responses", "trace", "assistant",
           "store", "language.sentences", "eval.star", "eval.oracle", "eval.simulator", "eval.predicates")  # fmt: skip
 
 
