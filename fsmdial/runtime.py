@@ -231,6 +231,11 @@ class Dialogue:
         """A copy of the session, for :meth:`rewind`."""
         return self.session.copy()
 
+    def roll_back(self, saved: SessionState) -> None:
+        """Put the session back exactly as ``saved`` (from :meth:`checkpoint`): what a failed turn does to itself,
+        for a caller whose own transaction spans this dialogue's turns (an Assistant)."""
+        self.machine.use(saved.copy())
+
     def rewind(self, saved: SessionState) -> None:
         """Undo the engine's steps since ``saved`` (from :meth:`checkpoint`), keeping what the user said:
         the slot values (nodes depending on a slot that changed since are reset) and the history."""

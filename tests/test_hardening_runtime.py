@@ -274,3 +274,95 @@ def test_a_failed_committing_action_is_not_committed(clock):
     assert dialogue.turn("ok then 8 people").act_names == ["changed", "confirm_booking"]
     assert dialogue.turn("yes").act_names == ["booked", "goodbye"]
     assert [call[1]["party_size"] for call in example_tools.calls] == [12, 8]
+
+
+# ------------------------------------------------- item 5: Assistant turns are transactions
+
+
+def banking(clock, transfer_tool) -> Any:
+    from fsmdial.assistant import Assistant
+
+    def flow(name: str, example: str, slots: list[dict[str, Any]], tool: str) -> Flow:
+        return load_flow({
+            "name": name, "examples": [example], "description": name,
+            "nodes": [{"id": "ask", "type": "request", "slots": slots},
+                      {"id": "act", "type": "external_action", "tool": tool},
+                      {"id": "done", "type": "end", "message": f"{name} done"}],
+            "edges": [{"source": "ask", "target": "act"}, {"source": "act", "target": "done"}],
+            "fallbacks": {"goodbye": "bye"},
+        })  # fmt: skip
+
+    account = {"name": "account_number", "pattern": "^[0-9]{4,}$", "ask": "Your account number?"}
+    flows = [
+        flow("balance", "check my balance", [account, {"name": "pin", "pattern": "^[0-9]{3}$", "ask": "PIN?"}], "balance"),
+        flow("transfer", "make a transfer", [account, {"name": "amount", "type": "number", "ask": "How much?"}], "transfer"),
+    ]
+    return Assistant(flows, tools={"balance": lambda **kw: {}, "transfer": transfer_tool}, clock=clock)
+
+
+def assistant_state(bot: Any) -> Any:
+    return (list(bot.stack), dict(bot.shared), bot.ended, sorted(bot.dialogues),
+            {name: d.snapshot() for name, d in bot.dialogues.items()})  # fmt: skip
+
+
+def test_a_tool_failing_in_a_routed_flow_leaves_the_assistant_as_it_was(clock):
+    from fsmdial.errors import TurnError
+
+    def broken(**arguments: Any) -> Any:
+        raise RuntimeError("bank is down")
+
+    bot = banking(clock, broken)
+    bot.turn("check my balance")
+    assert bot.turn("12345").act_names == ["ask_pin"]
+    before = assistant_state(bot)
+    with pytest.raises(TurnError):
+        bot.turn("make a transfer of 250")  # routed: the transfer flow takes the account number, calls the tool
+    assert assistant_state(bot) == before
+    result = bot.turn("123")  # the balance flow goes on as if the failed turn never happened
+    assert result.flow == "balance" and result.act_names == ["done"]
+    assert bot.stack == []
+
+
+def test_a_huge_first_message_is_cut_before_routing(clock):
+    bot = banking(clock, lambda **kw: {})
+    result = bot.turn("9" * 5000)
+    assert result.act_names == ["out_of_scope"] and bot.active is None
+    assert result.trace.notes == ["input cut from 5000 to 2000 characters"]
+    assert len(result.trace.text) == 2000
+    result = bot.turn("make a transfer\u202e of 250")
+    assert result.flow == "transfer" and bot.dialogues["transfer"].slots == {"amount": 250}
+
+
+def test_an_assistant_stays_ended_after_goodbye(clock):
+    bot = banking(clock, lambda **kw: {})
+    bot.turn("check my balance")
+    assert bot.turn("bye").ended
+    result = bot.turn("make a transfer")
+    assert result.ended and result.act_names == ["ended"] and bot.dialogues.keys() == {"balance"}
+    assert bot.stack == []
+
+
+def test_the_assistant_refuses_text_that_is_not_a_string(clock):
+    from fsmdial.errors import TurnError
+
+    bot = banking(clock, lambda **kw: {})
+    with pytest.raises(TurnError, match="must be a string"):
+        bot.turn(None)  # type: ignore[arg-type]
+
+
+def test_chat_with_several_flows_never_exits_with_a_traceback():
+    import subprocess
+    import sys
+
+    lines = ["9" * 5000, "\u202e\u2028\u2029\x00\ufeff", "{0.__class__}", "book a table" + "!" * 3000, "Alex",
+             "\udcff".encode("utf-8", "surrogatepass").decode("utf-8", "replace"), "bye", "still there?"]  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "fsmdial.cli", "chat", str(FLOWS / "restaurant_booking.json"), str(FLOWS / "ride_change.json")],
+        input="".join(line + "\n" for line in lines), capture_output=True, text=True, cwd=REPO, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "error:" not in result.stdout
+    bot = [line for line in result.stdout.splitlines() if line.startswith("bot: ")]
+    assert bot[0] == "bot: Hello! How can I help you?"
+    assert "bot: Sure! What name should the booking be under?" in bot
+    assert bot[-1] == "bot: Goodbye, hope to see you soon!"  # chat stops after the goodbye
