@@ -161,7 +161,7 @@ def decline(turn: Turn) -> None:
 def global_action(turn: Turn, intent: str) -> None:
     action = next(ga for ga in turn.tables.flow.global_actions if ga.intent == intent)
     if action.response:
-        turn.say("global", intent, turn.render(action.response))
+        turn.say("global", intent, turn.render(action.response, f"global action {intent!r}"))
     if action.target is not None:
         turn.machine.jump(action.target)
         turn.trace.nodes.append(action.target)
@@ -183,7 +183,8 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         except InvalidValue as exc:
             session.retries[name] = session.retries.get(name, 0) + 1
             trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
-            said = turn.render(slot.invalid) if slot.invalid else sentences.invalid_value(slot.noun, exc.message)
+            invalid = slot.invalid
+            said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
             turn.say("invalid", f"invalid_{name}", said, slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue
@@ -206,7 +207,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         changed.append(name)
     if refused:
         template = flow.fallbacks.committed
-        said = turn.render(template) if template else sentences.cannot_change([slot.noun for slot in refused])
+        said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])
         turn.say("fallback", "committed", said, slot=refused[0].name)
     if corrections:
         said = sentences.changed([(slot.noun, value) for slot, value in corrections])
@@ -255,7 +256,8 @@ def after_end(turn: Turn, parse: Parse) -> TurnResult:
     if parse.intent == GOODBYE and fallbacks.goodbye:
         act = turn.fallback("goodbye")
     else:
-        act = Act("fallback", "ended", turn.render(fallbacks.ended) if fallbacks.ended else sentences.conversation_ended())
+        said = turn.render(fallbacks.ended, "fallbacks.ended") if fallbacks.ended else sentences.conversation_ended()
+        act = Act("fallback", "ended", said)
     session.history.append(("bot", act.text))
     return TurnResult([act], [], turn.trace, session.node, True)
 

@@ -366,3 +366,105 @@ def test_chat_with_several_flows_never_exits_with_a_traceback():
     assert bot[0] == "bot: Hello! How can I help you?"
     assert "bot: Sure! What name should the booking be under?" in bot
     assert bot[-1] == "bot: Goodbye, hope to see you soon!"  # chat stops after the goodbye
+
+
+# ------------------------------------------------- item 17: invisible and separator characters
+
+
+@pytest.mark.parametrize("mark", ["\u2028", "\u2029", "\u202e", "\u202d", "\u2066", "\u200b", "\ufeff", "\u200e"])
+def test_separators_and_format_characters_never_reach_the_understander(mark, clock):
+    seen: list[str] = []
+
+    class Recording:
+        def understand(self, state, text, *, history=(), now=None):
+            from fsmdial.understand.rules import RulesUnderstander
+
+            seen.append(text)
+            return RulesUnderstander().understand(state, text, history=history, now=now)
+
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), understander=Recording(), tools=example_tools.registry,
+                        clock=clock)  # fmt: skip
+    dialogue.start()
+    result = dialogue.turn(f"Al{mark}ex")
+    assert all(ch not in seen[0] for ch in "\u2028\u2029\u202e\u202d\u2066\u200b\ufeff\u200e")
+    assert dialogue.slots["name"] in ("Alex", "Al ex")  # format characters go, separators become spaces
+    assert result.trace.text == seen[0] and dialogue.history[-2] == ("user", seen[0])
+
+
+def test_clean_input_spaces_separators_and_drops_format_characters():
+    from fsmdial.runtime import clean_input
+
+    assert clean_input("a\u2028b\u2029c\u202ed\u200be\x00f\ud800g") == ("a b cde f g", None)
+    assert clean_input("ab" * 3, 4) == ("abab", "input cut from 6 to 4 characters")
+    assert clean_input("Ünïcødé — ok ✓ 日本") == ("Ünïcødé — ok ✓ 日本", None)
+
+
+# ------------------------------------------------- item 19 and issue 12 item 7: messages about a slot
+
+
+def test_an_invalid_value_is_answered_with_the_slot_s_own_message(clock):
+    data = load_flow(FLOWS / "restaurant_booking.json").model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    data["nodes"][0]["slots"][1]["invalid"] = "We take bookings for 1 to 20 people, {name}."
+    dialogue = Dialogue(load_flow(data), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Alex")
+    result = dialogue.turn("50")
+    assert result.messages == ["We take bookings for 1 to 20 people, Alex.", "For how many people?"]
+    assert result.trace.invalid == [{"slot": "party_size", "value": 50, "reason": "50 is above the maximum of 20"}]
+
+
+def test_the_default_invalid_and_correction_messages_name_the_slot_by_its_noun(clock):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    for text in ("Alex", "2", "tomorrow", "7pm"):
+        dialogue.turn(text)
+    # the description "Number of people" is not spliced in; the slot's noun (label, else name in words) is
+    assert dialogue.turn("make it 50 people").messages[0] == (
+        "Sorry, that is not a valid party size: 50 is above the maximum of 20."
+    )
+    assert dialogue.turn("make it 5 people").messages[0] == "OK, I changed the party size to 5."
+    assert dialogue.turn("no, at 8pm on friday").messages[0] == "OK, I changed the date to 2026-11-27 and the time to 20:00."
+
+
+def test_a_description_that_is_no_noun_phrase_never_reaches_the_correction_message(clock):
+    """Issue 12: "OK, I changed the what should be changed about the ride to ..."."""
+    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
+    slot = dialogue.tables.slots["change_description"]
+    from fsmdial.language import sentences
+
+    assert sentences.changed([(slot.noun, "x")]) == "OK, I changed the change description to x."
+
+
+# ------------------------------------------------- item 8: bounded messages
+
+
+def test_a_huge_tool_result_fails_the_turn_naming_the_node_and_changes_nothing(clock):
+    from fsmdial.errors import TemplateError
+    from fsmdial.responses import MAX_MESSAGE_CHARS
+
+    flow = load_flow({
+        "name": "echo",
+        "nodes": [{"id": "ask", "type": "request", "slots": [{"name": "q", "ask": "What?"}]},
+                  {"id": "look_up", "type": "external_action", "tool": "look_up", "result": {"text": "string"}},
+                  {"id": "answer", "type": "inform", "message": "Got {result.text}"},
+                  {"id": "again", "type": "end", "message": "Bye"}],
+        "edges": [{"source": "ask", "target": "look_up"}, {"source": "look_up", "target": "answer"},
+                  {"source": "answer", "target": "again"}],
+    })  # fmt: skip
+    sizes = iter([MAX_MESSAGE_CHARS * 50, 10])
+    dialogue = Dialogue(flow, tools={"look_up": lambda q: {"text": "x" * next(sizes)}}, clock=clock)
+    dialogue.start()
+    before = dialogue.snapshot()
+    with pytest.raises(TemplateError, match=r"node 'answer'.*longer than 20000 characters"):
+        dialogue.turn("hello")
+    assert dialogue.snapshot() == before
+    assert dialogue.turn("hello").messages == ["Got xxxxxxxxxx", "Bye"]
+
+
+def test_render_caps_the_message_it_builds():
+    from fsmdial.errors import TemplateError
+    from fsmdial.responses import MAX_MESSAGE_CHARS, render
+
+    assert render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "y"}) == "x" * (MAX_MESSAGE_CHARS - 1) + "y"
+    with pytest.raises(TemplateError, match=r"fallbacks.goodbye: .*\{b\} is 2 characters"):
+        render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "yy"}, where="fallbacks.goodbye")
