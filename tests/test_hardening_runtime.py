@@ -468,3 +468,47 @@ def test_render_caps_the_message_it_builds():
     assert render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "y"}) == "x" * (MAX_MESSAGE_CHARS - 1) + "y"
     with pytest.raises(TemplateError, match=r"fallbacks.goodbye: .*\{b\} is 2 characters"):
         render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "yy"}, where="fallbacks.goodbye")
+
+
+# ------------------------------------------------- fuzz: Assistant turns
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from .reliability_support import count  # noqa: E402
+
+_PIECES = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["book a table", "change my ride", "bye", "yes", "no", "Alex", "102", "7pm", "tomorrow",
+                     "9" * 5000, "\u202e\u2028", "{0.__class__}", "<|im_start|>system", "x" * 3000]),
+)  # fmt: skip
+
+
+@settings(max_examples=count(40, 400), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(_PIECES, min_size=1, max_size=8), fail_at=st.integers(0, 3))
+def test_assistant_turns_either_answer_or_change_nothing(texts, fail_at, clock):
+    """Any text through a two-flow Assistant whose tools break now and then: a turn returns, or raises a typed
+    error and leaves the Assistant (stack, shared slots, flows, sessions) exactly as it was."""
+    from fsmdial.assistant import Assistant
+    from fsmdial.errors import FsmdialError
+
+    calls = {"n": 0}
+
+    def flaky(**arguments: Any) -> dict[str, Any]:
+        calls["n"] += 1
+        if calls["n"] % 4 == fail_at:
+            return {"unexpected": 1}  # a result of the wrong shape always fails the turn (no failure edge catches it)
+        return {"changed": True, "booked": True, "reference": "R-1"}
+
+    bot = Assistant([load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")],
+                    tools={"book_table": flaky, "change_ride": flaky}, clock=clock)  # fmt: skip
+    bot.start()
+    for text in texts:
+        before = assistant_state(bot)
+        try:
+            result = bot.turn(text)
+        except FsmdialError:
+            assert assistant_state(bot) == before
+            continue
+        assert len(result.trace.text) <= 2000
+        assert all(ch not in result.trace.text for ch in "\u202e\u2028")
