@@ -242,8 +242,9 @@ def committed_action(turn: Turn, name: str) -> str | None:
             return action
     if session.node in dependents:  # the change rewinds to the node asking it
         flow = tables.flow
+        after_owner = set(flow.reachable_from(tables.slot_owner[name]))
         for action in committed:
-            if action in flow.reachable_from(tables.slot_owner[name]) and session.node in flow.reachable_from(action):
+            if action in after_owner and session.node in flow.reachable_from(action):
                 return action
     return None
 
