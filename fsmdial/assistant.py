@@ -24,13 +24,15 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
-from .errors import FsmdialError, SnapshotError
+from .errors import FsmdialError, SnapshotError, TurnError, UnderstandingError
+from .language import sentences
 from .restoring import read_session
-from .runtime import Dialogue
+from .runtime import MAX_INPUT_CHARS, Dialogue, clean_input
 from .session import describe
 from .tables import FlowSource, flow_class, tables_of
 from .trace import Act, TurnResult, TurnTrace
-from .understand.base import GOODBYE, Intent, UnderstandingState
+from .turn import check_parse
+from .understand.base import GOODBYE, Intent, Parse, UnderstandingState
 
 ROUTE_PREFIX = "switch_to_"
 
@@ -53,6 +55,7 @@ class Assistant:
         self.examples = {
             route_intent(name): tuple(cls.FLOW.examples) or (cls.FLOW.description,) for name, cls in self.flows.items()
         }
+        self.max_input_chars: int = dialogue_kwargs.get("max_input_chars", MAX_INPUT_CHARS)
         self.dialogues: dict[str, Dialogue] = {}
         self.stack: list[str] = []
         self.shared: dict[str, Any] = {}
@@ -93,16 +96,64 @@ class Assistant:
         return TurnResult([Act("greeting", "greeting", self.greeting)], [], trace, "route", False)
 
     def turn(self, text: str) -> TurnResult:
-        """One user turn: route, run the active flow, pop finished flows and resume the one below."""
+        """One user turn: route, run the active flow, pop finished flows and resume the one below.
+
+        A transaction, as a :class:`Dialogue` turn is: if anything fails (routing, the flow's turn, the resumed
+        flow's opening), the stack, the shared slots and every flow's session are put back as they were before
+        the turn, and a :class:`~fsmdial.errors.TurnError` (or the typed error) is raised.
+        """
+        if not isinstance(text, str):
+            raise TurnError(f"user text must be a string, not {type(text).__name__}")
+        saved = self._checkpoint()
+        try:
+            return self._turn(text)
+        except BaseException as exc:
+            self._roll_back(saved)
+            if isinstance(exc, FsmdialError) or not isinstance(exc, Exception):
+                raise
+            raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
+
+    def _checkpoint(self) -> tuple[Any, ...]:
+        sessions = {name: dialogue.checkpoint() for name, dialogue in self.dialogues.items()}
+        traces = {name: dialogue.last_trace for name, dialogue in self.dialogues.items()}
+        return list(self.stack), dict(self.shared), self.ended, dict(self.dialogues), sessions, traces
+
+    def _roll_back(self, saved: tuple[Any, ...]) -> None:
+        stack, shared, ended, dialogues, sessions, traces = saved
+        self.stack, self.shared, self.ended, self.dialogues = stack, shared, ended, dialogues
+        for name, dialogue in dialogues.items():  # flows started during the turn are dropped with the dict
+            dialogue.roll_back(sessions[name])
+            dialogue.last_trace = traces[name]
+
+    def _route(self, text: str) -> Parse:
+        """Understand ``text`` (cut and cleaned as a Dialogue does) against the choice of flows."""
+        state = self._router_state
+        try:
+            parse = self.understander.understand(state, text, history=())
+        except FsmdialError:
+            raise
+        except Exception as exc:
+            raise UnderstandingError(f"understander failed: {type(exc).__name__}: {exc}") from exc
+        check_parse(parse, state)
+        return parse
+
+    def _turn(self, text: str) -> TurnResult:
+        if self.ended:  # after goodbye the conversation stays over
+            cleaned, _ = clean_input(text, self.max_input_chars)
+            act = Act("fallback", "ended", sentences.conversation_ended())
+            return TurnResult([act], [], TurnTrace(0, cleaned), "route", True)
         if self.active is None:
-            parse = self.understander.understand(self._router_state, text, history=())
+            cleaned, note = clean_input(text, self.max_input_chars)
+            trace = TurnTrace(0, cleaned, notes=[note] if note else [])
+            parse = self._route(cleaned)
+            trace.parse, trace.path = parse.to_dict(), parse.path
             if parse.intent == GOODBYE:
                 self.ended = True
-                return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], TurnTrace(0, text), "route", True)
+                return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], trace, "route", True)
             if parse.intent not in self.route_of:
                 offer = ", ".join(cls.FLOW.description or name for name, cls in self.flows.items())
                 act = Act("fallback", "out_of_scope", f"Sorry, I can help with: {offer}")
-                return TurnResult([act], [], TurnTrace(0, text), "route", False)
+                return TurnResult([act], [], trace, "route", False)
             return self._switch(self.route_of[parse.intent], text, [])
         name = self.active
         result = self._dialogue(name).turn(text)

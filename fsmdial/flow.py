@@ -702,6 +702,12 @@ class ExternalActionNode(_Node):
         None, description="Condition on the result that makes the status 'success' (default: the tool returned)."
     )
     timeout: float | None = Field(None, gt=0, description="Seconds before the call counts as failed.")
+    commits: bool = Field(
+        False,
+        description="The tool has effects outside the dialogue (books, orders, pays). Once it has succeeded it is "
+        "committed: a later correction of a slot it read is refused (the bot says what can no longer be "
+        "changed) instead of running it again. Default false: a search or lookup runs again after a correction.",
+    )
 
     @field_validator("result", mode="before")
     @classmethod
@@ -832,6 +838,14 @@ class Fallbacks(_Model):
     anything_else: str | None = None
     cannot_continue: str | None = Field(
         None, description="Said when the user declines a required slot and the flow has no alternative branch."
+    )
+    committed: str | None = Field(
+        None,
+        description="Said when a correction is refused because an action that commits (\"commits\": true) has "
+        "already run with the old value (default: the engine's sentence naming the slot).",
+    )
+    ended: str | None = Field(
+        None, description="Said to any message after the conversation has ended (default: the engine's sentence)."
     )
 
 
@@ -1219,7 +1233,7 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
     for ga in flow.global_actions:
         if ga.response:
             _check_template(flow, nodes, slot_owner, None, ga.response, f"global_action {ga.intent}.response", add, reach)
-    for name in ("goodbye", "out_of_scope", "anything_else", "cannot_continue"):
+    for name in ("goodbye", "out_of_scope", "anything_else", "cannot_continue", "committed", "ended"):
         template = getattr(flow.fallbacks, name)
         if template:
             _check_template(flow, nodes, slot_owner, None, template, f"fallbacks.{name}", add, reach)

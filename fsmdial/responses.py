@@ -75,29 +75,50 @@ def _format_value(value: Any, spec: str, lenient: bool) -> str:
         return str(value)
 
 
-def render(template: str, values: Mapping[str, Any], *, lenient: bool = False) -> str:
+MAX_MESSAGE_CHARS = 20_000
+"""Longest message a template may render to. Templates and format widths are bounded at validation, but the
+values put in are not (a tool's result can be any size): a longer message fails the turn, naming where."""
+
+
+def _shown(text: Any, limit: int = 120) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def render(template: str, values: Mapping[str, Any], *, lenient: bool = False, where: str | None = None) -> str:
     """Fill ``template`` from ``values`` (a flat mapping of placeholder names).
 
-    Raises :class:`TemplateError` when a placeholder has no value, or (unless ``lenient``, the flow
-    option ``lenient_format_specs``) when its format spec does not fit the value.
+    Raises :class:`TemplateError` (naming ``where``, e.g. ``node 'booked'``, when given) when a placeholder
+    has no value, when (unless ``lenient``, the flow option ``lenient_format_specs``) its format spec does not
+    fit the value, or when the message would be longer than :data:`MAX_MESSAGE_CHARS`.
     """
+    at = f"{where}: template {_shown(template)}" if where else f"template {_shown(template)}"
     try:
         parts = parse_template(template)
     except ValueError as exc:
-        raise TemplateError(f"template {template!r}: {exc}") from None
+        raise TemplateError(f"{at}: {exc}") from None
     out: list[str] = []
+    size = 0
     for literal, field, spec in parts:
         out.append(literal)
+        size += len(literal)
         if field is None:
             continue
         try:
             value = values[field]
         except KeyError:
-            raise TemplateError(f"template {template!r}: no value for {{{field}}}") from None
+            raise TemplateError(f"{at}: no value for {{{field}}}") from None
         try:
-            out.append(_format_value(value, spec, lenient))
+            text = _format_value(value, spec, lenient)
         except (ValueError, TypeError):
-            raise TemplateError(f"template {template!r}: format spec {spec!r} does not fit the value {value!r}") from None
+            raise TemplateError(f"{at}: format spec {spec!r} does not fit the value {_shown(value)}") from None
+        size += len(text)
+        if size > MAX_MESSAGE_CHARS:
+            raise TemplateError(
+                f"{at}: the message would be longer than {MAX_MESSAGE_CHARS} characters "
+                f"({{{field}}} is {len(text)} characters)"
+            )
+        out.append(text)
     return "".join(out)
 
 

@@ -39,7 +39,7 @@ from .turn import Routes, check_parse, respond, understanding_state
 from .understand.base import Parse, Understander, UnderstandingState
 from .values import InvalidValue, coerce
 
-__all__ = ["MAX_INPUT_CHARS", "SNAPSHOT_VERSION", "STEP_LIMIT", "Dialogue", "SessionSink", "flow_class"]
+__all__ = ["MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "Dialogue", "SessionSink", "flow_class"]
 
 MAX_INPUT_CHARS = 2000
 """User text beyond this many characters is cut off (noted in the trace)."""
@@ -203,7 +203,7 @@ class Dialogue:
 
     def _understand_and_respond(self, turn: Turn, routed: bool) -> TurnResult:
         trace, session = turn.trace, turn.session
-        text = trace.text = self._clean(trace.text, trace)  # the trace (and the store) keep the cut, cleaned text
+        text = self._clean(trace.text, trace)
         state = understanding_state(self.tables, session, self.routes)
         started = time.perf_counter()
         try:
@@ -220,17 +220,22 @@ class Dialogue:
         return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=self.clock())
 
     def _clean(self, text: str, trace: TurnTrace) -> str:
-        if len(text) > self.max_input_chars:
-            trace.notes.append(f"input cut from {len(text)} to {self.max_input_chars} characters")
-            text = text[: self.max_input_chars]
-        if not text.isprintable():
-            text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cs") else ch for ch in text)
+        """The cut, cleaned text (which the trace and the store keep, too)."""
+        text, note = clean_input(text, self.max_input_chars)
+        if note:
+            trace.notes.append(note)
+        trace.text = text
         return text
 
     # ------------------------------------------------- teacher forcing
     def checkpoint(self) -> SessionState:
         """A copy of the session, for :meth:`rewind`."""
         return self.session.copy()
+
+    def roll_back(self, saved: SessionState) -> None:
+        """Put the session back exactly as ``saved`` (from :meth:`checkpoint`): what a failed turn does to itself,
+        for a caller whose own transaction spans this dialogue's turns (an Assistant)."""
+        self.machine.use(saved.copy())
 
     def rewind(self, saved: SessionState) -> None:
         """Undo the engine's steps since ``saved`` (from :meth:`checkpoint`), keeping what the user said:
@@ -243,6 +248,12 @@ class Dialogue:
         self.machine.use(session)
         for name in changed:
             self.machine.forget(self.tables.dependents.get(name, ()))
+
+    def reopen(self) -> None:
+        """Teacher forcing only: the gold transcript goes on after the conversation ended here, so the next
+        turn is taken as usual (an ended conversation otherwise answers every turn with the ``ended`` fallback,
+        and nothing moves). The machine stays where it is."""
+        self.session.ended = False
 
     def seek(self, node: str, *, clear: Iterable[str] = (), told: bool = False,
              result: Mapping[str, Any] | None = None, held: Mapping[str, Mapping[str, Any]] | None = None,
@@ -296,6 +307,31 @@ class Dialogue:
 
 
 _ABSENT = object()
+
+_SPACED = frozenset(("Cc", "Cs", "Zl", "Zp"))
+"""Categories that become a space: control characters, lone surrogates, line and paragraph separators."""
+_DROPPED = frozenset(("Cf",))
+"""Format characters (bidi overrides such as U+202E, zero-width spaces and joiners, BOM) are taken out: they
+are invisible, and could make a reply read one way on screen and another way to the engine."""
+
+
+def clean_input(text: str, max_chars: int = MAX_INPUT_CHARS) -> tuple[str, str | None]:
+    """User text as the engine reads it: cut to ``max_chars``, then controls, separators and lone surrogates
+    turned into spaces and invisible format characters removed. Returns the text and a note when it was cut."""
+    note = None
+    if len(text) > max_chars:
+        note = f"input cut from {len(text)} to {max_chars} characters"
+        text = text[:max_chars]
+    if not text.isprintable():
+        out = []
+        for ch in text:
+            category = unicodedata.category(ch)
+            if category in _SPACED:
+                out.append(" ")
+            elif category not in _DROPPED:
+                out.append(ch)
+        text = "".join(out)
+    return text, note
 
 
 def _check_predicates(cls: type[FlowMachine], predicates: Mapping[str, Predicate]) -> None:

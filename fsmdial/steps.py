@@ -86,8 +86,9 @@ class Turn:
         self.acts: list[Act] = []
         return self
 
-    def render(self, template: str) -> str:
-        return render(template, self.values, lenient=self.lenient)
+    def render(self, template: str, where: str | None = None) -> str:
+        """``template`` filled from the session; ``where`` (``node 'x'``, ...) is named in a TemplateError."""
+        return render(template, self.values, lenient=self.lenient, where=where)
 
     def say(self, kind: ActKind, name: str, text: str, node: str | None = None, slot: str | None = None) -> None:
         self.acts.append(Act(kind, name, text, node, slot))
@@ -95,7 +96,7 @@ class Turn:
     def fallback(self, name: str) -> Act:
         """The flow's fallback sentence ``name`` (goodbye, out_of_scope, anything_else, cannot_continue)."""
         template = getattr(self.tables.flow.fallbacks, name) or ""
-        return Act("fallback", name, self.render(template) if template else "")
+        return Act("fallback", name, self.render(template, f"fallbacks.{name}") if template else "")
 
     def cannot_continue(self) -> End:
         fallbacks = self.tables.flow.fallbacks
@@ -127,7 +128,7 @@ class RequestStep(NodeHandler):
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
-            question = render(confirm.confirm, turn.values, lenient=turn.lenient) if isinstance(confirm.confirm, str) else (
+            question = turn.render(confirm.confirm, f"node {node.id!r}") if isinstance(confirm.confirm, str) else (
                 sentences.confirm_value(confirm.readable, session.slots[confirm.name])
             )
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
@@ -138,7 +139,7 @@ class RequestStep(NodeHandler):
         if session.declined and any(slot.name in session.declined for slot in missing):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
-        question = render(slot.ask, turn.values, lenient=turn.lenient) if slot.ask else sentences.ask(slot.readable)
+        question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
         session.asked = slot.name
         return PAUSE
@@ -160,7 +161,7 @@ class ActionStep(NodeHandler):
 class InformStep(NodeHandler):
     def step(self, turn: Turn, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
-            turn.acts.append(Act("inform", node.act, render(node.message, turn.values, lenient=turn.lenient), node.id))
+            turn.acts.append(Act("inform", node.act, turn.render(node.message, f"node {node.id!r}"), node.id))
             turn.session.informed.add(node.id)
         return FOLLOW
 
@@ -172,23 +173,24 @@ class ConfirmStep(NodeHandler):
             return FOLLOW
         first = node.id not in session.informed
         parts = [node.message, node.question] if first and node.message else [node.question]
-        turn.acts.append(Act("confirm", node.act, " ".join([turn.render(p) for p in parts]), node.id))
+        turn.acts.append(Act("confirm", node.act, " ".join([turn.render(p, f"node {node.id!r}") for p in parts]), node.id))
         session.informed.add(node.id)
         return PAUSE
 
     def stuck(self, turn: Turn, node: ConfirmNode, trigger: str) -> Pause | End:
         # an answer no edge expects
         if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
-            turn.say("ask_change", "ask_change", turn.render(node.change_question), node.id)
+            turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
         else:
-            turn.say("confirm", node.act, turn.render(node.question), node.id)
+            turn.say("confirm", node.act, turn.render(node.question, f"node {node.id!r}"), node.id)
         return PAUSE
 
 
 class EndStep(NodeHandler):
     def step(self, turn: Turn, node: EndNode) -> StepResult:
         if node.id not in turn.session.informed:
-            turn.acts.append(Act("end", node.act, turn.render(node.message) if node.message else "", node.id))
+            message = turn.render(node.message, f"node {node.id!r}") if node.message else ""
+            turn.acts.append(Act("end", node.act, message, node.id))
             turn.session.informed.add(node.id)
         return END
 

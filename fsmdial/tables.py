@@ -66,6 +66,8 @@ class FlowTables:
     """Nodes with an ``advance`` edge (elsewhere the machine waits)."""
     failure_edge: frozenset[str]
     """Actions with an edge for ``status == failure`` (a tool error is an outcome there, not a failed turn)."""
+    commits: frozenset[str]
+    """Actions with ``"commits": true``: once succeeded, corrections do not run them again (see turn.committed_action)."""
     arguments: Mapping[str, Mapping[str, ArgSource]]
     """Per external action: tool argument -> where its value comes from."""
     dependents: Mapping[str, tuple[str, ...]]
@@ -121,6 +123,7 @@ def _build(cls: type[FlowMachine]) -> FlowTables:
         decline_nodes=frozenset(edge.source for edge in flow.edges if edge.on_decline),
         has_way_on=frozenset(edge.source for edge in flow.edges if not edge.on_decline),
         failure_edge=frozenset(node.id for node in actions if _has_failure_edge(flow, node)),
+        commits=frozenset(node.id for node in actions if node.commits),
         arguments={node.id: flow.action_arguments(node) for node in actions},
         dependents=cls.DEPENDENTS,
         slot_owner=cls.SLOT_OWNER,

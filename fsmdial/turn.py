@@ -22,7 +22,7 @@ from .machine import fold
 from .session import SessionState
 from .steps import Turn, advance
 from .tables import FlowTables, with_decline
-from .trace import TurnResult
+from .trace import Act, TurnResult
 from .understand.base import DECLINE, GOODBYE, Intent, Parse, UnderstandingState
 from .values import InvalidValue, coerce
 
@@ -38,6 +38,8 @@ class Routes:
 
 def understanding_state(tables: FlowTables, session: SessionState, routes: Routes) -> UnderstandingState:
     """What the user may say now (cached per flow, by the session's signature)."""
+    if session.ended:
+        return ended_state(tables, session)
     node = tables.nodes[session.node]
     expected: tuple[str, ...] = ()
     confirm = confirm_slot = None
@@ -76,6 +78,23 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
     return state
 
 
+def ended_state(tables: FlowTables, session: SessionState) -> UnderstandingState:
+    """After the end only a goodbye is understood (when the flow has one): no slot, no answer, no other intent."""
+    key = ("ended", session.node)
+    state = tables.understanding.get(key)
+    if state is None:
+        flow = tables.flow
+        state = tables.understanding[key] = UnderstandingState(
+            flow=flow.name,
+            node=session.node,
+            intents=tuple(intent for intent in tables.global_intents if intent.name == GOODBYE),
+            slots=(),
+            context=flow.context,
+            description=flow.description,
+        )
+    return state
+
+
 def check_parse(parse: Parse, state: UnderstandingState) -> None:
     """An understander's answer must be a Parse that only uses what ``state`` allows."""
     if not isinstance(parse, Parse):
@@ -93,6 +112,8 @@ def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | Non
             now: dt.datetime) -> TurnResult:  # fmt: skip
     """Apply ``parse`` (understood from ``text`` in ``state``; no state at the opening) and advance."""
     session, trace, acts, flow = turn.session, turn.trace, turn.acts, turn.tables.flow
+    if session.ended:
+        return after_end(turn, parse)
     started = time.perf_counter()
     if parse.intent in routes.examples:  # the user wants another flow: nothing happens here
         trace.notes.append(f"routed away: {parse.intent}")
@@ -140,7 +161,7 @@ def decline(turn: Turn) -> None:
 def global_action(turn: Turn, intent: str) -> None:
     action = next(ga for ga in turn.tables.flow.global_actions if ga.intent == intent)
     if action.response:
-        turn.say("global", intent, turn.render(action.response))
+        turn.say("global", intent, turn.render(action.response, f"global action {intent!r}"))
     if action.target is not None:
         turn.machine.jump(action.target)
         turn.trace.nodes.append(action.target)
@@ -154,6 +175,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
     corrections: list[tuple[Slot, Any]] = []
     escalate = False
     fold_values = flow.options.case_insensitive_values
+    refused: list[Slot] = []
     for name, raw in values.items():
         slot = tables.slots[name]
         try:
@@ -161,13 +183,21 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         except InvalidValue as exc:
             session.retries[name] = session.retries.get(name, 0) + 1
             trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
-            turn.say("invalid", f"invalid_{name}", sentences.invalid_value(slot.readable, exc.message), slot=name)
+            invalid = slot.invalid
+            said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
+            turn.say("invalid", f"invalid_{name}", said, slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue
         session.retries.pop(name, None)
         old = session.slots.get(name)
         if name in session.slots and (old == value or (fold_values and fold(old) == fold(value))):
             continue  # the value held, said again (in other words or, with case_insensitive_values, other case)
+        action = committed_action(turn, name) if tables.commits else None
+        if action is not None:  # changing it would undo what cannot be undone: the held value stays
+            refused.append(slot)
+            trace.invalid.append({"slot": name, "value": _jsonable(value), "reason": f"committed by {action!r}"})
+            trace.notes.append(f"correction of {name!r} refused: action {action!r} has committed")
+            continue
         if name in session.slots:
             corrections.append((slot, value))
         session.slots[name] = value
@@ -175,8 +205,12 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         session.confirmed.discard(name)
         trace.slot_changes.append({"slot": name, "old": old, "new": value})
         changed.append(name)
+    if refused:
+        template = flow.fallbacks.committed
+        said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])
+        turn.say("fallback", "committed", said, slot=refused[0].name)
     if corrections:
-        said = sentences.changed([(slot.readable, value) for slot, value in corrections])
+        said = sentences.changed([(slot.noun, value) for slot, value in corrections])
         turn.say("changed", "changed", said, slot=corrections[0][0].name)
     if changed:
         invalidate(turn, changed)
@@ -190,6 +224,43 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         session.ended = True
         return False
     return True
+
+
+def committed_action(turn: Turn, name: str) -> str | None:
+    """The committed action (``"commits": true``, succeeded) that a change of slot ``name`` would undo, if any.
+
+    A change undoes an action that reads the slot (it would be reset and run again), and one the machine
+    would have to pass again (the slot is asked before it and the machine is past it: the change rewinds).
+    """
+    session, tables = turn.session, turn.tables
+    committed = [action for action in tables.commits if session.status.get(action) == "success"]
+    if not committed:
+        return None
+    dependents = tables.dependents.get(name, ())
+    for action in committed:
+        if action in dependents:
+            return action
+    if session.node in dependents:  # the change rewinds to the node asking it
+        flow = tables.flow
+        after_owner = set(flow.reachable_from(tables.slot_owner[name]))
+        for action in committed:
+            if action in after_owner and session.node in flow.reachable_from(action):
+                return action
+    return None
+
+
+def after_end(turn: Turn, parse: Parse) -> TurnResult:
+    """A turn after the conversation has ended: no slot changes, no move, no tool. A goodbye is answered with
+    the flow's goodbye, anything else with the ``ended`` fallback (or the engine's sentence)."""
+    session, fallbacks = turn.session, turn.tables.flow.fallbacks
+    turn.trace.notes.append("the conversation has ended: nothing was changed, moved or called")
+    if parse.intent == GOODBYE and fallbacks.goodbye:
+        act = turn.fallback("goodbye")
+    else:
+        said = turn.render(fallbacks.ended, "fallbacks.ended") if fallbacks.ended else sentences.conversation_ended()
+        act = Act("fallback", "ended", said)
+    session.history.append(("bot", act.text))
+    return TurnResult([act], [], turn.trace, session.node, True)
 
 
 def apply_answer(turn: Turn, parse: Parse, state: UnderstandingState) -> None:

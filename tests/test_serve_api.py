@@ -96,7 +96,7 @@ def test_booking_through_the_api_follows_the_flow(client):
     assert slot(view, "seating")["set"] is False
 
     view = say(client, sid, "actually make it 8pm")
-    assert bot_text(view)[0] == "OK, I changed the time of the booking to 20:00."
+    assert bot_text(view)[0] == "OK, I changed the time to 20:00."
     assert view["entered"] == ["ask_booking", "confirm_booking"]  # rewound to the question, then on to confirm
     assert slot(view, "time") == {"name": "time", "value": "20:00", "set": True, "turn": 5, "corrected": True}
     trace = view["turns"][-1]["trace"]

@@ -199,7 +199,7 @@ def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, 
 
         say(browser, "actually make it 8pm")
         assert messages(browser, "bot")[-2:] == [
-            "OK, I changed the time of the booking to 20:00.",
+            "OK, I changed the time to 20:00.",
             "A table for 4 on 2026-11-23 at 20:00, under the name Alex. Shall I book it?",
         ]
         assert highlighted(browser) == {"confirm_booking": "current", "ask_booking": "entered"}

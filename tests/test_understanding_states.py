@@ -76,7 +76,9 @@ def test_when_the_flow_is_over_nothing_is_asked(clock):
     dialogue = dialogue_at("ride_change.json", ["Jane", "102", "new pickup time"], clock)
     schema = schema_of(dialogue)
     assert "answer" not in schema["properties"]
-    assert enum_of(schema, "intent") == {"hello", "goodbye", "none"}
+    # after the end only a goodbye is understood: no global action, no slot (nothing may move any more)
+    assert enum_of(schema, "intent") == {"goodbye", "none"}
+    assert dialogue.understanding_state().slots == ()
 
 
 def test_an_assistant_offers_the_other_flows_as_intents(clock):

@@ -53,7 +53,7 @@ TOO_MANY_THEN_DECLINED = [
     {
         "user": "12",
         "acts": [{"kind": "invalid", "name": "invalid_quantity", "slot": "quantity"}, "ask_quantity"],
-        "messages": [re.compile(r"not a valid number of pizzas .* above the maximum of 10"), "How many medium funghi pizzas?"],
+        "messages": ["Sorry, that is not a valid number of pizzas: 12 is above the maximum of 10.", "How many medium funghi pizzas?"],
     },
     {"user": "3", "acts": ["ask_pickup_day"], "slots": {"quantity": 3}},
     {"user": "today at 18:30", "acts": ["ask_name"], "slots": {"pickup_day": "2025-06-13", "pickup_time": "18:30"}},

@@ -322,6 +322,8 @@ class Session:
             self.before = self.dialogue.checkpoint()
         if self.oracle is not None:
             self.oracle.pending = dict(reveal or {})
+        if self.dialogue.ended:
+            self.dialogue.reopen()  # the transcript goes on after the engine (or the user) ended it
         try:
             result = self.dialogue.turn(text)
         except FsmdialError:

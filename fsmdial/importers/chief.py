@@ -100,6 +100,8 @@ def _node(node: Any, index: int, issues: list[FlowIssue]) -> Any:
     elif kind == "external_action":
         out["tool"] = node.get("query") or node.get("tool") or node.get("action")
         out["label"] = node.get("action")
+        if "commits" in node:  # fsmdial's own addition: the action has effects (see ExternalActionNode.commits)
+            out["commits"] = node["commits"]
     elif kind == "inform":
         out["message"] = node.get("message", "")
     elif kind == "inform_and_confirm":

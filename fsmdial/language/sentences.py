@@ -1,7 +1,12 @@
 """The engine's own English sentences, used where a flow gives no text of its own.
 
 A flow overrides each of them: a slot's ``ask`` replaces :func:`ask`, a field's
-``confirm`` text replaces :func:`confirm_value`.
+``confirm`` text replaces :func:`confirm_value`, a slot's ``invalid`` text replaces
+:func:`invalid_value`, the fallbacks ``committed`` and ``ended`` replace
+:func:`cannot_change` and :func:`conversation_ended`.
+
+Sentences that name a slot take its short noun (``Slot.noun``: its label, else its
+name in words), never its description, which is often not a noun phrase.
 """
 
 from __future__ import annotations
@@ -20,12 +25,27 @@ def confirm_value(readable: str, value: Any) -> str:
     return f"Just to confirm: the {readable} is {value}, right?"
 
 
-def invalid_value(readable: str, reason: str) -> str:
-    """A value the slot rejects."""
-    return f"Sorry, that is not a valid {readable}: {reason}."
+def invalid_value(noun: str, reason: str) -> str:
+    """A value the slot rejects (``noun``: the slot's short noun)."""
+    return f"Sorry, that is not a valid {noun}: {reason}."
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def changed(corrections: Sequence[tuple[str, Any]]) -> str:
-    """A correction acknowledged: ``(readable slot name, new value)`` for each slot changed."""
-    said = " and ".join(f"the {readable} to {value}" for readable, value in corrections)
-    return f"OK, I changed {said}."
+    """A correction acknowledged: ``(slot noun, new value)`` for each slot changed."""
+    return f"OK, I changed {_listed([f'the {noun} to {value}' for noun, value in corrections])}."
+
+
+def cannot_change(nouns: Sequence[str]) -> str:
+    """A correction refused: what it would change was already used by an action that cannot be undone."""
+    names = _listed([f"the {noun}" for noun in nouns])
+    used = "it has" if len(nouns) == 1 else "they have"
+    return f"Sorry, I can no longer change {names}: {used} already been used, and that cannot be undone."
+
+
+def conversation_ended() -> str:
+    """Said to anything the user writes after the conversation has ended."""
+    return "This conversation has ended."
