@@ -71,14 +71,16 @@ class Actions:
     def run(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace) -> None:
         """Call the node's tool and record its result and status (success / failure) in the session.
 
-        A tool is not called again with the arguments of its last call: that call's outcome is taken
-        again, and the skipped repeat is recorded in the trace.
+        A tool is not called again with the arguments of an earlier call of the node (its last call, or
+        one of the last :data:`REMEMBERED_CALLS` that returned a result): that call's outcome is taken
+        again, and the skipped repeat is recorded in the trace. A user who changes a value and then
+        changes it back gets the first answer again, without a second call.
         """
         session = machine.session
         arguments = self.arguments(node, machine)
-        last = session.calls.get(node.id)
-        if last is not None and last["arguments"] == arguments:
-            self._repeat(node, machine, trace, last)
+        earlier = same_call(session.calls.get(node.id), arguments)
+        if earlier is not None:
+            self._repeat(node, machine, trace, earlier)
             return
         try:
             raw = call_tool(self.tools[node.id], arguments, node.timeout)
@@ -88,11 +90,11 @@ class Actions:
             if node.id not in self.tables.failure_edge:
                 raise
             session.status[node.id] = "failure"
-            session.calls[node.id] = {"arguments": arguments, "result": None, "error": str(exc)}
+            session.calls[node.id] = remember(session.calls.get(node.id), arguments, None, str(exc))
             trace.tool_calls.append(ToolCall(node.tool, node.id, arguments, None, "failure", str(exc)))
             return
         result = check_result(node, raw)  # a result of the wrong shape always fails the turn
-        session.calls[node.id] = {"arguments": arguments, "result": result, "error": None}
+        session.calls[node.id] = remember(session.calls.get(node.id), arguments, result, None)
         trace.tool_calls.append(self._record(node, machine, arguments, result))
 
     def _record(self, node: ExternalActionNode, machine: FlowMachine, arguments: dict[str, Any],
@@ -105,7 +107,7 @@ class Actions:
         return ToolCall(node.tool, node.id, arguments, result, status)
 
     def _repeat(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, last: Mapping[str, Any]) -> None:
-        """The arguments are those of the tool's last call: its outcome again, without calling it."""
+        """The arguments are those of an earlier call (``last``): its outcome again, without calling it."""
         arguments = dict(last["arguments"])
         if last["result"] is None:
             machine.session.status[node.id] = "failure"
@@ -113,7 +115,7 @@ class Actions:
         else:
             call = self._record(node, machine, arguments, dict(last["result"]))
         trace.repeated_calls.append(call)  # not in tool_calls: those are the calls made
-        trace.notes.append(f"tool {node.tool!r} not called again: same arguments as its last call")
+        trace.notes.append(f"tool {node.tool!r} not called again: same arguments as an earlier call")
 
     def _required_argument_slots(self, node_id: str) -> tuple[tuple[str, str], ...]:
         """(slot, owner node) of each required slot that a required argument of the node's tool reads."""
@@ -129,3 +131,36 @@ class Actions:
             if name is not None and spec.is_required() and name in slots and slots[name].required:
                 out.append((name, self.tables.slot_owner[name]))
         return tuple(out)
+
+
+REMEMBERED_CALLS = 8
+"""How many earlier calls with a result each action node remembers besides its last (snapshots stay small)."""
+
+
+def same_call(memory: Mapping[str, Any] | None, arguments: dict[str, Any]) -> Mapping[str, Any] | None:
+    """The remembered call of a node whose arguments equal ``arguments`` (its last call first), if any."""
+    if memory is None:
+        return None
+    if memory["arguments"] == arguments:
+        return memory
+    for call in memory.get("earlier", ()):
+        if call["arguments"] == arguments:
+            return call
+    return None
+
+
+def remember(memory: Mapping[str, Any] | None, arguments: dict[str, Any], result: dict[str, Any] | None,
+             error: str | None) -> dict[str, Any]:  # fmt: skip
+    """A node's call memory after a new call: the new call is the last; earlier calls that returned a result
+    are kept (newest first, at most :data:`REMEMBERED_CALLS`) so an unchanged call is never made twice."""
+    earlier: list[dict[str, Any]] = []
+    if memory is not None:
+        previous = {"arguments": memory["arguments"], "result": memory["result"], "error": memory["error"]}
+        candidates = [previous, *memory.get("earlier", ())]
+        for call in candidates:
+            if call["result"] is not None and call["arguments"] != arguments and len(earlier) < REMEMBERED_CALLS:
+                earlier.append(dict(call))
+    entry: dict[str, Any] = {"arguments": arguments, "result": result, "error": error}
+    if earlier:
+        entry["earlier"] = earlier
+    return entry

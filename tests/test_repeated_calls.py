@@ -63,3 +63,18 @@ def test_a_changed_argument_calls_again_and_the_record_survives_a_snapshot() -> 
     changed = d.turn("London")
     assert calls == [{"city": "Paris"}, {"city": "London"}]
     assert [c.arguments for c in changed.tool_calls] == [{"city": "London"}] and not changed.trace.repeated_calls
+
+
+def test_changing_a_value_back_takes_the_first_answer_without_a_second_call() -> None:
+    d, calls = dialogue()
+    d.start()
+    d.turn("Paris")
+    d.turn("London")
+    back = d.turn("Paris")
+    assert calls == [{"city": "Paris"}, {"city": "London"}]  # Paris was asked once, London once
+    assert back.tool_calls == [] and [c.arguments for c in back.trace.repeated_calls] == [{"city": "Paris"}]
+    assert "5 hotels in Paris" in back.text
+    restored, _ = dialogue()  # the memory of earlier calls is part of the snapshot
+    restored.load_snapshot(d.snapshot())
+    again = restored.turn("London")
+    assert again.tool_calls == [] and "6 hotels in London" in again.text
