@@ -272,3 +272,13 @@ def test_fast_path_settles_a_choice_question_only_with_a_choice():
     state = dialogue.understanding_state()
     assert RulesUnderstander().settle(state, "yes").choice == "Agrees"
     assert RulesUnderstander().settle(state, "no").choice == "Declines"
+
+
+def test_a_bare_yes_or_no_is_not_taken_as_a_name():
+    d = Dialogue(str(FLOWS / "restaurant_booking.json"), stand_in_tools=True)
+    d.start()
+    for reply in ("yes", "no", "yes please"):
+        d.turn(reply)
+        assert "name" not in d.slots and d.node == "ask_booking"
+    d.turn("Jane Doe")
+    assert d.slots["name"] == "Jane Doe"

@@ -271,7 +271,8 @@ class RulesUnderstander:
             parse.slots[asked.name] = answer == "yes"
         elif asked.type is SlotType.string and parse.intent is None and not parse.slots:
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111).
-            if parse.answer is None:
+            if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
+                # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
                 parse.slots[asked.name] = _string_value(asked, text)
             elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = found
@@ -341,6 +342,12 @@ def _slot_lead(name: str) -> tuple[re.Pattern[str] | None, bool]:
     return re.compile(pattern, re.I), "name" in words
 
 
+def _only_yes_or_no(text: str) -> bool:
+    """The reply is a bare yes or no ("yes", "no thanks", "yes please") and says nothing else."""
+    words = re.findall(r"[a-z']+", text.lower())
+    return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
+
+
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
@@ -360,6 +367,9 @@ def _string_value(slot: Slot, text: str) -> str:
 
 _POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS
 """Words of a choice's label that do not tell it from the other choices."""
+
+_BARE_REPLY_WORDS = _POLARITY_WORDS | {"please", "thanks", "thank", "you", "ok", "okay", "sure"}
+"""Words a bare yes/no reply may consist of (it then names nothing)."""
 
 
 def _choice_words(name: str) -> list[str]:
