@@ -22,7 +22,8 @@ import pytest
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.gguf import BACKENDS, DEFAULT_BACKEND, GGUFUnderstander
+from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
+from fsmdial.understand.gguf import GGUFUnderstander
 from fsmdial.understand.schema import state_schema
 from fsmdial.understand.tiny_model import ensure_tiny_model
 

@@ -6,7 +6,9 @@ node id, a tool name), so a caller can show them to a flow author as they are.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from typing import Any
 
 
 class FsmdialError(Exception):
@@ -112,3 +114,12 @@ class SetupError(FsmdialError):
 class MissingPredicateError(SetupError, TurnError):
     """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
     :class:`SetupError` existed."""
+
+
+def require(module: str, extra: str, needed_by: str) -> Any:
+    """Import ``module`` for a part of fsmdial an optional extra installs; :class:`MissingExtraError`
+    naming ``extra`` when it is not installed."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(extra, needed_by, exc) from exc

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal, Union
 
 import orjson
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -722,19 +723,26 @@ class InformNode(_Node):
     message: str
 
 
+RESERVED_NAMES = frozenset({"none"})
+"""Names the understanding schema uses itself ("none of these"): no intent or choice may take them."""
+
+
+def _unreserved(value: str) -> str:
+    if value in RESERVED_NAMES:
+        raise ValueError(f"{value!r} is reserved: the understander uses it for 'none of these'")
+    return value
+
+
+NOT_RESERVED = AfterValidator(_unreserved)
+"""Validator of an intent's or a choice's name: anything but a reserved name."""
+
+
 class Choice(_Model):
     """One way the user may answer a question (a ChatSOP user state)."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1), NOT_RESERVED]
     description: str = ""
     examples: list[str] = Field(default_factory=list)
-
-    @field_validator("name")
-    @classmethod
-    def _not_reserved(cls, value: str) -> str:
-        if value in RESERVED_NAMES:
-            raise ValueError(f"choice {value!r} is reserved (it means 'none of the choices' to the understander)")
-        return value
 
 
 class ConfirmNode(_Node):
@@ -812,21 +820,10 @@ class Edge(_Model):
         )
 
 
-RESERVED_NAMES = frozenset({"none"})
-"""Names the understanding schema uses itself ("none of these"): no intent or choice may take them."""
-
-
 class GlobalAction(_Model):
     """An intent the user may express at any point (e.g. "hello")."""
 
-    intent: str = Field(pattern=IDENT)
-
-    @field_validator("intent")
-    @classmethod
-    def _not_reserved(cls, value: str) -> str:
-        if value in RESERVED_NAMES:
-            raise ValueError(f"intent {value!r} is reserved (it means 'no intent' to the understander)")
-        return value
+    intent: Annotated[str, Field(pattern=IDENT), NOT_RESERVED]
     examples: list[str] = Field(default_factory=list)
     response: str | None = None
     target: str | None = Field(None, description="Node to go to after responding (default: stay).")

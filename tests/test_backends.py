@@ -48,9 +48,11 @@ def test_each_backend_is_a_constrained_decoder_of_its_name(name):
     assert backends.backend(name).extra in ("gguf", "outlines")
 
 
-def test_the_gguf_understander_reads_the_registry():
+def test_the_gguf_understander_takes_its_backend_names_from_the_registry():
     gguf = pytest.importorskip("fsmdial.understand.gguf")
-    assert gguf.BACKENDS is backends.BACKENDS and gguf.DEFAULT_BACKEND == backends.DEFAULT_BACKEND
+    # The name is checked against the registry before any model file is opened.
+    with pytest.raises(ModelError, match=r"unknown backend 'nope' \(choose one of: " + ", ".join(backends.BACKENDS)):
+        gguf.GGUFUnderstander("/no/such/model.gguf", backend="nope")
 
 
 # ------------------------------------------------------------ abstract bases

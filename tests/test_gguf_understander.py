@@ -33,8 +33,9 @@ from fsmdial.flow import ExternalActionNode, Slot, SlotType
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand import gguf as gguf_module
+from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.base import UnderstandingState
-from fsmdial.understand.gguf import BACKENDS, DEFAULT_BACKEND, GGUFUnderstander
+from fsmdial.understand.gguf import GGUFUnderstander
 from fsmdial.understand.grammar import DATE_PATTERN, TIME_PATTERN
 from fsmdial.understand.llamacpp import LlamaModel
 from fsmdial.understand.schema import state_schema

@@ -186,3 +186,12 @@ def test_the_cli_names_the_missing_extra():
     )
     assert done.returncode == 1
     assert "the gguf understander needs `pip install 'fsmdial[gguf]'`" in done.stderr
+
+
+def test_require_names_the_extra_of_a_module_that_is_not_installed():
+    from fsmdial.errors import MissingExtraError, require
+
+    assert require("json", "eval", "a test").dumps([1]) == "[1]"
+    with pytest.raises(MissingExtraError, match=r"fsmdial eval needs `pip install 'fsmdial\[eval\]'`") as caught:
+        require("fsmdial_no_such_module", "eval", "fsmdial eval")
+    assert caught.value.extra == "eval" and caught.value.module == "fsmdial_no_such_module"

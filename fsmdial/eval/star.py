@@ -42,7 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from ..errors import FsmdialError
+from ..errors import FsmdialError, require
 from ..flow import ConfirmNode, EndNode, ExternalActionNode, Flow, InformNode, RequestNode
 from ..importers.star import StarImport, import_star_task, task_names, words
 from ..machine import FlowMachine
@@ -705,7 +705,7 @@ def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", mo
              overlays: bool = True, tasks: list[str] | None = None, workers: int = 1, seed: int = 0,
              progress: bool = False) -> Report:  # fmt: skip
     """Run the protocol over ``paths`` (dialogue files) and collect every prediction."""
-    from tqdm import tqdm
+    tqdm = require("tqdm", "eval", "fsmdial eval").tqdm
 
     if kind not in UNDERSTANDERS:
         raise ValueError(f"unknown understander {kind!r} (choose from {', '.join(UNDERSTANDERS)})")

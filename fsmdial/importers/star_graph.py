@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..flow import AnswerCondition, CallCondition, ChoiceCondition, iter_conditions
+from ..language import DONT_KNOW_PATTERN
 from .star_format import Overlay, StarFormatError, StarTask, parse_condition
 from .star_names import (
     ANSWER_TOKENS,
     ANYTHING_ELSE,
     CANNOT,
-    DONT_KNOW,
     GENERIC_WORDS,
     SYNONYMS,
     asks_back,
@@ -148,7 +148,7 @@ def token_edges(task: StarTask, overlay: Overlay | None, tokens: list[str], orde
             sources = mentioned[-1:]
         else:
             sources = previous_target(task.graph, token, tokens)
-            if DONT_KNOW.search(task.replies.get(token, "")) and all(is_ask_label(s) for s in sources):
+            if DONT_KNOW_PATTERN.search(task.replies.get(token, "")) and all(is_ask_label(s) for s in sources):
                 declined[token] = sources  # "Don't know": the user cannot answer the question
         edges.extend(TokenEdge(source, task.graph[token], token=token) for source in sources)
     for extra in overlay.edges if overlay else ():

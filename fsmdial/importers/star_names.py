@@ -20,8 +20,6 @@ ANSWER_TOKENS = {"yes": "yes", "no": "no"}
 ANYTHING_ELSE = "anything_else"
 PERSON_WORDS = {"customer", "user", "patient", "renter", "full", "guest", "client"}
 """Prefixes of API inputs that hold the user's own name (what STAR's ``ask_name`` asks)."""
-DONT_KNOW = re.compile(r"\b(?:don'?t|do not|doesn'?t) know\b|\bno idea\b|\bunknown\b", re.I)
-"""A token text saying the user cannot answer the question it follows."""
 CANNOT = re.compile(r"\b(can'?t|cannot|don'?t|missing|forg[eo]t|unknown|no)\b", re.I)
 """A token text saying the user cannot give something ("Can't remember account number or PIN")."""
 GENERIC_WORDS = {"name", "number", "id", "type", "time"}

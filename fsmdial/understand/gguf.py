@@ -64,7 +64,8 @@ from typing import Any
 
 from ..errors import FsmdialError, ModelError, UnderstandingError
 from ..flow import SlotType
-from .backends import BACKENDS, DEFAULT_BACKEND, decoder_for
+from .backends import DEFAULT_BACKEND, decoder_for
+from .backends import backend as backend_named
 from .base import Parse, UnderstandingState
 from .llamacpp import LlamaModel
 from .prompt import ChatFormat, PromptBuilder
@@ -114,9 +115,7 @@ class GGUFUnderstander:
         rules_first: bool = True,
         chat_template: str | None = None,
     ):
-        name = backend or DEFAULT_BACKEND
-        if name not in BACKENDS:
-            raise ModelError(f"unknown backend {name!r} (choose one of: {', '.join(BACKENDS)})")
+        name = backend_named(backend or DEFAULT_BACKEND).name  # ModelError for an unknown name
         self.model = load_model(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
         template = chat_template or self.model.chat_template
         if not template:

@@ -714,14 +714,3 @@ def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, default: floa
         value = schema[exclusive]
         return math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
     return default
-
-
-def regex_parse(pattern: str) -> tuple[Any, int]:
-    """The standard library's own parse of ``pattern``: its items as ``(opcode, argument)``
-    pairs (``str(opcode)`` names it, e.g. ``"MAX_REPEAT"``) and its global flags.
-
-    Raises ``re.error`` for an invalid pattern. Flow validation reads the items to refuse
-    patterns whose matching cost can explode.
-    """
-    tree = _sre_parse.parse(pattern)
-    return list(tree), int(tree.state.flags)

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from .base import DECLINE, GOODBYE, Parse, UnderstandingState
+from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
     LARGEST_INT,
@@ -68,7 +68,6 @@ from .grounding import (
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
-ANSWERS = ("yes", "no", "other")
 
 
 def slot_type(slot: Slot) -> Any:
@@ -194,7 +193,6 @@ def state_schema(state: UnderstandingState) -> StateSchema:
 
 # ------------------------------------------------------------------ grounded turns
 
-ANSWERS_GROUNDED = ("yes", "no", "other")
 CHANGE = "change"
 """The answer to a pending confirmation that gives a new value instead: never taken as "yes"."""
 
@@ -256,7 +254,7 @@ class TurnSchema:
             parse.intent = None if intent == NONE else intent
         answer = data.get("answer")
         if answer is not None:
-            if not self.answers or answer not in (*ANSWERS_GROUNDED, CHANGE):
+            if not self.answers or answer not in (*ANSWERS, CHANGE):
                 raise refuse(f"answer {answer!r}")
             parse.answer = None if answer == CHANGE else answer
         choice = data.get("choice")
@@ -267,7 +265,7 @@ class TurnSchema:
         slots = data.get("slots") or {}
         if not isinstance(slots, dict):
             raise refuse("slots is not an object")
-        if answer in ANSWERS_GROUNDED and slots:
+        if answer in ANSWERS and slots:
             raise refuse(f"answer {answer!r} with slot values")
         if answer == CHANGE and not slots:
             raise refuse("a change without a value")
@@ -536,7 +534,7 @@ def possible_answers(text: str) -> list[str]:
         return ["other"]
     if not said.isdisjoint(_NEGATION):
         return ["no", "other"]
-    return list(ANSWERS_GROUNDED)
+    return list(ANSWERS)
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:

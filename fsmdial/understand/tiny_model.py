@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import require
+
 __all__ = [
     "CHATML_TEMPLATE",
     "TINY_MODEL_NAME",
@@ -89,7 +91,7 @@ def load_tiny_vocab() -> dict[str, Any]:
 
 def _weights(cfg: TinyModelConfig, n_vocab: int, seed: int) -> list[tuple[str, Any]]:
     """(name, numpy array) in GGUF order; numpy shapes are (rows=out, cols=in)."""
-    import numpy as np
+    np = require("numpy", "gguf", "the tiny test model")
 
     rng = np.random.RandomState(seed)
     head_dim = cfg.n_embd // cfg.n_head
@@ -138,7 +140,7 @@ def build_tiny_model(
     the handling of models that have none).  Output is byte-identical for the
     same arguments.
     """
-    import gguf  # heavy-ish and only needed here
+    gguf = require("gguf", "gguf", "the tiny test model")  # heavy-ish and only needed here
 
     cfg = config or TinyModelConfig()
     if cfg.n_embd % cfg.n_head or cfg.n_head % cfg.n_head_kv:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import require
 from .scorer import averages, generated_slots, score_episode
 from .tools import MultiwozDB, Tools
 from .user import SimulatedUser
@@ -99,7 +100,7 @@ def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, unders
              cap: int = CAP, progress: bool = False,
              on_episode: Callable[[Episode], None] | None = None, corpus_rate: float = 0.5) -> dict[str, Any]:  # fmt: skip
     """Run every task; the report as a JSON-ready dict."""
-    from tqdm import tqdm
+    tqdm = require("tqdm", "eval", "fsmdial eval clemtodd").tqdm
 
     from ...loader import load_flow
 

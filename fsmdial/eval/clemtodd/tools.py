@@ -361,25 +361,20 @@ class Tools:
         return SearchResult(count=len(rows), offer=offer, searched=searched, name=top["trainID"], entity=top["entity"])
 
     def book_restaurant(self, **arguments: Any) -> BookingResult:
-        b = RestaurantBooking(**arguments)
-        if self.db.row("restaurant", b.entity) is None:
-            return BookingResult(booked=False, reason="that restaurant is not in the database")
-        ref = self.db.book(self.session, "restaurant", b.entity, b.people, day=b.day, time=b.time)
-        return BookingResult(booked=True, reference=ref)
+        return self._book("restaurant", RestaurantBooking(**arguments), "that restaurant")
 
     def book_hotel(self, **arguments: Any) -> BookingResult:
-        b = HotelBooking(**arguments)
-        if self.db.row("hotel", b.entity) is None:
-            return BookingResult(booked=False, reason="that place to stay is not in the database")
-        ref = self.db.book(self.session, "hotel", b.entity, b.people, day=b.day, stay=b.stay)
-        return BookingResult(booked=True, reference=ref)
+        return self._book("hotel", HotelBooking(**arguments), "that place to stay")
 
     def book_train(self, **arguments: Any) -> BookingResult:
-        b = TrainBooking(**arguments)
-        if self.db.row("train", b.entity) is None:
-            return BookingResult(booked=False, reason="that train is not in the database")
-        ref = self.db.book(self.session, "train", b.entity, b.people)
-        return BookingResult(booked=True, reference=ref)
+        return self._book("train", TrainBooking(**arguments), "that train")
+
+    def _book(self, domain: Domain, booking: RestaurantBooking | HotelBooking | TrainBooking, what: str) -> BookingResult:
+        """Book the offered row of ``domain`` (day, time and stay where the domain's booking has them)."""
+        if self.db.row(domain, booking.entity) is None:
+            return BookingResult(booked=False, reason=f"{what} is not in the database")
+        extra = booking.model_dump(exclude={"entity", "people"})
+        return BookingResult(booked=True, reference=self.db.book(self.session, domain, booking.entity, booking.people, **extra))
 
     def registry(self) -> ToolRegistry:
         """Every tool, with its pydantic argument model (the engine validates before calling)."""
