@@ -230,6 +230,14 @@ def emit_source(flow: Flow) -> str:
             if edge.reset_slots:
                 spec["after"] = ["clear_current_slots"]
             comment = f"{_inert(edge.source)} -> {_inert(edge.target)}"
+            if edge.count is not None:
+                method = f"count_{index_of[id(edge)]}_{_ident(edge.count)}"
+                spec["after"] = [*spec.get("after", ()), method]
+                methods.append(
+                    f"    def {method}(self) -> None:\n"
+                    f'        """Edge {_inert(edge.source)} -> {_inert(edge.target)}: add 1 to {edge.count}"""\n'
+                    f"        self.count_up({edge.count!r})\n"
+                )
             if edge.when is not None:
                 index = index_of[id(edge)]
                 method = f"when_{index}_{_ident(edge.source)}_to_{_ident(edge.target)}"

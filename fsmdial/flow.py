@@ -811,6 +811,12 @@ class Edge(_Model):
     reset_slots: bool = Field(
         False, description="Clear the target request node's slots when this edge is followed (ask again loops)."
     )
+    count: str | None = Field(
+        None,
+        pattern=IDENT,
+        description="An integer slot to add 1 to when this edge is followed (the next question, page or try); "
+        "a slot at its maximum stays there.",
+    )
 
     @property
     def on_decline(self) -> bool:
@@ -1190,6 +1196,13 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
                 add(where, "a condition on a declined slot needs a request node as source")
         if edge.reset_slots and edge.target in nodes and not isinstance(nodes[edge.target], RequestNode):
             add(where, "reset_slots needs a request node as target")
+        if edge.count is not None:
+            counted = next((slot for node in flow.nodes if isinstance(node, RequestNode) for slot in node.slots
+                            if slot.name == edge.count), None)  # fmt: skip
+            if counted is None:
+                add(where, f"count: no request node asks for slot {edge.count!r}")
+            elif counted.type is not SlotType.integer:
+                add(where, f"count: slot {edge.count!r} is {counted.type.value}, not integer")
 
     for ga in flow.global_actions:
         if ga.target is not None and ga.target not in nodes:

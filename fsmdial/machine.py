@@ -251,6 +251,18 @@ class FlowMachine:
                 session.confirmed.discard(slot)
                 self.forget(self.DEPENDENTS.get(slot, ()))
 
+    def count_up(self, slot: str) -> None:
+        """Add 1 to an integer slot (an edge with ``count``); a slot at its maximum, or not held, stays."""
+        session = self.session
+        value = session.slots.get(slot)
+        if not isinstance(value, int) or isinstance(value, bool):
+            return
+        maximum = self.FLOW.slots()[slot].maximum  # the flow check made sure the slot is asked for
+        if maximum is not None and value + 1 > maximum:
+            return
+        session.slots[slot] = value + 1
+        self.forget(self.DEPENDENTS.get(slot, ()))
+
     def forget(self, nodes: tuple[str, ...] | list[str]) -> None:
         """Reset the bookkeeping of ``nodes`` (results, status, informed flags, answers)."""
         session = self.session

@@ -13,8 +13,8 @@ from fsmdial.errors import UnderstandingError
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Parse
-from fsmdial.understand.grammar import span_node
-from fsmdial.understand.grounding import typed_candidates
+from fsmdial.understand.grammar import Grammar, span_node
+from fsmdial.understand.grounding import SpanRules, message, text_span_ok, typed_candidates
 from fsmdial.understand.prompt import static_prefix
 from fsmdial.understand.schema import possible_answers, turn_schema
 
@@ -126,3 +126,44 @@ def test_the_prompt_has_no_example_values_and_describes_patterns():
 def test_long_messages_keep_the_span_grammar_shallow():
     node = span_node("word " * 500)
     assert node is not None and node.max_bytes < 64 * 6 + 4
+
+
+def test_a_name_span_ends_at_its_clause_and_never_holds_what_the_rules_read_for_another_slot():
+    # STAR dialogue shape: the name asked, the guest count said in the same breath.
+    state = booking_state()
+    text = "Yes, I'm Angela, and please note, I expect a whopping 4 people to show up!"
+    schema = turn_schema(state, text, NOW, settled=Parse(slots={"party_size": 4}, path="rules"))
+    assert fits(schema, '{"intent":"none","slots":{"name":"Angela"}}')
+    for run_on in ("Angela, and please note", "note, I expect a whopping 4 people", "whopping 4 people"):
+        assert not fits(schema, '{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}"), run_on
+        with pytest.raises(UnderstandingError, match="not a span"):
+            schema.parse('{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}")
+    # A comma before a word that is no function word does not end a name ("Doe, Jane"); a title's
+    # period is no sentence end ("Dr. Alexis"); a sentence end always is.
+    plain = turn_schema(state, "Doe, Jane", NOW, settled=Parse(path="rules"))
+    assert fits(plain, '{"intent":"none","slots":{"name":"Doe, Jane"}}')
+    titled = turn_schema(state, "Dr. Alexis Moore. Thanks a lot", NOW, settled=Parse(path="rules"))
+    assert fits(titled, '{"intent":"none","slots":{"name":"Dr. Alexis Moore"}}')
+    assert not fits(titled, '{"intent":"none","slots":{"name":"Alexis Moore. Thanks"}}')
+
+
+def test_a_long_text_value_may_hold_clauses_but_not_run_across_sentences():
+    text = "cough, and a sore throat for two days. Dr. Alexis saw me in June"
+    long_value, short_value = SpanRules(one_clause=False), SpanRules(one_clause=True)
+    assert text_span_ok(text, "cough, and a sore throat for two days", long_value)
+    assert not text_span_ok(text, "cough, and a sore throat for two days", short_value)
+    assert text_span_ok(text, "Dr. Alexis", long_value)
+    assert not text_span_ok(text, "sore throat for two days. Dr. Alexis", long_value)
+    assert not text_span_ok(text, "sore throat for two days", SpanRules(barred=frozenset({"two"})))
+    # The grammar and the check agree on every span of the message.
+    msg = message(text)
+    for rules in (long_value, short_value, SpanRules(barred=frozenset({"two"}))):
+        grammar_spans = span_node(text, rules=rules)
+        assert grammar_spans is not None
+        pattern = Grammar(grammar_spans).regex
+        for first in range(len(msg.words)):
+            for last in range(first, len(msg.words)):
+                span = msg.span(first, last)
+                assert (re.fullmatch(pattern, orjson.dumps(span).decode()) is not None) == text_span_ok(
+                    text, span, rules
+                ), (rules, span)

@@ -144,3 +144,19 @@ def test_the_rules_keep_their_tables_per_state_and_drop_them_with_it():
     del state
     gc.collect()
     assert len(rules._TABLES) == before
+
+
+def test_a_categorical_value_is_read_by_its_own_words_when_no_other_value_has_them():
+    from fsmdial.flow import Slot
+
+    hotels = Slot(name="hotel", type="categorical", values=["Shadyside Inn", "Hilton Hotel", "Hyatt Hotel", "Old Town Inn"])
+    state = UnderstandingState("f", "n", (), (hotels,), expected=("hotel",))
+    understander = rules.RulesUnderstander()
+    read = lambda text: understander.understand(state, text).slots.get("hotel")  # noqa: E731
+    assert read("what is the rating of the hilton in center") == "Hilton Hotel"
+    assert read("is the Old Town one any good?") == "Old Town Inn"
+    assert read("is the shadyside inn in north a good option?") == "Shadyside Inn"
+    # Words other values share ("hotel", "inn"), a part of a value's own words ("town"), and two values
+    # named at once leave it unread.
+    for unread in ("a hotel in town", "any inn will do", "the hyatt or the hilton", "hiltons are awful"):
+        assert read(unread) is None, unread

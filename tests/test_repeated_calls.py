@@ -78,3 +78,62 @@ def test_changing_a_value_back_takes_the_first_answer_without_a_second_call() ->
     restored.load_snapshot(d.snapshot())
     again = restored.turn("London")
     assert again.tool_calls == [] and "6 hotels in London" in again.text
+
+
+QUIZ = {
+    "name": "quiz",
+    "nodes": [
+        {"id": "start_at", "type": "request", "slots": [{"name": "number", "type": "integer", "minimum": 1, "maximum": 3,
+                                                         "description": "question number"}]},
+        {"id": "question", "type": "external_action", "tool": "question", "arguments": {"number": "number"},
+         "result": {"text": "string"}},
+        {"id": "next", "type": "inform_and_confirm", "message": "Q{number}: {result.text}", "question": "Another?"},
+        {"id": "done", "type": "end", "message": "Bye."},
+    ],
+    "edges": [
+        {"source": "start_at", "target": "question"},
+        {"source": "question", "target": "next"},
+        {"source": "next", "target": "question", "when": {"answer": "yes"}, "count": "number"},
+        {"source": "next", "target": "done", "when": {"answer": "no"}},
+    ],
+}  # fmt: skip
+
+
+def quiz(document: dict[str, Any] = QUIZ) -> tuple[Dialogue, list[int]]:
+    asked: list[int] = []
+    registry = ToolRegistry()
+
+    def question(number: int) -> dict[str, Any]:
+        asked.append(number)
+        return {"text": f"question {number}"}
+
+    registry.register("question", question)
+    return Dialogue(load_flow(document), tools=registry), asked
+
+
+def test_an_edge_that_counts_moves_an_integer_slot_on_so_the_tool_is_called_with_the_next_number() -> None:
+    d, asked = quiz()
+    d.start()
+    assert d.turn("1").text.startswith("Q1: question 1")
+    assert d.turn("yes").text.startswith("Q2: question 2")
+    assert d.turn("yes").text.startswith("Q3: question 3")
+    # At the slot's maximum the count stops: the same call again is not made, its outcome is reused.
+    last = d.turn("yes")
+    assert asked == [1, 2, 3] and last.text.startswith("Q3: question 3") and last.trace.repeated_calls
+    assert d.slots["number"] == 3
+
+
+def test_the_counting_edge_is_compiled_into_the_class_source_and_checked() -> None:
+    import pytest
+
+    from fsmdial.compiler import emit_source
+    from fsmdial.errors import FlowError
+
+    source = emit_source(load_flow(QUIZ))
+    assert "self.count_up('number')" in source and "'after': ['count_2_number']" in source
+    for slot, problem in (("nothing", "no request node asks for slot 'nothing'"), ("text", "is string, not integer")):
+        document = {**QUIZ, "nodes": [*QUIZ["nodes"]], "edges": [dict(e) for e in QUIZ["edges"]]}
+        document["nodes"][0] = {**QUIZ["nodes"][0], "slots": [*QUIZ["nodes"][0]["slots"], {"name": "text"}]}
+        document["edges"][2]["count"] = slot
+        with pytest.raises(FlowError, match=problem):
+            load_flow(document)

@@ -86,11 +86,30 @@ class CallTally:
     valid: int = 0
     repeated: int = 0
     problems: Counter[str] = field(default_factory=Counter)
+    differences: Counter[str] = field(default_factory=Counter)
+    """``"api.argument: extra|missing|other value"`` -> how many correct calls differ from the gold call so."""
+    different_values: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)
+    """``(where, api.argument, engine value, gold value)`` of each argument that differs (None: not given),
+    to read what was misunderstood."""
+    missed: Counter[str] = field(default_factory=Counter)
+    """API name -> gold calls of it that no engine call matched."""
 
     def add(self, other: CallTally) -> None:
         for name in ("made", "correct", "gold", "found", "exact", "valid", "repeated"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems.update(other.problems)
+        self.differences.update(other.differences)
+        self.different_values += other.different_values
+        self.missed.update(other.missed)
+
+    def note_difference(self, where: str, api: str, engine: Mapping[str, str], gold: Mapping[str, str]) -> None:
+        """Count how a correct call's arguments differ from the gold call's, one entry per argument."""
+        for name in sorted(engine.keys() | gold.keys()):
+            if engine.get(name) == gold.get(name):
+                continue
+            how = "extra" if name not in gold else "missing" if name not in engine else "other value"
+            self.differences[f"{api}.{name}: {how}"] += 1
+            self.different_values.append((where, f"{api}.{name}", engine.get(name), gold.get(name)))
 
     def report(self) -> dict[str, Any]:
         pct = lambda a, b: round(100 * a / b, 2) if b else None  # noqa: E731

@@ -637,10 +637,15 @@ def _score_calls(dialogue: StarDialogue, kb: KnowledgeBase, apis: StarApis) -> m
             matched_gold.add(number)
             tally.correct += 1
             engine = {k: _norm_arg(v) for k, v in made.arguments.items()}
-            if any(engine == {k: _norm_arg(v) for k, v in c.arguments().items()} for c in calls):
+            golds = [{k: _norm_arg(v) for k, v in c.arguments().items()} for c in calls]
+            if engine in golds:
                 tally.exact += 1
+            else:
+                nearest = min(golds, key=lambda g: len(set(g.items()) ^ set(engine.items())))
+                tally.note_difference(f"dialogue {dialogue.id}", made.api, engine, nearest)
             break
     tally.found = len(matched_gold)
+    tally.missed.update(api for number, (_, api, _, _) in enumerate(gold) if number not in matched_gold)
     tally.repeated = metrics.repeated_calls((call.api, call.arguments) for call in kb.calls)
     return tally
 
@@ -676,6 +681,9 @@ class Report:
             "splits": {name: score(xs) for name, xs in sorted(by_split.items())},
             "api": self.calls.report(),
             "api_schema_problems": dict(self.calls.problems.most_common(20)),
+            "api_argument_differences": dict(self.calls.differences.most_common(30)),
+            "api_different_values": [list(row) for row in self.calls.different_values[:100]],
+            "api_missed": dict(self.calls.missed.most_common()),
             "turn_errors": self.errors,
             "understanding": {"model_calls_on_fast_turns": 0, **dict(sorted(self.understanding.items()))},
             "dialogues": self.dialogues,

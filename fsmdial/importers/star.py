@@ -425,8 +425,9 @@ def build_edges(graph: StarGraph, node_of: dict[str, str], asks: list[Ask],
             notes.append(f"token {edge.token or edge.condition!r}: unknown source {edge.source!r}, edge dropped")
             continue
         src, dst = node_of[edge.source], node_of[edge.target]
+        counted = {"count": edge.count} if edge.count else {}
         if edge.token is None and edge.condition is None:  # an overlay's plain edge
-            edges.append({"source": src, "target": dst})
+            edges.append({"source": src, "target": dst, **counted})
             continue
         if edge.token is not None and status_of(edge.token) and src not in graph.queries:
             notes.append(f"status token {edge.token!r} after {src!r}, which is no query: edge dropped")
@@ -440,7 +441,7 @@ def build_edges(graph: StarGraph, node_of: dict[str, str], asks: list[Ask],
                 branching.add(src)
         for name in named:
             calls.setdefault(name, []).append(src)
-        edges.append({"source": src, "target": dst, "when": when})
+        edges.append({"source": src, "target": dst, "when": when, **counted})
     return edges, branching, calls
 
 

@@ -148,6 +148,8 @@ class OverlayEdge(BaseModel):
     source: str
     target: str
     when: str | dict[str, Any] | None = None
+    count: str | None = None
+    """An integer slot the edge adds 1 to (fsmdial's ``count``: the next question of a game)."""
 
     @field_validator("when")
     @classmethod

@@ -43,6 +43,8 @@ class TokenEdge:
     """A STAR condition token (``available``, ``yes``, ``Info missing`` ...)."""
     condition: dict[str, Any] | None = None
     """An overlay's fsmdial condition, as written (both None: an overlay's plain edge)."""
+    count: str | None = None
+    """An overlay's ``count``: the integer slot the edge adds 1 to."""
 
     def conditions(self) -> list[Any]:
         """The overlay condition and every condition nested in it (models)."""
@@ -154,9 +156,9 @@ def token_edges(task: StarTask, overlay: Overlay | None, tokens: list[str], orde
     for extra in overlay.edges if overlay else ():
         written = extra.when  # a token, an fsmdial condition, or nothing (a plain edge)
         if isinstance(written, str):
-            edges.append(TokenEdge(extra.source, extra.target, token=written))
+            edges.append(TokenEdge(extra.source, extra.target, token=written, count=extra.count))
         else:
-            edges.append(TokenEdge(extra.source, extra.target, condition=written))
+            edges.append(TokenEdge(extra.source, extra.target, condition=written, count=extra.count))
     return edges, declined, notes
 
 

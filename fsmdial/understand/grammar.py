@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from ..errors import FsmdialError
+from .grounding import TEXT_SPAN_WORDS, SpanRules, message
 
 MAX_DECIMALS = 3
 """Most digits a number may have after the decimal point."""
@@ -548,6 +549,17 @@ SPAN_STARTS = "x-span-starts"
 """With ``x-span-of``: the only word indices a span may start at."""
 NOT_AT_EDGES = "x-not-at-edges"
 """With ``x-span-of``: words (casefolded) a span may neither start nor end with."""
+NOT_INSIDE = "x-not-inside"
+"""With ``x-span-of``: words (casefolded) a span may not have at all."""
+ONE_CLAUSE = "x-one-clause"
+"""With ``x-span-of``: ``true`` if a span may not run across a clause (only a sentence otherwise)."""
+
+
+def span_rules(schema: dict[str, Any]) -> SpanRules:
+    """The :class:`~.grounding.SpanRules` an ``x-span-of`` schema states."""
+    starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
+    return SpanRules(frozenset(schema.get(NOT_AT_EDGES, ())), starts, frozenset(schema.get(NOT_INSIDE, ())),
+                     bool(schema.get(ONE_CLAUSE, False)))  # fmt: skip
 
 
 def json_piece(text: str) -> str:
@@ -555,41 +567,34 @@ def json_piece(text: str) -> str:
     return orjson.dumps(text).decode()[1:-1]
 
 
-def span_node(
-    text: str, rule: Any = None, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
-) -> Node | None:
-    """The JSON strings that are a span of ``text`` (see :mod:`.grounding`); None if it has none.
+def span_node(text: str, rule: Any = None, rules: SpanRules | None = None) -> Node | None:
+    """The JSON strings that are a span of ``text`` under ``rules`` (see :mod:`.grounding`); None if none.
 
     A span runs from the start of a word to the end of a word, gaps between
-    words copied as written; it neither starts nor ends with a function word.
+    words copied as written; it neither starts nor ends with a function word,
+    and runs on only where :meth:`~.grounding.SpanRules.runs_on` lets it (not
+    across a sentence, nor a clause for short values, nor over a barred word).
     Written as a chain of rules (``span-i``: the words from word i on), so the
     grammar grows linearly with the text, not with the number of spans.
-    ``rule(hint, body)`` names a rule (the schema builder's, to keep names unique);
-    ``blocked`` words may not be a span's first or last word either.
+    ``rule(hint, body)`` names a rule (the schema builder's, to keep names unique).
     """
-    from .grounding import TEXT_SPAN_WORDS, message
-
+    rules = rules or SpanRules()
     msg = message(text)
     count = min(len(msg.words), TEXT_SPAN_WORDS)
     if count == 0:
         return None
     make = rule or (lambda hint, body: Rule(hint, body))
-    reach = [False] * (count + 1)  # reach[i]: some word from i on may end a span
+    chain: list[Node | None] = [None] * (count + 1)  # chain[i]: the spans from word i on (None: none)
     for i in range(count - 1, -1, -1):
-        reach[i] = reach[i + 1] or msg.can_edge(i, blocked)
-    chain: list[Node | None] = [None] * (count + 1)
-    for i in range(count - 1, -1, -1):
-        if not reach[i]:
-            continue
         options: list[Node] = []
-        if msg.can_edge(i, blocked):
+        if rules.can_end(msg, i):
             options.append(Lit(json_piece(msg.word(i))))
-        after = chain[i + 1] if i + 1 < count else None
+        after = chain[i + 1] if i + 1 < count and rules.runs_on(msg, i) else None
         if after is not None:
             options.append(seq(Lit(json_piece(msg.word(i) + msg.gap(i))), after))
-        chain[i] = make(f"span-{i}", alt(*options))
-    firsts = [chain[i] for i in range(count) if msg.can_edge(i, blocked) and chain[i] is not None
-              and (starts is None or i in starts)]  # fmt: skip
+        if options:
+            chain[i] = make(f"span-{i}", alt(*options))
+    firsts = [chain[i] for i in range(count) if chain[i] is not None and rules.can_start(msg, i)]
     if not firsts:
         return None
     return seq(Lit('"'), alt(*firsts), Lit('"'))  # type: ignore[arg-type]
@@ -604,7 +609,7 @@ class _Builder:
     def __init__(self, schema: dict[str, Any]):
         self.defs: dict[str, Any] = schema.get("$defs", {})
         self.names: set[str] = set()
-        self.spans: dict[tuple[str, frozenset[str], frozenset[int] | None], Node] = {}
+        self.spans: dict[tuple[str, SpanRules], Node] = {}
 
     def rule(self, hint: str, body: Node) -> Rule:
         base = "".join(ch if ch.isalnum() else "-" for ch in hint.lower()).strip("-") or "r"
@@ -629,11 +634,10 @@ class _Builder:
         if "anyOf" in schema:
             return alt(*(self.node(sub, f"{where}-{i}") for i, sub in enumerate(schema["anyOf"])))
         if SPAN_OF in schema:
-            text, blocked = schema[SPAN_OF], frozenset(schema.get(NOT_AT_EDGES, ()))
-            starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
-            key = (text, blocked, starts)
+            text, rules = schema[SPAN_OF], span_rules(schema)
+            key = (text, rules)
             if key not in self.spans:
-                found = span_node(text, self.rule, blocked, starts)
+                found = span_node(text, self.rule, rules)
                 if found is None:
                     raise GrammarError(f"{where}: {text!r} has no span")
                 self.spans[key] = found

@@ -72,10 +72,73 @@ class Message:
             for last in range(first, min(count, first + longest)):
                 yield first, last, self.span(first, last)
 
+    def folded(self, index: int) -> str:
+        return self.word(index).casefold().replace("\u2019", "'")
+
     def can_edge(self, index: int, blocked: frozenset[str] = frozenset()) -> bool:
         """May a text span start or end at word ``index`` (not a function word, nor one of ``blocked``)?"""
-        word = self.word(index).casefold().replace("\u2019", "'")
+        word = self.folded(index)
         return word not in FUNCTION_WORDS and word not in blocked
+
+    def sentence_ends(self, index: int) -> bool:
+        """Does a sentence end after word ``index`` ("... my money. And on a holiday")?"""
+        gap = self.gap(index)
+        if not SENTENCE_END.search(gap):
+            return False
+        return not (gap.startswith(". ") and self.folded(index) in ABBREVIATIONS)  # "Dr. Alexis"
+
+    def clause_ends(self, index: int) -> bool:
+        """Does a clause end after word ``index`` (a sentence end, or a comma before a function word:
+        "I'm Angela, and please note ...", "Jane Doe, my account is ...")?"""
+        if index + 1 >= len(self.words) or self.sentence_ends(index):
+            return True
+        return any(mark in self.gap(index) for mark in CLAUSE_MARKS) and self.folded(index + 1) in FUNCTION_WORDS
+
+
+SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)|\n")
+"""Punctuation that ends a sentence when a space follows ("7.30" and "e.g" are one sentence)."""
+CLAUSE_MARKS = (",", " - ", "\u2013", "\u2014", "(", ")", ":")
+ABBREVIATIONS = frozenset("dr mr mrs ms mx st jr sr prof mt ft ave rd blvd apt no vs".split())
+"""Words a period after does not end a sentence."""
+
+
+@dataclass(frozen=True)
+class SpanRules:
+    """Where one text slot's span may start, end and run (:func:`.grammar.span_node` and
+    :func:`text_span_ok` both follow them, so the grammar and the check agree).
+
+    A span never runs across a sentence end; a span of a short value
+    (``one_clause``: a name, a place) never runs across a clause either. No
+    word of ``barred`` (what the rules read for other slots: "76" in "I'm
+    Angela, and I expect 76 people") is in it at all, and no word of
+    ``blocked`` (the flow's own words) starts or ends it.
+    """
+
+    blocked: frozenset[str] = frozenset()
+    starts: frozenset[int] | None = None
+    barred: frozenset[str] = frozenset()
+    one_clause: bool = False
+
+    def can_start(self, msg: Message, index: int) -> bool:
+        return self.can_end(msg, index) and (self.starts is None or index in self.starts)
+
+    def can_end(self, msg: Message, index: int) -> bool:
+        return msg.can_edge(index, self.blocked) and msg.folded(index) not in self.barred
+
+    def runs_on(self, msg: Message, index: int) -> bool:
+        """May a span that has word ``index`` go on to the next word?"""
+        if index + 1 >= len(msg.words) or msg.folded(index + 1) in self.barred:
+            return False
+        return not (msg.clause_ends(index) if self.one_clause else msg.sentence_ends(index))
+
+
+ONE_CLAUSE_LENGTH = 200
+"""A text slot whose values are at most this long (the default) takes a one-clause span."""
+
+
+def span_rules_for(slot: Slot, blocked: frozenset[str], starts: frozenset[int] | None,
+                   barred: frozenset[str]) -> SpanRules:  # fmt: skip
+    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH)
 
 
 @lru_cache(maxsize=256)
@@ -188,18 +251,18 @@ def is_span(slot: Slot) -> bool:
     return slot.extract == "span" and (slot.type in _READERS or slot.type is SlotType.string)
 
 
-def text_span_ok(
-    text: str, span: str, blocked: frozenset[str] = frozenset(), starts: frozenset[int] | None = None
-) -> bool:
-    """Is ``span`` a span a text slot may take from ``text`` (see :func:`.grammar.span_node`)?"""
+def text_span_ok(text: str, span: str, rules: SpanRules = SpanRules()) -> bool:
+    """Is ``span`` a span a text slot may take from ``text`` under ``rules`` (see :func:`.grammar.span_node`)?"""
     msg = message(text)
     count = min(len(msg.words), TEXT_SPAN_WORDS)
     for first in range(count):
-        if not msg.can_edge(first, blocked) or (starts is not None and first not in starts):
+        if not rules.can_start(msg, first):
             continue
         for last in range(first, count):
-            if msg.can_edge(last, blocked) and msg.span(first, last) == span:
+            if rules.can_end(msg, last) and msg.span(first, last) == span:
                 return True
+            if not rules.runs_on(msg, last):
+                break
     return False
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import weakref
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -39,6 +40,7 @@ from ..language import (
     remove_dates_and_times,
 )
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
+from .grounding import FUNCTION_WORDS
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -52,14 +54,35 @@ def _value_pattern(value: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
 
 
+@lru_cache(maxsize=1024)
+def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Values of several words a user may name by their own words alone: "the hilton" for "Hilton
+    Hotel" when the slot also has "Hyatt Hotel" (the words no other value of the slot has, next to
+    each other in the value, one of them a real word of four letters or more)."""
+    keyed = {value: value_key(value).split() for value in values}
+    shared = Counter(word for words in keyed.values() for word in set(words))
+    out = []
+    for value, words in keyed.items():
+        own = [i for i, word in enumerate(words) if shared[word] == 1 and word not in FUNCTION_WORDS]
+        if not own or len(own) == len(words) or own != list(range(own[0], own[-1] + 1)):
+            continue
+        if any(len(words[i]) >= 4 and words[i].isalpha() for i in own):
+            out.append((value, _value_pattern(" ".join(words[i] for i in own))))
+    return tuple(out)
+
+
 def _found_value(values: Sequence[str], text: str) -> str | None:
     """The one categorical value written in ``text``, or None when there is none or doubt.
 
     A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
     values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
-    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None.
+    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
+    whole, one named by its own words alone counts, if only one is (:func:`_short_names`).
     """
     hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
+    if not hits:
+        named = [value for value, pattern in _short_names(tuple(values)) if pattern.search(text)]
+        return named[0] if len(named) == 1 else None
     if len(hits) > 1:
         spans = [found.span() for _, found in hits]
         hits = [
@@ -112,9 +135,10 @@ class _StateTables:
             for slot in state.slots
             if slot.type is SlotType.categorical
         )
-        values = [value for _, slot_values, _ in self.categorical for value in slot_values]
+        patterns = [_value_pattern(value).pattern for _, slot_values, _ in self.categorical for value in slot_values]
+        patterns += [found.pattern for _, values, _ in self.categorical for _, found in _short_names(values)]
         # One search says whether any value is there at all (most turns name none).
-        self.any_value = re.compile("|".join(_value_pattern(v).pattern for v in values), re.I) if values else None
+        self.any_value = re.compile("|".join(patterns), re.I) if patterns else None
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )

@@ -47,6 +47,8 @@ from .grammar import (
     DATE_PATTERN,
     LARGEST_INT,
     NOT_AT_EDGES,
+    NOT_INSIDE,
+    ONE_CLAUSE,
     SPAN_OF,
     SPAN_STARTS,
     TIME_PATTERN,
@@ -58,9 +60,11 @@ from .grammar import (
 )
 from .grounding import (
     FUNCTION_WORDS,
+    SpanRules,
     is_typed,
     mentioned,
     message,
+    span_rules_for,
     text_span_ok,
     typed_candidates,
     words_of,
@@ -219,12 +223,10 @@ class TurnSchema:
     intents: tuple[str, ...] | None
     answers: bool
     choices: tuple[str, ...] | None
-    blocked: frozenset[str] = frozenset()
-    """Words a text span may neither start nor end with (the flow's own words, typed values' words)."""
     priority: tuple[str, ...] = ()
     """Slots in the order they may claim a span: the asked one, the expected ones, the rest."""
-    span_starts: dict[str, frozenset[int]] = field(default_factory=dict)
-    """Text slots named but not asked: the words their span may start at (right after the name)."""
+    span_rules: dict[str, SpanRules] = field(default_factory=dict)
+    """Per text slot: where its span may start, end and run (the grammar's own rules, checked again)."""
 
     @property
     def empty(self) -> bool:
@@ -289,8 +291,7 @@ class TurnSchema:
                 raise refuse(f"{name}: {written!r} is not one of the spans offered")
             return self.values[name][written]
         if name in self.text_slots:
-            if not isinstance(written, str) or not text_span_ok(self.text, written, self.blocked,
-                                                                 self.span_starts.get(name)):
+            if not isinstance(written, str) or not text_span_ok(self.text, written, self.span_rules[name]):
                 raise refuse(f"{name}: {written!r} is not a span of the message")
             return written
         if name in self.categorical:
@@ -434,7 +435,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     free: dict[str, Any] = {}
     categorical: dict[str, tuple[Any, ...]] = {}
     properties: dict[str, Any] = {}
-    span_starts: dict[str, frozenset[int]] = {}
+    span_rules: dict[str, SpanRules] = {}
     texts: list[Slot] = []
     for slot in state.slots:
         if slot.name in settled.slots:
@@ -465,10 +466,11 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
         else:
             texts.append(slot)
-    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now.
-    blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans))
-    blocked |= words_of(*(span for name in settled.slots if (s := state.slot(name)) is not None and is_typed(s)
-                          for span in typed_candidates(s, text, now)))  # fmt: skip
+    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
+    # what the rules read for sure is another slot's value: no text span has any of its words.
+    barred = words_of(*(span for name in settled.slots if (s := state.slot(name)) is not None and is_typed(s)
+                        for span in typed_candidates(s, text, now)))  # fmt: skip
+    blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
             starts = None  # the answer to the question: any span
@@ -478,13 +480,18 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        if span_node(text, blocked=blocked, starts=starts) is not None:
+        rules = span_rules_for(slot, blocked, starts, barred)
+        if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
-            properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(blocked),
+            span_rules[slot.name] = rules
+            properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(rules.blocked),
                                      "maxLength": len(text)}  # fmt: skip
-            if starts is not None:
-                properties[slot.name][SPAN_STARTS] = sorted(starts)
-                span_starts[slot.name] = starts
+            if rules.starts is not None:
+                properties[slot.name][SPAN_STARTS] = sorted(rules.starts)
+            if rules.barred:
+                properties[slot.name][NOT_INSIDE] = sorted(rules.barred)
+            if rules.one_clause:
+                properties[slot.name][ONE_CLAUSE] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
@@ -518,7 +525,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     stats["turn_schemas"] += 1
     stats["turn_seconds"] += time.perf_counter() - started
     return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
-                      answers, choices, blocked, _priority(state, text), span_starts)  # fmt: skip
+                      answers, choices, _priority(state, text), span_rules)  # fmt: skip
 
 
 _NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't cannot later wait".split())
