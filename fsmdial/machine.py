@@ -144,6 +144,8 @@ class FlowMachine:
         self.session = session if session is not None else SessionState.at(self.INITIAL)
         self.predicates: Mapping[str, Callable[[FlowMachine], bool]] = predicates or {}
         self.evaluated: list[tuple[str, bool]] = []
+        self.given_now: set[str] = set()
+        """Slots the user gave a new value this turn (a counting edge leaves them as given)."""
         self.machine = Machine(
             model=self,
             states=list(self.STATES),
@@ -252,10 +254,11 @@ class FlowMachine:
                 self.forget(self.DEPENDENTS.get(slot, ()))
 
     def count_up(self, slot: str) -> None:
-        """Add 1 to an integer slot (an edge with ``count``); a slot at its maximum, or not held, stays."""
+        """Add 1 to an integer slot (an edge with ``count``); a slot at its maximum, not held, or just given
+        by the user ("yes, question 5 please"), stays."""
         session = self.session
         value = session.slots.get(slot)
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(value, int) or isinstance(value, bool) or slot in self.given_now:
             return
         maximum = self.FLOW.slots()[slot].maximum  # the flow check made sure the slot is asked for
         if maximum is not None and value + 1 > maximum:

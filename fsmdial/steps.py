@@ -82,6 +82,7 @@ class Turn:
     def begin(self, trace: TurnTrace) -> Turn:
         """Start a turn on the machine's current session, recorded in ``trace``."""
         self.session = self.values.session = self.machine.session
+        self.machine.given_now.clear()
         self.trace = trace
         self.acts: list[Act] = []
         return self

@@ -205,6 +205,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         session.confirmed.discard(name)
         trace.slot_changes.append({"slot": name, "old": old, "new": value})
         changed.append(name)
+        turn.machine.given_now.add(name)
     if refused:
         template = flow.fallbacks.committed
         said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])

@@ -123,6 +123,14 @@ def test_an_edge_that_counts_moves_an_integer_slot_on_so_the_tool_is_called_with
     assert d.slots["number"] == 3
 
 
+def test_a_number_the_user_gives_with_the_yes_is_taken_as_given_not_counted_on() -> None:
+    d, asked = quiz()
+    d.start()
+    d.turn("1")
+    assert "Q3: question 3" in d.turn("yes, question 3 please").text
+    assert asked == [1, 3]
+
+
 def test_the_counting_edge_is_compiled_into_the_class_source_and_checked() -> None:
     import pytest
 

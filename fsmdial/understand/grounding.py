@@ -44,7 +44,7 @@ FUNCTION_WORDS = frozenset(
     did have has had will would can could should shall may might must please hi hello hey yes no ok okay yeah
     um uh oh well just also too very really like want need make let thanks thank sure not don't bye goodbye
     actually instead change changed under over into onto before after around there here what which who how
-    when where why one ones some any all none""".split()
+    when where why one ones some any all none though although anyway either neither yet still again now""".split()
 )
 """Words a text span may not start or end with (a value is rarely "I" or "the party")."""
 
