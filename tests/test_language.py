@@ -160,3 +160,7 @@ def test_a_categorical_value_is_read_by_its_own_words_when_no_other_value_has_th
     # named at once leave it unread.
     for unread in ("a hotel in town", "any inn will do", "the hyatt or the hilton", "hiltons are awful"):
         assert read(unread) is None, unread
+    # Punctuation does not make a word a value's own: "york" belongs to none of these (found by fuzzing).
+    punctuated = ("+new york+", "_new york+", "+new york_")
+    assert rules._short_names(punctuated) == ()
+    assert rules._found_value(punctuated, "_new york+ please") != "+new york_"

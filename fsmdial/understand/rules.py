@@ -60,13 +60,15 @@ def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], 
     Hotel" when the slot also has "Hyatt Hotel" (the words no other value of the slot has, next to
     each other in the value, one of them a real word of four letters or more)."""
     keyed = {value: value_key(value).split() for value in values}
-    shared = Counter(word for words in keyed.values() for word in set(words))
+    # Words are compared without their punctuation: "york" is not "+new york_"'s own word beside "_new york+".
+    bare = lambda word: re.sub(r"\W", "", word)  # noqa: E731
+    shared = Counter(bare(word) for words in keyed.values() for word in set(words))
     out = []
     for value, words in keyed.items():
-        own = [i for i, word in enumerate(words) if shared[word] == 1 and word not in FUNCTION_WORDS]
+        own = [i for i, word in enumerate(words) if shared[bare(word)] == 1 and word not in FUNCTION_WORDS]
         if not own or len(own) == len(words) or own != list(range(own[0], own[-1] + 1)):
             continue
-        if any(len(words[i]) >= 4 and words[i].isalpha() for i in own):
+        if all(words[i].isalpha() for i in own) and any(len(words[i]) >= 4 for i in own):
             out.append((value, _value_pattern(" ".join(words[i] for i in own))))
     return tuple(out)
 
