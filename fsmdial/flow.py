@@ -1197,8 +1197,7 @@ def check_flow(flow: Flow) -> list[FlowIssue]:
         if edge.reset_slots and edge.target in nodes and not isinstance(nodes[edge.target], RequestNode):
             add(where, "reset_slots needs a request node as target")
         if edge.count is not None:
-            counted = next((slot for node in flow.nodes if isinstance(node, RequestNode) for slot in node.slots
-                            if slot.name == edge.count), None)  # fmt: skip
+            counted = flow.slots().get(edge.count)
             if counted is None:
                 add(where, f"count: no request node asks for slot {edge.count!r}")
             elif counted.type is not SlotType.integer:
@@ -1460,7 +1459,8 @@ def _after_result_field(flow: Flow, nodes: dict, field: str, cache: dict) -> fro
 def flow_warnings(flow: Flow) -> list[FlowIssue]:
     """Things in a valid flow that are probably not what its author meant (``fsmdial validate`` shows them).
 
-    Today: conditional edges that can never be taken. A node's conditional edges are tried in
+    Today: conditional edges that can never be taken, inform nodes that wait, confirmations with no
+    way on for "yes", end nodes that ask a question. A node's conditional edges are tried in
     document order and the first that holds is followed (its unconditional edge, if any, last);
     an edge whose condition implies the condition of an earlier edge never wins.
     """
@@ -1475,6 +1475,15 @@ def flow_warnings(flow: Flow) -> list[FlowIssue]:
                     f"node {node.id}",
                     "an inform node with no outgoing edge: the dialogue waits here, not ended, until the user "
                     "corrects a value or says goodbye; make it an end node if the conversation is over",
+                )
+            )
+        elif isinstance(node, EndNode) and (node.message or "").rstrip().endswith("?"):
+            warnings.append(
+                FlowIssue(
+                    f"node {node.id}",
+                    "an end node that asks a question: on its own the flow is over, so any answer only hears "
+                    "that it has ended (in an Assistant the answer goes on to another flow, which may be meant); "
+                    "close it with a statement, or make it an inform_and_confirm node",
                 )
             )
         elif isinstance(node, ConfirmNode) and node.choices is None and outgoing[node.id]:

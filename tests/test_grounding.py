@@ -167,3 +167,20 @@ def test_a_long_text_value_may_hold_clauses_but_not_run_across_sentences():
                 assert (re.fullmatch(pattern, orjson.dumps(span).decode()) is not None) == text_span_ok(
                     text, span, rules
                 ), (rules, span)
+
+
+def test_the_rules_certain_reading_is_one_method_for_the_model_path_and_fsmdial_prompt():
+    from fsmdial.understand.rules import RulesUnderstander
+
+    rules = RulesUnderstander()
+    asking = booking_state()
+    # A name read "as the whole text" is a guess left to the model; numbers, dates and times are certain.
+    found = rules.certain(asking, "Jane Doe", now=NOW)
+    assert found.slots == {} and rules.understand(asking, "Jane Doe", now=NOW).slots == {"name": "Jane Doe"}
+    assert rules.certain(asking, "for 4 people tomorrow", now=NOW).slots == {"party_size": 4, "date": "2026-11-24"}
+    # With a confirmation pending, a value the bot's question names is a restatement, not a change.
+    held = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-24", "time": "19:00"}
+    confirming = booking_state("confirm_booking", None, held, confirm=True)
+    history = [("bot", "A table for 4 on 2026-11-24 at 19:00. Shall I book it?")]
+    assert rules.certain(confirming, "yes, 4 people", history=history, now=NOW).slots == {}
+    assert rules.certain(confirming, "make it 5 people", history=history, now=NOW).slots == {"party_size": 5}

@@ -512,3 +512,13 @@ def test_a_valid_pattern_never_fails_a_turn(pattern: str, reply: str) -> None:
     dialogue = Dialogue(load_flow(doc))
     dialogue.start()
     assert dialogue.turn(reply).messages == [f"Got {search_regex(pattern).search(reply).group()}."]  # type: ignore[union-attr]
+
+
+def test_an_end_node_that_asks_a_question_is_a_warning() -> None:
+    doc = {"name": "ends_asking", "nodes": [
+        {"id": "ask", "type": "request", "slots": [{"name": "x", "description": "x"}]},
+        {"id": "bye", "type": "end", "message": "Anything else I can do for you?"},
+    ], "edges": [{"source": "ask", "target": "bye"}]}  # fmt: skip
+    assert [w.path for w in flow_warnings(load_flow(doc))] == ["node bye"]
+    doc["nodes"][1]["message"] = "Goodbye."
+    assert flow_warnings(load_flow(doc)) == []

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from fsmdial.compiler import emit_source
+from fsmdial.errors import FlowError
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.tools import ToolRegistry
@@ -132,11 +136,6 @@ def test_a_number_the_user_gives_with_the_yes_is_taken_as_given_not_counted_on()
 
 
 def test_the_counting_edge_is_compiled_into_the_class_source_and_checked() -> None:
-    import pytest
-
-    from fsmdial.compiler import emit_source
-    from fsmdial.errors import FlowError
-
     source = emit_source(load_flow(QUIZ))
     assert "self.count_up('number')" in source and "'after': ['count_2_number']" in source
     for slot, problem in (("nothing", "no request node asks for slot 'nothing'"), ("text", "is string, not integer")):

@@ -33,7 +33,7 @@ def _run_prompt(args: argparse.Namespace) -> int:
         from .tiny_model import CHATML_TEMPLATE
 
         builder = PromptBuilder(ChatFormat(CHATML_TEMPLATE), lambda text, special: [])
-        certain = _certain(RulesUnderstander(), state, args.text)
+        certain = RulesUnderstander().certain(state, args.text, now=dt.datetime.now())
     print(builder.text(state, (), args.text))
     schema = turn_schema(state, args.text, dt.datetime.now(), settled=certain)
     print("--- settled by the rules:", {"intent": certain.intent, "slots": certain.slots})
@@ -42,16 +42,6 @@ def _run_prompt(args: argparse.Namespace) -> int:
     print("--- its grammar (GBNF):")
     print(schema.grammar.gbnf, end="")
     return 0
-
-
-def _certain(rules: Any, state: Any, text: str) -> Any:
-    """The rules' certain reading, as GGUFUnderstander.certain makes it (for use without a model)."""
-    from ..flow import SlotType
-    from .base import Parse
-
-    found = rules.understand(state, text, now=dt.datetime.now())
-    slots = {n: v for n, v in found.slots.items() if state.slot(n) is not None and state.slot(n).type is not SlotType.string}
-    return Parse(intent=found.intent, slots=slots, path="rules")
 
 
 def register(subparsers: Any) -> None:

@@ -56,14 +56,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import FsmdialError, ModelError, UnderstandingError
-from ..flow import SlotType
 from .backends import DEFAULT_BACKEND, decoder_for
 from .backends import backend as backend_named
 from .base import Parse, UnderstandingState
@@ -178,27 +176,10 @@ class GGUFUnderstander:
     def certain(
         self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime
     ) -> Parse:
-        """What the rules read with certainty: their intent, and values of slots with a type to read.
-
-        A value the rules read from a string slot "as the whole text" is a guess
-        and left to the model. With a confirmation pending, a value the agent's
-        question itself names is a restatement ("yes, 4 people"), not a change.
-        """
+        """What the rules read with certainty (:meth:`RulesUnderstander.certain`); nothing with ``rules_first=False``."""
         if self.grounding is None:
             return Parse(path="rules")
-        found = self.grounding.understand(state, text, history=history, now=now)
-        slots = {}
-        for name, value in found.slots.items():
-            slot = state.slot(name)
-            if slot is None:
-                continue
-            if slot.type is SlotType.string and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
-                continue
-            slots[name] = value
-        if state.confirm is not None and slots:
-            asked = next((said for role, said in reversed(history) if role != "user"), "")
-            slots = {name: value for name, value in slots.items() if not _names(asked, value)}
-        return Parse(intent=found.intent, slots=slots, path="rules")
+        return self.grounding.certain(state, text, history=history, now=now)
 
     def prompt_text(self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]] = ()) -> str:
         """The prompt the model would read for ``text`` at ``state`` (what ``fsmdial prompt`` shows)."""
@@ -224,13 +205,6 @@ class GGUFUnderstander:
         if prompt.dropped:
             parse.info["dropped_lines"] = prompt.dropped
         return parse
-
-
-def _names(said: str, value: object) -> bool:
-    """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)?"""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return re.search(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w])", said, re.I) is not None
 
 
 def merge(certain: Parse, model: Parse) -> Parse:

@@ -55,6 +55,8 @@ class Message:
 
     text: str
     words: tuple[tuple[int, int], ...]
+    folded_words: tuple[str, ...]
+    """Each word casefolded, curly apostrophes straight (what word lists are compared with)."""
 
     def span(self, first: int, last: int) -> str:
         return self.text[self.words[first][0] : self.words[last][1]]
@@ -73,7 +75,7 @@ class Message:
                 yield first, last, self.span(first, last)
 
     def folded(self, index: int) -> str:
-        return self.word(index).casefold().replace("\u2019", "'")
+        return self.folded_words[index]
 
     def can_edge(self, index: int, blocked: frozenset[str] = frozenset()) -> bool:
         """May a text span start or end at word ``index`` (not a function word, nor one of ``blocked``)?"""
@@ -143,7 +145,9 @@ def span_rules_for(slot: Slot, blocked: frozenset[str], starts: frozenset[int] |
 
 @lru_cache(maxsize=256)
 def message(text: str) -> Message:
-    return Message(text, tuple(m.span() for m in WORD.finditer(text)))
+    found = list(WORD.finditer(text))
+    return Message(text, tuple(m.span() for m in found),
+                   tuple(m.group().casefold().replace("\u2019", "'") for m in found))  # fmt: skip
 
 
 # ------------------------------------------------------------------ typed spans
@@ -193,16 +197,14 @@ def read_spans(text: str, kind: SlotType, day: dt.date) -> dict[str, tuple[Any, 
     return _minimal(message(text), _READERS[kind], now)
 
 
-TYPED_KINDS = frozenset(_READERS)
-
-
-def typed_spans(text: str, kind: SlotType, now: dt.datetime) -> list[str]:
-    """The minimal spans of ``text`` that read as a value of ``kind`` (date, time, integer or number)."""
-    return list(read_spans(text, kind, now.date()))
-
-
 def _covered(spans: dict[str, tuple[Any, int, int]]) -> set[int]:
     return {i for _, first, last in spans.values() if last > first for i in range(first, last + 1)}
+
+
+@lru_cache(maxsize=256)
+def _in_dates_and_times(text: str, day: dt.date) -> frozenset[int]:
+    """The words of ``text`` inside a date or a time of several words ("March 3", "7 30 pm")."""
+    return frozenset(_covered(read_spans(text, SlotType.date, day)) | _covered(read_spans(text, SlotType.time, day)))
 
 
 def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
@@ -214,14 +216,14 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     if kind in _READERS:
         spans = read_spans(text, kind, now.date())
         if kind in (SlotType.integer, SlotType.number):
-            inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
+            inside = _in_dates_and_times(text, now.date())
             spans = {s: v for s, v in spans.items() if not (v[1] == v[2] and v[1] in inside)}
             if kind is SlotType.integer:
                 spans = {s: v for s, v in spans.items() if float(v[0]).is_integer()}
         return {span: value for span, (value, _, _) in spans.items()}
     if kind is SlotType.string and slot.pattern is not None:
         # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
-        inside = _covered(read_spans(text, SlotType.date, now.date())) | _covered(read_spans(text, SlotType.time, now.date()))
+        inside = _in_dates_and_times(text, now.date())
         msg = message(text)
         return {span: value for span, value in pattern_candidates(slot.pattern, text).items()
                 if not any(i in inside for i in _word_indices(msg, span))}  # fmt: skip
@@ -244,11 +246,6 @@ def _word_indices(msg: Message, span: str) -> list[int]:
 def is_typed(slot: Slot) -> bool:
     """Does the slot take a value from an enum of typed spans (rather than any span, or free text)?"""
     return slot.type in _READERS or (slot.type is SlotType.string and slot.pattern is not None)
-
-
-def is_span(slot: Slot) -> bool:
-    """Does the slot take a span of the message (typed or text)? Categorical and boolean slots do not."""
-    return slot.extract == "span" and (slot.type in _READERS or slot.type is SlotType.string)
 
 
 def text_span_ok(text: str, span: str, rules: SpanRules = SpanRules()) -> bool:

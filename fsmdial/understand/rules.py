@@ -211,6 +211,31 @@ class RulesUnderstander:
         self._fill_slots(state, tables, text, now, parse)
         return parse
 
+    def certain(
+        self, state: UnderstandingState, text: str, *, history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse:  # fmt: skip
+        """What the rules read with certainty (what a model may not override): their intent, and the
+        values of slots with a type to read.
+
+        A value read from a string slot "as the whole text" is a guess, left out (a pattern match
+        stays). With a confirmation pending, a value the agent's question itself names is a
+        restatement ("yes, 4 people"), not a change.
+        """
+        found = self.understand(state, text, history=history, now=now)
+        slots = {}
+        for name, value in found.slots.items():
+            slot = state.slot(name)
+            if slot is None:
+                continue
+            if slot.type is SlotType.string and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
+                continue
+            slots[name] = value
+        if state.confirm is not None and slots:
+            asked = next((said for role, said in reversed(history) if role != "user"), "")
+            slots = {name: value for name, value in slots.items() if not _names(asked, value)}
+        return Parse(intent=found.intent, slots=slots, path="rules")
+
     def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
         """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
         norm = normalize(text)
@@ -427,3 +452,10 @@ def _choice(state: UnderstandingState, tables: _StateTables, norm: str, answer: 
         if len(fitting) == 1:
             return fitting[0]
     return None
+
+
+def _names(said: str, value: object) -> bool:
+    """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)?"""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return re.search(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w])", said, re.I) is not None

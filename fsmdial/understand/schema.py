@@ -338,6 +338,7 @@ def vocabulary(state: UnderstandingState) -> frozenset[str]:
 
 
 _COMMON = frozenset("a an the i me my you your we to of for and or is are it it's be do can could would".split())
+"""The commonest function words: an intent example made only of function words ("hello there") keeps the rest."""
 
 
 def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = True) -> list[str]:
@@ -373,7 +374,7 @@ def _content(example: str) -> frozenset[str]:
 
 
 def _stems(words: frozenset[str]) -> set[str]:
-    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS and w not in _COMMON}
+    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS}
 
 
 def cue(slot: Slot, text: str) -> int:
@@ -437,6 +438,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     properties: dict[str, Any] = {}
     span_rules: dict[str, SpanRules] = {}
     texts: list[Slot] = []
+    taken: set[str] | None = None  # the spans typed slots asked for now could take (worked out when first needed)
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -460,7 +462,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if not (offered(state, slot) or cue(slot, text)):
                 # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
                 # card asked for, not the new PIN of a later step).
-                spans = {span: value for span, value in spans.items() if span not in claimed(state, text, now, settled)}
+                if taken is None:
+                    taken = claimed(state, text, now, settled)
+                spans = {span: value for span, value in spans.items() if span not in taken}
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
