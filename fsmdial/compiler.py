@@ -350,7 +350,8 @@ def compile_flow(flow: Flow) -> type[FlowMachine]:
     namespace: dict[str, Any] = {"__name__": f"fsmdial.compiled.{_ident(flow.name)}"}
     exec(compile(source, f"<fsmdial flow {_inert(flow.name)}>", "exec"), namespace)
     cls = namespace[class_name(flow)]
-    cls.FLOW = flow  # the validated object itself: identical content, no second parse
+    cls.FLOW = flow  # the validated object itself (identical content to the copy the source parsed)
+    cls.DEPENDENTS = Dependents(flow)  # built on that object too, not on the copy just replaced
     cls.SOURCE = source
     return cls
 

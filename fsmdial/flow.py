@@ -1136,16 +1136,6 @@ def _bfs(succ: dict[str, list[str]], roots: list[str]) -> list[str]:
     return list(seen)
 
 
-def ancestors(flow: Flow, node_id: str) -> list[str]:
-    """Nodes from which ``node_id`` can be reached (itself excluded unless on a cycle)."""
-    pred: dict[str, list[str]] = {node.id: [] for node in flow.nodes}
-    for edge in flow.edges:
-        if edge.target in pred:
-            pred[edge.target].append(edge.source)
-    found = _bfs(pred, pred.get(node_id, []))
-    return found
-
-
 def _edge_name(edge: Edge) -> str:
     return f"edge {edge.source}->{edge.target}"
 

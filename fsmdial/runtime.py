@@ -206,8 +206,9 @@ class Dialogue:
         text = self._clean(trace.text, trace)
         state = understanding_state(self.tables, session, self.routes)
         started = time.perf_counter()
+        now = self.clock()  # one reading per turn: "tomorrow" means the same day to the understander and to coerce
         try:
-            parse = self.understander.understand(state, text, history=session.history, now=self.clock())
+            parse = self.understander.understand(state, text, history=session.history, now=now)
         except FsmdialError:
             raise
         except Exception as exc:
@@ -217,7 +218,7 @@ class Dialogue:
         trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
         trace.understanding = dict(parse.info)
         session.history.append(("user", text))
-        return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=self.clock())
+        return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=now)
 
     def _clean(self, text: str, trace: TurnTrace) -> str:
         """The cut, cleaned text (which the trace and the store keep, too)."""

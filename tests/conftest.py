@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,3 +20,22 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def clock():
     """A frozen clock: Sunday 22 November 2026, noon."""
     return lambda: dt.datetime(2026, 11, 22, 12, 0)
+
+
+def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``fsmdial ARGS`` in a fresh interpreter, from the repository root (stdout and stderr captured)."""
+    return subprocess.run([sys.executable, "-m", "fsmdial.cli", *args], input=stdin, capture_output=True, text=True,
+                          cwd=REPO, timeout=timeout)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def clemtodd_db() -> Iterator[Any]:
+    """clem:todd's MultiWOZ databases (the test is skipped when the data is not here)."""
+    from fsmdial.eval.clemtodd.tools import MultiwozDB, default_data_dir
+
+    data = default_data_dir()
+    if data is None:
+        pytest.skip("clem:todd data not found (set FSMDIAL_CLEMTODD)")
+    database = MultiwozDB(data)
+    yield database
+    database.close()

@@ -15,11 +15,8 @@ pytestmark = pytest.mark.skipif(DATA is None, reason="clem:todd data not found (
 
 
 @pytest.fixture(scope="module")
-def db() -> MultiwozDB:
-    assert DATA is not None
-    database = MultiwozDB(DATA)
-    yield database
-    database.close()
+def db(clemtodd_db: MultiwozDB) -> MultiwozDB:
+    return clemtodd_db
 
 
 def test_search_returns_only_rows_that_fit_every_constraint(db: MultiwozDB) -> None:

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import orjson
 import pytest
 
-from .conftest import FIXTURES, FLOWS, REPO
+from .conftest import FIXTURES, FLOWS, run_cli
 from .conversations import SCRIPTS
 
-
-def fsmdial(*args, stdin=""):
-    return subprocess.run(
-        [sys.executable, "-m", "fsmdial.cli", *args], input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120
-    )
+fsmdial = run_cli
 
 
 def test_validate_all_example_flows():

@@ -92,3 +92,9 @@ def test_an_action_that_does_not_read_a_slot_keeps_its_result():
     deps = dependents(flow)
     assert "question" in deps["topic"] and "check" in deps["topic"]  # check reads question's result
     assert "check" in deps["answer"] and "question" not in deps["answer"]
+
+
+def test_a_compiled_class_works_on_the_one_validated_flow_object() -> None:
+    flow = load_flow(FLOWS / "ride_change.json")
+    cls = compile_flow(flow)
+    assert cls.FLOW is flow and cls.DEPENDENTS._flow is flow  # the slot dependents read the same object

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +27,15 @@ from fsmdial.flow import MAX_NESTING, ExternalActionNode, flow_warnings, pattern
 from fsmdial.loader import MAX_FLOW_BYTES, load_flow
 from fsmdial.tools import Tool, call_tool, check_result
 
+from .conftest import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_FLOWS = sorted(
     [*ROOT.glob("flows/*.json"), *ROOT.glob("flows/star/*.json"), *ROOT.glob("examples/**/*.json")]
 )
 
 
-def fsmdial(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "fsmdial.cli", *args], input=stdin, capture_output=True, text=True, timeout=timeout,
-        cwd=ROOT,
-    )
+fsmdial = run_cli
 
 
 def small_flow(**changes: Any) -> dict[str, Any]:
@@ -222,9 +219,8 @@ def test_hung_tools_do_not_starve_other_calls() -> None:
         for _ in range(12):
             with pytest.raises(ToolTimeout):
                 call_tool(hung, {}, timeout=0.05)
-        started = time.perf_counter()
+        # A quick tool still runs (it would time out if the hung calls had taken every worker).
         assert call_tool(quick, {}, timeout=5) == {"ok": True}
-        assert time.perf_counter() - started < 2
     finally:
         release.set()
 
@@ -241,10 +237,9 @@ def test_a_hung_tool_does_not_keep_the_process_alive() -> None:
             print("timed out")
         """
     )
-    started = time.perf_counter()
+    # The process exits well before the tool's 120 s sleep ends (subprocess's timeout fails the test otherwise).
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "timed out"
-    assert time.perf_counter() - started < 30
 
 
 @pytest.mark.parametrize("timeout", [None, 5.0])
@@ -346,12 +341,10 @@ def test_chat_trace_shows_a_huge_tool_argument(tmp_path: Path) -> None:
 
 
 def test_validate_refuses_an_endless_file_quickly() -> None:
-    started = time.perf_counter()
-    result = fsmdial("validate", "/dev/zero")
+    result = fsmdial("validate", "/dev/zero")  # the helper's subprocess timeout bounds the time
     assert result.returncode == 1
     assert f"larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB" in result.stderr
     assert "Traceback" not in result.stderr
-    assert time.perf_counter() - started < 30
 
 
 @pytest.mark.parametrize("reserved", ["none"])

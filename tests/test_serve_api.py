@@ -392,13 +392,12 @@ def test_slow_turns_run_off_the_event_loop_one_at_a_time(db, clock):
         for thread in threads:
             thread.start()
         time.sleep(0.2)
-        started = time.perf_counter()
         response = http.get(f"/sessions/{sessions[0]}")  # answered while the model is busy
-        waited = time.perf_counter() - started
+        busy = understander.running  # a turn is still inside the understander when the read comes back
         for thread in threads:
             thread.join(20)
         assert response.status_code == 200
-        assert waited < 0.5, f"a read waited {waited:.2f} s behind the turns"
+        assert busy > 0, "the read waited until every turn was done"
         assert results == {sid: 200 for sid in sessions}
         assert understander.calls == 3 and understander.most_at_once == 1
 
