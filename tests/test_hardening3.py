@@ -37,3 +37,102 @@ def test_february_29_after_a_leap_day_is_not_an_error():
     assert parse_date("February 29", now) is None
     assert impossible_date("February 29", now) == "February 29"
     assert parse_date("February 28", now) == "2029-02-28"
+
+
+# ------------------------------------------------------------------ 4. a count stops at the integer range
+
+
+def test_a_count_edge_stops_at_the_largest_integer_so_the_session_stays_loadable():
+    import copy
+
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+
+    from .test_repeated_calls import QUIZ, quiz
+
+    document = copy.deepcopy(QUIZ)
+    del document["nodes"][0]["slots"][0]["maximum"]  # no maximum of its own: the integer range bounds the count
+    d, asked = quiz(document)
+    d.start()
+    largest = 2**63 - 1
+    d.turn(str(largest))
+    d.turn("yes")
+    assert d.slots["number"] == largest and asked == [largest]
+    restored = Dialogue.restore(load_flow(document), d.snapshot(), tools={"question": lambda number: {"text": "q"}})
+    assert restored.slots["number"] == largest
+
+
+# ------------------------------------------------------------------ 5. date bounds apply when a value is given
+
+
+def test_a_date_valid_when_given_is_still_loadable_the_next_day(tmp_path):
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+
+    document = {
+        "name": "visit",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date", "description": "day",
+                                                        "earliest": "today", "latest": "today+2"}]},
+            {"id": "done", "type": "end", "message": "See you on {day}."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }  # fmt: skip
+    flow = load_flow(document)
+    evening = Dialogue(flow, clock=lambda: dt.datetime(2026, 11, 22, 23, 50))
+    evening.start()
+    evening.turn("today")
+    assert evening.slots == {"day": "2026-11-22"}
+    morning = Dialogue.restore(flow, evening.snapshot(), clock=lambda: dt.datetime(2026, 11, 23, 0, 10))
+    assert morning.slots == {"day": "2026-11-22"}
+    # a new value is still checked against the bounds on the clock of the moment it is given
+    fresh = Dialogue(flow, clock=lambda: dt.datetime(2026, 11, 23, 0, 10))
+    fresh.start()
+    assert fresh.turn("2026-11-22").trace.invalid and "day" not in fresh.slots
+
+
+# ------------------------------------------------------------------ 6. a snapshot's call memory and results are checked
+
+
+def _search_snapshot(**changes):
+    import orjson
+
+    from .test_repeated_calls import dialogue
+
+    d, _ = dialogue()
+    d.start()
+    d.turn("Paris")
+    data = orjson.loads(d.snapshot())
+    for path, value in changes.items():
+        field, node = path.split(".")
+        data[field][node] = value
+    return orjson.dumps(data)
+
+
+BAD_MEMORY = [
+    ("calls.search", {}),
+    ("calls.search", {"arguments": {"city": "Paris"}}),
+    ("calls.search", {"arguments": [], "result": None, "error": None}),
+    ("calls.search", {"arguments": {"city": "Paris"}, "result": {"hotels": 5}, "error": 3}),
+    ("calls.search", {"arguments": {"city": "Paris"}, "result": {"hotels": "five"}, "error": None}),
+    ("calls.search", {"arguments": {}, "result": {"hotels": 5}, "error": None, "earlier": [{}]}),
+    ("calls.search", {"arguments": {}, "result": {"hotels": 5}, "error": None, "surprise": 1}),
+    ("results.search", {"hotels": "five"}),
+    ("results.search", {}),
+]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("path, value", BAD_MEMORY)
+def test_a_snapshot_with_call_memory_of_the_wrong_shape_is_refused_at_restore(path, value):
+    from fsmdial.errors import SnapshotError
+
+    from .test_repeated_calls import dialogue
+
+    d, _ = dialogue()
+    before = d.snapshot()
+    with pytest.raises(SnapshotError, match=path.split(".")[0]):
+        d.load_snapshot(_search_snapshot(**{path: value}))
+    assert d.snapshot() == before
