@@ -57,6 +57,18 @@ class ToolError(TurnError):
         super().__init__(f"tool {tool!r}: {message}")
 
 
+class ToolCrashed(ToolError):
+    """A tool raised an exception it does not declare: a programming error, never a business outcome. The turn
+    fails (the flow's failure edge is not taken) and the exception is logged; it is this error's ``__cause__``."""
+
+
+class ToolFailure(FsmdialError):
+    """Raise this inside a tool for a business failure ("no table free"): the action's status is ``failure`` and
+    the flow's failure edge is taken (without one, the turn fails with :class:`ToolError`). A tool may also declare
+    its own exception types (``ToolRegistry.register(..., failures=(SoldOut,))``), or return a result that its
+    node's ``success_when`` judges."""
+
+
 class ToolArgumentError(ToolError):
     """The arguments the flow mapped for a tool failed its argument model; the tool was not called."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fsmdial.errors import SnapshotError, ToolError, ToolResultError, TurnError, UnderstandingError
+from fsmdial.errors import SnapshotError, ToolError, ToolFailure, ToolResultError, TurnError, UnderstandingError
 from fsmdial.loader import load_flow
 from fsmdial.runtime import SNAPSHOT_VERSION, Dialogue
 from fsmdial.understand.base import Parse
@@ -85,9 +85,9 @@ def test_tool_exception_without_failure_edge_rolls_back():
     assert dialogue.node == "ask" and dialogue.slots == {}
 
 
-def test_tool_exception_takes_the_failure_edge_when_there_is_one():
+def test_tool_failure_takes_the_failure_edge_when_there_is_one():
     def broken(**_):
-        raise ConnectionError("backend down")
+        raise ToolFailure("backend down")  # a declared business failure (an undeclared exception fails the turn)
 
     dialogue = ride(tools={"change_ride": broken})
     dialogue.start()
