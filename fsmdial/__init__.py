@@ -92,6 +92,13 @@ __all__ = [
 ]
 
 
+_ERRORS = ("ToolCrashed", "ToolFailure", "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow",
+           "NothingToUndo", "UndoRefused", "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType",
+           "NotFound", "StarFormatError", "UnknownSession")  # fmt: skip
+_EXPORTS.update(dict.fromkeys(_ERRORS, "fsmdial.errors"))  # every public error lives in fsmdial.errors
+__all__ += [name for name in _ERRORS if name not in __all__]
+
+
 def __getattr__(name: str) -> Any:
     # Lazy (PEP 562): `import fsmdial` stays fast; each part loads on first use.
     module = _EXPORTS.get(name)

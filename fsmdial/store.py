@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .errors import ConflictError, SnapshotError, StoreError
+from .errors import ConflictError, SnapshotError, StoreError, UnknownSession
+
+__all__ = ["SessionInfo", "SessionStore", "UnknownSession"]  # UnknownSession lives in fsmdial.errors
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
@@ -63,16 +65,6 @@ CREATE TABLE IF NOT EXISTS turns (
     PRIMARY KEY (session_id, turn)
 ) WITHOUT ROWID;
 """
-
-
-class UnknownSession(StoreError, KeyError):
-    """The store has no session of this id."""
-
-    def __init__(self, session_id: str):
-        self.session_id = session_id
-        StoreError.__init__(self, f"no session {session_id!r} in the store")
-
-    __str__ = StoreError.__str__  # KeyError would show the message quoted
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from .errors import ToolArgumentError, ToolCrashed, ToolError, ToolFailure, ToolResultError, ToolTimeout
 from .flow import ExternalActionNode, FieldType, Flow, ResultCondition, ResultField, StatusCondition, iter_conditions
 
-
 log = logging.getLogger("fsmdial.tools")
 
 

@@ -34,9 +34,21 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..errors import ConflictError, FsmdialError, SnapshotError, TurnError
-from ..store import UnknownSession
-from .sessions import NothingToUndo, Playground, SessionFull, UnknownFlow
+from ..errors import (
+    BadRequest,
+    ConflictError,
+    FsmdialError,
+    NotFound,
+    NothingToUndo,
+    RequestTooLarge,
+    SessionFull,
+    SnapshotError,
+    TurnError,
+    UnknownFlow,
+    UnknownSession,
+    UnsupportedMediaType,
+)
+from .sessions import Playground
 
 log = logging.getLogger("fsmdial.serve")
 
@@ -62,22 +74,6 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",
 }
-
-
-class BadRequest(FsmdialError):
-    """The request is not what the API takes (not JSON, wrong fields)."""
-
-
-class RequestTooLarge(BadRequest):
-    """The request body is larger than :data:`MAX_BODY_BYTES`."""
-
-
-class UnsupportedMediaType(BadRequest):
-    """A POST that does not say its body is JSON."""
-
-
-class NotFound(FsmdialError):
-    """Nothing is served at this address."""
 
 
 STATUS: tuple[tuple[type[BaseException], int], ...] = (

@@ -29,31 +29,17 @@ from typing import Any
 import orjson
 
 from ..assistant import Assistant
-from ..errors import FsmdialError, SnapshotError, TurnError
+from ..errors import NothingToUndo, ServeError, SessionFull, SnapshotError, TurnError, UnknownFlow, UnknownSession
 from ..runtime import Dialogue, flow_class
-from ..store import SessionStore, UnknownSession
+from ..store import SessionStore
 from .diagram import Diagram, flow_diagram
 
 FORMAT = "fsmdial.serve.session"
 """``format`` of a downloaded session."""
+__all__ = ["FORMAT", "MAX_EVENTS", "NothingToUndo", "Playground", "ServeError", "SessionFull", "UnknownFlow",
+           "visible_events"]  # fmt: skip
 MAX_EVENTS = 500
 """Most events one session may hold (a runaway client cannot grow a session without bound)."""
-
-
-class ServeError(FsmdialError):
-    """A playground request that cannot be carried out (the session is unchanged)."""
-
-
-class UnknownFlow(ServeError):
-    """The request names a flow this server does not serve."""
-
-
-class NothingToUndo(ServeError):
-    """Undo was asked for a session with no user turn left to undo."""
-
-
-class SessionFull(ServeError):
-    """The session has reached :data:`MAX_EVENTS`."""
 
 
 class Playground:
