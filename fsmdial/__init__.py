@@ -94,7 +94,7 @@ __all__ = [
 
 _ERRORS = ("ToolCrashed", "ToolFailure", "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow",
            "NothingToUndo", "UndoRefused", "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType",
-           "NotFound", "StarFormatError", "UnknownSession")  # fmt: skip
+           "NotFound", "StarFormatError", "UnknownSession", "DamagedTrace")  # fmt: skip
 _EXPORTS.update(dict.fromkeys(_ERRORS, "fsmdial.errors"))  # every public error lives in fsmdial.errors
 __all__ += [name for name in _ERRORS if name not in __all__]
 

@@ -13,7 +13,7 @@ from typing import Any
 __all__ = [
     "FsmdialError", "FlowIssue", "FlowError", "TurnError", "UnderstandingError", "ToolError", "ToolCrashed",
     "ToolFailure", "ToolArgumentError", "ToolResultError", "ToolTimeout", "TemplateError", "FlowLoopError",
-    "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "ModelError", "MissingExtraError",
+    "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
     "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
     "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError",
 ]  # fmt: skip
@@ -118,6 +118,15 @@ class UnknownSession(StoreError, KeyError):
         StoreError.__init__(self, f"no session {session_id!r} in the store")
 
     __str__ = StoreError.__str__  # KeyError would show the message quoted
+
+
+class DamagedTrace(StoreError):
+    """A stored trace cannot be read (not JSON, not an object): ``session_id`` and ``turn`` say which row.
+    ``SessionStore.traces(id, damaged="mark")`` gives a marker in its place instead."""
+
+    def __init__(self, message: str, session_id: str, turn: int):
+        self.session_id, self.turn = session_id, turn
+        super().__init__(message)
 
 
 class ModelError(FsmdialError):

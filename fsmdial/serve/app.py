@@ -108,10 +108,12 @@ def error_response(exc: BaseException) -> Response:
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    """The body of a POST as a JSON object (an empty body reads as ``{}``), at most :data:`MAX_BODY_BYTES`."""
+    """The body of a POST as a JSON object, at most :data:`MAX_BODY_BYTES`. An empty body reads as ``{}``, and
+    may come with no content type at all (``curl -X POST .../undo``); any other body must say it is JSON (a
+    cross-site form always sends a form content type, so it cannot post one)."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type != "application/json":
-        raise UnsupportedMediaType(f"send the body as application/json, not {media_type or 'nothing'!r}")
+    if media_type not in ("application/json", ""):
+        raise UnsupportedMediaType(f"send the body as application/json, not {media_type!r}")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise RequestTooLarge(f"the body has {declared} bytes; the most accepted is {MAX_BODY_BYTES}")
@@ -120,6 +122,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         body += chunk
         if len(body) > MAX_BODY_BYTES:
             raise RequestTooLarge(f"the body is longer than {MAX_BODY_BYTES} bytes, the most accepted")
+    if not media_type and body:
+        raise UnsupportedMediaType("send the body as application/json, not 'nothing'")
     if not body.strip():
         return {}
     try:
