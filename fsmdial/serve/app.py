@@ -10,7 +10,7 @@
 Everything the server does with a session runs in a worker thread (the
 understanding may be a slow model), never on the event loop. Errors are
 answered as ``{"error": {"type": ..., "message": ...}}`` with a status that
-fits; an unexpected failure is logged and answered without its details.
+fits; an unexpected failure, or a tool's own exception, is logged and answered without its details.
 Requests are untrusted: bodies are size-limited JSON, posts must say they are
 JSON (a cross-site form cannot send them), session ids and file names from
 the URL are looked up, never used as paths, and the page's Content Security
@@ -43,6 +43,7 @@ from ..errors import (
     RequestTooLarge,
     SessionFull,
     SnapshotError,
+    ToolError,
     TurnError,
     UnknownFlow,
     UnknownSession,
@@ -101,10 +102,19 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 def error_response(exc: BaseException) -> Response:
     for cls, status in STATUS:
         if isinstance(exc, cls):
-            return json_response({"error": {"type": type(exc).__name__, "message": str(exc)}}, status)
+            return json_response({"error": {"type": type(exc).__name__, "message": public_message(exc)}}, status)
     log.exception("request failed", exc_info=exc)
     message = "the server failed to answer; nothing was changed (the details are in the server's log)"
     return json_response({"error": {"type": "InternalError", "message": message}}, 500)
+
+
+def public_message(exc: BaseException) -> str:
+    """What the browser is told. A tool's own exception (the cause of a :class:`ToolError`) may hold anything (a
+    database URL with its password), so its text is only logged; the browser learns which tool failed."""
+    if isinstance(exc, ToolError) and exc.__cause__ is not None:
+        log.error("tool %r failed: %s", exc.tool, exc, exc_info=exc)
+        return f"tool {exc.tool!r} failed; nothing was changed (the details are in the server's log)"
+    return str(exc)
 
 
 async def read_json(request: Request) -> dict[str, Any]:
