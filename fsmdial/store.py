@@ -33,11 +33,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from .errors import ConflictError, SnapshotError, StoreError, UnknownSession
+from .errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
 
 __all__ = ["SessionInfo", "SessionStore", "UnknownSession"]  # UnknownSession lives in fsmdial.errors
 
@@ -242,21 +242,41 @@ class SessionStore:
             rows = self._connection().execute(query + " ORDER BY updated DESC, id", params).fetchall()
         return [SessionInfo(*row) for row in rows]
 
-    def traces(self, session_id: str) -> list[dict[str, Any]]:
-        """The traces of the session's committed turns, in order. Raises :class:`UnknownSession`."""
+    def traces(self, session_id: str, *, damaged: Literal["raise", "mark"] = "raise") -> list[dict[str, Any]]:
+        """The traces of the session's committed turns, in order. Raises :class:`UnknownSession`.
+
+        A row that cannot be read (not JSON, not an object: a damaged or hand-edited file) raises
+        :class:`~fsmdial.errors.DamagedTrace` naming the session and turn; with ``damaged="mark"`` it is
+        ``{"turn": n, "damaged": "<what is wrong>"}`` in the list instead, and the other traces are read.
+        """
         with self._errors(f"read the traces of session {session_id!r}"):
             conn = self._connection()
             conn.execute("BEGIN")  # one consistent read of both tables
             try:
                 known = conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone()
                 rows = conn.execute(
-                    "SELECT trace FROM turns WHERE session_id = ? ORDER BY turn", (session_id,)
+                    "SELECT turn, trace FROM turns WHERE session_id = ? ORDER BY turn", (session_id,)
                 ).fetchall()
             finally:
                 conn.execute("COMMIT")
         if known is None:
             raise UnknownSession(session_id)
-        return [orjson.loads(row[0]) for row in rows]
+        traces = []
+        for turn, raw in rows:
+            try:
+                trace = orjson.loads(raw) if isinstance(raw, (bytes, str)) else raw
+            except orjson.JSONDecodeError as exc:
+                problem: str | None = f"is not JSON ({exc})"
+            else:
+                problem = None if isinstance(trace, dict) else f"is a {type(trace).__name__}, not a JSON object"
+            if problem is None:
+                traces.append(trace)
+            elif damaged == "mark":
+                traces.append({"turn": turn, "damaged": problem})
+            else:
+                raise DamagedTrace(f"store {str(self.path)!r}: the trace of turn {turn} of session {session_id!r} "
+                                   f"{problem}", session_id, turn)  # fmt: skip
+        return traces
 
     def delete(self, session_id: str) -> bool:
         """Remove a session and its traces; False if there was none."""

@@ -109,7 +109,7 @@ class Playground:
 
     def _restore(self, session_id: str, events: list[dict[str, Any]]) -> Dialogue | Assistant:
         """The session's conversation at its last committed event."""
-        target = events[0].get("target")
+        target = target_of(events)
         if target is not None and target not in self.classes:
             raise UnknownFlow(f"session {session_id!r} is on flow {target!r}, which this server does not serve")
         conversation = self._conversation(target)
@@ -140,7 +140,7 @@ class Playground:
             self._check_room(session_id, events)
             conversation = self._restore(session_id, events)
             result = conversation.turn(text)
-            self._save(session_id, len(events) + 1, "turn", events[0].get("target"), conversation, result, text)
+            self._save(session_id, len(events) + 1, "turn", target_of(events), conversation, result, text)
         return self.view(session_id)
 
     def undo(self, session_id: str) -> dict[str, Any]:
@@ -152,7 +152,7 @@ class Playground:
             if len(visible) < 2:
                 raise NothingToUndo(f"session {session_id!r} has no turn to undo")
             undone, (_, back_to) = visible[-1][0], visible[-2]
-            record = {"event": "undo", "target": events[0].get("target"), "undoes": undone, "snapshot": back_to["snapshot"]}
+            record = {"event": "undo", "target": target_of(events), "undoes": undone, "snapshot": back_to["snapshot"]}
             self.store.save_turn(session_id, len(events) + 1, orjson.dumps(back_to["snapshot"]), record)
         return self.view(session_id)
 
@@ -180,10 +180,17 @@ class Playground:
 
     # ------------------------------------------------------------ reading
     def events(self, session_id: str) -> list[dict[str, Any]]:
-        """The session's event log. Raises :class:`UnknownSession`."""
-        events = self.store.traces(session_id)
-        if not events or not all(isinstance(event, dict) and "event" in event for event in events):
+        """The session's event log. Raises :class:`UnknownSession`.
+
+        A stored event that cannot be read (a damaged row) is ``{"event": "damaged", "turn": n, "damaged": why}``:
+        it is left out of the visible turns, and the session goes on from its stored snapshot.
+        """
+        events = [{"event": "damaged", **event} if event.keys() == {"turn", "damaged"} else event
+                  for event in self.store.traces(session_id, damaged="mark")]  # fmt: skip
+        if not events or not all("event" in event for event in events):
             raise UnknownSession(session_id)  # a session of the store that no playground wrote
+        if not visible_events(events):
+            raise SnapshotError(f"session {session_id!r}: every event of its opening is damaged; start a new one")
         return events
 
     def view(self, session_id: str) -> dict[str, Any]:
@@ -209,7 +216,7 @@ class Playground:
         ]
         return {
             "id": session_id,
-            "target": events[0].get("target"),
+            "target": target_of(events),
             "flow": flow,
             "node": last["node"],
             "entered": visible[-1][1]["trace"].get("nodes", []),
@@ -259,16 +266,23 @@ class Playground:
             "format": FORMAT,
             "version": 1,
             "id": session_id,
-            "target": events[0].get("target"),
+            "target": target_of(events),
             "snapshot": orjson.loads(snapshot),
             "events": events,
         }
+
+
+def target_of(events: Sequence[Mapping[str, Any]]) -> str | None:
+    """The flow the session was opened on (``None``: the default conversation), as its readable events say."""
+    return next((event.get("target") for event in events if event["event"] != "damaged"), None)
 
 
 def visible_events(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mapping[str, Any]]]:
     """(event number, event) of the start and the turns not undone, in order."""
     stack: list[tuple[int, Mapping[str, Any]]] = []
     for number, event in enumerate(events, 1):
+        if event["event"] == "damaged":
+            continue
         if event["event"] == "undo":
             if len(stack) > 1:
                 stack.pop()
