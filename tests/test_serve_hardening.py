@@ -16,7 +16,6 @@ pytest.importorskip("uvicorn", reason="fsmdial serve needs the serve extra: pip 
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from fsmdial.errors import DamagedTrace  # noqa: E402
 from fsmdial.serve.app import create_app  # noqa: E402
@@ -25,7 +24,7 @@ from fsmdial.store import SessionStore  # noqa: E402
 from fsmdial.tools import ToolRegistry  # noqa: E402
 
 from .serve_support import BOOKING, RESTAURANT, TestUnderstander, live_server  # noqa: E402
-from .test_serve_api import JSON, make_client, new_session, post, say  # noqa: E402
+from .test_serve_api import make_client, new_session, post, say  # noqa: E402
 
 
 class Bookings:
