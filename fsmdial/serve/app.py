@@ -7,8 +7,13 @@
     GET  /sessions/{id}/download                    -> snapshot + every event's trace (JSON file)
     GET  /flows                                     -> the flows served, with their diagrams
 
-Everything the server does with a session runs in a worker thread (the
-understanding may be a slow model), never on the event loop. Errors are
+Everything the server does with a session runs off the event loop (the
+understanding may be a slow model). Turns (and starting and undoing a session)
+run one at a time on one thread of their own, ``fsmdial-turns``: queued turns
+wait there, never in the pool that answers reads, so a GET of another session
+is answered while turns queue; and every tool call (without a ``timeout``) runs
+on that one thread, so a tool may keep a thread-bound resource such as an
+SQLite connection opened on first use. Errors are
 answered as ``{"error": {"type": ..., "message": ...}}`` with a status that
 fits; an unexpected failure, or a tool's own exception, is logged and answered without its details.
 Requests are untrusted: bodies are size-limited JSON, posts must say they are
@@ -19,9 +24,12 @@ Policy allows no inline script.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any
 
@@ -156,6 +164,12 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
     """The app serving ``playground``. ``allowed_hosts`` are the Host headers answered (default:
     the loopback names; a page of another site reaching the port through DNS rebinding is refused)."""
 
+    turns = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fsmdial-turns")
+
+    async def in_turn_thread(function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` on the one turn thread (see the module docstring)."""
+        return await asyncio.get_running_loop().run_in_executor(turns, functools.partial(function, *args))
+
     def endpoint(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def wrapped(request: Request) -> Response:
             try:
@@ -190,7 +204,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
         flow = body.get("flow")
         if flow is not None and not isinstance(flow, str):
             raise BadRequest("'flow' must be a flow's name (a string) or left out")
-        return json_response(await run_in_threadpool(playground.create, flow), 201)
+        return json_response(await in_turn_thread(playground.create, flow), 201)
 
     @endpoint
     async def view(request: Request) -> Response:
@@ -203,13 +217,13 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
         text = body.get("text")
         if not isinstance(text, str):
             raise BadRequest("the body must be {\"text\": \"what the user says\"}")
-        return json_response(await run_in_threadpool(playground.turn, sid, text))
+        return json_response(await in_turn_thread(playground.turn, sid, text))
 
     @endpoint
     async def undo(request: Request) -> Response:
         sid = session_id(request)
         await read_json(request)
-        return json_response(await run_in_threadpool(playground.undo, sid))
+        return json_response(await in_turn_thread(playground.undo, sid))
 
     @endpoint
     async def download(request: Request) -> Response:
@@ -231,6 +245,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
     hosts = allowed_hosts or ["127.0.0.1", "localhost", "::1", "[::1]"]
     app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
     app.state.playground = playground
+    app.state.turns = turns
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
