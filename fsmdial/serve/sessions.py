@@ -11,7 +11,10 @@ holds the snapshot to continue from, and its list of traces is the whole log::
 
 Undo appends an event instead of deleting one, so each step stays a single
 atomic write, a crash never leaves a session between two states, and the
-download shows what happened, undone turns included.
+download shows what happened, undone turns included. A turn in which a
+committing action (``"commits": true``: a booking, a payment) succeeded is part
+of history: undo stops there (:class:`~fsmdial.errors.UndoRefused`), since
+going back would let the same "yes" run the action a second time.
 
 A request restores the conversation from the store, runs it, and saves the
 new event; nothing lives only in memory, so a restarted server (or a second
@@ -29,7 +32,17 @@ from typing import Any
 import orjson
 
 from ..assistant import Assistant
-from ..errors import NothingToUndo, ServeError, SessionFull, SnapshotError, TurnError, UnknownFlow, UnknownSession
+from ..errors import (
+    NothingToUndo,
+    ServeError,
+    SessionFull,
+    SnapshotError,
+    TurnError,
+    UndoRefused,
+    UnknownFlow,
+    UnknownSession,
+)
+from ..flow import ExternalActionNode
 from ..runtime import Dialogue, flow_class
 from ..store import SessionStore
 from .diagram import Diagram, flow_diagram
@@ -76,6 +89,8 @@ class Playground:
                          **dialogue_options}  # fmt: skip
         self.diagrams: dict[str, Diagram] = {name: flow_diagram(cls) for name, cls in self.classes.items()}
         self._turns = threading.Lock()
+        self._commits = {(node.id, node.tool) for cls in classes for node in cls.FLOW.nodes
+                         if isinstance(node, ExternalActionNode) and node.commits}  # fmt: skip
         for name in self.classes:
             self._conversation(name)  # a missing tool or predicate fails now, not at the first session
 
@@ -151,10 +166,23 @@ class Playground:
             visible = visible_events(events)
             if len(visible) < 2:
                 raise NothingToUndo(f"session {session_id!r} has no turn to undo")
+            committed = self._committed(visible[-1][1])
+            if committed:
+                raise UndoRefused(
+                    f"turn {len(visible) - 1} of session {session_id!r} called {committed!r}, which commits: what it "
+                    "did outside the conversation stays done, so that turn and the turns before it cannot be undone"
+                )
             undone, (_, back_to) = visible[-1][0], visible[-2]
             record = {"event": "undo", "target": target_of(events), "undoes": undone, "snapshot": back_to["snapshot"]}
             self.store.save_turn(session_id, len(events) + 1, orjson.dumps(back_to["snapshot"]), record)
         return self.view(session_id)
+
+    def _committed(self, event: Mapping[str, Any]) -> str | None:
+        """The tool of a committing action (``"commits": true``) that succeeded in this event's turn, if any."""
+        for call in event.get("result", {}).get("tool_calls", ()):
+            if call.get("status") == "success" and (call.get("node"), call.get("tool")) in self._commits:
+                return str(call["tool"])
+        return None
 
     def _check_room(self, session_id: str, events: list[dict[str, Any]]) -> None:
         if len(events) >= self.max_events:
@@ -223,7 +251,7 @@ class Playground:
             "ended": last["ended"],
             "turns": turns,
             "slots": self._slots(conversation, flow, turns),
-            "can_undo": len(visible) > 1,
+            "can_undo": len(visible) > 1 and self._committed(visible[-1][1]) is None,
             "events": len(events),
         }
 
