@@ -150,7 +150,7 @@ class Playground:
         """One user turn; returns the session's view. On any failure the stored session is unchanged."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        with self._turns:
+        with self._turns, self.store.claim(session_id):  # the claim first: another process's turn is done or waits
             events = self.events(session_id)
             self._check_room(session_id, events)
             conversation = self._restore(session_id, events)
@@ -160,7 +160,7 @@ class Playground:
 
     def undo(self, session_id: str) -> dict[str, Any]:
         """Back to the state before the last visible user turn (a new ``undo`` event); returns the view."""
-        with self._turns:
+        with self._turns, self.store.claim(session_id):
             events = self.events(session_id)
             self._check_room(session_id, events)
             visible = visible_events(events)
