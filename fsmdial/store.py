@@ -341,6 +341,7 @@ class SessionStore:
         """Remove a session and its traces; False if there was none."""
         with self._write(f"delete session {session_id!r}") as conn:
             conn.execute("DELETE FROM turns WHERE session_id = ?", (session_id,))
+            conn.execute("DELETE FROM claims WHERE session_id = ?", (session_id,))
             return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
     def check(self) -> list[str]:

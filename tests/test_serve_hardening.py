@@ -247,3 +247,17 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
     assert response.status_code == 200
     assert done_when_read < 20, f"the read waited behind {done_when_read} turns"
     assert len(tools.calls) == 3 and len(tools.threads) == 1, tools.threads  # every tool call on the one turn thread
+
+
+def test_a_layout_version_1_file_is_upgraded_with_its_sessions(tmp_path):
+    db = tmp_path / "old.db"
+    SessionStore(db).save_turn("abc", 1, orjson.dumps({"flow": "f"}), {"turn": 1})
+    with sqlite3.connect(db) as conn:  # as fsmdial wrote it before claims existed
+        conn.execute("DROP TABLE claims")
+        conn.execute("PRAGMA user_version=1")
+    store = SessionStore(db)
+    with store.claim("abc"):
+        store.save_turn("abc", 2, orjson.dumps({"flow": "f"}), {"turn": 2})
+    assert store.traces("abc") == [{"turn": 1}, {"turn": 2}]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
