@@ -216,7 +216,7 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
 
     import httpx
 
-    understander = TestUnderstander(delay=0.05)
+    understander = TestUnderstander(delay=0.08)
     tools = Bookings()
     playground = Playground([RESTAURANT], SessionStore(tmp_path / "s.db"), understander=understander,
                             tools=tools.registry, clock=clock)  # fmt: skip
@@ -245,7 +245,7 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
         for thread in threads:
             thread.join(120)
     assert response.status_code == 200
-    assert done_when_read < 20, f"the read waited behind {done_when_read} turns"
+    assert done_when_read < 35, f"the read waited behind {done_when_read} turns"  # before: at least 43 (40 workers)
     assert len(tools.calls) == 3 and len(tools.threads) == 1, tools.threads  # every tool call on the one turn thread
 
 
