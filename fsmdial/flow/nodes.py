@@ -42,9 +42,9 @@ from pydantic import (
     model_validator,
 )
 
-from .errors import FlowIssue
-from .regexes import regex_parse
-from .responses import parse_template
+from ..errors import FlowIssue
+from ..regexes import regex_parse
+from ..responses import parse_template
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _IDENT = re.compile(IDENT)
