@@ -27,6 +27,7 @@ from .nodes import (
     ChoiceCondition,
     Comparison,
     ConfirmNode,
+    Edge,
     EndNode,
     ExternalActionNode,
     FieldType,
@@ -162,7 +163,7 @@ class FlowChecker:
         if flow.escalate_to is not None and flow.escalate_to not in self.nodes:
             self.add("escalate_to", f"unknown node {flow.escalate_to!r}")
 
-    def check_edge(self, edge: Any) -> None:
+    def check_edge(self, edge: Edge) -> None:
         where = edge_name(edge)
         for end in ("source", "target"):
             ref = getattr(edge, end)
@@ -175,7 +176,7 @@ class FlowChecker:
         if edge.count is not None:
             self.check_count(edge.count, where)
 
-    def check_edge_condition(self, edge: Any, where: str) -> None:
+    def check_edge_condition(self, edge: Edge, where: str) -> None:
         if edge.when is None:
             seen = self._unconditional[edge.source] = self._unconditional.get(edge.source, 0) + 1
             if seen == 2:
