@@ -30,6 +30,7 @@ import orjson
 
 from ..assistant import Assistant
 from ..errors import FsmdialError, SnapshotError, TurnError
+from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
 from ..store import SessionStore, UnknownSession
 from .diagram import Diagram, flow_diagram
@@ -257,7 +258,7 @@ class Playground:
         return [
             {
                 "name": name,
-                "value": _jsonable(values[name]) if name in values else None,
+                "value": jsonable(values[name]) if name in values else None,
                 "set": name in values,
                 "turn": set_at.get(name) if name in values else None,
                 "corrected": name in values and len(seen.get(name, ())) > 1,
@@ -289,8 +290,3 @@ def visible_events(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mappi
         else:
             stack.append((number, event))
     return stack
-
-
-def _jsonable(value: Any) -> Any:
-    """A slot value as plain JSON (dates and times as ISO text, as snapshots hold them)."""
-    return orjson.loads(orjson.dumps(value, default=str))
