@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from fsmdial.errors import FlowError
 from fsmdial.flow import pattern_problem
-from fsmdial.flow.graph import reachable
+from fsmdial.flow.graph import on_cycle, reachable
 from fsmdial.loader import load_flow
 
 # ------------------------------------------------------ 9. case-folded patterns
@@ -54,11 +54,13 @@ CASE_PAIRS = "aAsS\u017fkK\u212ax"
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(alphabet=CASE_PAIRS, min_size=1, max_size=3), min_size=2, max_size=4, unique=True))
+@given(st.lists(st.text(alphabet=CASE_PAIRS, min_size=1, max_size=3), min_size=2, max_size=4, unique_by=lambda w: w[0]))
 def test_an_accepted_case_insensitive_repetition_has_alternatives_no_character_starts_alike(words: list[str]) -> None:
+    # The alternatives start with different characters as written, so re's parser keeps them apart
+    # (it only factors a prefix all of them share, and reads single characters as one set: linear).
     pattern = "(?i)^(?:" + "|".join(map(re.escape, words)) + ")+$"
     if pattern_problem(pattern) is not None or all(len(word) == 1 for word in words):
-        return  # refused, or one character class (re reads single characters as a set: linear)
+        return
     # The oracle is re itself: no character matches the first character of two alternatives.
     for i, first in enumerate(words):
         for second in words[i + 1 :]:
