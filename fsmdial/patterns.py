@@ -10,10 +10,9 @@ of the grammar translator (``understand/grammar.py``), which imports the flow mo
 
 from __future__ import annotations
 
+import _sre
 import re
 from typing import Any
-
-import _sre
 
 try:  # Python 3.11+: the parser lives in re._parser
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
