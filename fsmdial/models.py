@@ -166,4 +166,3 @@ def locate(name: str) -> Path | None:
 
 def fetch_command(name: str) -> str:
     return f"fsmdial models fetch {name}"
-
