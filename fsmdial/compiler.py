@@ -70,16 +70,9 @@ def flow_data(flow: Flow) -> dict[str, Any]:
 
 def fingerprint(flow: Flow) -> str:
     """A short hash of the flow's content, stored in snapshots to refuse a foreign flow."""
-    import orjson
+    from .jsonvalues import dumps
 
-    data = flow_data(flow)
-    try:
-        encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # integers beyond 64 bits (legal JSON, read from a dict): the slower encoder takes them
-        import json
-
-        encoded = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    return hashlib.sha256(encoded).hexdigest()[:16]
+    return hashlib.sha256(dumps(flow_data(flow), sort_keys=True)).hexdigest()[:16]
 
 
 def condition_expr(cond: Any, source: str) -> str:

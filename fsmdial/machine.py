@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from transitions import Machine
 
 from .errors import SnapshotError, TurnError
-from .flow import Flow
+from .flow import Flow, read_flow
 from .session import SessionState
 
 
@@ -282,4 +282,4 @@ class FlowMachine:
 
 def flow_from_data(data: Mapping[str, Any]) -> Flow:
     """Rebuild (and re-validate) the flow embedded in compiled source: fsmdial's own format, as it was written."""
-    return Flow.model_validate(dict(data))
+    return read_flow(dict(data), origin="compiled flow source")

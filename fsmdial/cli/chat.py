@@ -13,14 +13,9 @@ from .common import add_format, load, load_tools, note_missing_tools, understand
 
 def json_line(data: Any) -> str:
     """``data`` as one line of JSON; integers beyond 64 bits (legal JSON, orjson refuses them) included."""
-    import orjson
+    from ..jsonvalues import dumps
 
-    try:
-        return orjson.dumps(data).decode()
-    except TypeError:
-        import json
-
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    return dumps(data, default=str).decode()
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
