@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 from .errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
+from .jsonvalues import jsonable
 
 __all__ = ["SessionInfo", "SessionStore", "UnknownSession"]  # UnknownSession lives in fsmdial.errors
 
@@ -380,16 +381,4 @@ def _trace_json(trace: Any) -> bytes:
     try:
         return orjson.dumps(trace, default=repr, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return orjson.dumps(_plain(trace), default=repr, option=orjson.OPT_NON_STR_KEYS)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(_plain(k)): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
-        return str(value)
-    return value
+        return orjson.dumps(jsonable(trace, storable=True))

@@ -43,6 +43,7 @@ from ..errors import (
     UnknownSession,
 )
 from ..flow import ExternalActionNode
+from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
 from ..store import SessionStore
 from .diagram import Diagram, flow_diagram
@@ -278,7 +279,7 @@ class Playground:
         return [
             {
                 "name": name,
-                "value": _jsonable(values[name]) if name in values else None,
+                "value": jsonable(values[name]) if name in values else None,
                 "set": name in values,
                 "turn": set_at.get(name) if name in values else None,
                 "corrected": name in values and len(seen.get(name, ())) > 1,
@@ -317,8 +318,3 @@ def visible_events(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mappi
         else:
             stack.append((number, event))
     return stack
-
-
-def _jsonable(value: Any) -> Any:
-    """A slot value as plain JSON (dates and times as ISO text, as snapshots hold them)."""
-    return orjson.loads(orjson.dumps(value, default=str))
