@@ -23,6 +23,7 @@ _EXPORTS = {
     # the engine
     "Dialogue": "fsmdial.runtime",
     "Assistant": "fsmdial.assistant",
+    "Conversation": "fsmdial.conversation",
     "SessionStore": "fsmdial.store",
     "TurnResult": "fsmdial.trace",
     # flows
@@ -60,6 +61,7 @@ _EXPORTS = {
 __all__ = [
     "Dialogue",
     "Assistant",
+    "Conversation",
     "SessionStore",
     "TurnResult",
     "Flow",
@@ -111,6 +113,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .assistant import Assistant
     from .compiler import compile_flow, emit_source
+    from .conversation import Conversation
     from .errors import (
         ConflictError,
         FlowError,
