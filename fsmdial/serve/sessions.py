@@ -31,6 +31,7 @@ import orjson
 from ..assistant import Assistant
 from ..conversation import Conversation
 from ..errors import FsmdialError, SnapshotError, TurnError
+from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
 from ..store import SessionStore, UnknownSession
 from ..trace import TurnResult
@@ -262,7 +263,7 @@ class Playground:
         return [
             {
                 "name": name,
-                "value": _jsonable(values[name]) if name in values else None,
+                "value": jsonable(values[name]) if name in values else None,
                 "set": name in values,
                 "turn": set_at.get(name) if name in values else None,
                 "corrected": name in values and len(seen.get(name, ())) > 1,
@@ -294,8 +295,3 @@ def visible_events(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mappi
         else:
             stack.append((number, event))
     return stack
-
-
-def _jsonable(value: Any) -> Any:
-    """A slot value as plain JSON (dates and times as ISO text, as snapshots hold them)."""
-    return orjson.loads(orjson.dumps(value, default=str))
