@@ -43,8 +43,8 @@ from .understand.rules import RulesUnderstander
 from .values import InvalidValue, coerce
 
 __all__ = [
-    "MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "AllOrNothing", "Dialogue", "SessionSink", "checked_parse",
-    "flow_class",
+    "MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "AllOrNothing", "Dialogue", "SessionSink",
+    "checked_parse", "flow_class",
 ]  # fmt: skip
 
 MAX_INPUT_CHARS = 2000
@@ -213,8 +213,8 @@ class Dialogue:
             return result
 
     def transaction(self) -> AllOrNothing:
-        """A context manager: the session is copied; if the block fails, the copy and the last trace are put back and
-        the error raised typed (see :class:`AllOrNothing`). Each turn runs in one, an Assistant's turn in one per flow."""
+        """A context manager: the session is copied; if the block fails, the copy and the last trace are put back
+        and the error raised typed (see :class:`AllOrNothing`). Each turn runs in one; an Assistant's, one per flow."""
         saved, trace = self.session.copy(), self.last_trace
 
         def put_back() -> None:

@@ -46,7 +46,8 @@ def test_a_dialogue_and_an_assistant_are_conversations(clock):
     assert isinstance(dialogue, Conversation) and isinstance(bot, Conversation)
     assert not isinstance(object(), Conversation)
     assert play(dialogue, ["Ann", "17"]) == [["ask_name"], ["ride_ask_booking_number"], ["ride_ask_change"]]
-    assert (dialogue.node, dialogue.slots, dialogue.ended) == ("ask_details", {"customer_name": "Ann", "ride_id": 17}, False)
+    assert (dialogue.node, dialogue.ended) == ("ask_details", False)
+    assert dialogue.slots == {"customer_name": "Ann", "ride_id": 17}
     assert play(bot, ["book a table for 4", "Alex"]) == [["greeting"], ["ask_name"], ["ask_date"]]
     assert bot.node == bot.dialogues["restaurant_booking"].node == "ask_booking"
     assert bot.slots == {"party_size": 4, "name": "Alex"} and bot.ended is False
@@ -100,7 +101,8 @@ def test_an_assistant_turn_failing_with_no_flow_started_yet_is_a_turn_error(cloc
         def understand(self, state, text, **kwargs):  # type: ignore[override]
             raise RuntimeError("model crashed")
 
-    bot = Assistant([load_flow(BOOKING), load_flow(RIDE)], tools=example_tools.registry, clock=clock, understander=Broken())
+    flows = [load_flow(BOOKING), load_flow(RIDE)]
+    bot = Assistant(flows, tools=example_tools.registry, clock=clock, understander=Broken())
     with pytest.raises(FsmdialError, match="understander failed: RuntimeError: model crashed"):
         bot.turn("book a table")
     assert (bot.stack, bot.shared, bot.dialogues, bot.ended) == ([], {}, {}, False)

@@ -178,9 +178,9 @@ class Playground:
             raise SessionFull(f"session {session_id!r} has {len(events)} events, the most one session may hold; start a new one")
 
     def _save(
-        self, session_id: str, number: int, kind: str, target: str | None, conversation: Conversation, result: TurnResult,
-        text: str,
-    ) -> None:
+        self, session_id: str, number: int, kind: str, target: str | None,
+        conversation: Conversation, result: TurnResult, text: str,
+    ) -> None:  # fmt: skip
         snapshot = conversation.snapshot()
         record = {
             "event": kind,
