@@ -10,6 +10,7 @@ of the grammar translator (``understand/grammar.py``), which imports the flow mo
 
 from __future__ import annotations
 
+import _sre
 import re
 from typing import Any
 
@@ -17,6 +18,7 @@ try:  # Python 3.11+: the parser lives in re._parser
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - older layouts
     import sre_parse as _sre_parse  # type: ignore[no-redef]
+from re._casefix import _EXTRA_CASES  # the case pairs re adds to lower-casing (``ſ``/``s``)
 
 
 def regex_parse(pattern: str) -> tuple[Any, int]:
@@ -36,10 +38,13 @@ def pattern_problem(pattern: str) -> str | None:
     Patterns run on every reply, so their cost must not explode: nested variable
     quantifiers (``(a+)+``) and alternatives that can match the same text inside a
     repetition (``(a|ab)*``) backtrack exponentially in Python's ``re`` and are refused.
+    Where the pattern ignores case it is checked on its :func:`case_folded` form, so
+    ``(?i)(ax|Ax)+`` is seen as the ``(ax|ax)+`` it runs as.
     """
     try:
-        items, _flags = regex_parse(pattern)
+        items, flags = regex_parse(pattern)
         search_regex(pattern)
+        items = case_folded(items, flags)
     except (re.error, ValueError, OverflowError, RecursionError) as exc:
         return f"is not a valid regular expression: {exc}"
     culprit = _backtracking(items, inside=False)
@@ -56,6 +61,63 @@ def pattern_problem(pattern: str) -> str | None:
             "match the same characters, like \\d+\\d+ or .*a.*); separate them with a character they cannot match"
         )
     return None
+
+
+def case_folded(items: Any, flags: int) -> list[Any]:
+    """Parsed ``items`` with every character that matches case-insensitively written as one
+    representative: under ``re.IGNORECASE`` (global, or a local ``(?i:...)``) a literal becomes
+    the one character ``re`` itself treats it as (``A``, the long s ``ſ`` and the Kelvin sign both
+    become ``a``, ``s`` and ``k``), and a narrow range inside ``[...]`` becomes its folded members.
+    Parts that do not ignore case are kept as they are. The checks then see the overlaps ``re`` sees.
+    """
+    fold = _ascii_fold if flags & re.ASCII else _unicode_fold
+    ignore = bool(flags & re.IGNORECASE)
+    out: list[Any] = []
+    for op, arg in items:
+        name = str(op)
+        if name == "SUBPATTERN":
+            group, add, remove, sub = arg
+            local = (flags | add) & ~remove
+            out.append((op, (group, add, remove, case_folded(sub, local))))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            out.append((op, (arg[0], arg[1], case_folded(arg[2], flags))))
+        elif name == "BRANCH":
+            out.append((op, (arg[0], [case_folded(branch, flags) for branch in arg[1]])))
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            out.append((op, (arg[0], case_folded(arg[1], flags))))
+        elif name == "ATOMIC_GROUP":
+            out.append((op, case_folded(arg, flags)))
+        elif ignore and name == "LITERAL":
+            out.append((op, fold(arg)))
+        elif ignore and name == "IN":
+            out.append((op, _folded_members(arg, fold)))
+        else:
+            out.append((op, arg))
+    return out
+
+
+def _folded_members(members: Any, fold: Any) -> list[Any]:
+    out: list[Any] = []
+    for op, arg in members:
+        name = str(op)
+        if name == "LITERAL":
+            out.append((op, fold(arg)))
+        elif name == "RANGE" and arg[1] - arg[0] <= 512:
+            out += [(_sre_parse.LITERAL, fold(code)) for code in range(arg[0], arg[1] + 1)]
+        else:
+            out.append((op, arg))  # NEGATE, categories, wide ranges: already read as broad sets
+    return out
+
+
+def _unicode_fold(code: int) -> int:
+    """The representative of the characters ``re`` matches alike with IGNORECASE: its lower case,
+    then the least of the extra pairs ``re`` knows (``ſ``/``s``, ``ϑ``/``θ``...)."""
+    low = _sre.unicode_tolower(code)
+    return min((low, *_EXTRA_CASES.get(low, ())))
+
+
+def _ascii_fold(code: int) -> int:
+    return _sre.ascii_tolower(code)
 
 
 _LEADING_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")

@@ -64,3 +64,11 @@ def test_the_flow_modules_import_only_downward() -> None:
     assert upward == {name: [] for name in FLOW_LAYERS}
     assert "flow.checks" in {target for target, _ in module_imports("flow.document")}
     assert {target for target, _ in module_imports("patterns")} == set()
+
+
+def test_the_command_line_lists_every_group_it_has() -> None:
+    # The groups are imported by name in cli/__init__.py (no import loop): a group module left out of
+    # that list would have its commands silently missing.
+    listed = {name for target, names in module_imports("cli.__init__") if target == "cli" for name in names}
+    modules = {path.stem for path in (PACKAGE / "cli").glob("*.py")} - {"__init__", "__main__", "common"}
+    assert listed == modules

@@ -178,3 +178,19 @@ def test_every_data_file_in_the_package_is_shipped():
     ]
     assert "flow.schema.json" in data
     assert [name for name in data if not any(fnmatchcase(name, pattern) for pattern in patterns)] == []
+
+
+def test_the_command_line_sits_on_top():
+    # fsmdial/cli/ imports the engine; nothing else imports it (lazy imports included), so a command's
+    # helpers cannot become something the engine depends on. `python -m fsmdial` is its entry point.
+    graph = {name: dependencies(name) for name in MODULES}
+    command_line = {name for name in MODULES if name == "fsmdial.cli" or name.startswith("fsmdial.cli.")}
+    assert {"fsmdial.cli.flows", "fsmdial.cli.chat", "fsmdial.cli.serve", "fsmdial.cli.eval"} <= graph["fsmdial.cli"]
+    below = sorted(
+        f"{name} -> {dep}"
+        for name in MODULES
+        if name not in command_line and name != "fsmdial.__main__"
+        for dep in graph[name] & command_line
+    )
+    assert below == []
+    assert [name for name in MODULES if name.endswith(".cli") and name not in command_line] == []

@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 from ..errors import FsmdialError, require
 from ..flow import ConfirmNode, EndNode, ExternalActionNode, Flow, InformNode, RequestNode
 from ..importers.star import StarImport, import_star_task, task_names, words
+from ..importers.star_format import overlay_files
 from ..machine import FlowMachine
 from ..runtime import Dialogue
 from ..session import SessionState
@@ -718,6 +719,8 @@ def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", mo
 
     if kind not in UNDERSTANDERS:
         raise ValueError(f"unknown understander {kind!r} (choose from {', '.join(UNDERSTANDERS)})")
+    if overlays:
+        overlay_files()  # a broken install fails here, once, not in the initializer of every pool worker
     args = (str(star_dir), tasks, overlays, kind, model, seed)
     names = [str(p) for p in paths]
     bar = tqdm(total=len(names), desc=f"STAR {kind}", unit="dlg", disable=not progress, leave=False)

@@ -65,6 +65,7 @@ from .nodes import (
     value_collisions,
     value_key,
 )
+from .reading import format_location, read_flow
 
 __all__ = [
     "DATE_BOUND",
@@ -120,12 +121,14 @@ __all__ = [
     "check_flow",
     "edge_name",
     "flow_warnings",
+    "format_location",
     "format_spec_problem",
     "implies",
     "iter_conditions",
     "neighbours",
     "pattern_problem",
     "reachable",
+    "read_flow",
     "regex_parse",
     "search_regex",
     "value_collisions",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import FlowIssue
 from ..responses import parse_template
-from .graph import reachable
+from .graph import on_cycle, reachable
 from .nodes import (
     LIST_OPS,
     NO_VALUE_OPS,
@@ -288,7 +288,9 @@ class FlowChecker:
         can_end = set(reachable(pred, terminals))
         stuck = [n.id for n in flow.nodes if n.id not in can_end]
         # Name the loop itself: the stuck nodes that lie on a cycle (the others only lead into it).
-        looping = [n for n in stuck if n in reachable(succ, succ[n])] or stuck
+        # Every successor of a stuck node is stuck, so the cycles are found among them, in one pass.
+        cycle = on_cycle(succ, stuck)
+        looping = [n for n in stuck if n in cycle] or stuck
         if looping:
             where = f"node {looping[0]}" if len(looping) == 1 else "nodes " + ", ".join(looping)
             self.add(where, "loop with no way out: no path from here to an end node or a node without outgoing edges")

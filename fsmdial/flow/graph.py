@@ -30,3 +30,54 @@ def reachable(graph: dict[str, list[str]], roots: Iterable[str]) -> list[str]:
                 seen[nxt] = None
                 queue.append(nxt)
     return list(seen)
+
+
+def on_cycle(graph: dict[str, list[str]], nodes: Iterable[str]) -> set[str]:
+    """The nodes of ``nodes`` that lie on a cycle of ``graph`` restricted to ``nodes`` (a node that
+    leads back to itself), in one pass: Tarjan's strongly connected components, iterative.
+
+    ``nodes`` must be closed under ``graph`` (every successor of one is one too) for the answer to be
+    that of the whole graph, as the nodes that cannot reach an end are.
+    """
+    members = dict.fromkeys(nodes)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[str] = set()
+    for root in members:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(graph.get(root, ())))]
+        while work:
+            node, successors = work[-1]
+            for nxt in successors:
+                if nxt not in members:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph.get(nxt, ()))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in graph.get(node, ()):
+                        found.update(component)
+    return found

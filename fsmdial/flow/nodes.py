@@ -130,13 +130,16 @@ class Slot(FlowModel):
         if self.type is not SlotType.date and (self.earliest is not None or self.latest is not None):
             raise ValueError("'earliest'/'latest' only apply to date slots")
         for bound in (self.earliest, self.latest):
-            if bound is not None and not DATE_BOUND.match(bound):
-                raise ValueError(f"date bound {bound!r} is not YYYY-MM-DD, 'today', or 'today+N'/'today-N' (days)")
-            if bound is not None and not bound.startswith("today"):
-                try:
-                    date.fromisoformat(bound)
-                except ValueError:
-                    raise ValueError(f"date bound {bound!r} is not a real date") from None
+            if bound is not None:
+                _date_bound_key(bound)
+        if self.earliest is not None and self.latest is not None:
+            first, last = _date_bound_key(self.earliest), _date_bound_key(self.latest)
+            # Both fixed or both from today: the order never changes, and no date is ever inside.
+            # (A fixed bound against 'today' depends on the day the dialogue runs: left to it.)
+            if type(first) is type(last) and first > last:  # type: ignore[operator]
+                raise ValueError(
+                    f"date bounds: earliest {self.earliest!r} is after latest {self.latest!r}, so no date is allowed"
+                )
         return self
 
     @property
@@ -161,8 +164,21 @@ class Slot(FlowModel):
 
 # ------------------------------------------------------- value and pattern checks
 
-DATE_BOUND = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|today(?:[+-]\d{1,5})?)$")
-"""An ``earliest``/``latest`` date bound: an ISO date, or today shifted by a number of days."""
+DATE_BOUND = re.compile(r"\d{4}-\d{2}-\d{2}|today(?:[+-]\d{1,5})?")
+"""An ``earliest``/``latest`` date bound: an ISO date, or today shifted by a number of days (whole
+string: ``fullmatch``, so no trailing newline)."""
+
+
+def _date_bound_key(bound: str) -> date | int:
+    """A valid date bound as the fixed date it names, or its shift in days from today."""
+    if not DATE_BOUND.fullmatch(bound):
+        raise ValueError(f"date bound {bound!r} is not YYYY-MM-DD, 'today', or 'today+N'/'today-N' (days)")
+    if bound.startswith("today"):
+        return int(bound[5:] or 0)
+    try:
+        return date.fromisoformat(bound)
+    except ValueError:
+        raise ValueError(f"date bound {bound!r} is not a real date") from None
 
 
 def value_key(text: str) -> str:
