@@ -9,7 +9,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "fsmdial"
 ENGINE = ("runtime", "turn", "steps", "actions", "tables", "session", "restoring", "machine", "responses", "trace", "assistant",
-          "store", "language.sentences", "eval.star", "eval.oracle", "eval.simulator", "eval.predicates",
+          "conversation", "store", "language.sentences", "eval.star", "eval.forcing", "eval.oracle", "eval.simulator",
+          "eval.predicates",
           "flow.nodes", "flow.graph", "flow.checks", "flow.document", "flow.lint", "patterns")  # fmt: skip
 FLOW_LAYERS = ("patterns", "flow.graph", "flow.nodes", "flow.checks", "flow.document", "flow.lint")
 """The flow format's modules, each importing (at run time) only modules listed before it."""
@@ -38,6 +39,7 @@ def test_no_private_name_is_imported_from_another_module(name: str) -> None:
 def test_the_engine_modules_import_each_other_without_a_cycle() -> None:
     graph = {name: {target for target, _ in module_imports(name) if target in ENGINE} for name in ENGINE}
     assert {"turn", "steps", "session"} <= graph["runtime"] and "runtime" in graph["eval.star"]
+    assert "eval.forcing" in graph["eval.star"] and graph["conversation"] == {"trace"}
     done: set[str] = set()
 
     def visit(name: str, path: tuple[str, ...]) -> None:

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from fsmdial.errors import SnapshotError, TurnError
+from fsmdial.eval.forcing import checkpoint, rewind, seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.session import SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
@@ -163,12 +164,12 @@ def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
     dialogue.start()
     dialogue.turn("Ann")
     dialogue.turn("17")
-    saved = dialogue.checkpoint()
-    dialogue.seek("ask_details", clear=["ride_id"])
+    saved = checkpoint(dialogue)
+    seek(dialogue, "ask_details", clear=["ride_id"])
     assert dialogue.node == "ask_details" and dialogue.slots == {"customer_name": "Ann"}
     assert dialogue.turn("18").act_names == ["ride_ask_change"]  # the cleared slot is asked for, and taken
-    dialogue.seek("change_ride", result={"changed": True, "message": "moved"})
+    seek(dialogue, "change_ride", result={"changed": True, "message": "moved"})
     assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
-    dialogue.rewind(saved)  # back to before the seeks, keeping what the user said since
+    rewind(dialogue, saved)  # back to before the seeks, keeping what the user said since
     assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
     assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1
