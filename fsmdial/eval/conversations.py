@@ -239,7 +239,9 @@ def play(conversation: CustomerConversation, understander: Any = None, slot_kind
             continue
         transcript.append(("bot", result.text))
         commits.extend(c for c in result.tool_calls if c.node in committing)
-        problems.extend(f"turn {number} ({turn.user!r}): {p}" for p in check_turn(dialogue, turn, result))
+        found = check_turn(dialogue, turn, result)
+        if found:
+            problems.append(f"turn {number} ({turn.user!r}): " + "; ".join(p.strip() for p in found))
     expected = list(conversation.tool_calls)
     matches = [i < len(commits) and not call.problems(commits[i]) for i, call in enumerate(expected)]
     wrong = sum(1 for i in range(len(commits)) if i >= len(expected) or not matches[i])
@@ -378,23 +380,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads of the model (default: 1)")
+    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
     parser.add_argument("--ids", nargs="+", metavar="ID", help="only these conversations")
     parser.add_argument("--show", action="store_true", help="print every conversation that did not succeed")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report (every conversation) as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress count")
 
 
+def make_understander(kind: str, model: str | None = None, *, backend: str | None = None, threads: int = 1,
+                      fast_path: bool = True) -> Any:  # fmt: skip
+    """None for ``rules`` (a Dialogue's default), else a :class:`GGUFUnderstander` on ``model``."""
+    if kind == "rules":
+        return None
+    if kind != "gguf":
+        raise ValueError(f"unknown understander {kind!r} (rules or gguf)")
+    if not model:
+        raise ValueError("--understander gguf needs --model PATH")
+    from ..understand.gguf import GGUFUnderstander
+
+    return GGUFUnderstander(model, backend, n_threads=threads, fast_path=fast_path)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``fsmdial eval conversations``: the table on stdout, the report in ``--out``; 2 on bad input."""
-    from .clemtodd.cli import make_understander
-
     try:
-        understander = make_understander(args.understander, args.model, args.backend)
+        understander = make_understander(args.understander, args.model, backend=args.backend, threads=args.threads,
+                                         fast_path=not args.no_fast_path)  # fmt: skip
         report = run_conversations(args.suite, understander, ids=args.ids, progress=not args.no_progress)
     except (ValueError, FsmdialError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    report["settings"].update(understander=args.understander, model=args.model)
+    report["settings"].update(understander=args.understander, model=args.model, fast_path=not args.no_fast_path)
     if args.show:
         for conv in report["conversations"]:
             if not conv["success"]:
