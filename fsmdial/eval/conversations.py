@@ -427,3 +427,9 @@ def run(args: argparse.Namespace) -> int:
         Path(args.out).write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
+
+
+if __name__ == "__main__":  # python -m fsmdial.eval.conversations FILE [...] (before `fsmdial eval conversations` exists)
+    _parser = argparse.ArgumentParser(prog="python -m fsmdial.eval.conversations", description=__doc__.split("\n")[0])
+    add_arguments(_parser)
+    sys.exit(run(_parser.parse_args()))
