@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 OPTIONAL = frozenset({"GGUFUnderstander"})
 """Public names that need an extra: importable by name, not by ``from fsmdial import *``."""
 
-_EXPORTS = {
+_EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy imports come from it
     # the engine
     "Dialogue": "fsmdial.runtime",
     "Assistant": "fsmdial.assistant",
+    "Conversation": "fsmdial.conversation",
     "SessionStore": "fsmdial.store",
     "TurnResult": "fsmdial.trace",
     # flows
@@ -57,40 +58,6 @@ _EXPORTS = {
     "MissingExtraError": "fsmdial.errors",
 }
 
-__all__ = [
-    "Dialogue",
-    "Assistant",
-    "SessionStore",
-    "TurnResult",
-    "Flow",
-    "load_flow",
-    "compile_flow",
-    "emit_source",
-    "ToolRegistry",
-    "Understander",
-    "UnderstandingState",
-    "Parse",
-    "RulesUnderstander",
-    "FsmdialError",
-    "FlowError",
-    "FlowIssue",
-    "TurnError",
-    "UnderstandingError",
-    "ToolError",
-    "ToolArgumentError",
-    "ToolResultError",
-    "ToolTimeout",
-    "TemplateError",
-    "FlowLoopError",
-    "SnapshotError",
-    "StoreError",
-    "ConflictError",
-    "UnknownSession",
-    "ModelError",
-    "MissingExtraError",
-    "__version__",
-]
-
 
 def __getattr__(name: str) -> Any:
     # Lazy (PEP 562): `import fsmdial` stays fast; each part loads on first use.
@@ -109,32 +76,39 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .assistant import Assistant
-    from .compiler import compile_flow, emit_source
-    from .errors import (
-        ConflictError,
-        FlowError,
-        FlowIssue,
-        FlowLoopError,
-        FsmdialError,
-        MissingExtraError,
-        ModelError,
-        SnapshotError,
-        StoreError,
-        TemplateError,
-        ToolArgumentError,
-        ToolError,
-        ToolResultError,
-        ToolTimeout,
-        TurnError,
-        UnderstandingError,
-    )
-    from .flow import Flow
-    from .loader import load_flow
-    from .runtime import Dialogue
-    from .store import SessionStore, UnknownSession
-    from .tools import ToolRegistry
-    from .trace import TurnResult
-    from .understand.base import Parse, Understander, UnderstandingState
-    from .understand.gguf import GGUFUnderstander as GGUFUnderstander  # not in __all__: needs an extra
-    from .understand.rules import RulesUnderstander
+    # Type checkers and IDEs read the public names here (each `name as name` is an export); they read a
+    # computed __all__ as empty, so they do not see it. tests/test_packaging.py checks these are _EXPORTS.
+    from .assistant import Assistant as Assistant
+    from .compiler import compile_flow as compile_flow
+    from .compiler import emit_source as emit_source
+    from .conversation import Conversation as Conversation
+    from .errors import ConflictError as ConflictError
+    from .errors import FlowError as FlowError
+    from .errors import FlowIssue as FlowIssue
+    from .errors import FlowLoopError as FlowLoopError
+    from .errors import FsmdialError as FsmdialError
+    from .errors import MissingExtraError as MissingExtraError
+    from .errors import ModelError as ModelError
+    from .errors import SnapshotError as SnapshotError
+    from .errors import StoreError as StoreError
+    from .errors import TemplateError as TemplateError
+    from .errors import ToolArgumentError as ToolArgumentError
+    from .errors import ToolError as ToolError
+    from .errors import ToolResultError as ToolResultError
+    from .errors import ToolTimeout as ToolTimeout
+    from .errors import TurnError as TurnError
+    from .errors import UnderstandingError as UnderstandingError
+    from .flow import Flow as Flow
+    from .loader import load_flow as load_flow
+    from .runtime import Dialogue as Dialogue
+    from .store import SessionStore as SessionStore
+    from .store import UnknownSession as UnknownSession
+    from .tools import ToolRegistry as ToolRegistry
+    from .trace import TurnResult as TurnResult
+    from .understand.base import Parse as Parse
+    from .understand.base import Understander as Understander
+    from .understand.base import UnderstandingState as UnderstandingState
+    from .understand.gguf import GGUFUnderstander as GGUFUnderstander
+    from .understand.rules import RulesUnderstander as RulesUnderstander
+else:
+    __all__ = [name for name in (*_EXPORTS, "__version__") if name not in OPTIONAL]

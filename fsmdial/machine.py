@@ -16,8 +16,7 @@ from typing import Any, ClassVar
 from transitions import Machine
 
 from .errors import SnapshotError, TurnError
-from .flow import Flow
-from .loader import flow_from_document
+from .flow import Flow, read_flow
 from .session import SessionState
 
 
@@ -282,5 +281,5 @@ class FlowMachine:
 
 
 def flow_from_data(data: Mapping[str, Any]) -> Flow:
-    """Rebuild (and re-validate) the flow embedded in compiled source."""
-    return flow_from_document(dict(data))
+    """Rebuild (and re-validate) the flow embedded in compiled source: fsmdial's own format, as it was written."""
+    return read_flow(dict(data), origin="compiled flow source")

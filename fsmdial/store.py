@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .errors import ConflictError, SnapshotError, StoreError
+from .jsonvalues import jsonable
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
@@ -308,16 +309,4 @@ def _trace_json(trace: Any) -> bytes:
     try:
         return orjson.dumps(trace, default=repr, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return orjson.dumps(_plain(trace), default=repr, option=orjson.OPT_NON_STR_KEYS)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(_plain(k)): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
-        return str(value)
-    return value
+        return orjson.dumps(jsonable(trace, storable=True))

@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
+from .jsonvalues import jsonable
 from .language import sentences
 from .machine import fold
 from .session import SessionState
@@ -182,7 +183,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
             value = coerce(slot, raw, now)
         except InvalidValue as exc:
             session.retries[name] = session.retries.get(name, 0) + 1
-            trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
+            trace.invalid.append({"slot": name, "value": jsonable(raw), "reason": exc.message})
             invalid = slot.invalid
             said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
             turn.say("invalid", f"invalid_{name}", said, slot=name)
@@ -195,7 +196,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         action = committed_action(turn, name) if tables.commits else None
         if action is not None:  # changing it would undo what cannot be undone: the held value stays
             refused.append(slot)
-            trace.invalid.append({"slot": name, "value": _jsonable(value), "reason": f"committed by {action!r}"})
+            trace.invalid.append({"slot": name, "value": jsonable(value), "reason": f"committed by {action!r}"})
             trace.notes.append(f"correction of {name!r} refused: action {action!r} has committed")
             continue
         if name in session.slots:
@@ -307,8 +308,4 @@ def invalidate(turn: Turn, changed: list[str]) -> None:
     if rewind_to is not None:
         machine.place(rewind_to)
         turn.trace.nodes.append(rewind_to)
-
-
-def _jsonable(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
 

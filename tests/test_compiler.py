@@ -98,3 +98,13 @@ def test_a_compiled_class_works_on_the_one_validated_flow_object() -> None:
     flow = load_flow(FLOWS / "ride_change.json")
     cls = compile_flow(flow)
     assert cls.FLOW is flow and cls.DEPENDENTS._flow is flow  # the slot dependents read the same object
+
+
+def test_a_compiled_sources_broken_flow_data_is_a_flow_error_with_the_path() -> None:
+    from fsmdial.errors import FlowError
+    from fsmdial.machine import flow_from_data
+
+    with pytest.raises(FlowError) as caught:
+        flow_from_data({"name": "f", "nodes": [{"id": "x", "type": "nonsense"}]})
+    assert caught.value.issues[0].path.startswith("nodes[0](x)")
+    assert "compiled flow source" in str(caught.value)

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from fsmdial.errors import UnderstandingError
+from fsmdial.eval.forcing import seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Parse
@@ -25,7 +26,7 @@ NOW = dt.datetime(2026, 11, 23, 12, 0)  # a Monday
 def booking_state(node: str = "ask_booking", asked: str | None = "name", held: dict | None = None, confirm=False):
     dialogue = Dialogue(REPO / "flows" / "restaurant_booking.json", stand_in_tools=True, clock=lambda: NOW)
     dialogue.adopt_slots(held or {})
-    dialogue.seek(node, told=confirm, asked=asked)
+    seek(dialogue, node, told=confirm, asked=asked)
     return dialogue.understanding_state()
 
 
@@ -108,7 +109,7 @@ def test_a_free_slot_takes_any_value_of_its_type():
         if slot["name"] == "change_description":
             slot["extract"] = "free"
     dialogue = Dialogue(load_flow(data), stand_in_tools=True, clock=lambda: NOW)
-    dialogue.seek(dialogue.node, asked="change_description")
+    seek(dialogue, dialogue.node, asked="change_description")
     state = dialogue.understanding_state()
     schema = turn_schema(state, "could you move it", NOW)
     assert "change_description" in schema.free

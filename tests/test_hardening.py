@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 import pytest
 
-from fsmdial.cli import json_line
+from fsmdial.cli.chat import json_line
 from fsmdial.compiler import ENCODING_LINE, check_source, compile_flow, emit_source, mermaid
 from fsmdial.errors import FlowError, ToolTimeout
 from fsmdial.flow import MAX_NESTING, ExternalActionNode, flow_warnings, pattern_problem, search_regex

@@ -7,9 +7,11 @@ A missing dependency is simulated in a fresh interpreter with ``sys.modules[name
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -42,6 +44,21 @@ def test_every_public_name_is_importable_from_fsmdial():
     # Every lazy name is public: in __all__, or optional (needs an extra, so kept out of `import *`).
     assert {*fsmdial.__all__, *fsmdial.OPTIONAL} == {*fsmdial._EXPORTS, "__version__"}
     assert not fsmdial.OPTIONAL & set(fsmdial.__all__)
+
+
+def test_the_type_checking_imports_are_the_lazy_exports():
+    # Type checkers and IDEs read fsmdial's names from its `if TYPE_CHECKING:` imports, Python from _EXPORTS.
+    tree = ast.parse(Path(fsmdial.__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    imported = {
+        alias.asname or alias.name: f"fsmdial.{node.module}"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names
+    }
+    assert imported == fsmdial._EXPORTS
+    assert all(isinstance(node, ast.ImportFrom) for node in block.body)
+    assert {*fsmdial.__all__} == {*fsmdial._EXPORTS, "__version__"} - fsmdial.OPTIONAL
 
 
 def test_public_names_are_the_objects_of_their_modules():

@@ -22,10 +22,11 @@ with warnings.catch_warnings():  # starlette 1.x would rather have httpx2; httpx
     from starlette.testclient import TestClient
 
 from fsmdial.cli import build_parser  # noqa: E402
+from fsmdial.compiler import PLAIN_CHARS, mermaid, mermaid_text  # noqa: E402
 from fsmdial.loader import load_flow  # noqa: E402
 from fsmdial.runtime import flow_class  # noqa: E402
 from fsmdial.serve.app import MAX_BODY_BYTES, create_app  # noqa: E402
-from fsmdial.serve.diagram import flow_diagram, mermaid_text  # noqa: E402
+from fsmdial.serve.diagram import flow_diagram  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
 
@@ -325,10 +326,8 @@ def test_flows_lists_the_diagram(client):
 
 
 def test_the_diagram_is_what_fsmdial_graph_draws_with_aliases():
-    from fsmdial.cli import mermaid_diagram
-
     cls = flow_class(RESTAURANT)
-    graph = mermaid_diagram(cls)
+    graph = mermaid(cls)
     diagram = flow_diagram(cls)
     edges = lambda text: sorted(line.strip() for line in text.splitlines() if "-->" in line)  # noqa: E731
     aliased = edges(graph)
@@ -356,7 +355,7 @@ def test_flow_text_cannot_inject_into_the_diagram(tmp_path):
     )
     for line in diagram.source.splitlines():
         assert allowed.fullmatch(line.strip()), line
-    assert f'state "{mermaid_text(evil)}" as s1' in diagram.source
+    assert f'state "{mermaid_text(evil, PLAIN_CHARS)}" as s1' in diagram.source
     assert "<" not in diagram.source and "%%" not in diagram.source and '"x"' not in diagram.source
 
 

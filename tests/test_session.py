@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any
 
@@ -9,15 +10,36 @@ import orjson
 import pytest
 
 from fsmdial.errors import SnapshotError, TurnError
+from fsmdial.eval.forcing import checkpoint, rewind, seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.session import SNAPSHOT_VERSION, SessionState, decode_snapshot, encode_snapshot
+from fsmdial.session import SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
 from fsmdial.understand.rules import RulesUnderstander
 
 from . import example_tools
 from .conftest import FLOWS
 
 RIDE = FLOWS / "ride_change.json"
+
+SAMPLES: dict[str, Any] = {
+    "node": "change_ride",
+    "slots": {"customer_name": "Ann", "ride_id": 17},
+    "results": {"change_ride": {"ok": True}},
+    "status": {"change_ride": "success"},
+    "calls": {"change_ride": {"ride_id": 17}},
+    "informed": {"ask_details", "ride_inform_changes_successful"},
+    "answers": {"ask_details": "yes"},
+    "last_action": "change_ride",
+    "visits": {"ask_details": 2, "change_ride": 1},
+    "declined": {"change_description"},
+    "confirmed": {"customer_name"},
+    "asked": "ride_id",
+    "retries": {"ride_id": 1},
+    "ended": True,
+    "history": [("user", "hi"), ("bot", "hello")],
+    "turns": 3,
+}
+"""A value of each field that differs from its default and that a snapshot of flow RIDE may hold."""
 
 
 def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
@@ -39,14 +61,21 @@ def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
 
 
 def filled(cls: type[SessionState] = SessionState) -> SessionState:
-    return cls(**{f.name: sample(f) for f in dataclasses.fields(cls)})
+    """Every field away from its default: :data:`SAMPLES`, and :func:`sample` for a field a test's class adds."""
+    return cls(**{f.name: copy.deepcopy(SAMPLES[f.name]) if f.name in SAMPLES else sample(f)
+                  for f in dataclasses.fields(cls)})  # fmt: skip
 
 
-def test_every_field_round_trips_through_copy_dict_and_json() -> None:
+def test_every_field_round_trips_through_copy_and_the_snapshot() -> None:
+    assert set(SAMPLES) == {f.name for f in dataclasses.fields(SessionState)}  # a new field needs a sample
     state = filled()
     assert all(getattr(state, f.name) != getattr(SessionState(), f.name) for f in dataclasses.fields(state))
     assert state.copy() == state
-    assert SessionState.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+    flow = load_flow(RIDE)
+    snapshot = encode_snapshot(state, flow.name, Dialogue(flow, tools=example_tools.registry).tables.fingerprint)
+    for given in (snapshot, orjson.loads(snapshot)):  # the bytes, and the mapping they hold
+        restored = Dialogue.restore(flow, given, tools=example_tools.registry)
+        assert restored.session == state and restored.session is not state
 
 
 def test_a_copy_shares_no_container() -> None:
@@ -66,7 +95,10 @@ def test_a_field_added_to_the_dataclass_is_copied_saved_and_restored() -> None:
     state = filled(extended)
     assert state.extra == {"extra_key": 2}
     assert state.copy().extra == {"extra_key": 2} and state.copy().extra is not state.extra
-    assert extended.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+    data = orjson.loads(encode_snapshot(state, "f", "abc"))
+    assert data["extra"] == {"extra_key": 2}
+    fields = {name: value for name, value in data.items() if name not in ("format", "version", "flow", "fingerprint")}
+    assert check_state(extended, fields) == state  # the reading decode_snapshot does after the header
 
 
 @pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(SessionState)])
@@ -132,12 +164,12 @@ def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
     dialogue.start()
     dialogue.turn("Ann")
     dialogue.turn("17")
-    saved = dialogue.checkpoint()
-    dialogue.seek("ask_details", clear=["ride_id"])
+    saved = checkpoint(dialogue)
+    seek(dialogue, "ask_details", clear=["ride_id"])
     assert dialogue.node == "ask_details" and dialogue.slots == {"customer_name": "Ann"}
     assert dialogue.turn("18").act_names == ["ride_ask_change"]  # the cleared slot is asked for, and taken
-    dialogue.seek("change_ride", result={"changed": True, "message": "moved"})
+    seek(dialogue, "change_ride", result={"changed": True, "message": "moved"})
     assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
-    dialogue.rewind(saved)  # back to before the seeks, keeping what the user said since
+    rewind(dialogue, saved)  # back to before the seeks, keeping what the user said since
     assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
     assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1

@@ -1,6 +1,6 @@
 """``fsmdial import FORMAT ...``: convert other dialogue formats into validated fsmdial flows.
 
-Each format is one entry of :data:`FORMATS`: a function adding its arguments
+Each format is one entry of :data:`IMPORTERS`: a function adding its arguments
 and a function running it. Add a format by adding an entry.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from .common import Command, flow_summary, register_table
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
@@ -22,10 +23,9 @@ def _add_star(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_star(args: argparse.Namespace) -> int:
-    from ..cli import flow_summary
     from ..errors import FlowError
+    from ..importers.star import import_star_task, task_names
     from ..loader import flow_from_document
-    from .star import import_star_task, task_names
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -54,9 +54,8 @@ def _add_sop(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_sop(args: argparse.Namespace) -> int:
-    from ..cli import flow_summary
+    from ..importers.sop import sop_to_flow_dict
     from ..loader import flow_from_document, load_flow
-    from .sop import sop_to_flow_dict
 
     source = Path(args.file)
     document = json.loads(source.read_text(encoding="utf-8"))
@@ -68,7 +67,7 @@ def _run_sop(args: argparse.Namespace) -> int:
     return 0
 
 
-FORMATS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
+IMPORTERS: dict[str, Command] = {
     "star": ("STAR task schemas (tasks/<task>/<task>.json + apis/<task>.json)", _add_star, _run_star),
     "sop": ("a ChatSOP adjacency list of Agent.*/User.* vertices", _add_sop, _run_sop),
 }
@@ -76,6 +75,4 @@ FORMATS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callabl
 
 
 def register(subparsers: Any) -> None:
-    from ..cli import register_table
-
-    register_table(subparsers, "import", "convert another format into fsmdial flows", FORMATS)
+    register_table(subparsers, "import", "convert another format into fsmdial flows", IMPORTERS)

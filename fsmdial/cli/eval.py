@@ -1,4 +1,9 @@
-"""``fsmdial eval star``: next-action prediction on STAR's dev split (see :mod:`fsmdial.eval.star`)."""
+"""``fsmdial eval star | messy | clemtodd``: the benchmarks of :mod:`fsmdial.eval`.
+
+* ``star``: next-action prediction on STAR's dev split (:mod:`fsmdial.eval.star`);
+* ``messy``: slot precision/recall on labelled messy utterances (:mod:`fsmdial.eval.messy`);
+* ``clemtodd``: clem:todd's MultiWOZ booking tasks with a simulated user (:mod:`fsmdial.eval.clemtodd`).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .corpus import SPLITS, default_star_dir
+from ..eval.corpus import SPLITS, default_star_dir
+from .common import Command, register_table
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +39,8 @@ def _add_star(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_star(args: argparse.Namespace) -> int:
-    from .corpus import read_dialogue, sample_paths, split_paths
-    from .star import evaluate
+    from ..eval.corpus import read_dialogue, sample_paths, split_paths
+    from ..eval.star import evaluate
 
     if not args.data or not Path(args.data, "dialogues").is_dir():
         print("error: no STAR copy found; pass --data DIR (a directory with dialogues/, tasks/, apis/)", file=sys.stderr)
@@ -117,20 +123,17 @@ def _add_messy(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_messy(args: argparse.Namespace) -> int:
-    from .messy import DEFAULT_DATA, load_cases, score
+    from ..eval.messy import DEFAULT_DATA, load_cases, score
+    from ..understand.factory import make_understander
+    from ..understand.rules import RulesUnderstander
 
-    if args.understander == "gguf":
-        if not args.model:
-            print("error: --understander gguf needs --model PATH", file=sys.stderr)
-            return 2
-        from ..understand.gguf import GGUFUnderstander
-
-        understander: Any = GGUFUnderstander(args.model, n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")),
-                                             fast_path=not args.no_fast_path)  # fmt: skip
-    else:
-        from ..understand.rules import RulesUnderstander
-
-        understander = RulesUnderstander()
+    try:
+        model = make_understander(args.understander, args.model, fast_path=not args.no_fast_path,
+                                  n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")))  # fmt: skip
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    understander = model or RulesUnderstander()  # scored directly, not through a Dialogue's default
     now, cases = load_cases(args.data or DEFAULT_DATA)
     started = time.perf_counter()
     report = score(understander, cases, now)
@@ -147,17 +150,79 @@ def _run_messy(args: argparse.Namespace) -> int:
     return 0
 
 
-from .clemtodd.cli import CLEMTODD  # noqa: E402 - beside the table it joins
+def _add_clemtodd(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", metavar="DIR",
+                        help="the clem:todd copy (default: $FSMDIAL_CLEMTODD or ../shared/data/clemtodd)")  # fmt: skip
+    parser.add_argument("--split", choices=("test", "dev"), default="test")
+    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the simulated user's wording")
+    parser.add_argument("--corpus-rate", type=float, default=0.5, metavar="P",
+                        help="chance that the user says a fitting real MultiWOZ utterance instead of a template")  # fmt: skip
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
+    parser.add_argument("--tasks", nargs="+", metavar="FILE", help="only these tasks (e.g. SNG01936.json)")
+    parser.add_argument("--out", metavar="FILE.json", help="write the full report (every dialogue) as JSON")
+    parser.add_argument("--log", metavar="FILE.jsonl", help="append each task's result as it finishes")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--from-log", nargs="+", metavar="FILE.jsonl",
+                        help="run nothing: print the table of the tasks these --log files hold (a partial run)")  # fmt: skip
 
-EVALS = {
+
+def _run_clemtodd(args: argparse.Namespace) -> int:
+    from ..eval.clemtodd.runner import evaluate, format_table, load_tasks, report_from_logs
+    from ..eval.clemtodd.tools import default_data_dir
+    from ..understand.factory import make_understander
+
+    if args.from_log:
+        data = report_from_logs(args.from_log)
+        data["settings"].update(understander=f"{args.understander} (from {len(args.from_log)} log file(s))")
+        print(format_table(data))
+        return 0
+    if args.data is None:
+        args.data = default_data_dir()  # looked up here: it imports the clem:todd tools, which --help need not
+    if not args.data or not Path(args.data, "tasks").is_dir():
+        print("error: no clem:todd copy found; pass --data DIR (with tasks/ and db/)", file=sys.stderr)
+        return 2
+    tasks = load_tasks(args.data, args.split)
+    if args.tasks:
+        tasks = [t for t in tasks if t.get("filename") in set(args.tasks)]
+    if args.limit:
+        tasks = tasks[: args.limit]
+    try:
+        understander = make_understander(args.understander, args.model, backend=args.backend)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
+
+    def on_episode(episode: Any) -> None:
+        if log is not None:
+            log.write(json.dumps(episode.to_dict()) + "\n")
+            log.flush()
+
+    try:
+        data = evaluate(tasks, args.data, understander=understander, seed=args.seed, progress=not args.no_progress,
+                        on_episode=on_episode, corpus_rate=args.corpus_rate)  # fmt: skip
+    finally:
+        if log is not None:
+            log.close()
+    data["settings"].update(split=args.split, understander=args.understander, model=args.model,
+                            corpus_rate=args.corpus_rate)  # fmt: skip
+    print(format_table(data))
+    if args.out:
+        Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+EVALS: dict[str, Command] = {
     "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
     "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
-    "clemtodd": CLEMTODD,
+    "clemtodd": ("clem:todd MultiWOZ booking tasks with a simulated user", _add_clemtodd, _run_clemtodd),
 }
 """Benchmark name -> (help, add its arguments, run it)."""
 
 
 def register(subparsers: Any) -> None:
-    from ..cli import register_table
-
     register_table(subparsers, "eval", "evaluate the engine on a benchmark corpus", EVALS)

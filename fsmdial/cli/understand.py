@@ -9,11 +9,12 @@ from typing import Any
 
 
 def _run_prompt(args: argparse.Namespace) -> int:
+    from ..eval.forcing import seek
     from ..loader import load_flow
     from ..runtime import Dialogue
-    from .gguf import GGUFUnderstander
-    from .prompt import PromptBuilder
-    from .schema import turn_schema
+    from ..understand.gguf import GGUFUnderstander
+    from ..understand.prompt import PromptBuilder
+    from ..understand.schema import turn_schema
 
     flow = load_flow(args.flow)
     dialogue = Dialogue(flow, stand_in_tools=True)
@@ -21,16 +22,16 @@ def _run_prompt(args: argparse.Namespace) -> int:
     if args.node not in nodes:
         print(f"error: flow {flow.name!r} has no node {args.node!r} (nodes: {', '.join(nodes)})", file=sys.stderr)
         return 2
-    dialogue.seek(args.node, asked=args.asked)
+    seek(dialogue, args.node, asked=args.asked)
     state = dialogue.understanding_state()
     if args.model:
         understander = GGUFUnderstander(args.model, fast_path=False)
         builder: PromptBuilder = understander.prompts
         certain = understander.certain(state, args.text, (), dt.datetime.now())
     else:
-        from .prompt import ChatFormat
-        from .rules import RulesUnderstander
-        from .tiny_model import CHATML_TEMPLATE
+        from ..understand.prompt import ChatFormat
+        from ..understand.rules import RulesUnderstander
+        from ..understand.tiny_model import CHATML_TEMPLATE
 
         builder = PromptBuilder(ChatFormat(CHATML_TEMPLATE), lambda text, special: [])
         certain = RulesUnderstander().certain(state, args.text, now=dt.datetime.now())
