@@ -48,6 +48,12 @@ EXAMPLES: dict[str, tuple[Path, ToolRegistry, list[str], str, str, str]] = {
                         ["1234", "1990-03-12", "yes", "4321", "yes"], "activate_card", "12 March 1980", "date_of_birth"),
     "pizza_shop": (PIZZA, pizza_tools, ["margherita", "large", "2", "tomorrow at 7pm", "Ada", "yes"],
                    "place_order", "3 pizzas", "quantity"),
+    "vet_appointment": (FLOWS / "vet_appointment.json", example_tools.registry,
+                        ["Maria Lopez", "Biscuit", "dog", "annual vaccination", "tomorrow at 9:30", "07700900123",
+                         "maria@example.com", "yes"], "book_appointment", "on friday", "date"),
+    "grocery_delivery": (FLOWS / "grocery_delivery.json", example_tools.registry,
+                         ["2 vegetable box", "12 Mill Lane, Oxford", "tomorrow at 10am", "Sam Green", "07700900456", "yes"],
+                         "place_delivery", "on friday", "delivery_day"),
 }
 
 
