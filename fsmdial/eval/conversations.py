@@ -52,6 +52,7 @@ from ..errors import FsmdialError
 from ..flow import ExternalActionNode, Flow, SlotArg
 from ..testing import ANY, ExpectedCall, Turn, check_turn
 from ..trace import ToolCall
+from ..understand.factory import make_understander
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
@@ -388,25 +389,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress count")
 
 
-def make_understander(kind: str, model: str | None = None, *, backend: str | None = None, threads: int = 1,
-                      fast_path: bool = True) -> Any:  # fmt: skip
-    """None for ``rules`` (a Dialogue's default), else a :class:`GGUFUnderstander` on ``model``."""
-    if kind == "rules":
-        return None
-    if kind != "gguf":
-        raise ValueError(f"unknown understander {kind!r} (rules or gguf)")
-    if not model:
-        raise ValueError("--understander gguf needs --model PATH")
-    from ..understand.gguf import GGUFUnderstander
-
-    return GGUFUnderstander(model, backend, n_threads=threads, fast_path=fast_path)
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``fsmdial eval conversations``: the table on stdout, the report in ``--out``; 2 on bad input."""
     try:
-        understander = make_understander(args.understander, args.model, backend=args.backend, threads=args.threads,
-                                         fast_path=not args.no_fast_path)  # fmt: skip
+        understander = make_understander(args.understander, args.model, backend=args.backend,
+                                         n_threads=args.threads, fast_path=not args.no_fast_path)  # fmt: skip
         report = run_conversations(args.suite, understander, ids=args.ids, progress=not args.no_progress)
     except (ValueError, FsmdialError) as exc:
         print(f"error: {exc}", file=sys.stderr)
