@@ -17,8 +17,7 @@ from fsmdial.eval.conversations import load_suite, run_conversations
 from fsmdial.flow import ExternalActionNode, SlotArg
 from fsmdial.loader import load_flow
 from fsmdial.values import coerce
-
-from .conftest import FLOWS, REPO
+from tests.conftest import FLOWS, REPO
 
 SUITE = Path(__file__).resolve().parent / "data" / "customer_conversations" / "suite.jsonl"
 BASELINE = {"conversations": 130, "task_success": 37, "wrong_commits": 34, "no_commit": 59}

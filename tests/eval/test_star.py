@@ -17,7 +17,7 @@ from fsmdial.eval.star import (
     schema_problem,
     shape_result,
 )
-from tests.test_star_import import STAR, needs_star, write_grooming_task
+from tests.importers.test_star import STAR, needs_star, write_grooming_task
 
 
 def _event(agent: str, action: str, **fields) -> dict:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 
 from fsmdial.errors import FlowError
-from fsmdial.flow import Flow
+from fsmdial.flow import MAX_NESTING, Flow
 from fsmdial.loader import load_flow
-
-from .conftest import FIXTURES, FLOWS
+from tests.conftest import FIXTURES, FLOWS
+from tests.flows import issues_of, small_flow
 
 BROKEN = {
     "unknown_target.json": "edge ask->finish: unknown target node 'finish'",
@@ -147,3 +149,51 @@ def test_schema_file_is_current():
 
     committed = orjson.loads((FLOWS.parent / "fsmdial" / "flow.schema.json").read_bytes())
     assert committed == Flow.model_json_schema(by_alias=True), "run: fsmdial schema > fsmdial/flow.schema.json"
+
+
+def nested(kind: str, depth: int) -> dict[str, Any]:
+    cond: dict[str, Any] = {"slot": "size", "op": "gt", "value": 1}
+    for _ in range(depth):
+        cond = {"not": cond} if kind == "not" else {kind: [cond]}
+    return cond
+
+
+@pytest.mark.parametrize("kind", ["all", "any", "not"])
+@pytest.mark.parametrize("depth", [100, 130, 5000])
+def test_deeply_nested_conditions_are_refused_with_the_path(kind: str, depth: int) -> None:
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "big", "type": "end"})
+    doc["edges"].insert(0, {"source": "ask", "target": "big", "when": nested(kind, depth)})
+    message = issues_of(doc)
+    assert f"nested more than {MAX_NESTING} levels deep" in message
+    assert "edges[0].when" in message
+
+
+def test_deeply_nested_list_values_are_refused() -> None:
+    value: Any = 1
+    for _ in range(199):
+        value = [value]
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "big", "type": "end"})
+    doc["edges"].insert(0, {"source": "ask", "target": "big", "when": {"slot": "size", "op": "eq", "value": value}})
+    assert "levels deep" in issues_of(doc)
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_non_finite_numbers_are_refused_with_the_path(bad: float) -> None:
+    doc = small_flow()
+    doc["nodes"][0]["slots"][0]["maximum"] = bad
+    message = issues_of(doc)
+    assert "not a finite number" in message and "nodes[0](ask).slots[0].maximum" in message
+
+
+@pytest.mark.parametrize("where", ["name", "message", "key"])
+def test_unpaired_surrogates_are_refused(where: str) -> None:
+    doc = small_flow()
+    if where == "name":
+        doc["name"] = "flow\ud800"
+    elif where == "message":
+        doc["nodes"][1]["message"] = "bye \udfff"
+    else:
+        doc["nodes"][0]["\udc80"] = 1
+    assert "unpaired surrogate" in issues_of(doc)

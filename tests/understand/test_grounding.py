@@ -19,7 +19,7 @@ from fsmdial.understand.grounding import SpanRules, message, text_span_ok, typed
 from fsmdial.understand.prompt import static_prefix
 from fsmdial.understand.schema import possible_answers, turn_schema
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2026, 11, 23, 12, 0)  # a Monday
 
 

@@ -43,7 +43,7 @@ from fsmdial.understand.grammar import (
 from fsmdial.understand.prompt import ChatFormat, PromptBuilder, static_prefix
 from fsmdial.understand.schema import NONE, state_schema
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FLOWS = sorted((REPO / "flows").glob("*.json"))
 CHATML = (
     "{% for message in messages %}"

@@ -11,16 +11,20 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fsmdial.compiler import check_source, emit_source
 from fsmdial.errors import FlowError
 from fsmdial.flow import pattern_problem
 from fsmdial.flow.graph import on_cycle, reachable
 from fsmdial.loader import load_flow
+from tests.conftest import REPO
+from tests.flows import issues_of, small_flow
 
 # ------------------------------------------------------ 9. case-folded patterns
 
@@ -185,3 +189,107 @@ def test_earliest_after_latest_is_refused_with_its_path(earliest: str, latest: s
 def test_bounds_that_leave_a_date_or_depend_on_the_clock_are_accepted(earliest: str, latest: str) -> None:
     slot = load_flow(date_flow(earliest=earliest, latest=latest)).slots()["day"]
     assert (slot.earliest, slot.latest) == (earliest, latest)
+
+
+EXAMPLE_FLOWS = sorted(
+    [*REPO.glob("flows/*.json"), *REPO.glob("flows/star/*.json"), *REPO.glob("examples/**/*.json")]
+)
+
+
+def test_categorical_values_the_engine_cannot_tell_apart_are_a_validation_error() -> None:
+    doc = small_flow()
+    doc["nodes"][0]["slots"] = [{"name": "city", "type": "categorical", "values": ["New York", "new-york", "Paris"]}]
+    doc["nodes"][1]["message"] = "{city}"
+    message = issues_of(doc)
+    assert "'New York' and 'new-york'" in message and "city" in message
+
+
+@pytest.mark.parametrize("template", ["Got {size:>100000000}", "Got {size:.999}", "{size:{size}}", "{size:!!}"])
+def test_format_widths_are_bounded_at_validation(template: str) -> None:
+    doc = small_flow()
+    doc["nodes"][1]["message"] = template
+    assert "done" in issues_of(doc)
+
+
+def test_long_templates_are_refused() -> None:
+    doc = small_flow()
+    doc["nodes"][1]["message"] = "x" * 100_000
+    assert "characters, more than" in issues_of(doc)
+
+
+def test_date_placeholders_with_a_format_spec_are_refused() -> None:
+    doc = small_flow()
+    doc["nodes"][0]["slots"] = [{"name": "pickup_date", "type": "date"}]
+    doc["nodes"][1]["message"] = "See you on {pickup_date:%A %d %B}."
+    assert "pickup_date" in issues_of(doc)
+    doc["nodes"][1]["message"] = "See you on {pickup_date:>12}."
+    assert "shown as written" in issues_of(doc)
+
+
+@pytest.mark.parametrize("reserved", ["none"])
+def test_reserved_intent_and_choice_names_are_refused(reserved: str) -> None:
+    doc = small_flow(global_actions=[{"intent": reserved, "examples": ["nothing"]}])
+    assert "reserved" in issues_of(doc)
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "pick", "type": "inform_and_confirm", "question": "Which?", "choices": [{"name": reserved}]})
+    doc["edges"] = [{"source": "ask", "target": "pick"}, {"source": "pick", "target": "done"}]
+    assert "reserved" in issues_of(doc)
+
+
+@pytest.mark.parametrize(
+    ("when", "expected"),
+    [
+        ({"slot": "size", "op": "eq", "value": "zero"}, "'size' is compared with 'zero', but its values are a number"),
+        ({"slot": "size", "op": "in", "value": [1, "two"]}, "compared with 'two'"),
+        ({"slot": "size", "op": "gt", "value": True}, "compared with True"),
+    ],
+)
+def test_condition_values_of_the_wrong_type_are_errors(when: dict[str, Any], expected: str) -> None:
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "big", "type": "end"})
+    doc["edges"].insert(0, {"source": "ask", "target": "big", "when": when})
+    message = issues_of(doc)
+    assert expected in message and "edge ask->big" in message
+
+
+def test_categorical_condition_values_must_be_values_of_the_slot() -> None:
+    doc = small_flow()
+    doc["nodes"][0]["slots"] = [{"name": "size", "type": "categorical", "values": ["small", "large"]}]
+    doc["nodes"].insert(1, {"id": "big", "type": "end"})
+    doc["edges"].insert(0, {"source": "ask", "target": "big", "when": {"slot": "size", "value": "huge"}})
+    assert "not one of its values" in issues_of(doc)
+
+
+def test_result_field_conditions_are_type_checked() -> None:
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "act", "type": "external_action", "tool": "t", "result": {"count": "integer"}})
+    doc["nodes"].insert(2, {"id": "none_left", "type": "end"})
+    doc["edges"] = [
+        {"source": "ask", "target": "act"},
+        {"source": "act", "target": "none_left", "when": {"result": "count", "value": "zero"}},
+        {"source": "act", "target": "done"},
+    ]
+    message = issues_of(doc)
+    assert "result field 'count' is compared with 'zero'" in message and "edge act->none_left" in message
+
+
+def test_date_bounds_and_invalid_messages_are_validated() -> None:
+    doc = small_flow()
+    doc["nodes"][0]["slots"] = [
+        {"name": "birth", "type": "date", "latest": "today", "earliest": "1900-01-01", "invalid": "Not a birth date: {birth}"}
+    ]
+    doc["nodes"][1]["message"] = "{birth}"
+    slot = load_flow(doc).slots()["birth"]
+    assert (slot.earliest, slot.latest) == ("1900-01-01", "today")
+    doc["nodes"][0]["slots"][0]["latest"] = "yesterday-ish"
+    assert "date bound" in issues_of(doc)
+    doc["nodes"][0]["slots"][0] = {"name": "birth", "type": "integer", "latest": "today"}
+    assert "only apply to date slots" in issues_of(doc)
+    doc["nodes"][0]["slots"][0] = {"name": "birth", "type": "date", "invalid": "Bad {nothing}"}
+    assert "{nothing}" in issues_of(doc)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FLOWS, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_example_flow_validates_without_errors(path: Path) -> None:
+    flow = load_flow(path)
+    check_source(emit_source(flow))

@@ -29,8 +29,7 @@ from fsmdial.serve.app import MAX_BODY_BYTES, create_app  # noqa: E402
 from fsmdial.serve.diagram import flow_diagram  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
-
-from .serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
+from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
 
 JSON = {"content-type": "application/json"}
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 
-from .conftest import FIXTURES, FLOWS, run_cli
-from .conversations import SCRIPTS
+from fsmdial.compiler import check_source
+from fsmdial.errors import FlowError
+from fsmdial.loader import MAX_FLOW_BYTES
+from tests.conftest import FIXTURES, FLOWS, run_cli
+from tests.conversations import SCRIPTS
+from tests.flows import small_flow
 
 fsmdial = run_cli
 
@@ -32,15 +38,15 @@ def test_validate_with_forced_format():
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_scripted_chat_reaches_tool_calls_and_final_messages(name):
-    path, _, turns = SCRIPTS[name]
-    stdin = "".join(text + "\n" for text, _, _ in turns)
+    path, script = SCRIPTS[name]
+    turns = script[1:]
+    stdin = "".join(turn.user + "\n" for turn in turns)
     result = fsmdial("chat", str(FLOWS / path), "--trace", "--tools", "tests.example_tools:registry", stdin=stdin)
     assert result.returncode == 0, result.stderr
     traces = [orjson.loads(line[len("trace: "):]) for line in result.stdout.splitlines() if line.startswith("trace: ")]
     assert len(traces) == len(turns) + 1
     made = [(call["tool"], call["arguments"]) for trace in traces for call in trace.get("tool_calls", [])]
-    expected = [call for _, _, calls in turns for call in calls]
-    assert [tool for tool, _ in made] == [tool for tool, _ in expected]
+    assert [tool for tool, _ in made] == [call.tool for turn in turns for call in turn.tool_calls]
     bot_lines = [line for line in result.stdout.splitlines() if line.startswith("bot: ")]
     assert bot_lines, result.stdout
 
@@ -114,3 +120,27 @@ def test_import_and_eval_are_listed():
     result = fsmdial("--help")
     assert "import" in result.stdout and "eval" in result.stdout
     assert "sop" in fsmdial("import", "--help").stdout
+
+
+def test_compile_command_checks_the_source_before_writing() -> None:
+    with pytest.raises(FlowError, match="does not compile"):
+        check_source("x = (" * 300 + ")" * 300)
+    check_source("x = 1\n")
+
+
+def test_validate_refuses_an_endless_file_quickly() -> None:
+    result = fsmdial("validate", "/dev/zero")  # the helper's subprocess timeout bounds the time
+    assert result.returncode == 1
+    assert f"larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_validate_prints_warnings_and_still_succeeds(tmp_path: Path) -> None:
+    path = tmp_path / "flow.json"
+    doc = small_flow()
+    doc["nodes"].insert(1, {"id": "told", "type": "inform", "message": "Noted."})
+    doc["edges"].append({"source": "ask", "target": "told", "when": {"slot": "size", "op": "gt", "value": 3}})
+    path.write_bytes(orjson.dumps(doc))
+    result = fsmdial("validate", str(path))
+    assert result.returncode == 0
+    assert "warning: node told" in result.stderr

@@ -16,7 +16,7 @@ from fsmdial.importers.star_names import Ask
 from fsmdial.loader import flow_from_document, load_flow
 from fsmdial.runtime import Dialogue
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 STAR = Path(os.environ.get("FSMDIAL_STAR", REPO.parent / "shared" / "data" / "star"))
 needs_star = pytest.mark.skipif(not (STAR / "tasks").is_dir(), reason="STAR data not found (set FSMDIAL_STAR)")
 

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from fsmdial.eval.conversations import SuiteError, add_arguments, format_table, load_suite, run, run_conversations
-
-from .conftest import FLOWS
+from tests.conftest import FLOWS
 
 NOW = "2026-11-23T10:00"  # a Monday: "tomorrow" is 2026-11-24
 BOOKING = {"name": "Alex", "party_size": 4, "date": "2026-11-24", "time": "19:00"}
@@ -134,7 +133,7 @@ def test_a_bad_suite_line_is_a_clear_error_naming_the_line(tmp_path, line, messa
 
 def test_flows_are_found_relative_to_the_suite_s_folders(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the repository's flows/ is then found from the suite file, not the working directory
-    suite = load_suite(Path(__file__).resolve().parent / "data" / "customer_conversations" / "suite.jsonl")
+    suite = load_suite(Path(__file__).resolve().parents[1] / "data" / "customer_conversations" / "suite.jsonl")
     assert all(c.flow.is_file() for c in suite.conversations)
 
 

@@ -7,7 +7,7 @@ import json
 from fsmdial.cli import main
 from fsmdial.eval.corpus import sample_paths, split_paths
 from fsmdial.eval.metrics import repeated_calls
-from tests.test_star_eval import GROOMING_DIALOGUE, grooming_corpus  # noqa: F401  (fixture)
+from tests.eval.test_star import GROOMING_DIALOGUE, grooming_corpus  # noqa: F401  (fixture)
 
 
 def _copies(root, ids):

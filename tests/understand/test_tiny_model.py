@@ -19,7 +19,7 @@ from fsmdial.understand.tiny_model import (
 gguf = pytest.importorskip("gguf")
 
 MAX_BYTES = 30 * 1024 * 1024
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _sha256(path: Path) -> str:

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.backends import decoder_for
@@ -26,8 +28,7 @@ from fsmdial.understand.grammar import (
 )
 from fsmdial.understand.schema import turn_schema
 from fsmdial.understand.tiny_model import ensure_tiny_model
-
-from .model_support import noisy_logits
+from tests.model_support import noisy_logits
 
 pytestmark = pytest.mark.model
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fsmdial.cli import main
 
-FLOW = str(Path(__file__).resolve().parents[1] / "flows" / "restaurant_booking.json")
+FLOW = str(Path(__file__).resolve().parents[2] / "flows" / "restaurant_booking.json")
 
 
 def test_prompt_shows_the_prompt_what_the_rules_settled_and_the_grounded_grammar(capsys):

@@ -36,8 +36,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from fsmdial.serve.app import create_app  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
-
-from .serve_support import BOOKING, RESTAURANT, TestUnderstander, live_server  # noqa: E402
+from tests.serve_support import BOOKING, RESTAURANT, TestUnderstander, live_server  # noqa: E402
 
 WAIT = 20.0
 """Longest any step may take (seconds)."""

@@ -6,7 +6,7 @@ their bounds), some turns also replace the model's logits by seeded noise ("adve
 decoding): the constraint alone then decides what is written.
 
 ``FSMDIAL_GGUF_TURNS`` sets how many generated turns the validity test drives (default 200);
-the full 1,000-turn run is ``FSMDIAL_SLOW=1 pytest -m slow tests/test_gguf_understander.py``.
+the full 1,000-turn run is ``FSMDIAL_SLOW=1 pytest -m slow tests/understand/test_gguf.py``.
 """
 
 from __future__ import annotations
@@ -28,10 +28,13 @@ import numpy as np
 import orjson
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
 from fsmdial.errors import ModelError, UnderstandingError
 from fsmdial.flow import ExternalActionNode, Slot, SlotType
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
 from fsmdial.understand import gguf as gguf_module
 from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.base import UnderstandingState
@@ -40,12 +43,11 @@ from fsmdial.understand.grammar import DATE_PATTERN, TIME_PATTERN
 from fsmdial.understand.llamacpp import LlamaModel
 from fsmdial.understand.schema import state_schema
 from fsmdial.understand.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
-
-from .model_support import noisy_logits
+from tests.model_support import noisy_logits
 
 pytestmark = pytest.mark.model
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FLOWS = sorted((REPO / "flows").glob("*.json"))
 NOW = dt.datetime(2026, 11, 22, 12, 0)
 TURNS = int(os.environ.get("FSMDIAL_GGUF_TURNS", "200"))
@@ -90,10 +92,6 @@ def understander(tiny: Path, backend: str | None = None, **options: Any) -> GGUF
 
 def order_pizza(name: str, size: str, count: int, day: str) -> dict[str, Any]:
     return {"ok": True}
-
-
-def clock() -> dt.datetime:
-    return NOW
 
 
 # ------------------------------------------------------------------ helpers
@@ -230,7 +228,7 @@ def user_texts(flow: Any, rng: random.Random) -> list[str]:
     return texts
 
 
-def drive(tiny: Path, backend: str, turns: int, flows: list[Any], seed: int = 0) -> dict[str, int]:
+def drive(tiny: Path, backend: str, turns: int, flows: list[Any], seed: int, clock: FrozenClock) -> dict[str, int]:
     """Drive ``turns`` generated turns over ``flows``; assert every parse and tool call fits its schema."""
     u = understander(tiny, backend)
     rng = random.Random(seed)
@@ -333,14 +331,14 @@ def check_turn(trace: Any, outputs: list[str], turns: list[Any], slot_schemas: d
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_every_parse_fits_the_state_schema(tiny, backend):
-    counts = drive(tiny, backend, 36, [load_flow(PIZZA)], seed=1)
+def test_every_parse_fits_the_state_schema(tiny, backend, clock):
+    counts = drive(tiny, backend, 36, [load_flow(PIZZA)], seed=1, clock=clock)
     assert counts["model"] >= 10 and counts["noisy"] >= 5 and counts["slot_values"] >= 5
 
 
-def test_generated_turns_over_all_example_flows_are_schema_valid(tiny):
+def test_generated_turns_over_all_example_flows_are_schema_valid(tiny, clock):
     flows = [load_flow(PIZZA)] + [load_flow(path) for path in FLOWS]
-    counts = drive(tiny, DEFAULT_BACKEND, TURNS, flows, seed=2)
+    counts = drive(tiny, DEFAULT_BACKEND, TURNS, flows, seed=2, clock=clock)
     print(f"\n{TURNS} generated turns: {counts}")
     assert counts["turns"] >= TURNS
     # Grounded turns call the model less: what the rules read for sure, and messages with nothing left to
@@ -350,9 +348,9 @@ def test_generated_turns_over_all_example_flows_are_schema_valid(tiny):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("FSMDIAL_SLOW"), reason="the full 1,000-turn run: set FSMDIAL_SLOW=1")
-def test_a_thousand_generated_turns_are_schema_valid(tiny):
+def test_a_thousand_generated_turns_are_schema_valid(tiny, clock):
     flows = [load_flow(PIZZA)] + [load_flow(path) for path in FLOWS]
-    counts = drive(tiny, DEFAULT_BACKEND, 1000, flows, seed=3)
+    counts = drive(tiny, DEFAULT_BACKEND, 1000, flows, seed=3, clock=clock)
     print(f"\n1000 generated turns: {counts}")
     assert counts["turns"] >= 1000 and counts["tool_calls"] > 0 and counts["invalid"] > 0
 
@@ -361,7 +359,7 @@ def test_a_thousand_generated_turns_are_schema_valid(tiny):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_model_answers_with_one_call_and_counts_its_tokens(tiny, backend):
+def test_the_model_answers_with_one_call_and_counts_its_tokens(tiny, backend, clock):
     u = understander(tiny, backend, fast_path=False)
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
@@ -377,7 +375,7 @@ def test_the_model_answers_with_one_call_and_counts_its_tokens(tiny, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_value_the_user_did_not_say_cannot_be_written_and_invalid_ones_are_reported(tiny, backend):
+def test_a_value_the_user_did_not_say_cannot_be_written_and_invalid_ones_are_reported(tiny, backend, clock):
     u = understander(tiny, backend, fast_path=False)
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
@@ -392,7 +390,7 @@ def test_a_value_the_user_did_not_say_cannot_be_written_and_invalid_ones_are_rep
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_failure_inside_constrained_decoding_fails_the_turn_loudly(tiny, backend):
+def test_a_failure_inside_constrained_decoding_fails_the_turn_loudly(tiny, backend, clock):
     u = understander(tiny, backend, fast_path=False)
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
@@ -438,7 +436,7 @@ def test_logits_the_grammar_cannot_use_fail_the_turn(tiny, backend):
         del u.model.logits
 
 
-def test_the_fast_path_settles_certain_turns_without_the_model(tiny):
+def test_the_fast_path_settles_certain_turns_without_the_model(tiny, clock):
     u = understander(tiny)
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
@@ -519,7 +517,7 @@ def test_context_overflow_drops_the_oldest_lines_and_says_so(tiny):
     assert parse.info["prompt_tokens"] + parse.info["output_tokens"] <= 1024
 
 
-def test_a_context_too_small_for_the_static_prefix_fails_the_turn_and_rolls_back(tiny):
+def test_a_context_too_small_for_the_static_prefix_fails_the_turn_and_rolls_back(tiny, clock):
     u = understander(tiny, n_ctx=256, fast_path=False)
     d = Dialogue(load_flow(REPO / "flows" / "ride_change.json"), understander=u, stand_in_tools=True, clock=clock)
     d.start()
@@ -532,14 +530,15 @@ def test_a_context_too_small_for_the_static_prefix_fails_the_turn_and_rolls_back
 # ------------------------------------------------------------ determinism
 
 SCRIPT = """
-import datetime as dt, sys, orjson
+import sys, orjson
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
 from fsmdial.understand.gguf import GGUFUnderstander
 
 u = GGUFUnderstander(sys.argv[1], backend=sys.argv[2], n_threads=1, seed=0, fast_path=False)
 for path in sys.argv[3:]:
-    d = Dialogue(load_flow(path), understander=u, stand_in_tools=True, clock=lambda: dt.datetime(2026, 11, 22, 12))
+    d = Dialogue(load_flow(path), understander=u, stand_in_tools=True, clock=FrozenClock("2026-11-22T12:00"))
     d.start()
     for text in ["hello", "Jane", "102", "change the pickup time", "yes", "no", "tomorrow at 7pm", "bye"]:
         if d.ended:
