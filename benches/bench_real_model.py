@@ -28,6 +28,8 @@ from typing import Any
 import orjson
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
 from fsmdial.eval.forcing import seek
 from fsmdial.models import fetch_command, locate
 from fsmdial.runtime import Dialogue

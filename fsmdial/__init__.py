@@ -71,6 +71,7 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "UnsupportedMediaType": "fsmdial.errors",
     "NotFound": "fsmdial.errors",
     "StarFormatError": "fsmdial.errors",
+    "SuiteError": "fsmdial.errors",
 }
 
 
@@ -116,6 +117,7 @@ if TYPE_CHECKING:
     from .errors import SnapshotError as SnapshotError
     from .errors import StarFormatError as StarFormatError
     from .errors import StoreError as StoreError
+    from .errors import SuiteError as SuiteError
     from .errors import TemplateError as TemplateError
     from .errors import ToolArgumentError as ToolArgumentError
     from .errors import ToolCrashed as ToolCrashed

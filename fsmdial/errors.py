@@ -15,9 +15,9 @@ __all__ = [
     "ToolFailure", "ToolArgumentError", "ToolResultError", "ToolTimeout", "TemplateError", "FlowLoopError",
     "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
     "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
-    "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError",
+    "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError", "SuiteError",
 ]  # fmt: skip
-"""Every public error; ``fsmdial`` exports each of them (tests/test_hardening3.py checks both)."""
+"""Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
 
 
 class FsmdialError(Exception):
@@ -191,6 +191,11 @@ class UnsupportedMediaType(BadRequest):
 
 class NotFound(ServeError):
     """Nothing is served at this address."""
+
+
+class SuiteError(FsmdialError, ValueError):
+    """A conversation suite file (``fsmdial eval conversations``) that cannot be read: names the file, the line
+    and what is wrong."""
 
 
 class StarFormatError(FsmdialError, ValueError):
