@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from fsmdial.errors import SnapshotError, ToolError, ToolResultError, TurnError, UnderstandingError
+from fsmdial.errors import SnapshotError, ToolError, ToolFailure, ToolResultError, TurnError, UnderstandingError
 from fsmdial.flow import Flow
 from fsmdial.loader import load_flow
 from fsmdial.runtime import SNAPSHOT_VERSION, Dialogue
@@ -90,9 +90,9 @@ def test_tool_exception_without_failure_edge_rolls_back():
     assert dialogue.node == "ask" and dialogue.slots == {}
 
 
-def test_tool_exception_takes_the_failure_edge_when_there_is_one():
+def test_tool_failure_takes_the_failure_edge_when_there_is_one():
     def broken(**_):
-        raise ConnectionError("backend down")
+        raise ToolFailure("backend down")  # a declared business failure (an undeclared exception fails the turn)
 
     dialogue = ride(tools={"change_ride": broken})
     dialogue.start()
