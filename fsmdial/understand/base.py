@@ -23,6 +23,9 @@ ANSWERS: tuple[Answer, ...] = get_args(Answer)
 """Every answer to a pending yes/no question, in order."""
 GOODBYE = "goodbye"
 """Built-in intent of flows that have a ``goodbye`` fallback."""
+CONTINUE = "continue"
+"""Built-in intent inside a flow that has ``examples``: the user asks for what the flow does ("can I book a table"
+in the booking flow): it carries on, never "out of scope"."""
 DECLINE = "decline"
 """Built-in intent while a slot is asked: the user cannot or will not give it ("I don't know")."""
 
@@ -99,18 +102,23 @@ class Parse:
     slots: dict[str, Any] = field(default_factory=dict)
     answer: Answer | None = None
     choice: str | None = None
+    negated: dict[str, Any] = field(default_factory=dict)
+    """Values the user ruled out ("not at 7pm"): a slot holding one is cleared and asked again."""
     path: str = "rules"
     model_calls: int = 0
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        return self.intent is None and not self.slots and self.answer is None and self.choice is None
+        return (self.intent is None and not self.slots and self.answer is None and self.choice is None
+                and not self.negated)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"intent": self.intent, "slots": dict(self.slots), "answer": self.answer}
         if self.choice is not None:
             out["choice"] = self.choice
+        if self.negated:
+            out["negated"] = dict(self.negated)
         return out
 
 

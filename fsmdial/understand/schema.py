@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
+from ..language import read_acts
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
@@ -536,16 +537,17 @@ _NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't can
 
 
 def possible_answers(text: str) -> list[str]:
-    """The plain answers a message may be: never "yes" with a negation or a question in it.
+    """The plain answers a message may be: "yes" only with a yes word in it and no negation, hedge or question
+    ("Alex", "hmm let me think", "tell me about the menu first" cannot be a yes); "no" only with a no word.
 
-    (A plain, certain "yes" or "no" never gets here: the rules settle it.)
+    (A plain "yes" or "no" never gets here: the rules settle it.)
     """
-    said = words_of(text)
-    if "?" in text:
+    said, acts = words_of(text), read_acts(text)
+    if acts.question:
         return ["other"]
-    if not said.isdisjoint(_NEGATION):
-        return ["no", "other"]
-    return list(ANSWERS)
+    negated = not said.isdisjoint(_NEGATION) or acts.deny
+    offered = [] if negated or acts.hedge or not acts.affirm else ["yes"]
+    return offered + (["no"] if negated else []) + ["other"]
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
