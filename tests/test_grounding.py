@@ -98,7 +98,8 @@ def test_a_correction_during_a_confirmation_can_never_be_a_yes():
     # With a question or a negation in the message, a plain "yes" is not on offer either.
     assert possible_answers("wait, are you open on sundays?") == ["other"]
     assert possible_answers("not right now, maybe later") == ["no", "other"]
-    assert possible_answers("that's perfect") == ["yes", "no", "other"]
+    assert possible_answers("that's perfect") == ["yes", "other"]
+    assert possible_answers("Alex") == ["other"]  # no yes word: no "yes" (issue 20)
 
 
 def test_a_free_slot_takes_any_value_of_its_type():

@@ -311,11 +311,15 @@ class RulesUnderstander:
         if tables.name_slot is not None and tables.name_slot.name not in parse.slots and not acts.question:
             # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
             # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
+            # Only a name after words that introduce it is certain (the model path keeps it); one read from the
+            # first clause of the reply is a reading the model may still make better.
             name_asked = asked is tables.name_slot
-            found = find_name(acts.rest, name_asked and not acts.holds_no_value)
+            cued = find_name(acts.rest, False)
+            found = cued or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value else None)
             if found is not None:
                 parse.slots[tables.name_slot.name] = found[: tables.name_slot.string_limit]
-                parse.info.setdefault("cued", []).append(tables.name_slot.name)
+                if cued is not None:
+                    parse.info.setdefault("cued", []).append(tables.name_slot.name)
             if name_asked:
                 return  # no name in the reply: asked again, never the whole text
         if asked is None or asked.name in parse.slots:
@@ -327,7 +331,7 @@ class RulesUnderstander:
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                parse.slots[asked.name] = _string_value(asked, acts.rest or text)
+                parse.slots[asked.name] = _string_value(asked, text)
             elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = found
 
