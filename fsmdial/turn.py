@@ -191,7 +191,7 @@ def guard_answer(turn: Turn, parse: Parse, said: Acts, state: UnderstandingState
     if parse.answer == "yes" and not said.plain_yes:
         turn.trace.notes.append("a yes that is not a plain one does not commit: asked again")
         parse = dataclasses.replace(parse, answer=None)
-    if parse.answer is None and parse.choice is None and not turn.trace.slot_changes:
+    if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
     return parse
 

@@ -469,7 +469,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        else:
+        elif not read_acts(text).holds_no_value:  # a greeting, thanks, a question or a don't-know is no text value
             texts.append(slot)
     # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
     # what the rules read for sure is another slot's value: no text span has any of its words.
