@@ -158,7 +158,7 @@ class _AskedNameVerbatim(RulesUnderstander):
 
     def understand(self, state, text, *, history=(), now=None):  # type: ignore[no-untyped-def]
         parse = super().understand(state, text, history=history, now=now)
-        if state.asked == "customer_name":
+        if state.asked == "customer_name" and not parse.slots:
             parse.slots["customer_name"] = text
         return parse
 
