@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from fsmdial.errors import TurnError
 from fsmdial.runtime import MAX_INPUT_CHARS, Dialogue
-from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.store import SessionStore
 from fsmdial.understand.rules import RulesUnderstander
 from tests.reliability_support import FLOW_PATHS, SpyTools, clock, count, drive, flow, record
