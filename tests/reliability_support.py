@@ -24,6 +24,7 @@ from pydantic import ConfigDict, Field, create_model
 from fsmdial.flow import ExternalActionNode, FieldType, Flow, RequestNode, SlotArg, SlotType, ValueArg
 from fsmdial.loader import load_flow
 from fsmdial.tools import ToolRegistry
+from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.values import coerce
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +35,21 @@ CLOCK_NOW = dt.datetime(2024, 5, 14, 12, 0)
 
 def clock() -> dt.datetime:
     return CLOCK_NOW
+
+
+class AskedTextVerbatim(RulesUnderstander):
+    """The rules, but a string slot asked for takes the text as typed when the rules read nothing from it.
+
+    Since issue 20 the rules refuse "{ride_id}", escape codes or markup as a person's name; the tests using this
+    are about what happens to such a value once it is stored (kept as data, never formatted, never markup).
+    """
+
+    def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
+        parse = super().understand(state, text, **kwargs)
+        asked = state.slot(state.asked) if state.asked else None
+        if asked is not None and asked.type is SlotType.string and not parse.slots:
+            parse.slots[asked.name] = text
+        return parse
 
 
 def count(ci: int, full: int) -> int:

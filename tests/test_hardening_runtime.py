@@ -455,10 +455,11 @@ def test_a_huge_tool_result_fails_the_turn_naming_the_node_and_changes_nothing(c
     dialogue = Dialogue(flow, tools={"look_up": lambda q: {"text": "x" * next(sizes)}}, clock=clock)
     dialogue.start()
     before = dialogue.snapshot()
+    # (a greeting is never a value since issue 20: the question is answered with a word that can be one)
     with pytest.raises(TemplateError, match=r"node 'answer'.*longer than 20000 characters"):
-        dialogue.turn("hello")
+        dialogue.turn("the weather")
     assert dialogue.snapshot() == before
-    assert dialogue.turn("hello").messages == ["Got xxxxxxxxxx", "Bye"]
+    assert dialogue.turn("the weather").messages == ["Got xxxxxxxxxx", "Bye"]
 
 
 def test_render_caps_the_message_it_builds():

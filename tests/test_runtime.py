@@ -11,6 +11,7 @@ from fsmdial.understand.base import Parse
 
 from . import example_tools
 from .conftest import FLOWS
+from .reliability_support import AskedTextVerbatim
 
 RIDE = FLOWS / "ride_change.json"
 
@@ -130,15 +131,8 @@ def test_understander_failures_roll_back(understander, error):
     assert dialogue.snapshot() == snapshot
 
 
-class Verbatim:
-    """Takes the text as the asked slot's value (the rules refuse "{ride_id}" as a name)."""
-
-    def understand(self, state, text, *, history=(), now=None):
-        return Parse(slots={state.asked: int(text) if text.isdigit() else text} if state.asked else {})
-
-
 def test_user_text_is_never_formatted():
-    dialogue = ride(understander=Verbatim())
+    dialogue = ride(understander=AskedTextVerbatim())
     dialogue.start()
     dialogue.turn("{ride_id} {x.__class__}")
     dialogue.turn("5")
