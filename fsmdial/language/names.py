@@ -52,7 +52,12 @@ _CLAUSE_END = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s(?:and|but|for|at|on|please|
 MAX_NAME_WORDS = 4
 
 
-def _is_name_word(word: str) -> bool:
+def is_name_word(word: str) -> bool:
+    """Can ``word`` (as written) be one word of a person's name? The name-shape check of :func:`find_name`, and
+    of the words a model may copy into a name slot (:mod:`fsmdial.understand.grounding`)."""
+    word = word.replace("\u2019", "'")
+    if not _WORD.fullmatch(word):
+        return False
     low = word.lower().rstrip(".")
     if low + "." in _ABBREVIATIONS:
         return True
@@ -77,11 +82,12 @@ def _words_at(text: str) -> list[str] | None:
         break
     clause = clause.replace("\0", ".").strip()
     words = clause.split()
-    if not words or len(words) > MAX_NAME_WORDS:
-        return None
-    if not all(_WORD.fullmatch(word) and _is_name_word(word) for word in words):
-        return None
-    return words
+    return words if is_name(words) else None
+
+
+def is_name(words: list[str]) -> bool:
+    """Can these words, as written, be a person's name (a few words, each of a name's shape)?"""
+    return 0 < len(words) <= MAX_NAME_WORDS and all(is_name_word(word) for word in words)
 
 
 @lru_cache(maxsize=2048)

@@ -10,12 +10,13 @@ nothing about the flow's business logic.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
-from ..flow import Slot
+from ..flow import Slot, SlotType
 from ..language import normalize
 
 Answer = Literal["yes", "no", "other"]
@@ -87,6 +88,21 @@ class UnderstandingState:
 
     def slot(self, name: str) -> Slot | None:
         return self._slot_index.get(name)
+
+    @cached_property
+    def person_name(self) -> Slot | None:
+        """The slot for a person's name: a string slot without a pattern whose name says "name" and nothing but
+        whose ("customer_name", "full_name", not "pet_name"); of several, the asked or confirmed one. The rules
+        read it after cue words and the model may write only spans of a name's shape into it."""
+        found = [slot for slot in self.slots if slot.type is SlotType.string and slot.pattern is None
+                 and "name" in (words := set(re.split(r"[_\W]+", slot.name.lower()))) and words <= _PERSON_WORDS]  # fmt: skip
+        if len(found) > 1:
+            found = [slot for slot in found if slot.name in (self.asked, self.confirm_slot)] or found
+        return found[0] if len(found) == 1 else None
+
+
+_PERSON_WORDS = frozenset({"name", "customer", "full", "owner", "user", "guest", "contact", "caller", "person",
+                           "first", "last", "your", "client", "booking", "reservation", "holder", "account"})  # fmt: skip
 
 
 @dataclass

@@ -149,7 +149,7 @@ class _StateTables:
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
-        self.name_slot = _name_slot(state)
+        self.name_slot = state.person_name
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -410,23 +410,6 @@ _CORRECTION = re.compile(r"\b(?:wrong|mistake|typo|i meant|meant to say|correcti
 def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
     """The flow's only numeric slot, for a number given as a correction ("sorry, wrong number, it's 251")."""
     return tables.single_number if tables.single_number is not None and _CORRECTION.search(text) else None
-
-
-_PERSON_WORDS = frozenset({"name", "customer", "full", "owner", "user", "guest", "contact", "caller", "person",
-                           "first", "last", "your", "client", "booking", "reservation", "holder", "account"})  # fmt: skip
-
-
-def _name_slot(state: UnderstandingState) -> Slot | None:
-    """The slot for the person's name: a string slot without a pattern whose name says "name" and nothing
-    but who ("customer_name", "full_name", not "pet_name"); the asked one first."""
-    found = [
-        slot for slot in state.slots
-        if slot.type is SlotType.string and slot.pattern is None and _slot_lead(slot.name)[1]
-        and set(re.split(r"[_\W]+", slot.name.lower())) <= _PERSON_WORDS
-    ]  # fmt: skip
-    if len(found) > 1:
-        found = [slot for slot in found if slot.name in (state.asked, state.confirm_slot)] or found
-    return found[0] if len(found) == 1 else None
 
 
 def _answer(text: str, acts: Acts) -> str | None:

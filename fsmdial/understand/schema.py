@@ -50,6 +50,7 @@ from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
     ONE_CLAUSE,
+    PERSON_NAME,
     SPAN_OF,
     SPAN_STARTS,
     TIME_PATTERN,
@@ -485,7 +486,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        rules = span_rules_for(slot, blocked, starts, barred)
+        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name)
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules
@@ -497,6 +498,8 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][NOT_INSIDE] = sorted(rules.barred)
             if rules.one_clause:
                 properties[slot.name][ONE_CLAUSE] = True
+            if rules.person_name:
+                properties[slot.name][PERSON_NAME] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
