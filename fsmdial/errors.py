@@ -94,6 +94,11 @@ class TemplateError(TurnError):
     """A response template could not be filled."""
 
 
+class CommitGuardError(TurnError):
+    """A committing action (``"commits": true``) was about to run with values the user had not confirmed: the
+    engine's own invariant failed, so nothing is called and the turn is rolled back."""
+
+
 class FlowLoopError(TurnError):
     """The machine entered more nodes in one turn than the step limit allows."""
 

@@ -16,6 +16,7 @@ from fsmdial.tools import ToolRegistry
 from fsmdial.understand.base import Parse
 from tests import example_tools
 from tests.conftest import FLOWS, REPO
+from tests.reliability_support import AskedTextVerbatim
 
 RIDE = FLOWS / "ride_change.json"
 
@@ -136,7 +137,7 @@ def test_understander_failures_roll_back(understander, error):
 
 
 def test_user_text_is_never_formatted():
-    dialogue = ride()
+    dialogue = ride(understander=AskedTextVerbatim())
     dialogue.start()
     dialogue.turn("{ride_id} {x.__class__}")
     dialogue.turn("5")
@@ -211,7 +212,7 @@ def test_understanding_state_lists_what_can_be_said():
     dialogue.start()
     state = dialogue.understanding_state()
     assert state.asked == "name" and state.confirm is None
-    assert {i.name for i in state.intents} == {"hello", "opening_hours", "goodbye", "decline"}
+    assert {i.name for i in state.intents} == {"hello", "opening_hours", "goodbye", "decline", "continue"}
     assert [s.name for s in state.slots] == ["name", "party_size", "date", "time", "seating"]
     assert dialogue.understanding_state() is state  # cached per state signature
     for text in ("Alex", "2", "tomorrow", "8pm"):
@@ -554,7 +555,8 @@ def test_a_huge_tool_result_fails_the_turn_naming_the_node_and_changes_nothing(c
     dialogue = Dialogue(flow, tools={"look_up": lambda q: {"text": "x" * next(sizes)}}, clock=clock)
     dialogue.start()
     before = dialogue.snapshot()
+    # (a greeting is never a value since issue 20: the question is answered with a word that can be one)
     with pytest.raises(TemplateError, match=r"node 'answer'.*longer than 20000 characters"):
-        dialogue.turn("hello")
+        dialogue.turn("the weather")
     assert dialogue.snapshot() == before
-    assert dialogue.turn("hello").messages == ["Got xxxxxxxxxx", "Bye"]
+    assert dialogue.turn("the weather").messages == ["Got xxxxxxxxxx", "Bye"]

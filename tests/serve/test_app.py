@@ -31,6 +31,7 @@ from fsmdial.serve.diagram import flow_diagram  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
 from fsmdial.tools import ToolRegistry  # noqa: E402
+from tests.reliability_support import AskedTextVerbatim  # noqa: E402
 from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
 from tests.test_store import damage  # noqa: E402
 
@@ -275,10 +276,12 @@ def test_long_text_is_cut_and_noted(client):
     assert any("cut from 5005 to 2000" in note for note in trace["notes"])
 
 
-def test_markup_comes_back_as_data(client):
-    sid = new_session(client)["id"]
+def test_markup_comes_back_as_data(db, clock):
     text = '<script>alert("x")</script>'
-    view = say(client, sid, text)
+    # the rules refuse markup as a person's name: an understander taking the asked text as typed stores it
+    with make_client(db, clock, understander=AskedTextVerbatim()) as client:
+        sid = new_session(client)["id"]
+        view = say(client, sid, text)
     assert view["turns"][-1]["user"] == text
     assert slot(view, "name")["value"] == text  # kept as given: the page shows it as text
 
