@@ -3,7 +3,8 @@
 :func:`fsmdial.session.decode_snapshot` checks a snapshot's shape strictly (types, counts, no missing or
 unknown field); :func:`read_session` then checks it against the flow it is loaded into: the node and every
 node id it names exist, every slot id is one of the flow's, and every slot value is valid for its slot
-(coerced with the slot's type and validators, as a value the user gave would be). Both run before anything
+(coerced with the slot's type and validators as a value the user gave would be, bounds aside: they
+hold when a value is given, not when it is read back). Both run before anything
 is changed, so a damaged or hand-edited snapshot is a :class:`~fsmdial.errors.SnapshotError` naming what
 and where, and the dialogue it was loaded into is left as it was.
 """
@@ -74,6 +75,6 @@ def _slot_value(tables: FlowTables, name: str, value: Any, now: dt.datetime) -> 
     if not fits:
         raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {kind.value} value")
     try:
-        return coerce(slot, value, now)
+        return coerce(slot, value, now, bounded=False)  # bounds hold when a value is given, not read back
     except InvalidValue as exc:
         raise SnapshotError(f"snapshot slot {name!r} holds a value the flow does not accept: {exc.message}") from None

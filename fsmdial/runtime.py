@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from .actions import Actions
+from .bounds import with_reading_asked
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
 from .flow import CallCondition, ExternalActionNode, iter_conditions
 from .machine import FlowMachine
@@ -208,7 +209,8 @@ class Dialogue:
         started = time.perf_counter()
         now = self.clock()  # one reading per turn: "tomorrow" means the same day to the understander and to coerce
         try:
-            parse = self.understander.understand(state, text, history=session.history, now=now)
+            heard = with_reading_asked(session.history, text)  # "in the evening", answering "7:45 ... or ...?"
+            parse = self.understander.understand(state, heard, history=session.history, now=now)
         except FsmdialError:
             raise
         except Exception as exc:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bounds import bound_words
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
 from .jsonvalues import jsonable
@@ -25,7 +26,7 @@ from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
 from .understand.base import DECLINE, GOODBYE, Intent, Parse, UnderstandingState
-from .values import InvalidValue, coerce
+from .values import InvalidValue, coerce_given
 
 
 class Routes:
@@ -180,12 +181,19 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
     for name, raw in values.items():
         slot = tables.slots[name]
         try:
-            value = coerce(slot, raw, now)
+            value = coerce_given(tables.slots, name, raw, values, session.slots, now)
         except InvalidValue as exc:
-            session.retries[name] = session.retries.get(name, 0) + 1
             trace.invalid.append({"slot": name, "value": jsonable(raw), "reason": exc.message})
+            if exc.question:  # two readings fit ("7:45 in the morning or in the evening?"): asked, not a try
+                turn.say("invalid", f"which_{name}", exc.message, slot=name)
+                continue
+            session.retries[name] = session.retries.get(name, 0) + 1
             invalid = slot.invalid
-            said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
+            said = (
+                turn.render(invalid, f"slot {name!r}", bound_words(slot, now))
+                if invalid
+                else sentences.invalid_value(slot.noun, exc.message)
+            )
             turn.say("invalid", f"invalid_{name}", said, slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue

@@ -16,7 +16,17 @@ It imports nothing else from fsmdial.
 from __future__ import annotations
 
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
-from .dates import MONTHS, WEEKDAYS, impossible_date, parse_date, parse_time, remove_dates_and_times
+from .dates import (
+    MONTHS,
+    TWELVE_HOUR,
+    WEEKDAYS,
+    clock_readings,
+    impossible_date,
+    parse_date,
+    parse_time,
+    read_clock,
+    remove_dates_and_times,
+)
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
     CLOSING_PATTERN,
@@ -62,6 +72,9 @@ __all__ = [
     "normalize",
     "parse_date",
     "parse_time",
+    "read_clock",
+    "clock_readings",
+    "TWELVE_HOUR",
     "parse_yes_no",
     "remove_dates_and_times",
 ]

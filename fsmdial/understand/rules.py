@@ -35,8 +35,8 @@ from ..language import (
     impossible_date,
     normalize,
     parse_date,
-    parse_time,
     parse_yes_no,
+    read_clock,
     remove_dates_and_times,
 )
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
@@ -293,7 +293,7 @@ class RulesUnderstander:
         asked = tables.asked
         rest = text
         date = parse_date(text, now) if tables.has_date else None
-        time = parse_time(text) if tables.has_time else None
+        time = read_clock(text) if tables.has_time else None  # a bare "7:45" is resolved by the slot's hours
         if date or time:
             rest = remove_dates_and_times(text)
         if date is not None and tables.date_target is not None:
@@ -413,7 +413,7 @@ def _string_value(slot: Slot, text: str) -> str:
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
-    return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
+    return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
 
 
 _POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS
