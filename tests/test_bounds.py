@@ -292,3 +292,30 @@ def test_date_and_time_in_one_message_are_checked_together() -> None:
     d = dialogue(booking_flow())
     result = d.turn("today at 10 am")
     assert "time" not in d.slots and "Open 8 am to 10 pm, and not in the past." in result.messages
+
+
+# ------------------------------------------------------------ 5. the example flow declares its hours
+
+
+@pytest.mark.parametrize(("said", "time"), [("at 7", "19:00"), ("7:45", "19:45"), ("tomorrow at 4", "16:00"),
+                                             ("10:15", "22:15"), ("12:30 tomorrow", "12:30")])
+def test_the_restaurant_reads_bare_hours_by_its_opening_hours(said: str, time: str) -> None:
+    from pathlib import Path
+
+    flow = load_flow(Path(__file__).parent.parent / "flows" / "restaurant_booking.json")
+    d = Dialogue(flow, clock=lambda: FRIDAY_EVENING, stand_in_tools=True)
+    d.start()
+    d.turn("a table for 2 today")
+    d.turn(said)
+    assert d.slots["time"] == time
+
+
+def test_the_restaurant_refuses_a_time_already_past() -> None:
+    from pathlib import Path
+
+    flow = load_flow(Path(__file__).parent.parent / "flows" / "restaurant_booking.json")
+    d = Dialogue(flow, clock=lambda: FRIDAY_EVENING, stand_in_tools=True)
+    d.start()
+    result = d.turn("a table for 2 today at 4")
+    assert "time" not in d.slots
+    assert any(m.startswith("We seat guests from noon to 10:30 pm") for m in result.messages)
