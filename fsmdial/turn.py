@@ -26,7 +26,7 @@ from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
 from .understand.base import DECLINE, GOODBYE, Intent, Parse, UnderstandingState
-from .values import InvalidValue, coerce_given
+from .values import InvalidValue, coerce_given, passed_times
 
 
 class Routes:
@@ -188,13 +188,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
                 turn.say("invalid", f"which_{name}", exc.message, slot=name)
                 continue
             session.retries[name] = session.retries.get(name, 0) + 1
-            invalid = slot.invalid
-            said = (
-                turn.render(invalid, f"slot {name!r}", bound_words(slot, now))
-                if invalid
-                else sentences.invalid_value(slot.noun, exc.message)
-            )
-            turn.say("invalid", f"invalid_{name}", said, slot=name)
+            turn.say("invalid", f"invalid_{name}", refusal(turn, slot, exc.message, now), slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue
         session.retries.pop(name, None)
@@ -215,6 +209,10 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         trace.slot_changes.append({"slot": name, "old": old, "new": value})
         changed.append(name)
         turn.machine.given_now.add(name)
+    for name, reason in passed_times(tables.slots, changed, session.slots, now):  # a new date left it behind
+        trace.invalid.append({"slot": name, "value": session.slots.pop(name), "reason": reason})
+        turn.say("invalid", f"invalid_{name}", refusal(turn, tables.slots[name], reason, now), slot=name)
+        changed.append(name)
     if refused:
         template = flow.fallbacks.committed
         said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])
@@ -234,6 +232,14 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         session.ended = True
         return False
     return True
+
+
+def refusal(turn: Turn, slot: Slot, reason: str, now: dt.datetime) -> str:
+    """What the bot says of a refused value: the slot's ``invalid`` template (its bounds in words as
+    ``{earliest}``/``{latest}``), else the engine's sentence with the reason."""
+    if slot.invalid:
+        return turn.render(slot.invalid, f"slot {slot.name!r}", bound_words(slot, now))
+    return sentences.invalid_value(slot.noun, reason)
 
 
 def committed_action(turn: Turn, name: str) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .bounds import date_bound, has_hours, hours_words, in_hours, last_time, passed, which_reading
@@ -19,7 +19,7 @@ from .flow import Slot, SlotType, value_key
 from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
 
 __all__ = [
-    "InvalidValue", "coerce", "coerce_given", "date_bound", "find_numbers", "parse_date", "parse_time", "parse_yes_no",
+    "InvalidValue", "coerce", "coerce_given", "date_bound", "passed_times", "find_numbers", "parse_date", "parse_time", "parse_yes_no",
 ]  # fmt: skip
 """``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported;
 ``date_bound`` is :mod:`fsmdial.bounds`'."""
@@ -66,6 +66,20 @@ def coerce_given(
             if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
                 raise InvalidValue(name, value, f"no {other.noun} on {stored} is still possible")
     return stored
+
+
+def passed_times(
+    slots: Mapping[str, Slot], changed: Sequence[str], held: Mapping[str, Any], now: dt.datetime
+) -> list[tuple[str, str]]:
+    """The held times (slot name, reason) that a date just ``changed`` puts in the past, to be asked again."""
+    found = []
+    for slot in slots.values():
+        date = slot.not_past_with
+        if date is not None and date in changed and slot.name not in changed and isinstance(time := held.get(slot.name), str):
+            day = dt.date.fromisoformat(held[date])
+            if passed(day, time, now, slot.lead_minutes):
+                found.append((slot.name, f"{held[date]} at {time} is in the past"))
+    return found
 
 
 def _day(slot: Slot, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime) -> dt.date | None:

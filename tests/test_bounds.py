@@ -319,3 +319,22 @@ def test_the_restaurant_refuses_a_time_already_past() -> None:
     result = d.turn("a table for 2 today at 4")
     assert "time" not in d.slots
     assert any(m.startswith("We seat guests from noon to 10:30 pm") for m in result.messages)
+
+
+def test_a_new_date_that_puts_the_held_time_in_the_past_asks_the_time_again() -> None:
+    d = Dialogue(load_flow(_confirming(booking_flow())), clock=lambda: FRIDAY_EVENING)
+    d.start()
+    d.turn("tomorrow")
+    assert d.turn("10 am").node == "check"
+    result = d.turn("no, make it today")
+    assert d.slots == {"day": "2025-06-13"} and "Open 8 am to 10 pm, and not in the past." in result.messages
+    assert d.node == "ask_time"
+    assert d.turn("8pm").node == "check" and d.slots == {"day": "2025-06-13", "time": "20:00"}
+
+
+def _confirming(doc: dict[str, Any]) -> dict[str, Any]:
+    doc["nodes"][-1] = {"id": "check", "type": "inform_and_confirm", "question": "{day} at {time}?"}
+    doc["nodes"].append({"id": "done", "type": "end", "message": "Booked."})
+    doc["edges"] = [{"source": "ask_day", "target": "ask_time"}, {"source": "ask_time", "target": "check"},
+                    {"source": "check", "target": "done", "when": {"answer": "yes"}}]
+    return doc
