@@ -12,6 +12,7 @@ import datetime as dt
 
 import pytest
 
+from fsmdial.eval.forcing import seek
 from fsmdial.runtime import Dialogue
 from fsmdial.understand import grounding
 from fsmdial.understand.schema import turn_schema
@@ -31,7 +32,7 @@ TEXTS = {
 @pytest.mark.parametrize("size", list(TEXTS))
 def test_turn_schema(benchmark, size):
     dialogue = Dialogue(FLOWS / "restaurant_booking.json", stand_in_tools=True, clock=lambda: NOW)
-    dialogue.seek(dialogue.node, asked="name")
+    seek(dialogue, dialogue.node, asked="name")
     state = dialogue.understanding_state()
     text = TEXTS[size]
 

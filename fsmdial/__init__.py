@@ -23,6 +23,7 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     # the engine
     "Dialogue": "fsmdial.runtime",
     "Assistant": "fsmdial.assistant",
+    "Conversation": "fsmdial.conversation",
     "SessionStore": "fsmdial.store",
     "TurnResult": "fsmdial.trace",
     # flows
@@ -80,6 +81,7 @@ if TYPE_CHECKING:
     from .assistant import Assistant as Assistant
     from .compiler import compile_flow as compile_flow
     from .compiler import emit_source as emit_source
+    from .conversation import Conversation as Conversation
     from .errors import ConflictError as ConflictError
     from .errors import FlowError as FlowError
     from .errors import FlowIssue as FlowIssue

@@ -143,6 +143,7 @@ def same_call(memory: Mapping[str, Any] | None, arguments: dict[str, Any]) -> Ma
         return None
     if memory["arguments"] == arguments:
         return memory
+    call: Mapping[str, Any]
     for call in memory.get("earlier", ()):
         if call["arguments"] == arguments:
             return call

@@ -366,7 +366,7 @@ def compile_flow(flow: Flow) -> type[FlowMachine]:
     source = emit_source(flow)
     namespace: dict[str, Any] = {"__name__": f"fsmdial.compiled.{_ident(flow.name)}"}
     exec(compile(source, f"<fsmdial flow {_inert(flow.name)}>", "exec"), namespace)
-    cls = namespace[class_name(flow)]
+    cls: type[FlowMachine] = namespace[class_name(flow)]
     cls.FLOW = flow  # the validated object itself (identical content to the copy the source parsed)
     cls.DEPENDENTS = Dependents(flow)  # built on that object too, not on the copy just replaced
     cls.SOURCE = source

@@ -129,6 +129,8 @@ class FlowMachine:
     TRANSITIONS: ClassVar[tuple[dict[str, Any], ...]]
     DEPENDENTS: ClassVar[Mapping[str, tuple[str, ...]]]
     SLOT_OWNER: ClassVar[Mapping[str, str]]
+    SOURCE: ClassVar[str]
+    """The Python source the class was compiled from (:func:`fsmdial.compiler.emit_source`)."""
     SUCCESS_WHEN: ClassVar[Mapping[str, str]] = {}
     trigger: Callable[[str], bool]
     """Fire a trigger by name (added by ``transitions``): True when an edge was taken."""

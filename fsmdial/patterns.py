@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import _sre
 import re
-from typing import Any
-
-try:  # Python 3.11+: the parser lives in re._parser
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - older layouts
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from re import _parser as _sre_parse  # type: ignore[attr-defined]  # Python 3.11+ (requires-python); no stubs
 from re._casefix import _EXTRA_CASES  # the case pairs re adds to lower-casing (``ſ``/``s``)
+from typing import Any
 
 
 def regex_parse(pattern: str) -> tuple[Any, int]:
@@ -113,11 +109,11 @@ def _unicode_fold(code: int) -> int:
     """The representative of the characters ``re`` matches alike with IGNORECASE: its lower case,
     then the least of the extra pairs ``re`` knows (``ſ``/``s``, ``ϑ``/``θ``...)."""
     low = _sre.unicode_tolower(code)
-    return min((low, *_EXTRA_CASES.get(low, ())))
+    return int(min((low, *_EXTRA_CASES.get(low, ()))))
 
 
 def _ascii_fold(code: int) -> int:
-    return _sre.ascii_tolower(code)
+    return int(_sre.ascii_tolower(code))
 
 
 _LEADING_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")

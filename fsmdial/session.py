@@ -272,10 +272,10 @@ def _model(cls: type[SessionState]) -> type[BaseModel]:
     model = _MODELS.get(cls)
     if model is None:
         spec: dict[str, Any] = {f.name: (f.metadata.get("schema", Any), ...) for f in dataclasses.fields(cls)}
-        model = _MODELS[cls] = create_model(  # type: ignore[call-overload]
+        model = _MODELS[cls] = create_model(
             "SessionSnapshot", __config__=ConfigDict(extra="forbid", hide_input_in_errors=False), **spec
         )
-    return model  # type: ignore[return-value]
+    return model
 
 
 def describe(exc: ValidationError, limit: int = 5) -> str:

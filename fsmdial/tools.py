@@ -131,7 +131,8 @@ _TYPES: dict[FieldType, Any] = {
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
     spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
     name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
-    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
+    return model
 
 
 def non_finite(value: Any, path: str = "") -> str | None:
@@ -166,16 +167,17 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
     where = non_finite(value)
     if where is not None:  # JSON has no NaN or infinity (orjson writes null): live and resumed would differ
         raise ToolResultError(node.tool, f"result {where} is not a finite number (JSON has no NaN or infinity)")
-    value = copy.deepcopy(dict(value))  # the session keeps its own copy: a tool mutating what it returned changes nothing
+    # the session keeps its own copy: a tool mutating what it returned changes nothing
+    result: dict[str, Any] = copy.deepcopy(dict(value))
     if not node.result:
-        return value
+        return result
     fields = tuple((name, f.type, f.required) for name, f in node.result.items())
     try:
-        _result_model(node.id, fields).model_validate(dict(value))
+        _result_model(node.id, fields).model_validate(result)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
         raise ToolResultError(node.tool, f"result does not match the shape node {node.id!r} declares ({problems})") from None
-    return value
+    return result
 
 
 MAX_RUNNING_AFTER_TIMEOUT = 16

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from hypothesis import HealthCheck
 from pydantic import ConfigDict, Field, create_model
 
 from fsmdial.flow import ExternalActionNode, FieldType, Flow, RequestNode, SlotArg, SlotType, ValueArg
 from fsmdial.loader import load_flow
+from fsmdial.testing import FrozenClock
 from fsmdial.tools import ToolRegistry
 from fsmdial.values import coerce
 
@@ -31,9 +33,12 @@ FLOW_PATHS = sorted((ROOT / "flows").glob("*.json"))
 FULL = os.environ.get("FSMDIAL_FULL") == "1"
 CLOCK_NOW = dt.datetime(2024, 5, 14, 12, 0)
 
+# hypothesis settings of the fuzz tests: no deadline (shared cores), no health checks, fresh examples each run
+FUZZ_SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": list(HealthCheck), "derandomize": False}
 
-def clock() -> dt.datetime:
-    return CLOCK_NOW
+
+clock = FrozenClock(CLOCK_NOW)
+"""The reliability tests' clock (module level: store_child.py runs it in a child process); nothing sets it."""
 
 
 def count(ci: int, full: int) -> int:

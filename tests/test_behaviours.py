@@ -7,9 +7,8 @@ import pytest
 from fsmdial.assistant import Assistant
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-
-from . import example_tools
-from .conftest import FLOWS
+from tests import example_tools
+from tests.conftest import FLOWS
 
 
 def talk(flow_file, turns, clock, **kwargs):

@@ -120,6 +120,8 @@ def test_the_walk_sees_the_package():
     assert resolve("fsmdial.flow.nodes", 2, "patterns") == "fsmdial.patterns"
     assert {"fsmdial.flow.nodes", "fsmdial.flow.checks"} <= dependencies("fsmdial.flow.document")
     assert resolve("fsmdial.language", 1, "dates") == "fsmdial.language.dates"
+    assert {"fsmdial.turn", "fsmdial.steps", "fsmdial.session"} <= dependencies("fsmdial.runtime")
+    assert "fsmdial.runtime" in dependencies("fsmdial.eval.star")
 
 
 def test_cycles_are_found():
@@ -158,6 +160,11 @@ def test_the_flow_model_and_checks_depend_only_downward():
     assert graph["fsmdial.flow.nodes"] & {"fsmdial.flow", "fsmdial.flow.checks", "fsmdial.flow.document"} == set()
     assert graph["fsmdial.flow.checks"] & {"fsmdial.flow", "fsmdial.flow.document", "fsmdial.flow.lint"} == set()
     assert {dep for dep in graph["fsmdial.patterns"] if dep.startswith("fsmdial")} == set()
+    # The flow format's modules in layers, each importing only modules listed before it.
+    layers = ["fsmdial.patterns", "fsmdial.flow.graph", "fsmdial.flow.nodes", "fsmdial.flow.checks",
+              "fsmdial.flow.document", "fsmdial.flow.lint"]  # fmt: skip
+    upward = {name: sorted(graph[name] & set(layers[index:])) for index, name in enumerate(layers)}
+    assert upward == {name: [] for name in layers}
 
 
 def test_every_data_file_in_the_package_is_shipped():
@@ -194,3 +201,13 @@ def test_the_command_line_sits_on_top():
     )
     assert below == []
     assert [name for name in MODULES if name.endswith(".cli") and name not in command_line] == []
+
+
+def test_the_command_line_lists_every_group_it_has():
+    # The groups are imported by name in cli/__init__.py (no import loop): a group module left out of
+    # that list would have its commands silently missing.
+    listed = {
+        f"{target}.{name}" for target, names, _ in imports("fsmdial.cli") if target == "fsmdial.cli" for name in names
+    }
+    groups = {name for name in MODULES if name.startswith("fsmdial.cli.")} - {"fsmdial.cli.__main__", "fsmdial.cli.common"}
+    assert listed == groups

@@ -17,8 +17,7 @@ import pytest
 
 import fsmdial
 from fsmdial.errors import FsmdialError, MissingExtraError, ModelError
-
-from .conftest import FLOWS, REPO
+from tests.conftest import FLOWS, REPO
 
 HEAVY = ("llama_cpp", "llguidance", "outlines", "outlines_core", "numba", "numpy", "jinja2", "gguf", "tqdm")
 """Libraries of the extras: the engine with the rules understander must not load any of them."""

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
 from fsmdial.errors import SnapshotError, TurnError
+from fsmdial.eval.forcing import checkpoint, rewind, seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.session import SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
+from fsmdial.session import HISTORY_LIMIT, SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
+from fsmdial.store import SessionStore
 from fsmdial.understand.rules import RulesUnderstander
-
-from . import example_tools
-from .conftest import FLOWS
+from tests import example_tools
+from tests.conftest import FLOWS
+from tests.reliability_support import ROOT, SpyTools, clock, flow
 
 RIDE = FLOWS / "ride_change.json"
 
@@ -163,12 +166,35 @@ def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
     dialogue.start()
     dialogue.turn("Ann")
     dialogue.turn("17")
-    saved = dialogue.checkpoint()
-    dialogue.seek("ask_details", clear=["ride_id"])
+    saved = checkpoint(dialogue)
+    seek(dialogue, "ask_details", clear=["ride_id"])
     assert dialogue.node == "ask_details" and dialogue.slots == {"customer_name": "Ann"}
     assert dialogue.turn("18").act_names == ["ride_ask_change"]  # the cleared slot is asked for, and taken
-    dialogue.seek("change_ride", result={"changed": True, "message": "moved"})
+    seek(dialogue, "change_ride", result={"changed": True, "message": "moved"})
     assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
-    dialogue.rewind(saved)  # back to before the seeks, keeping what the user said since
+    rewind(dialogue, saved)  # back to before the seeks, keeping what the user said since
     assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
     assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1
+
+
+RESTAURANT = flow(ROOT / "flows" / "restaurant_booking.json")
+
+
+def test_the_snapshot_stays_bounded_in_a_long_conversation(tmp_path: Path) -> None:
+    with SessionStore(tmp_path / "s.db", durable=False) as store:
+        dialogue = store.dialogue(RESTAURANT, "long", tools=SpyTools(RESTAURANT).registry, clock=clock)
+        dialogue.start()
+        sizes = {}
+        for turn in range(2, 2001):
+            dialogue.turn(f"hmm, let me think about it ({turn})")
+            if turn in (100, 2000):
+                sizes[turn] = len(dialogue.snapshot())
+        assert dialogue.turns == 2000
+        assert len(dialogue.history) == HISTORY_LIMIT
+        assert sizes[2000] <= sizes[100] + 100  # only the digits of the counts grow
+        assert sizes[2000] < 8_000
+        assert [text for role, text in dialogue.history if role == "user"][-1] == "hmm, let me think about it (2000)"
+        traces = store.traces("long")  # the whole transcript stays in the store
+        assert len(traces) == 2000 and traces[1]["text"] == "hmm, let me think about it (2)"
+        resumed = store.resume(RESTAURANT, "long", tools=SpyTools(RESTAURANT).registry, clock=clock)
+        assert resumed.session == dialogue.session and resumed.history == dialogue.history

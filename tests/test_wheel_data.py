@@ -18,8 +18,7 @@ import pytest
 import fsmdial
 from fsmdial.importers import star_format
 from fsmdial.importers.star_format import StarFormatError, load_overlay
-
-from .conftest import REPO
+from tests.conftest import REPO
 
 PACKAGE = Path(fsmdial.__file__).resolve().parent
 

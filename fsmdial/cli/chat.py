@@ -20,16 +20,18 @@ def json_line(data: Any) -> str:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     from ..assistant import Assistant
+    from ..conversation import Conversation
     from ..runtime import Dialogue
+    from ..trace import TurnResult
 
     flows = [load(path, args.format) for path in args.flows]
     options = {"tools": load_tools(args.tools), "understander": understander_of(args), "stand_in_tools": True}
-    dialogue: Any = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
+    dialogue: Conversation = Dialogue(flows[0], **options) if len(flows) == 1 else Assistant(flows, **options)
     out = sys.stdout
     note_missing_tools(flows, options["tools"], out)
     interactive = sys.stdin.isatty()
 
-    def show(result: Any) -> None:
+    def show(result: TurnResult) -> None:
         for message in result.messages:
             print(f"bot: {message}", file=out)
         if args.trace or args.timings:

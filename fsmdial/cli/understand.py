@@ -9,6 +9,7 @@ from typing import Any
 
 
 def _run_prompt(args: argparse.Namespace) -> int:
+    from ..eval.forcing import seek
     from ..loader import load_flow
     from ..runtime import Dialogue
     from ..understand.gguf import GGUFUnderstander
@@ -21,7 +22,7 @@ def _run_prompt(args: argparse.Namespace) -> int:
     if args.node not in nodes:
         print(f"error: flow {flow.name!r} has no node {args.node!r} (nodes: {', '.join(nodes)})", file=sys.stderr)
         return 2
-    dialogue.seek(args.node, asked=args.asked)
+    seek(dialogue, args.node, asked=args.asked)
     state = dialogue.understanding_state()
     if args.model:
         understander = GGUFUnderstander(args.model, fast_path=False)

@@ -27,6 +27,7 @@ from ..flow import Slot, SlotType
 from ..runtime import Dialogue
 from ..understand.base import Understander, UnderstandingState
 from ..values import InvalidValue, coerce
+from .forcing import seek
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "messy_utterances.json"
 FLOWS = Path(__file__).resolve().parents[2] / "flows"
@@ -73,7 +74,7 @@ def case_state(case: Case, now: dt.datetime, flows: Path = FLOWS) -> tuple[Under
     dialogue = Dialogue(str(checkout_file(flows, "the example flows") / f"{case.flow}.json"), stand_in_tools=True,
                         clock=lambda: now)  # fmt: skip
     dialogue.adopt_slots(case.held)
-    dialogue.seek(case.node, told=case.confirm, asked=case.asked)
+    seek(dialogue, case.node, told=case.confirm, asked=case.asked)
     history = [("bot", case.bot)] if case.bot else []
     return dialogue.understanding_state(), history
 

@@ -132,7 +132,7 @@ class _FlowIndex:
 
     def __init__(self, flow: Flow):
         self.flow = flow
-        self.nodes: dict[str, Any] = {}
+        self.nodes: dict[str, AnyNode] = {}
         for node in flow.nodes:
             self.nodes.setdefault(node.id, node)  # duplicates are a validation error; the first wins
         self.slots = {slot.name: slot for node in flow.nodes if isinstance(node, RequestNode) for slot in node.slots}

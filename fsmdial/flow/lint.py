@@ -118,7 +118,7 @@ def _comparison_implies(a: Comparison, b: Comparison) -> bool:
             return False
         if a.value == b.value:
             return a.op == b.op or (b.op in ("le", "ge") and a.op in ("lt", "gt"))
-        return a.value < b.value if up_a else a.value > b.value
+        return bool(a.value < b.value if up_a else a.value > b.value)
     return False
 
 
@@ -130,15 +130,15 @@ def _holds(cond: Comparison, value: Any) -> bool:
     """Whether comparison ``cond`` holds for a slot/field equal to ``value`` (False when unsure)."""
     op, ref = cond.op, cond.value
     if op == "eq":
-        return value == ref
+        return bool(value == ref)
     if op == "ne":
-        return value != ref and value is not None
+        return bool(value != ref) and value is not None
     if op == "in":
-        return value in ref
+        return bool(value in ref)
     if op == "not_in":
         return value is not None and value not in ref
     if op in _RANGE_OPS and _number(value) and _number(ref):
-        return {"lt": value < ref, "le": value <= ref, "gt": value > ref, "ge": value >= ref}[op]
+        return bool({"lt": value < ref, "le": value <= ref, "gt": value > ref, "ge": value >= ref}[op])
     return False
 
 

@@ -22,6 +22,7 @@ This module imports neither.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 from enum import Enum
 from typing import Annotated, Any, Literal, Union, get_args
@@ -387,7 +388,7 @@ AnyCondition.model_rebuild()
 NotCondition.model_rebuild()
 
 
-def iter_conditions(cond: Any):
+def iter_conditions(cond: Any) -> Iterator[Any]:
     """Yield ``cond`` and every condition nested in it."""
     yield cond
     if isinstance(cond, (AllCondition, AnyCondition)):

@@ -29,10 +29,12 @@ from typing import Any
 import orjson
 
 from ..assistant import Assistant
+from ..conversation import Conversation
 from ..errors import FsmdialError, SnapshotError, TurnError
 from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
 from ..store import SessionStore, UnknownSession
+from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
 
 FORMAT = "fsmdial.serve.session"
@@ -110,7 +112,7 @@ class Playground:
             "assistant": len(self.classes) > 1,
         }
 
-    def _conversation(self, target: str | None) -> Dialogue | Assistant:
+    def _conversation(self, target: str | None) -> Conversation:
         """A fresh conversation: one flow by name, or (``None``) the default one."""
         if target is None:
             if len(self.classes) == 1:
@@ -122,7 +124,7 @@ class Playground:
             raise UnknownFlow(f"no flow named {target!r} is served here (served: {', '.join(self.classes)})")
         return Dialogue(cls, **self._options)
 
-    def _restore(self, session_id: str, events: list[dict[str, Any]]) -> Dialogue | Assistant:
+    def _restore(self, session_id: str, events: list[dict[str, Any]]) -> Conversation:
         """The session's conversation at its last committed event."""
         target = events[0].get("target")
         if target is not None and target not in self.classes:
@@ -175,7 +177,10 @@ class Playground:
         if len(events) >= self.max_events:
             raise SessionFull(f"session {session_id!r} has {len(events)} events, the most one session may hold; start a new one")
 
-    def _save(self, session_id: str, number: int, kind: str, target: str | None, conversation: Any, result: Any, text: str) -> None:
+    def _save(
+        self, session_id: str, number: int, kind: str, target: str | None,
+        conversation: Conversation, result: TurnResult, text: str,
+    ) -> None:  # fmt: skip
         snapshot = conversation.snapshot()
         record = {
             "event": kind,
@@ -235,7 +240,7 @@ class Playground:
             "events": len(events),
         }
 
-    def _slots(self, conversation: Any, flow: str | None, turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _slots(self, conversation: Conversation, flow: str | None, turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each slot of the active flow: its value, the turn that set it, whether it was corrected."""
         if isinstance(conversation, Assistant):
             dialogue = conversation.dialogues.get(flow) if flow else None
