@@ -338,3 +338,13 @@ def _confirming(doc: dict[str, Any]) -> dict[str, Any]:
     doc["edges"] = [{"source": "ask_day", "target": "ask_time"}, {"source": "ask_time", "target": "check"},
                     {"source": "check", "target": "done", "when": {"answer": "yes"}}]
     return doc
+
+
+@pytest.mark.parametrize(("said", "readings"), [
+    ("at 4", ("04:00", "16:00")), ("by 5", ("05:00", "17:00")), ("at around 7", ("07:00", "19:00")),
+    ("12:30", ("12:30", "00:30")), ("7:45 in the evening", ("19:45",)), ("12:30 at night", ("00:30",)),
+    ("9 at night", ()), ("at 9 at night", ("21:00",)), ("07:45", ("07:45",)), ("7pm", ("19:00",)),
+    ("about 4", ()), ("at 4 people", ()), ("table for 4", ()),
+])
+def test_the_readings_of_a_clock_time(said: str, readings: tuple[str, ...]) -> None:
+    assert clock_readings(said) == readings  # "about 4" answers "how many?" as often as "when?": no time

@@ -69,7 +69,7 @@ def parse_time(text: str) -> str | None:
 
 
 _BARE_HOUR = re.compile(
-    r"\b(?:at|around|about|by)\s+(\d{1,2})(?::([0-5][0-9]))?\b"
+    r"\b(?:at|by)\s+(?:around\s+|about\s+)?(\d{1,2})(?::([0-5][0-9]))?\b"
     r"(?!\s*(?:a\.?m|p\.?m|[:/.,]?\d|%|people|persons|guests|of\b|adults|kids|children|of us))",
     re.I,
 )
