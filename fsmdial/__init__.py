@@ -53,9 +53,25 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "SnapshotError": "fsmdial.errors",
     "StoreError": "fsmdial.errors",
     "ConflictError": "fsmdial.errors",
-    "UnknownSession": "fsmdial.store",
+    "UnknownSession": "fsmdial.errors",
     "ModelError": "fsmdial.errors",
     "MissingExtraError": "fsmdial.errors",
+    "ToolCrashed": "fsmdial.errors",
+    "ToolFailure": "fsmdial.errors",
+    "DamagedTrace": "fsmdial.errors",
+    "SetupError": "fsmdial.errors",
+    "MissingPredicateError": "fsmdial.errors",
+    "ServeError": "fsmdial.errors",
+    "UnknownFlow": "fsmdial.errors",
+    "NothingToUndo": "fsmdial.errors",
+    "UndoRefused": "fsmdial.errors",
+    "SessionFull": "fsmdial.errors",
+    "BadRequest": "fsmdial.errors",
+    "RequestTooLarge": "fsmdial.errors",
+    "UnsupportedMediaType": "fsmdial.errors",
+    "NotFound": "fsmdial.errors",
+    "StarFormatError": "fsmdial.errors",
+    "SuiteError": "fsmdial.errors",
 }
 
 
@@ -82,27 +98,43 @@ if TYPE_CHECKING:
     from .compiler import compile_flow as compile_flow
     from .compiler import emit_source as emit_source
     from .conversation import Conversation as Conversation
+    from .errors import BadRequest as BadRequest
     from .errors import ConflictError as ConflictError
+    from .errors import DamagedTrace as DamagedTrace
     from .errors import FlowError as FlowError
     from .errors import FlowIssue as FlowIssue
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
     from .errors import MissingExtraError as MissingExtraError
+    from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError
+    from .errors import NotFound as NotFound
+    from .errors import NothingToUndo as NothingToUndo
+    from .errors import RequestTooLarge as RequestTooLarge
+    from .errors import ServeError as ServeError
+    from .errors import SessionFull as SessionFull
+    from .errors import SetupError as SetupError
     from .errors import SnapshotError as SnapshotError
+    from .errors import StarFormatError as StarFormatError
     from .errors import StoreError as StoreError
+    from .errors import SuiteError as SuiteError
     from .errors import TemplateError as TemplateError
     from .errors import ToolArgumentError as ToolArgumentError
+    from .errors import ToolCrashed as ToolCrashed
     from .errors import ToolError as ToolError
+    from .errors import ToolFailure as ToolFailure
     from .errors import ToolResultError as ToolResultError
     from .errors import ToolTimeout as ToolTimeout
     from .errors import TurnError as TurnError
     from .errors import UnderstandingError as UnderstandingError
+    from .errors import UndoRefused as UndoRefused
+    from .errors import UnknownFlow as UnknownFlow
+    from .errors import UnknownSession as UnknownSession
+    from .errors import UnsupportedMediaType as UnsupportedMediaType
     from .flow import Flow as Flow
     from .loader import load_flow as load_flow
     from .runtime import Dialogue as Dialogue
     from .store import SessionStore as SessionStore
-    from .store import UnknownSession as UnknownSession
     from .tools import ToolRegistry as ToolRegistry
     from .trace import TurnResult as TurnResult
     from .understand.base import Parse as Parse

@@ -18,6 +18,7 @@ from transitions import Machine
 from .errors import SnapshotError, TurnError
 from .flow import Flow, read_flow
 from .session import SessionState
+from .values import LARGEST
 
 
 class Missing:
@@ -262,7 +263,7 @@ class FlowMachine:
         if not isinstance(value, int) or isinstance(value, bool) or slot in self.given_now:
             return
         maximum = self.FLOW.slots()[slot].maximum  # the flow check made sure the slot is asked for
-        if maximum is not None and value + 1 > maximum:
+        if value + 1 > (LARGEST if maximum is None else min(maximum, LARGEST)):  # snapshots hold 64-bit integers
             return
         session.slots[slot] = value + 1
         self.forget(self.DEPENDENTS.get(slot, ()))

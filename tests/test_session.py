@@ -26,9 +26,9 @@ RIDE = FLOWS / "ride_change.json"
 SAMPLES: dict[str, Any] = {
     "node": "change_ride",
     "slots": {"customer_name": "Ann", "ride_id": 17},
-    "results": {"change_ride": {"ok": True}},
+    "results": {"change_ride": {"changed": True}},  # the shape the node declares (checked at restore)
     "status": {"change_ride": "success"},
-    "calls": {"change_ride": {"ride_id": 17}},
+    "calls": {"change_ride": {"arguments": {"ride_id": 17}, "result": {"changed": True}, "error": None}},
     "informed": {"ask_details", "ride_inform_changes_successful"},
     "answers": {"ask_details": "yes"},
     "last_action": "change_ride",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import math
 import subprocess
 import sys
@@ -116,3 +117,59 @@ def test_a_non_finite_tool_result_is_a_tool_error(bad: float) -> None:
     assert not any(("nan" in text or "inf" in text) for text in shown)
     resumed = Dialogue.restore(RIDE, dialogue.snapshot(), tools=registry, clock=clock)
     assert resumed.session == dialogue.session  # what was said live is what a resumed session holds
+
+
+# ------------------------------------------------------------------ issue 22 #16: only a declared failure takes the failure edge
+
+
+class NoFreeSlot(Exception):
+    """A business failure the test tool declares."""
+
+
+def _ride_with(tool, **register):
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+    from fsmdial.tools import ToolRegistry
+    from tests.serve_support import RIDE
+
+    registry = ToolRegistry()
+    registry.register("change_ride", tool, **register)
+    dialogue = Dialogue(load_flow(RIDE), tools=registry, clock=lambda: dt.datetime(2026, 11, 22, 12, 0))
+    dialogue.start()
+    for text in ("Ann", "17"):
+        dialogue.turn(text)
+    return dialogue
+
+
+def test_a_programming_error_inside_a_tool_fails_the_turn_and_is_logged(caplog):
+    from fsmdial.errors import ToolCrashed, TurnError
+
+    def change_ride(ride_id: int, change_description: str) -> dict:
+        return {"changed": ride_id.startswith("1")}  # a bug: ride_id is an int
+
+    dialogue = _ride_with(change_ride)
+    before = dialogue.snapshot()
+    with pytest.raises(ToolCrashed, match="AttributeError") as caught:
+        dialogue.turn("new time")
+    assert isinstance(caught.value, TurnError) and isinstance(caught.value.__cause__, AttributeError)
+    assert dialogue.snapshot() == before  # not the flow's failure edge: the session is as it was
+    assert "change_ride" in caplog.text and "AttributeError" in caplog.text
+
+
+@pytest.mark.parametrize("declared", ["ToolFailure", "failures="])
+def test_a_declared_business_failure_takes_the_failure_edge(declared):
+    from fsmdial.errors import ToolFailure
+
+    if declared == "ToolFailure":
+        def change_ride(ride_id: int, change_description: str) -> dict:
+            raise ToolFailure("no free driver at that time")
+
+        dialogue = _ride_with(change_ride)
+    else:
+        def change_ride(ride_id: int, change_description: str) -> dict:
+            raise NoFreeSlot("no free driver at that time")
+
+        dialogue = _ride_with(change_ride, failures=(NoFreeSlot,))
+    result = dialogue.turn("new time")
+    assert result.act_names == ["ride_inform_changes_failed", "anything_else"]
+    assert result.tool_calls[0].status == "failure" and "no free driver" in result.tool_calls[0].error

@@ -48,17 +48,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FsmdialError
+from ..errors import FsmdialError, SuiteError
 from ..flow import ExternalActionNode, Flow, SlotArg
 from ..testing import ANY, ExpectedCall, Turn, check_turn
 from ..trace import ToolCall
 from ..understand.factory import make_understander
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
-
-
-class SuiteError(FsmdialError, ValueError):
-    """A suite file that cannot be read: names the file, the line and what is wrong."""
 
 
 @dataclass(frozen=True)

@@ -20,16 +20,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
-from ..errors import FsmdialError
+from ..errors import StarFormatError
 from ..flow import Choice, Condition
 
 OVERLAY_DIR = Path(__file__).with_name("star_overlays")
 REQUEST_TYPE = "RequestType"
 """The API input type whose categories name the kinds of query (``Check``, ``Book``)."""
-
-
-class StarFormatError(FsmdialError, ValueError):
-    """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
 
 
 class _StarModel(BaseModel):

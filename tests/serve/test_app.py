@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import warnings
+from typing import Any
 
 import orjson
 import pytest
@@ -29,7 +30,10 @@ from fsmdial.serve.app import MAX_BODY_BYTES, create_app  # noqa: E402
 from fsmdial.serve.diagram import flow_diagram  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
+from fsmdial.tools import ToolRegistry  # noqa: E402
+from tests.reliability_support import AskedTextVerbatim  # noqa: E402
 from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
+from tests.test_store import damage  # noqa: E402
 
 JSON = {"content-type": "application/json"}
 
@@ -272,10 +276,12 @@ def test_long_text_is_cut_and_noted(client):
     assert any("cut from 5005 to 2000" in note for note in trace["notes"])
 
 
-def test_markup_comes_back_as_data(client):
-    sid = new_session(client)["id"]
+def test_markup_comes_back_as_data(db, clock):
     text = '<script>alert("x")</script>'
-    view = say(client, sid, text)
+    # the rules refuse markup as a person's name: an understander taking the asked text as typed stores it
+    with make_client(db, clock, understander=AskedTextVerbatim()) as client:
+        sid = new_session(client)["id"]
+        view = say(client, sid, text)
     assert view["turns"][-1]["user"] == text
     assert slot(view, "name")["value"] == text  # kept as given: the page shows it as text
 
@@ -441,3 +447,186 @@ def test_fsmdial_serve_answers_on_localhost(tmp_path):
     assert f"http://127.0.0.1:{port}/" in output
     assert "tool 'book_table' is not registered" in output
     assert SessionStore(db).sessions()[0].flow == "restaurant_booking"
+
+
+# ------------------------------------------------------------------ issue 22: serve hardening, round 3
+
+
+class Bookings:
+    """book_table that counts its calls (optionally slow, optionally failing with a secret in its message)."""
+
+    def __init__(self, delay: float = 0.0, secret: str | None = None):
+        self.delay, self.secret = delay, secret
+        self.calls: list[dict[str, Any]] = []
+        self.threads: set[str] = set()
+        self.registry = ToolRegistry()
+        self.registry.register("book_table", self.book_table)
+
+    def book_table(self, name: str, party_size: int, date: str, time: str, seating: str | None = None) -> dict[str, Any]:
+        import time as clock
+
+        self.threads.add(threading.current_thread().name)
+        if self.secret:
+            raise ConnectionError(f"cannot reach {self.secret}")
+        self.calls.append({"name": name, "time": time})
+        if self.delay:
+            clock.sleep(self.delay)
+        return {"booked": True, "reference": f"R-{len(self.calls)}"}
+
+
+def booked_client(db, clock, tools):
+    return make_client(db, clock, tools=tools.registry)
+
+
+# ------------------------------------------------------------------ issue 22 #18: undo needs no body
+
+
+def test_undo_with_no_body_as_the_readme_shows(client):
+    sid = new_session(client)["id"]
+    say(client, sid, "Alex")
+    response = client.post(f"/sessions/{sid}/undo")  # curl -X POST .../undo: no body, no content type
+    assert response.status_code == 200, response.text
+    assert response.json()["can_undo"] is False
+    form = client.post(f"/sessions/{sid}/undo", content=b"a=1", headers={"content-type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415  # a body must still be JSON (a cross-site form cannot post one)
+    untyped = client.post(f"/sessions/{sid}/turns", content=b'{"text": "Sam"}')
+    assert untyped.status_code == 415  # a body with no content type is not taken for JSON
+
+
+# ------------------------------------------------------------------ issue 22 #1: undo stops at a committed side effect
+
+
+def test_undo_past_a_committed_booking_is_refused_and_says_so(tmp_path, clock):
+    tools = Bookings()
+    with booked_client(tmp_path / "s.db", clock, tools) as client:
+        sid = new_session(client)["id"]
+        for text in BOOKING:
+            say(client, sid, text)
+        booked = say(client, sid, "yes")
+        assert booked["node"] == "goodbye" and len(tools.calls) == 1
+        assert booked["can_undo"] is False
+        response = post(client, f"/sessions/{sid}/undo")
+        assert response.status_code == 409
+        error = response.json()["error"]
+        assert error["type"] == "UndoRefused" and "book_table" in error["message"]
+        assert client.get(f"/sessions/{sid}").json() == booked  # nothing changed
+        say(client, sid, "yes")
+        assert len(tools.calls) == 1  # no second table
+
+
+def test_undo_before_the_booking_still_works(tmp_path, clock):
+    tools = Bookings()
+    with booked_client(tmp_path / "s.db", clock, tools) as client:
+        sid = new_session(client)["id"]
+        for text in BOOKING:
+            view = say(client, sid, text)
+        assert view["can_undo"] is True
+        assert post(client, f"/sessions/{sid}/undo").status_code == 200
+
+
+# ------------------------------------------------------------------ issue 22 #3: one turn of a session at a time, across processes
+
+
+def test_two_servers_on_one_db_never_run_the_same_yes_twice(tmp_path, clock):
+    db = tmp_path / "s.db"
+    tools = Bookings(delay=0.5)  # slow: both "yes" are inside the tool at the same time unless serialised first
+    first = Playground([RESTAURANT], SessionStore(db), tools=tools.registry, clock=clock)
+    second = Playground([RESTAURANT], SessionStore(db), tools=tools.registry, clock=clock)  # its own connections
+    sid = first.create()["id"]
+    for text in BOOKING:
+        first.turn(sid, text)
+    outcomes: list[Any] = []
+    start = threading.Barrier(2)
+
+    def yes(playground):
+        start.wait()
+        try:
+            outcomes.append(playground.turn(sid, "yes")["node"])
+        except Exception as exc:  # noqa: BLE001 - recorded and checked below
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=yes, args=(p,)) for p in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(tools.calls) == 1, outcomes  # book_table ran once
+    assert sorted(outcomes) == ["goodbye", "goodbye"] or sorted(outcomes) == ["ConflictError", "goodbye"]
+
+
+# ------------------------------------------------------------------ issue 22 #7: a damaged trace row
+
+
+def test_serve_keeps_answering_for_a_session_with_a_damaged_row(tmp_path, clock):
+    with make_client(tmp_path / "s.db", clock) as client:
+        sid = new_session(client)["id"]
+        for text in BOOKING[:3]:
+            say(client, sid, text)
+        damage(tmp_path / "s.db", sid, 3)  # the second turn's event
+        view = client.get(f"/sessions/{sid}")
+        assert view.status_code == 200, view.text
+        assert view.json()["node"] == "ask_booking" and [t["user"] for t in view.json()["turns"]] == [None, "Alex", "tomorrow"]
+        assert say(client, sid, "7pm")["node"] == "confirm_booking"
+        download = client.get(f"/sessions/{sid}/download")
+        assert download.status_code == 200
+        assert download.json()["events"][2]["event"] == "damaged"
+
+
+# ------------------------------------------------------------------ issue 22 #14: a tool's exception text stays on the server
+
+
+def test_a_tool_exception_text_never_reaches_the_browser(tmp_path, clock, caplog):
+    secret = "postgres://admin:hunter2@db.internal/bookings"
+    tools = Bookings(secret=secret)
+    with booked_client(tmp_path / "s.db", clock, tools) as client:
+        sid = new_session(client)["id"]
+        for text in BOOKING:
+            before = say(client, sid, text)
+        response = post(client, f"/sessions/{sid}/turns", {"text": "yes"})
+        assert response.status_code == 422
+        assert "hunter2" not in response.text and "postgres" not in response.text
+        error = response.json()["error"]
+        assert error["type"] == "ToolCrashed" and "book_table" in error["message"] and "log" in error["message"]
+        assert secret in caplog.text  # logged for whoever runs the server
+        assert client.get(f"/sessions/{sid}").json() == before
+
+
+# ------------------------------------------------------------------ issue 22 #13 + 17: turns on their own thread
+
+
+def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path, clock):
+    import time
+
+    import httpx
+
+    understander = TestUnderstander(delay=0.08)
+    tools = Bookings()
+    playground = Playground([RESTAURANT], SessionStore(tmp_path / "s.db"), understander=understander,
+                            tools=tools.registry, clock=clock)  # fmt: skip
+    other, busy = playground.create()["id"], playground.create()["id"]
+    booking = [playground.create()["id"] for _ in range(3)]
+    for sid in booking:
+        for text in BOOKING:
+            playground.turn(sid, text)
+    queued = 80  # more than the server's pool of worker threads (40)
+    before = understander.calls
+    with live_server(create_app(playground)) as url, httpx.Client(base_url=url, timeout=120) as http:
+        def turn(sid, text):
+            http.post(f"/sessions/{sid}/turns", json={"text": text})
+
+        threads = [threading.Thread(target=turn, args=(sid, "yes")) for sid in booking]
+        threads += [threading.Thread(target=turn, args=(busy, "hello")) for _ in range(queued)]
+        for thread in threads:
+            thread.start()
+        for _ in range(2000):  # until the turns are running (bounded: the join below would report a hang)
+            if understander.calls > before:
+                break
+            time.sleep(0.005)
+        time.sleep(0.2)  # every request has arrived and is queued
+        response = http.get(f"/sessions/{other}")
+        done_when_read = understander.calls - before
+        for thread in threads:
+            thread.join(120)
+    assert response.status_code == 200
+    assert done_when_read < 35, f"the read waited behind {done_when_read} turns"  # before: at least 43 (40 workers)
+    assert len(tools.calls) == 3 and len(tools.threads) == 1, tools.threads  # every tool call on the one turn thread

@@ -99,7 +99,8 @@ def test_a_correction_during_a_confirmation_can_never_be_a_yes():
     # With a question or a negation in the message, a plain "yes" is not on offer either.
     assert possible_answers("wait, are you open on sundays?") == ["other"]
     assert possible_answers("not right now, maybe later") == ["no", "other"]
-    assert possible_answers("that's perfect") == ["yes", "no", "other"]
+    assert possible_answers("that's perfect") == ["yes", "other"]
+    assert possible_answers("Alex") == ["other"]  # no yes word: no "yes" (issue 20)
 
 
 def test_a_free_slot_takes_any_value_of_its_type():
@@ -139,10 +140,11 @@ def test_a_name_span_ends_at_its_clause_and_never_holds_what_the_rules_read_for_
         assert not fits(schema, '{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}"), run_on
         with pytest.raises(UnderstandingError, match="not a span"):
             schema.parse('{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}")
-    # A comma before a word that is no function word does not end a name ("Doe, Jane"); a title's
-    # period is no sentence end ("Dr. Alexis"); a sentence end always is.
+    # A person's name is a span of a name's shape (words only, as the rules read one): "Doe, Jane" is not
+    # offered whole, its words are; a title's period is no sentence end ("Dr. Alexis"); a sentence end always is.
     plain = turn_schema(state, "Doe, Jane", NOW, settled=Parse(path="rules"))
-    assert fits(plain, '{"intent":"none","slots":{"name":"Doe, Jane"}}')
+    assert fits(plain, '{"intent":"none","slots":{"name":"Jane"}}')
+    assert not fits(plain, '{"intent":"none","slots":{"name":"Doe, Jane"}}')
     titled = turn_schema(state, "Dr. Alexis Moore. Thanks a lot", NOW, settled=Parse(path="rules"))
     assert fits(titled, '{"intent":"none","slots":{"name":"Dr. Alexis Moore"}}')
     assert not fits(titled, '{"intent":"none","slots":{"name":"Alexis Moore. Thanks"}}')
@@ -170,6 +172,39 @@ def test_a_long_text_value_may_hold_clauses_but_not_run_across_sentences():
                 ), (rules, span)
 
 
+@pytest.mark.parametrize("text", [
+    "he's bleeding badly", "hi there", "Good evening", "hey, do you guys have vegan options?",
+    "Priya, I'd like to make a reservation", "it's under Okafor", "um, Jane Doe please, we are 4 of us",
+    "my dog Rex is limping badly since Monday", "Dr. Alexis Moore. Thanks a lot", "the booking's for Mary-Jane O'Neil",
+    "I am looking for a table for Anna and Bob tonight", "call me Ishmael",
+])  # fmt: skip
+def test_a_person_name_slot_is_offered_only_spans_the_rules_would_read_as_a_name(text):
+    from fsmdial.language.names import is_name
+
+    state = booking_state()
+    assert state.person_name is state.slot("name")
+    schema = turn_schema(state, text, NOW, settled=Parse(path="rules"))
+    msg = message(text)
+    offered = set()
+    for first in range(len(msg.words)):
+        for last in range(first, len(msg.words)):
+            span = msg.span(first, last)
+            output = '{"intent":"none","slots":{"name":' + orjson.dumps(span).decode() + "}}"
+            if fits(schema, output):
+                offered.add(span)
+                assert is_name(span.split()), span  # the grammar makes a non-name impossible
+                assert schema.parse(output).slots == {"name": span}
+            elif "name" in schema.text_slots:
+                with pytest.raises(UnderstandingError, match="not a span"):
+                    schema.parse(output)
+    names = {"he's bleeding badly": set(), "hi there": set(), "Good evening": set(),
+             "hey, do you guys have vegan options?": set()}  # fmt: skip
+    if text in names:
+        assert offered == names[text] and "name" not in schema.text_slots
+    if text == "Priya, I'd like to make a reservation":
+        assert offered == {"Priya"}
+
+
 def test_the_rules_certain_reading_is_one_method_for_the_model_path_and_fsmdial_prompt():
     from fsmdial.understand.rules import RulesUnderstander
 
@@ -185,3 +220,15 @@ def test_the_rules_certain_reading_is_one_method_for_the_model_path_and_fsmdial_
     history = [("bot", "A table for 4 on 2026-11-24 at 19:00. Shall I book it?")]
     assert rules.certain(confirming, "yes, 4 people", history=history, now=NOW).slots == {}
     assert rules.certain(confirming, "make it 5 people", history=history, now=NOW).slots == {"party_size": 5}
+
+
+@pytest.mark.parametrize("text", ["hi there", "thanks!", "what do you need to know?", "can you tell me what happens next",
+                                  "I don't know yet", "hmm let me think", "no idea, sorry"])  # fmt: skip
+def test_a_greeting_question_or_dont_know_offers_no_text_span_to_any_text_slot(text):
+    dialogue = Dialogue(REPO / "flows" / "bank_fraud_report.json", stand_in_tools=True, clock=lambda: NOW)
+    dialogue.seek("ask_fraud_details", asked="fraud_report")
+    state = dialogue.understanding_state()
+    assert state.asked == "fraud_report"
+    assert turn_schema(state, text, NOW, settled=Parse(path="rules")).text_slots == frozenset()
+    told = turn_schema(state, "someone took 300 dollars from my account", NOW, settled=Parse(path="rules"))
+    assert told.text_slots == {"fraud_report"}  # a report is offered as any span

@@ -39,7 +39,7 @@ def slot_props(schema):
 
 def test_while_a_slot_is_asked(clock):
     schema = schema_of(dialogue_at("restaurant_booking.json", [], clock))
-    assert enum_of(schema, "intent") == {"hello", "opening_hours", "goodbye", "decline", "none"}
+    assert enum_of(schema, "intent") == {"hello", "opening_hours", "goodbye", "decline", "continue", "none"}
     assert "answer" not in schema["properties"] and "choice" not in schema["properties"]
     props = slot_props(schema)
     assert set(props) == {"name", "party_size", "date", "time", "seating"}
