@@ -119,6 +119,6 @@ def _slot_value(tables: FlowTables, name: str, value: Any, now: dt.datetime) -> 
     if not fits:
         raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {kind.value} value")
     try:
-        return coerce(slot, value, now, bounds=False)  # date bounds held when the value was given (on that clock)
+        return coerce(slot, value, now, bounds=False)  # bounds held when the value was given (on that clock)
     except InvalidValue as exc:
         raise SnapshotError(f"snapshot slot {name!r} holds a value the flow does not accept: {exc.message}") from None

@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
 from .actions import Actions
+from .bounds import with_reading_asked
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
 from .flow import CallCondition, ExternalActionNode, iter_conditions
 from .machine import FlowMachine
@@ -298,10 +299,12 @@ def checked_parse(
     history: Sequence[tuple[str, str]] = (),
     now: dt.datetime | None = None,
 ) -> Parse:
-    """``understander``'s parse of ``text``, checked against ``state``; a failure of the understander itself
+    """``understander``'s parse of ``text`` (completed when it answers which reading of a clock time was meant),
+    checked against ``state``; a failure of the understander itself
     (anything but an fsmdial error) is an :class:`UnderstandingError`, a parse that does not fit a typed error."""
+    heard = with_reading_asked(history, text)  # "in the evening", answering "7:45 in the morning or in the evening?"
     try:
-        parse = understander.understand(state, text, history=history, now=now)
+        parse = understander.understand(state, heard, history=history, now=now)
     except FsmdialError:
         raise
     except Exception as exc:

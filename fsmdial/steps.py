@@ -17,6 +17,8 @@ so a handler never has to.
 
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -89,9 +91,11 @@ class Turn:
         """The pending confirmation got no plain yes or no: it is asked again as "...: yes or no?"."""
         return self
 
-    def render(self, template: str, where: str | None = None) -> str:
-        """``template`` filled from the session; ``where`` (``node 'x'``, ...) is named in a TemplateError."""
-        return render(template, self.values, lenient=self.lenient, where=where)
+    def render(self, template: str, where: str | None = None, extra: Mapping[str, Any] | None = None) -> str:
+        """``template`` filled from the session (and ``extra`` names first: a slot's bounds in its invalid
+        message); ``where`` (``node 'x'``, ...) is named in a TemplateError."""
+        values = ChainMap(dict(extra), self.values) if extra else self.values  # type: ignore[arg-type]  # read only
+        return render(template, values, lenient=self.lenient, where=where)
 
     def say(self, kind: ActKind, name: str, text: str, node: str | None = None, slot: str | None = None) -> None:
         self.acts.append(Act(kind, name, text, node, slot))

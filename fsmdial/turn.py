@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bounds import bound_words
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
 from .jsonvalues import jsonable
@@ -26,7 +27,7 @@ from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
 from .understand.base import CONTINUE, DECLINE, GOODBYE, Intent, Parse, UnderstandingState
-from .values import InvalidValue, coerce
+from .values import InvalidValue, coerce, coerce_given, passed_times
 
 
 class Routes:
@@ -240,13 +241,14 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
     for name, raw in values.items():
         slot = tables.slots[name]
         try:
-            value = coerce(slot, raw, now)
+            value = coerce_given(tables.slots, name, raw, values, session.slots, now)
         except InvalidValue as exc:
-            session.retries[name] = session.retries.get(name, 0) + 1
             trace.invalid.append({"slot": name, "value": jsonable(raw), "reason": exc.message})
-            invalid = slot.invalid
-            said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
-            turn.say("invalid", f"invalid_{name}", said, slot=name)
+            if exc.question:  # two readings fit ("7:45 in the morning or in the evening?"): asked, not a try
+                turn.say("invalid", f"which_{name}", exc.message, slot=name)
+                continue
+            session.retries[name] = session.retries.get(name, 0) + 1
+            turn.say("invalid", f"invalid_{name}", refusal(turn, slot, exc.message, now), slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue
         session.retries.pop(name, None)
@@ -267,6 +269,10 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         trace.slot_changes.append({"slot": name, "old": old, "new": value})
         changed.append(name)
         turn.machine.given_now.add(name)
+    for name, reason in passed_times(tables.slots, changed, session.slots, now):  # a new date left it behind
+        trace.invalid.append({"slot": name, "value": session.slots.pop(name), "reason": reason})
+        turn.say("invalid", f"invalid_{name}", refusal(turn, tables.slots[name], reason, now), slot=name)
+        changed.append(name)
     if refused:
         template = flow.fallbacks.committed
         said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])
@@ -286,6 +292,14 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         session.ended = True
         return False
     return True
+
+
+def refusal(turn: Turn, slot: Slot, reason: str, now: dt.datetime) -> str:
+    """What the bot says of a refused value: the slot's ``invalid`` template (its bounds in words as
+    ``{earliest}``/``{latest}``), else the engine's sentence with the reason."""
+    if slot.invalid:
+        return turn.render(slot.invalid, f"slot {slot.name!r}", bound_words(slot, now))
+    return sentences.invalid_value(slot.noun, reason)
 
 
 def committed_action(turn: Turn, name: str) -> str | None:

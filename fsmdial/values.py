@@ -11,22 +11,31 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bounds import date_bound, has_hours, hours_words, in_hours, last_time, passed, which_reading
 from .flow import Slot, SlotType, value_key
-from .language import find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
+from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
 
-__all__ = ["InvalidValue", "coerce", "date_bound", "find_numbers", "parse_date", "parse_time", "parse_yes_no"]
-"""``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported."""
+__all__ = [
+    "InvalidValue", "coerce", "coerce_given", "date_bound", "passed_times", "find_numbers", "parse_date", "parse_time", "parse_yes_no",
+]  # fmt: skip
+"""``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported;
+``date_bound`` is :mod:`fsmdial.bounds`'."""
 
 
 class InvalidValue(ValueError):
-    """A value the slot's type or validators reject; ``message`` is fit to show the user."""
+    """A value the slot's type or validators reject; ``message`` is fit to show the user.
 
-    def __init__(self, slot: str, value: Any, message: str):
+    ``question``: not refused but ambiguous (two readings of a clock time fit): ``message`` asks which.
+    """
+
+    def __init__(self, slot: str, value: Any, message: str, question: bool = False):
         self.slot = slot
         self.value = value
         self.message = message
+        self.question = question
         super().__init__(f"{slot}: {message}")
 
 
@@ -41,11 +50,54 @@ def _categorical(slot: Slot, value: Any) -> str:
     raise InvalidValue(slot.name, value, f"{value!r} is not one of: {options}")
 
 
-def coerce(slot: Slot, value: Any, now: dt.datetime, *, bounds: bool = True) -> Any:
+def coerce_given(
+    slots: Mapping[str, Slot], name: str, value: Any, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime
+) -> Any:
+    """A value the user gave for slot ``name``, coerced and checked with the rest of what the turn gave
+    (``given``) and the session holds (``held``): a time slot's ``not_past_with`` date comes from there, and a
+    date on which none of the hours of a time slot on it is still ahead is refused."""
+    slot = slots[name]
+    if slot.type is SlotType.time and slot.not_past_with is not None:
+        return coerce(slot, value, now, day=_day(slots[slot.not_past_with], given, held, now))
+    stored = coerce(slot, value, now)
+    if slot.type is SlotType.date:
+        day = dt.date.fromisoformat(stored)
+        for other in slots.values():
+            if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
+                raise InvalidValue(name, value, f"no {other.noun} on {stored} is still possible")
+    return stored
+
+
+def passed_times(
+    slots: Mapping[str, Slot], changed: Sequence[str], held: Mapping[str, Any], now: dt.datetime
+) -> list[tuple[str, str]]:
+    """The held times (slot name, reason) that a date just ``changed`` puts in the past, to be asked again."""
+    found = []
+    for slot in slots.values():
+        date = slot.not_past_with
+        if date is not None and date in changed and slot.name not in changed and isinstance(time := held.get(slot.name), str):
+            day = dt.date.fromisoformat(held[date])
+            if passed(day, time, now, slot.lead_minutes):
+                found.append((slot.name, f"{held[date]} at {time} is in the past"))
+    return found
+
+
+def _day(slot: Slot, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime) -> dt.date | None:
+    if slot.name in given:
+        try:
+            return dt.date.fromisoformat(coerce(slot, given[slot.name], now))
+        except InvalidValue:
+            return None
+    day = held.get(slot.name)
+    return dt.date.fromisoformat(day) if isinstance(day, str) else None
+
+
+def coerce(slot: Slot, value: Any, now: dt.datetime, *, day: dt.date | None = None, bounds: bool = True) -> Any:
     """``value`` converted to ``slot``'s type and checked by its validators.
 
-    ``bounds=False`` leaves out a date's ``earliest``/``latest``: those hold on the clock of the moment a value
-    is given, so a stored value (a snapshot read the next day) is not checked against them again.
+    ``day``: the date a time slot's ``not_past_with`` gives (the time must not be before ``now`` that day).
+    ``bounds=False`` leaves out ``earliest``/``latest`` and that rule: those hold on the clock of the moment a
+    value is given, so a stored value (a snapshot read the next day) is not checked against them again.
     Raises :class:`InvalidValue` with a message fit to show the user.
     """
     kind = slot.type
@@ -94,21 +146,37 @@ def coerce(slot: Slot, value: Any, now: dt.datetime, *, bounds: bool = True) -> 
         return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
     if kind is SlotType.time:
         if isinstance(value, dt.time):
-            return value.strftime("%H:%M")
-        if type(value) is str and _CANONICAL_TIME.fullmatch(value):
-            return value  # already the stored form
-        parsed = parse_time(str(value))
-        if parsed is None:
-            raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
-        return parsed
+            readings: tuple[str, ...] = (value.strftime("%H:%M"),)
+        elif type(value) is str and _CANONICAL_TIME.fullmatch(value):
+            readings = (value,)  # already the stored form
+        else:
+            readings = clock_readings(str(value))
+            if not readings:
+                raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
+        return _resolve_time(slot, value, readings, now, day) if bounds else readings[0]
     raise InvalidValue(slot.name, value, f"unsupported slot type {kind}")  # pragma: no cover
 
 
-def date_bound(bound: str, now: dt.datetime) -> dt.date:
-    """A slot's ``earliest``/``latest`` bound as a date: ISO as written, ``today±N`` from ``now``."""
-    if bound.startswith("today"):
-        return now.date() + dt.timedelta(days=int(bound[5:] or 0))
-    return dt.date.fromisoformat(bound)
+def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.datetime, day: dt.date | None) -> str:
+    """The one reading of a clock time inside the slot's hours and not past on ``day``.
+
+    A slot without hours or a day takes the reading as written (a bare "7:45" is 07:45). Two fitting
+    readings are asked about (:class:`InvalidValue` with ``question``), none is refused.
+    """
+    if not has_hours(slot) and day is None:
+        return readings[0]
+    fitting = [reading for reading in readings if in_hours(slot, reading)]
+    if not fitting:
+        raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
+    if day is not None:
+        ahead = [reading for reading in fitting if not passed(day, reading, now, slot.lead_minutes)]
+        if not ahead:
+            soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
+            raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
+        fitting = ahead
+    if len(fitting) > 1:
+        raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
+    return fitting[0]
 
 
 def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:

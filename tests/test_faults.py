@@ -169,7 +169,7 @@ FAULTS: list[tuple[str, dict[str, Any], Callable[[Faults, pytest.MonkeyPatch], N
     (
         "validator crashes",
         {},
-        lambda f, m: m.setattr(turn_module, "coerce", raise_(RuntimeError("validator bug"))),
+        lambda f, m: m.setattr(turn_module, "coerce_given", raise_(RuntimeError("validator bug"))),
         TurnError,
         "validator bug",
     ),

@@ -25,6 +25,7 @@ from .nodes import (
     NODE_TYPES,
     NOT_RESERVED,
     RESERVED_NAMES,
+    TIME_BOUND,
     AllCondition,
     AnswerCondition,
     AnyCondition,
@@ -60,6 +61,7 @@ from .nodes import (
     StatusCondition,
     ValueArg,
     VisitsCondition,
+    bound_names,
     edge_name,
     iter_conditions,
     value_collisions,
@@ -69,6 +71,8 @@ from .reading import format_location, read_flow
 
 __all__ = [
     "DATE_BOUND",
+    "TIME_BOUND",
+    "bound_names",
     "DEFAULT_MAX_LENGTH",
     "IDENT",
     "LIST_OPS",

@@ -42,6 +42,7 @@ from .nodes import (
     SlotType,
     StatusCondition,
     VisitsCondition,
+    bound_names,
     edge_name,
     iter_conditions,
 )
@@ -309,7 +310,10 @@ class FlowChecker:
                 for name in ("ask", "invalid", "confirm"):
                     template = getattr(slot, name)
                     if template and isinstance(template, str):
-                        self.check_template(node.id, template, f"{where}.slots.{slot.name}.{name}")
+                        # A slot's invalid message may name its bounds in words: {earliest}, {latest}.
+                        own = bound_names(slot) if name == "invalid" else frozenset()
+                        self.check_template(node.id, template, f"{where}.slots.{slot.name}.{name}", own)
+                self.check_moment_rule(slot, f"{where}.slots.{slot.name}.not_past_with")
         elif isinstance(node, ExternalActionNode):
             self.check_action_refs(node, where)
         elif isinstance(node, ConfirmNode):
@@ -341,8 +345,15 @@ class FlowChecker:
                 self.check_template(None, template, f"fallbacks.{name}")
 
     # --------------------------------------------------------------- templates
-    def check_template(self, node_id: str | None, template: str, where: str) -> None:
-        """A template said at node ``node_id`` (None: anywhere, a global response or a fallback)."""
+    def check_moment_rule(self, slot: Slot, where: str) -> None:
+        """A time slot's ``not_past_with`` names a date slot of the flow."""
+        name = slot.not_past_with
+        if name is not None and (name not in self.slots or self.slots[name].type is not SlotType.date):
+            self.add(where, f"{name!r} is not a date slot of the flow")
+
+    def check_template(self, node_id: str | None, template: str, where: str, own: frozenset[str] = frozenset()) -> None:
+        """A template said at node ``node_id`` (None: anywhere, a global response or a fallback); ``own``: the
+        extra placeholder names it may use (a slot's bounds in its invalid message)."""
         if len(template) > MAX_TEMPLATE_CHARS:
             self.add(where, f"template of {len(template)} characters, more than {MAX_TEMPLATE_CHARS}")
             return
@@ -355,7 +366,7 @@ class FlowChecker:
             if field is not None and spec:
                 self.check_format_spec(field, spec, where)
         for _, field, _ in parts:
-            if field is not None:
+            if field is not None and field not in own:
                 self.check_placeholder(node_id, field, where)
 
     def check_format_spec(self, field: str, spec: str, where: str) -> None:

@@ -96,10 +96,23 @@ class Slot(FlowModel):
         None, description="Message (template) said when a value for this slot is invalid, instead of the default."
     )
     earliest: str | None = Field(
-        None, description="Date slots: earliest allowed date, YYYY-MM-DD or relative: 'today', 'today-30', 'today+365'."
+        None,
+        description="Date slots: earliest allowed date, YYYY-MM-DD or relative: 'today', 'today-30', 'today+365'. "
+        "Time slots: earliest allowed time, HH:MM (an 'earliest' after 'latest' is a range across midnight).",
     )
     latest: str | None = Field(
-        None, description="Date slots: latest allowed date, e.g. 'today' for a date of birth (same forms as 'earliest')."
+        None,
+        description="Date slots: latest allowed date, e.g. 'today' for a date of birth (same forms as 'earliest'). "
+        "Time slots: latest allowed time, HH:MM.",
+    )
+    not_past_with: str | None = Field(
+        None,
+        pattern=IDENT,
+        description="Time slots: the date slot this time is on; the moment they make must not be in the past "
+        "(by the dialogue's clock, plus 'lead_minutes').",
+    )
+    lead_minutes: int = Field(
+        0, ge=0, le=10_080, description="With 'not_past_with': how many minutes from now the moment must at least be."
     )
 
     @model_validator(mode="after")
@@ -128,8 +141,15 @@ class Slot(FlowModel):
                     + "; ".join(" and ".join(repr(v) for v in group) for group in collisions)
                     + " cannot be told apart (they are the same after case and spacing are ignored)"
                 )
+        if self.type is SlotType.time:
+            for bound in (self.earliest, self.latest):
+                if bound is not None and not TIME_BOUND.fullmatch(bound):
+                    raise ValueError(f"time bound {bound!r} is not HH:MM (00:00 to 23:59)")
+            return self._check_moment_rule()
+        if self.not_past_with is not None or self.lead_minutes:
+            raise ValueError("'not_past_with'/'lead_minutes' only apply to time slots")
         if self.type is not SlotType.date and (self.earliest is not None or self.latest is not None):
-            raise ValueError("'earliest'/'latest' only apply to date slots")
+            raise ValueError("'earliest'/'latest' only apply to date slots and time slots")
         for bound in (self.earliest, self.latest):
             if bound is not None:
                 _date_bound_key(bound)
@@ -141,6 +161,11 @@ class Slot(FlowModel):
                 raise ValueError(
                     f"date bounds: earliest {self.earliest!r} is after latest {self.latest!r}, so no date is allowed"
                 )
+        return self
+
+    def _check_moment_rule(self) -> Slot:
+        if self.lead_minutes and self.not_past_with is None:
+            raise ValueError("'lead_minutes' needs 'not_past_with' (the date slot the time is on)")
         return self
 
     @property
@@ -168,6 +193,15 @@ class Slot(FlowModel):
 DATE_BOUND = re.compile(r"\d{4}-\d{2}-\d{2}|today(?:[+-]\d{1,5})?")
 """An ``earliest``/``latest`` date bound: an ISO date, or today shifted by a number of days (whole
 string: ``fullmatch``, so no trailing newline)."""
+
+
+def bound_names(slot: Slot) -> frozenset[str]:
+    """The bounds a slot declares (``earliest``, ``latest``): placeholders its ``invalid`` message may use."""
+    return frozenset(name for name in ("earliest", "latest") if getattr(slot, name) is not None)
+
+
+TIME_BOUND = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+"""An ``earliest``/``latest`` time bound: ``HH:MM`` on the 24-hour clock (whole string: ``fullmatch``)."""
 
 
 def _date_bound_key(bound: str) -> date | int:

@@ -19,7 +19,17 @@ from __future__ import annotations
 
 from .acts import Acts, read_acts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
-from .dates import MONTHS, WEEKDAYS, impossible_date, parse_date, parse_time, remove_dates_and_times
+from .dates import (
+    MONTHS,
+    TWELVE_HOUR,
+    WEEKDAYS,
+    clock_readings,
+    impossible_date,
+    parse_date,
+    parse_time,
+    read_clock,
+    remove_dates_and_times,
+)
 from .names import find_name
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
@@ -69,6 +79,9 @@ __all__ = [
     "normalize",
     "parse_date",
     "parse_time",
+    "read_clock",
+    "clock_readings",
+    "TWELVE_HOUR",
     "parse_yes_no",
     "remove_dates_and_times",
     "split_negated",

@@ -68,6 +68,60 @@ def parse_time(text: str) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
+_BARE_HOUR = re.compile(
+    r"\b(?:at|by)\s+(?:around\s+|about\s+)?(\d{1,2})(?::([0-5][0-9]))?\b"
+    r"(?!\s*(?:a\.?m|p\.?m|[:/.,]?\d|%|people|persons|guests|of\b|adults|kids|children|of us))",
+    re.I,
+)
+_PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|night|tonight)\b", re.I)
+TWELVE_HOUR = " (12-hour clock)"
+"""Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
+value check resolves it (:func:`clock_readings`) rather than taking it as written."""
+
+
+def clock_readings(text: str) -> tuple[str, ...]:
+    """The readings of the first time of day in ``text`` as ``HH:MM``: none, one, or two for a clock time
+    without am/pm that a 12-hour clock can mean, the one as written first ("7:45": 07:45 then 19:45; "at 4":
+    04:00 then 16:00; "12:30": 12:30 then 00:30). A part of the day after it ("7:45 in the evening") picks one; "07:45" and "19:45" have one.
+    """
+    match = _TIME.search(text) if DIGIT.search(text) or _TIME_WORD.search(text) else None
+    if match is not None and match.group(4) and not match.group(4).startswith("0") and int(match.group(4)) <= 12:
+        hour, minute, end = int(match.group(4)), int(match.group(5)), match.end()
+    elif match is None and (bare := _BARE_HOUR.search(text)) is not None and 1 <= int(bare.group(1)) <= 12:
+        hour, minute, end = int(bare.group(1)), int(bare.group(2) or 0), bare.end()
+    else:
+        parsed = parse_time(text)
+        return (parsed,) if parsed else ()
+    if minute > 59:
+        return ()
+    morning, evening = f"{hour % 12:02d}:{minute:02d}", f"{hour % 12 + 12:02d}:{minute:02d}"
+    part = _PART_OF_DAY.search(text, end)
+    if part is not None:
+        return (_of_part(part.group(1).lower(), morning, evening),)
+    return (evening, morning) if hour == 12 else (morning, evening)  # the reading as written first
+
+
+_PARTS = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 24), "night": (*range(20, 24), 0, 1, 2, 3, 4)}  # fmt: skip
+
+
+def _of_part(part: str, morning: str, evening: str) -> str:
+    """The reading a part of the day names ("12:30 at night" is 00:30, "9 at night" 21:00)."""
+    hours = _PARTS["night" if part == "tonight" else part]
+    if int(morning[:2]) in hours and int(evening[:2]) not in hours:
+        return morning
+    return evening if part != "morning" else morning
+
+
+def read_clock(text: str) -> str | None:
+    """The first time of day in ``text``: ``HH:MM`` when it has one reading, else the clock time as written
+    with :data:`TWELVE_HOUR` after it, for the value check to resolve; None when there is no time."""
+    readings = clock_readings(text)
+    if len(readings) == 2:
+        hour, minute = readings[0].split(":")
+        return f"{int(hour)}:{minute}{TWELVE_HOUR}"
+    return readings[0] if readings else None
+
+
 def _month_index(token: str) -> int:
     token = token.lower().rstrip(".")
     for index, month in enumerate(MONTHS):
@@ -211,7 +265,7 @@ def remove_dates_and_times(text: str) -> str:
     if not DIGIT.search(text):
         return _TIME.sub(" ", text) if _TIME_WORD.search(text) else text
     low = text.lower()
-    text = _TIME.sub(" ", text)
+    text = _BARE_HOUR.sub(" ", _TIME.sub(" ", text))
     if "-" in low:
         text = _ISO_DATE.sub(" ", text)
     if "/" in low or "." in low:

@@ -30,8 +30,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..flow import Slot, SlotType
+from ..language import read_clock
 from ..language.names import MAX_NAME_WORDS, is_name
-from ..values import find_numbers, parse_date, parse_time
+from ..values import find_numbers, parse_date
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -190,7 +191,7 @@ def _read_date(span: str, now: dt.datetime) -> Any:
 
 
 def _read_time(span: str, now: dt.datetime) -> Any:
-    return parse_time(span)
+    return read_clock(span)  # a bare "7:45" as written: the slot's hours resolve it, never the model
 
 
 _READERS: dict[SlotType, Reader] = {

@@ -38,9 +38,9 @@ from ..language import (
     impossible_date,
     normalize,
     parse_date,
-    parse_time,
     parse_yes_no,
     read_acts,
+    read_clock,
     remove_dates_and_times,
     split_negated,
 )
@@ -317,7 +317,7 @@ class RulesUnderstander:
             cued = find_name(acts.rest, False)
             found = cued or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value else None)
             if found is not None:
-                parse.slots[tables.name_slot.name] = found[: tables.name_slot.string_limit]
+                parse.slots[tables.name_slot.name] = found  # whole: over max_length is refused, never cut
                 if cued is not None:
                     parse.info.setdefault("cued", []).append(tables.name_slot.name)
             if name_asked:
@@ -342,7 +342,7 @@ class RulesUnderstander:
         """Dates, times, categorical values and numbers written in ``text``."""
         rest = text
         date = parse_date(text, now) if tables.has_date else None
-        time = parse_time(text) if tables.has_time else None
+        time = read_clock(text) if tables.has_time else None  # a bare "7:45" is resolved by the slot's hours
         if date or time:
             rest = remove_dates_and_times(text)
         if date is not None and tables.date_target is not None:
@@ -473,7 +473,7 @@ def _string_value(slot: Slot, text: str) -> str:
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
-    return value[: slot.string_limit] if value else text.strip()[: slot.string_limit]
+    return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
 
 
 _POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS
