@@ -27,7 +27,7 @@ from contextlib import suppress
 from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
-from .actions import Actions
+from .actions import Actions, committed_slots
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
 from .flow import CallCondition, ExternalActionNode, iter_conditions
 from .machine import FlowMachine
@@ -168,6 +168,11 @@ class Dialogue:
     def understanding_state(self) -> UnderstandingState:
         """What the user may say now (cached per flow and session signature)."""
         return understanding_state(self.tables, self.session, self.routes)
+
+    def committed_values(self) -> dict[str, Any]:
+        """The slot values that fed a committing action (``"commits": true``) that succeeded: spent on what the
+        action did (an Assistant does not give them to a new run of this flow)."""
+        return {name: self.session.slots[name] for name in committed_slots(self.tables, self.session)}
 
     def adopt_slots(self, values: Mapping[str, Any]) -> list[str]:
         """Take values another flow collected for slots of the same name that this one has not filled
