@@ -35,7 +35,7 @@ from .phrases import (
     SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
 )
-from .text import ASCII_WORDS, DIGIT, may_contain, may_have_word, normalize
+from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
 
 __all__ = [
     "Acts",
@@ -66,6 +66,7 @@ __all__ = [
     "impossible_date",
     "may_contain",
     "may_have_word",
+    "fold",
     "normalize",
     "parse_date",
     "parse_time",
