@@ -65,6 +65,7 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "UnknownFlow": "fsmdial.errors",
     "NothingToUndo": "fsmdial.errors",
     "UndoRefused": "fsmdial.errors",
+    "CommitGuardError": "fsmdial.errors",
     "SessionFull": "fsmdial.errors",
     "BadRequest": "fsmdial.errors",
     "RequestTooLarge": "fsmdial.errors",
@@ -99,6 +100,7 @@ if TYPE_CHECKING:
     from .compiler import emit_source as emit_source
     from .conversation import Conversation as Conversation
     from .errors import BadRequest as BadRequest
+    from .errors import CommitGuardError as CommitGuardError
     from .errors import ConflictError as ConflictError
     from .errors import DamagedTrace as DamagedTrace
     from .errors import FlowError as FlowError

@@ -14,7 +14,7 @@ __all__ = [
     "FsmdialError", "FlowIssue", "FlowError", "TurnError", "UnderstandingError", "ToolError", "ToolCrashed",
     "ToolFailure", "ToolArgumentError", "ToolResultError", "ToolTimeout", "TemplateError", "FlowLoopError",
     "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
-    "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
+    "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused", "CommitGuardError",
     "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError", "SuiteError",
 ]  # fmt: skip
 """Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
