@@ -43,6 +43,8 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "FlowError": "fsmdial.errors",
     "FlowIssue": "fsmdial.errors",
     "TurnError": "fsmdial.errors",
+    "CommitGuardError": "fsmdial.errors",
+    "GrammarError": "fsmdial.errors",
     "UnderstandingError": "fsmdial.errors",
     "ToolError": "fsmdial.errors",
     "ToolArgumentError": "fsmdial.errors",
@@ -107,6 +109,7 @@ if TYPE_CHECKING:
     from .errors import FlowIssue as FlowIssue
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
+    from .errors import GrammarError as GrammarError
     from .errors import MissingExtraError as MissingExtraError
     from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError
