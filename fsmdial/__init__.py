@@ -67,7 +67,6 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "UnknownFlow": "fsmdial.errors",
     "NothingToUndo": "fsmdial.errors",
     "UndoRefused": "fsmdial.errors",
-    "CommitGuardError": "fsmdial.errors",
     "SessionFull": "fsmdial.errors",
     "BadRequest": "fsmdial.errors",
     "RequestTooLarge": "fsmdial.errors",

@@ -14,7 +14,7 @@ __all__ = [
     "FsmdialError", "FlowIssue", "FlowError", "TurnError", "UnderstandingError", "ToolError", "ToolCrashed",
     "ToolFailure", "ToolArgumentError", "ToolResultError", "ToolTimeout", "TemplateError", "FlowLoopError",
     "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
-    "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused", "CommitGuardError",
+    "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
     "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError", "SuiteError",
     "CommitGuardError", "GrammarError",
 ]  # fmt: skip
