@@ -17,7 +17,7 @@ def test_prompt_shows_the_prompt_what_the_rules_settled_and_the_grounded_grammar
     assert '"x-span-of":"Jane Doe, 4 of us"' in out  # the name can only be a span of the message
     assert '("Jane" | "Jane Doe" | "Doe")' in out  # a person's name: only spans of a name's shape, listed
     assert "Alex" not in out  # no example value anywhere
-    assert "- continue: e.g." in out  # asking for what the flow does carries on (built-in intent)
+    assert "- continue: the user asks for what this dialogue already does" in out  # built-in intent, in words
 
 
 def test_prompt_shows_a_name_after_cue_words_settled_by_the_rules(capsys):
