@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ToolArgumentError, ToolCrashed, ToolError
-from .flow import ExternalActionNode, ResultArg, SlotArg, ValueArg
+from .flow import ArgSource, ExternalActionNode, ResultArg, SlotArg, ValueArg
 from .machine import MISSING, FlowMachine
+from .session import SessionState
 from .tables import FlowTables
 from .tools import Tool, ToolRegistry, call_tool, check_result, stand_in
 from .trace import ToolCall, ToolStatus, TurnTrace
@@ -56,8 +57,8 @@ class Actions:
         slots = machine.session.slots
         out: dict[str, Any] = {}
         for arg, source in self.tables.arguments[node.id].items():
-            if isinstance(source, (str, SlotArg)):
-                name = source if isinstance(source, str) else source.slot
+            name = slot_of(source)
+            if name is not None:
                 if name in slots:
                     out[arg] = slots[name]
             elif isinstance(source, ResultArg):
@@ -127,10 +128,27 @@ class Actions:
         out = []
         for arg, spec in model.model_fields.items():
             source = mapping.get(arg)
-            name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+            name = slot_of(source) if source is not None else None
             if name is not None and spec.is_required() and name in slots and slots[name].required:
                 out.append((name, self.tables.slot_owner[name]))
         return tuple(out)
+
+
+def slot_of(source: ArgSource) -> str | None:
+    """The slot a tool argument reads (``None`` for an earlier result or a constant)."""
+    return source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+
+
+def committed_slots(tables: FlowTables, session: SessionState) -> list[str]:
+    """The slots whose values fed a committing action (``"commits": true``) that succeeded in ``session``."""
+    out = []
+    for action in sorted(tables.commits):
+        if session.status.get(action) == "success":
+            for source in tables.arguments[action].values():
+                name = slot_of(source)
+                if name is not None and name in session.slots and name not in out:
+                    out.append(name)
+    return out
 
 
 REMEMBERED_CALLS = 8

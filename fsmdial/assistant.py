@@ -5,7 +5,10 @@
   (``switch_to_<flow>``), so a model-based understander classifies it in the
   same single call as everything else.
 * Slots with the same name are shared across flows: a flow that starts (or
-  resumes) is given the values other flows already collected.
+  resumes) is given the values other flows already collected, except the
+  values that fed a committing action (``"commits": true``) of an earlier,
+  finished run of the same flow: a new run asks for those again, so it never
+  repeats what was done with them without the user saying so.
 * Flows form a stack, as in Rasa CALM: a flow can be interrupted by another;
   when the interrupting flow ends, the interrupted one resumes and asks its
   pending question again. Saying goodbye ends the whole conversation.
@@ -25,6 +28,7 @@ from typing import Any, ClassVar, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
+from .actions import committed_slots
 from .errors import FsmdialError, SnapshotError, TurnError
 from .language import sentences
 from .restoring import read_session
@@ -62,6 +66,8 @@ class Assistant:
         self.dialogues: dict[str, Dialogue] = {}
         self.stack: list[str] = []
         self.shared: dict[str, Any] = {}
+        self.spent: dict[str, dict[str, Any]] = {}
+        """Per flow: the slot values (as JSON) that fed a committed action of one of its finished runs."""
         self.ended = False
         understander = dialogue_kwargs.get("understander")
         self.understander = self.dialogue_class.default_understander() if understander is None else understander
@@ -90,13 +96,18 @@ class Assistant:
     def _dialogue(self, name: str) -> Dialogue:
         dialogue = self.dialogues.get(name)
         if dialogue is None or dialogue.ended:
+            if dialogue is not None:  # a new run: what the last one committed is not given to it again
+                spent = {slot: as_json(value) for slot, value in committed_values(dialogue).items()}
+                self.spent = {**self.spent, name: {**self.spent.get(name, {}), **spent}}
             routes = {intent: ex for intent, ex in self.examples.items() if self.route_of[intent] != name}
             dialogue = self.dialogues[name] = self.dialogue_class(self.flows[name], routes=routes, **self._kwargs)
         return dialogue
 
     def _share_into(self, dialogue: Dialogue, trace_notes: list[str]) -> None:
         """Give a starting or resuming flow the slot values other flows collected."""
-        for name in dialogue.adopt_slots(self.shared):
+        spent = self.spent.get(dialogue.flow.name, {})
+        offered = {slot: v for slot, v in self.shared.items() if slot not in spent or as_json(v) != spent[slot]}
+        for name in dialogue.adopt_slots(offered):
             trace_notes.append(f"shared slot {name!r} = {self.shared[name]!r}")
 
     # ------------------------------------------------------------ turns
@@ -122,9 +133,10 @@ class Assistant:
     def _transaction(self) -> AllOrNothing:
         """The assistant's own part of a turn's transaction (each flow's session is in its dialogue's)."""
         stack, shared, ended, dialogues = list(self.stack), dict(self.shared), self.ended, dict(self.dialogues)
+        spent = self.spent  # replaced, never changed in place
 
         def put_back() -> None:
-            self.stack, self.shared, self.ended, self.dialogues = stack, shared, ended, dialogues
+            self.stack, self.shared, self.ended, self.dialogues, self.spent = stack, shared, ended, dialogues, spent
 
         return AllOrNothing(put_back)
 
@@ -195,6 +207,7 @@ class Assistant:
                 "version": 1,
                 "stack": self.stack,
                 "shared": self.shared,
+                "spent": self.spent,
                 "ended": self.ended,
                 "dialogues": {name: orjson.loads(d.snapshot()) for name, d in self.dialogues.items()},
             }
@@ -215,7 +228,7 @@ class Assistant:
             raise SnapshotError("assistant " + describe(exc)) from None
         if saved.version != 1:
             raise SnapshotError(f"assistant snapshot format version {saved.version!r} is not supported (this reads 1)")
-        unknown = (set(saved.dialogues) | set(saved.stack)) - set(self.flows)
+        unknown = (set(saved.dialogues) | set(saved.stack) | set(saved.spent)) - set(self.flows)
         if unknown:
             raise SnapshotError(f"snapshot has flows this assistant does not: {', '.join(sorted(unknown))}")
         clock = self._kwargs.get("clock") or dt.datetime.now
@@ -234,7 +247,13 @@ class Assistant:
             raise
         self.stack = list(saved.stack)
         self.shared = dict(saved.shared)
+        self.spent = {name: dict(values) for name, values in saved.spent.items()}
         self.ended = saved.ended
+
+
+def as_json(value: Any) -> Any:
+    """``value`` as a snapshot holds it (a date as its ISO text), so values compare the same after a restore."""
+    return orjson.loads(orjson.dumps(value))
 
 
 class AssistantSnapshot(BaseModel):
@@ -245,5 +264,13 @@ class AssistantSnapshot(BaseModel):
     version: StrictInt
     stack: list[StrictStr]
     shared: dict[StrictStr, Any]
+    spent: dict[StrictStr, dict[StrictStr, Any]] = {}
+    """Absent in snapshots written before it existed."""
     ended: StrictBool
     dialogues: dict[StrictStr, dict[StrictStr, Any]]
+
+
+def committed_values(dialogue: Dialogue) -> dict[str, Any]:
+    """The slot values that fed a committing action (``"commits": true``) of ``dialogue`` that succeeded: spent on
+    what the action did, so a new run of the same flow is not given them."""
+    return {name: dialogue.session.slots[name] for name in committed_slots(dialogue.tables, dialogue.session)}

@@ -17,6 +17,7 @@ from transitions import Machine
 
 from .errors import SnapshotError, TurnError
 from .flow import Flow, read_flow
+from .flow import fold as fold_text
 from .session import SessionState
 from .values import LARGEST
 
@@ -57,7 +58,7 @@ def notin(left: Any, right: list[Any]) -> bool:
 
 def fold(value: Any) -> Any:
     """``value`` case-folded when it is a string (the ``case_insensitive_values`` comparisons)."""
-    return value.casefold() if isinstance(value, str) else value
+    return fold_text(value) if isinstance(value, str) else value
 
 
 def eq_folded(left: Any, right: Any) -> bool:

@@ -120,3 +120,47 @@ def test_assistant_turns_either_answer_or_change_nothing(texts, fail_at, clock):
             continue
         assert len(result.trace.text) <= 2000
         assert all(ch not in result.trace.text for ch in "\u202e\u2028")
+
+
+def _ride_assistant(clock, calls: list[dict[str, Any]]) -> Any:
+    from fsmdial.assistant import Assistant
+
+    def change_ride(**arguments: Any) -> dict[str, Any]:
+        calls.append(arguments)
+        return {"changed": True}
+
+    flows = [load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")]
+    return Assistant(flows, tools={"book_table": lambda **kw: {"booked": True, "reference": "R-1"},
+                                   "change_ride": change_ride}, clock=clock)  # fmt: skip
+
+
+def test_a_new_run_of_a_flow_does_not_reuse_the_values_of_its_committed_run(clock):
+    """ride_change committed a change; asked again, the new run does not call change_ride with the old values:
+    the values that fed the committed call are not adopted, so it asks and the new change is the one made."""
+    calls: list[dict[str, Any]] = []
+    bot = _ride_assistant(clock, calls)
+    for text in ["I need to change my ride", "Alex", "102"]:
+        bot.turn(text)
+    result = bot.turn("change pickup time to 7pm")
+    assert [c.tool for c in result.tool_calls] == ["change_ride"] and bot.active is None
+    result = bot.turn("can you change my booking to 8pm")
+    assert result.flow == "ride_change" and result.tool_calls == [] and len(calls) == 1
+    assert "change_description" not in bot.dialogues["ride_change"].slots
+    for text in ["Alex", "102"]:
+        assert bot.turn(text).tool_calls == []
+    result = bot.turn("change pickup time to 8pm")
+    assert [c.arguments for c in result.tool_calls] == [
+        {"ride_id": 102, "customer_name": "Alex", "change_description": "change pickup time to 8pm"}]
+    assert len(calls) == 2
+
+
+def test_values_of_a_committed_run_stay_unadopted_after_a_snapshot(clock):
+    """Which values fed a committed call is part of the assistant's snapshot."""
+    calls: list[dict[str, Any]] = []
+    bot = _ride_assistant(clock, calls)
+    for text in ["I need to change my ride", "Alex", "102", "change pickup time to 7pm"]:
+        bot.turn(text)
+    again = _ride_assistant(clock, calls)
+    again.load_snapshot(bot.snapshot())
+    assert again.turn("change my booking").tool_calls == []
+    assert again.dialogues["ride_change"].slots == {} and len(calls) == 1

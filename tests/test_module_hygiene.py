@@ -211,3 +211,21 @@ def test_the_command_line_lists_every_group_it_has():
     }
     groups = {name for name in MODULES if name.startswith("fsmdial.cli.")} - {"fsmdial.cli.__main__", "fsmdial.cli.common"}
     assert listed == groups
+
+
+MAX_MODULE_LINES = 800
+MAX_DIALOGUE_LINES = 180
+
+
+def test_no_module_holds_more_than_one_screenful_of_jobs():
+    """Modules stay small enough to have one job (issue 19): none over MAX_MODULE_LINES lines."""
+    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}
+
+
+def test_dialogue_keeps_only_the_conversation_api():
+    """Teacher forcing and helpers live elsewhere (eval/forcing.py, module functions): the class stays small."""
+    tree = ast.parse(MODULES["fsmdial.runtime"].read_text(encoding="utf-8"))
+    (dialogue,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Dialogue"]
+    assert dialogue.end_lineno is not None
+    assert dialogue.end_lineno - dialogue.lineno + 1 <= MAX_DIALOGUE_LINES

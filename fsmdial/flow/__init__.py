@@ -11,6 +11,7 @@ Slot patterns are checked by :mod:`fsmdial.patterns`. Everything public is re-ex
 import from ``fsmdial.flow``.
 """
 
+from ..language.text import fold
 from ..patterns import pattern_problem, regex_parse, search_regex
 from .checks import MAX_FORMAT_WIDTH, MAX_TEMPLATE_CHARS, FlowChecker, check_flow, format_spec_problem
 from .document import MAX_NESTING, Flow, GraphIssues, check_document
@@ -135,6 +136,7 @@ __all__ = [
     "read_flow",
     "regex_parse",
     "search_regex",
+    "fold",
     "value_collisions",
     "value_key",
 ]

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FlowIssue
+from ..language.text import fold as fold_text
 from ..responses import parse_template
 from .graph import on_cycle, reachable
 from .nodes import (
@@ -430,4 +431,4 @@ def _compared_values(cond: Comparison) -> list[Any]:
 
 
 def _one_of(value: str, values: list[str], fold: bool) -> bool:
-    return value.casefold() in {v.casefold() for v in values} if fold else value in values
+    return fold_text(value) in {fold_text(v) for v in values} if fold else value in values

@@ -38,6 +38,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..language.text import fold
 from ..patterns import pattern_problem
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -223,7 +224,7 @@ def value_key(text: str) -> str:
     (``new-york`` is ``new york``). Every other character counts: ``A+`` and ``A-``, ``O-`` and
     ``O`` stay apart, so a value the flow keeps apart is never merged with another.
     """
-    folded = re.sub(r"(?<=\w)-(?=\w)", " ", text.casefold())
+    folded = re.sub(r"(?<=\w)-(?=\w)", " ", fold(text))
     return " ".join(re.sub(r"[\s_]+", " ", folded).split())
 
 

@@ -45,7 +45,7 @@ from .phrases import (
     SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
 )
-from .text import ASCII_WORDS, DIGIT, may_contain, may_have_word, normalize
+from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
 
 __all__ = [
     "Acts",
@@ -76,6 +76,7 @@ __all__ = [
     "impossible_date",
     "may_contain",
     "may_have_word",
+    "fold",
     "normalize",
     "parse_date",
     "parse_time",

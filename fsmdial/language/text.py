@@ -17,9 +17,17 @@ ASCII_WORDS = re.compile(r"[a-z]+")
 """Runs of lower-case ASCII letters: the words of lower-cased ASCII text."""
 
 
+def fold(text: str) -> str:
+    """``text`` case-folded, as the engine compares words: the one fold for what the user wrote and what the flow
+    says (categorical values, condition values). ``casefold`` changes some lengths ("ß" -> "ss", "İ" -> "i" and a
+    combining dot above); the dot is dropped, so "İstanbul", "ISTANBUL" and "istanbul" are one word. Text is
+    searched in its folded form, never folded values in raw text (a folded value is not a case variant of it)."""
+    return text.casefold().replace("i\u0307", "i")
+
+
 def normalize(text: str) -> str:
-    """Lower-case words separated by single spaces, punctuation dropped (apostrophes kept)."""
-    return " ".join(_PUNCT.sub(" ", text.casefold()).split())  # split() and \s agree on what a space is
+    """Lower-case (:func:`fold`) words separated by single spaces, punctuation dropped (apostrophes kept)."""
+    return " ".join(_PUNCT.sub(" ", fold(text)).split())  # split() and \s agree on what a space is
 
 
 def may_contain(low: str, needles: tuple[str, ...]) -> bool:

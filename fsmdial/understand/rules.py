@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot, SlotType, search_regex, value_key
+from ..flow import Slot, SlotType, fold, search_regex, value_key
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -84,8 +84,10 @@ def _found_value(values: Sequence[str], text: str) -> str | None:
     A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
     values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
     wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
-    whole, one named by its own words alone counts, if only one is (:func:`_short_names`).
+    whole, one named by its own words alone counts, if only one is (:func:`_short_names`). The patterns are
+    of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans are of it).
     """
+    text = fold(text)
     hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
     if not hits:
         named = [value for value, pattern in _short_names(tuple(values)) if pattern.search(text)]
@@ -355,7 +357,7 @@ class RulesUnderstander:
                 parse.slots[asked.name] = written
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
-        if tables.any_value is not None and tables.any_value.search(text):
+        if tables.any_value is not None and tables.any_value.search(fold(text)):
             for slot, values, asked_for in tables.categorical:
                 hit = _found_value(values, text)
                 if hit is not None and (asked_for or _distinctive(hit)):
