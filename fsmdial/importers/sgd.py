@@ -127,7 +127,7 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
         done = f"{task}__done"
         chain.append({"id": done, "type": "inform_and_confirm", "message": f"Done: {label}.",
                       "question": "Can I help you with anything else?"})  # fmt: skip
-        for before, after in zip(chain, chain[1:]):
+        for before, after in zip(chain, chain[1:], strict=False):
             edge: dict[str, Any] = {"source": before["id"], "target": after["id"]}
             if before["type"] == "inform_and_confirm":
                 edge["when"] = {"answer": "yes"}
@@ -186,7 +186,9 @@ def read_schema(path: str | Path) -> list[dict[str, Any]]:
 
 def import_schema(path: str | Path) -> dict[str, dict[str, Any]]:
     """Service name -> its flow document, for every service of the schema at ``path``."""
-    return {s.get("service_name", f"#{i}"): service_to_flow_dict(s, f"{path}[{i}]") for i, s in enumerate(read_schema(path))}
+    return {
+        s.get("service_name", f"#{i}"): service_to_flow_dict(s, f"{path}[{i}]") for i, s in enumerate(read_schema(path))
+    }
 
 
 # ------------------------------------------------------------------ ``fsmdial import sgd``

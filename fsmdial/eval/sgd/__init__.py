@@ -27,12 +27,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--sample", type=int, metavar="N", help="a seeded random sample of N dialogues (see --seed)")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample and of the sample of misses")
-    parser.add_argument("--services", nargs="+", metavar="NAME", help="only dialogues whose services are all among these")
+    parser.add_argument(
+        "--services", nargs="+", metavar="NAME", help="only dialogues whose services are all among these"
+    )
     parser.add_argument("--teacher-forced", action="store_true",
                         help="diagnostic: the previous gold state as the session's slots before each user turn")  # fmt: skip
     parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
     parser.add_argument("--predictions", metavar="DIR", help="write the predicted dialogues in SGD's format")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes for rules (default: 2)")
+    parser.add_argument(
+        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes for rules (default: 2)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 

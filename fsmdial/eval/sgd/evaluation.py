@@ -118,8 +118,11 @@ class Scores:
                     for k, row in means.items() if not k.startswith("#")}  # fmt: skip
         slots = {k: round(100 * sum(v) / len(v), 2) for k, v in sorted(self.collections.slot_values.items())}
         return {
-            "metrics": {k: {m: v for m, v in means[k].items() if m in official or m == "frames" or m.startswith("requested")}
-                        for k in (metrics.ALL, metrics.SEEN, metrics.UNSEEN) if k in means},  # fmt: skip
+            "metrics": {
+                k: {m: v for m, v in means[k].items() if m in official or m == "frames" or m.startswith("requested")}
+                for k in (metrics.ALL, metrics.SEEN, metrics.UNSEEN)
+                if k in means
+            },  # fmt: skip
             "per_slot_type": dict(sorted(per_type.items())),
             "per_service": services,
             "per_slot_average_accuracy": slots,
@@ -132,7 +135,9 @@ class Scores:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(schema: list[dict[str, Any]], seen: set[str], kind: str, model: str | None, teacher_forced: bool) -> None:
+def _init_worker(
+    schema: list[dict[str, Any]], seen: set[str], kind: str, model: str | None, teacher_forced: bool
+) -> None:
     from ..star import make_inner_understander
 
     _WORKER["services"] = build_services(schema, seen)
@@ -219,7 +224,9 @@ def format_table(report: dict[str, Any]) -> str:
     lines.append("")
     for name, values in report["per_service"].items():
         row(name, values)
-    lines.append(f"\nturns that failed (state kept as before): {report['turn_errors']}; model calls: {report['model_calls']}")
+    lines.append(
+        f"\nturns that failed (state kept as before): {report['turn_errors']}; model calls: {report['model_calls']}"
+    )
     return "\n".join(lines)
 
 

@@ -9,7 +9,8 @@ Protocol (``fsmdial eval sgd``):
 * the values a system turn ``OFFER``s or ``CONFIRM``s are held; they become the session's when fsmdial
   understands the user's next turn as a "yes" or as asking for one of the service's tasks (the user
   takes the restaurant offered, or books it). A ``CONFIRM`` also puts the session at the confirmation
-  of its task (the one fsmdial is in), as the STAR harness puts it where the wizard's action leaves it;
+  of its task (the one fsmdial is in), an ``OFFER`` at the question after the task's outcome, as the STAR
+  harness puts the machine where the wizard's action leaves it;
 * a user turn is understood by the session of every service its frames name (the frames' services
   are the dataset's input, as for the official baseline; their ``state`` is what is scored), in
   ``Dialogue.turn``. A service met for the first time in the dialogue, or again after another one,
@@ -35,11 +36,11 @@ from typing import Any
 from ...errors import FsmdialError
 from ...flow import Slot, SlotType
 from ...importers.sgd import service_to_flow_dict, slot_kind
+from ...language.dates import MONTHS, WEEKDAYS, parse_date, parse_time
 from ...machine import FlowMachine
 from ...runtime import Dialogue
 from ...tables import flow_class
 from ...understand.base import Understander
-from ...language.dates import MONTHS, WEEKDAYS, parse_date, parse_time
 from ...understand.grounding import message, read_spans
 from ...values import InvalidValue, coerce
 from ..oracle import AskedByWizard
@@ -106,7 +107,7 @@ class Tracker:
     def hear_system(self, text: str, frame: Mapping[str, Any] | None) -> None:
         """The bot's turn: its words into the history, the slot it requests as the one being answered, the
         values it offers or confirms held for the user's answer; a confirmation puts the session at the
-        confirmation of its task (the bot asked it)."""
+        confirmation of its task, an offer at the question after its task's outcome (the bot asked them)."""
         actions = (frame or {}).get("actions", ())
         slots = self.service.slots
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
@@ -115,11 +116,12 @@ class Tracker:
         session = self.dialogue.checkpoint()
         session.history.append(("bot", text))
         self.dialogue.roll_back(session)
-        confirm = f"{self.intent}__confirm"
-        if any(a.get("act") == "CONFIRM" for a in actions) and confirm in self.service.node_task:
+        acts = {a.get("act") for a in actions}
+        question = f"{self.intent}__confirm" if "CONFIRM" in acts else f"{self.intent}__done" if "OFFER" in acts else ""
+        if question in self.service.node_task:
             if self.dialogue.ended:
                 self.dialogue.reopen()
-            self.dialogue.seek(confirm, told=True)
+            self.dialogue.seek(question, told=True)
 
     def adopt(self, others: Iterable[Tracker]) -> None:
         """Values the user gave another service, for slots of the same name this one has not filled."""
@@ -178,8 +180,8 @@ class Tracker:
         self.dialogue.roll_back(session)
 
     def state(self) -> dict[str, Any]:
-        """The session's state in SGD's form: each slot's value as the user said it (the words a date, a
-        time or a number was read from), categorical values as they are."""
+        """The session's state in SGD's form: each slot's value as the user said it (the words a date or a
+        time was read from), numbers in digits, categorical values as they are."""
         values = {}
         for name, value in self.slots.items():
             if name not in self.service.kinds:
@@ -200,24 +202,30 @@ def _as_text(value: Any) -> str:
     return str(value)
 
 
-_PHRASE_WORDS = frozenset(
-    """of the in next this coming week weekend month morning afternoon evening night noon midnight am pm o'clock
+_PHRASE_WORDS = (
+    frozenset(
+        """of the in next this coming week weekend month morning afternoon evening night noon midnight am pm o'clock
     half past quarter day""".split()
-) | frozenset(WEEKDAYS) | frozenset(MONTHS) | frozenset(m[:3] for m in MONTHS)
+    )
+    | frozenset(WEEKDAYS)
+    | frozenset(MONTHS)
+    | frozenset(m[:3] for m in MONTHS)
+)
 """Words a date or a time is said with around its core ("March 9th", "half past 11 in the morning")."""
 _EDGE_WORDS = frozenset("of the in this".split())
 """... but that do not start or end the words reported ("the 9th" is reported as "9th")."""
 
 
 def _words_for(slot: Slot, value: Any, text: str) -> str:
-    """The words of ``text`` the value was read from, else the value as text.
+    """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
+    as SGD's numeric values are written).
 
-    For a date, a time or a number: the shortest span that reads the value (fsmdial's own reading,
-    :func:`~fsmdial.understand.grounding.read_spans`), widened over the words such values are said
-    with as long as it still reads the same ("9th" -> "March 9th", "11" -> "half past 11 in the morning").
+    The shortest span that reads the value (fsmdial's own reading, :func:`~fsmdial.understand.grounding.read_spans`),
+    widened over the words such values are said with as long as it still reads the same ("9th" -> "March 9th",
+    "Wednesday" -> "Wednesday next week").
     """
     kind = slot.type
-    if kind not in (SlotType.date, SlotType.time, SlotType.integer, SlotType.number):
+    if kind not in (SlotType.date, SlotType.time):
         return _as_text(value)
     found = next(((first, last) for read, first, last in read_spans(text, kind, CLOCK.date()).values()
                   if read == value), None)  # fmt: skip
@@ -225,16 +233,19 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
         return _as_text(value)
     msg = message(text)
     first, last = found
-    if kind in (SlotType.date, SlotType.time):
-        reads = (lambda span: parse_date(span, CLOCK)) if kind is SlotType.date else parse_time
-        while first > 0 and msg.folded(first - 1) in _PHRASE_WORDS and reads(msg.span(first - 1, last)) == value:
-            first -= 1
-        while last + 1 < len(msg.words) and msg.folded(last + 1) in _PHRASE_WORDS and reads(msg.span(first, last + 1)) == value:
-            last += 1
-        while first < last and msg.folded(first) in _EDGE_WORDS:
-            first += 1
-        while last > first and msg.folded(last) in _EDGE_WORDS:
-            last -= 1
+    reads = (lambda span: parse_date(span, CLOCK)) if kind is SlotType.date else parse_time
+    while first > 0 and msg.folded(first - 1) in _PHRASE_WORDS and reads(msg.span(first - 1, last)) == value:
+        first -= 1
+    while (
+        last + 1 < len(msg.words)
+        and msg.folded(last + 1) in _PHRASE_WORDS
+        and reads(msg.span(first, last + 1)) == value
+    ):
+        last += 1
+    while first < last and msg.folded(first) in _EDGE_WORDS:
+        first += 1
+    while last > first and msg.folded(last) in _EDGE_WORDS:
+        last -= 1
     return msg.span(first, last)
 
 
@@ -268,13 +279,13 @@ def track_dialogue(dialogue: Mapping[str, Any], services: Mapping[str, Service],
         predicted = []
         for frame in frames:
             name = frame["service"]
-            tracker = trackers.get(name)
-            if tracker is None:
-                tracker = trackers[name] = Tracker(services[name], understander)
-            if name not in active:
-                tracker.adopt(trackers.values())
+            if name not in trackers:
+                trackers[name] = Tracker(services[name], understander)
+            tracker = trackers[name]
             if teacher_forced:
                 tracker.force(gold.get(name, {}))
+            if name not in active:
+                tracker.adopt(trackers.values())
             tracker.hear_user(turn["utterance"])
             predicted.append({**frame, "state": tracker.state()})
             if teacher_forced:
