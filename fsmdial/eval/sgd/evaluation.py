@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import require
-from . import metrics
+from .metrics import AGA, ALL, INTENT, JGA, REQUESTED_F1, SEEN, UNSEEN, Collections, frame_metrics
 from .tracking import Service, Tracked, build_services, read_dialogues, track_dialogue
 
 UNDERSTANDERS = ("rules", "gguf")
@@ -64,7 +64,7 @@ class Scores:
     """Frame metrics over many dialogues, and a seeded sample of the slots scored below 1."""
 
     seed: int = 0
-    collections: metrics.Collections = field(default_factory=metrics.Collections)
+    collections: Collections = field(default_factory=Collections)
     misses: list[dict[str, Any]] = field(default_factory=list)
     missed: int = 0
     _random: random.Random = field(init=False)
@@ -83,14 +83,14 @@ class Scores:
                 if service is None:
                     continue
                 hyp = hyp_frames[frame["service"]]["state"]
-                values, scores = metrics.frame_metrics(frame["state"], hyp, service.schema, service.kinds)
+                values, scores = frame_metrics(frame["state"], hyp, service.schema, service.kinds)
                 self.collections.add(service.name, service.seen, values, scores)
                 for score in scores:
                     if score.score < 1.0:
                         self._keep({"dialogue": reference["dialogue_id"], "turn": index, "text": ref_turn["utterance"],
                                     "service": service.name, "slot": score.slot, "type": score.kind,
                                     "expected": list(score.expected), "got": score.got, "score": score.score})  # fmt: skip
-                if values[metrics.INTENT] < 1.0:
+                if values[INTENT] < 1.0:
                     self._keep({"dialogue": reference["dialogue_id"], "turn": index, "text": ref_turn["utterance"],
                                 "service": service.name, "slot": "active_intent", "type": "intent",
                                 "expected": [frame["state"]["active_intent"]], "got": hyp["active_intent"], "score": 0.0})  # fmt: skip
@@ -107,8 +107,8 @@ class Scores:
 
     def report(self) -> dict[str, Any]:
         means = self.collections.means()
-        overall = means.get(metrics.ALL, {})
-        official = (metrics.JGA, metrics.AGA, metrics.INTENT, metrics.REQUESTED_F1)
+        overall = means.get(ALL, {})
+        official = (JGA, AGA, INTENT, REQUESTED_F1)
         per_type: dict[str, dict[str, float]] = defaultdict(dict)
         for key, value in overall.items():
             if key.endswith("]"):
@@ -120,7 +120,7 @@ class Scores:
         return {
             "metrics": {
                 k: {m: v for m, v in means[k].items() if m in official or m == "frames" or m.startswith("requested")}
-                for k in (metrics.ALL, metrics.SEEN, metrics.UNSEEN)
+                for k in (ALL, SEEN, UNSEEN)
                 if k in means
             },  # fmt: skip
             "per_slot_type": dict(sorted(per_type.items())),
@@ -211,7 +211,7 @@ def format_table(report: dict[str, Any]) -> str:
              f"{'':22s} {'JGA':>7s} {'avg GA':>7s} {'intent':>7s} {'req F1':>7s} {'frames':>7s}"]  # fmt: skip
 
     def row(name: str, values: Mapping[str, float]) -> None:
-        cells = [values.get(m) for m in (metrics.JGA, metrics.AGA, metrics.INTENT, metrics.REQUESTED_F1)]
+        cells = [values.get(m) for m in (JGA, AGA, INTENT, REQUESTED_F1)]
         text = " ".join(f"{v:7.2f}" if v is not None else f"{'-':>7s}" for v in cells)
         lines.append(f"{name:22s} {text} {int(values.get('frames', 0)):7d}")
 
@@ -219,7 +219,7 @@ def format_table(report: dict[str, Any]) -> str:
         row(key.strip("#").lower().replace("_", " "), values)
     lines += ["", f"{'slot type':22s} {'JGA':>7s} {'avg GA':>7s}"]
     for kind, values in report["per_slot_type"].items():
-        jga, aga = values.get(metrics.JGA), values.get(metrics.AGA)
+        jga, aga = values.get(JGA), values.get(AGA)
         lines.append(f"{kind:22s} {jga if jga is not None else '-':>7} {aga if aga is not None else '-':>7}")
     lines.append("")
     for name, values in report["per_service"].items():
