@@ -20,6 +20,8 @@ import sys
 import numpy as np
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
@@ -30,7 +32,7 @@ from fsmdial.understand.tiny_model import ensure_tiny_model
 from .conftest import FLOWS, REPO, frozen_clock
 
 sys.path.insert(0, str(REPO))
-from tests.test_gguf_understander import steered  # noqa: E402
+from tests.understand.test_gguf import steered  # noqa: E402
 
 ANSWER = '{"intent":"none","slots":{"customer_name":"Jane Doe","ride_id":102,"change_description":"Change the pickup time to seven in the evening"}}'
 UNCONSTRAINED_TOKENS = 32

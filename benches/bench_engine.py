@@ -70,11 +70,12 @@ def _dialogue(path):
 @pytest.mark.parametrize("name", ["ride_change", "bank_fraud_report", "restaurant_booking", "card_activation"])
 def test_engine_turn(benchmark, name):
     """One turn that fills a slot and asks the next (restored to the same state every round)."""
-    path, _, turns = SCRIPTS[name]
+    path, script = SCRIPTS[name]
+    turns = [turn.user for turn in script[1:]]
     dialogue = _dialogue(FLOWS / path)
     dialogue.start()
     snapshot = dialogue.snapshot()
-    text = turns[0][0]
+    text = turns[0]
 
     def setup():
         dialogue.load_snapshot(snapshot)
@@ -84,19 +85,20 @@ def test_engine_turn(benchmark, name):
     benchmark.extra_info["_floor_before"] = floor_seconds()
     result = benchmark.pedantic(lambda: dialogue.turn(text), setup=setup, rounds=300, warmup_rounds=20)
     record_ratio(benchmark)
-    assert result.act_names == turns[0][1]
+    assert result.act_names == script[1].acts
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_engine_conversation(benchmark, name):
     """A whole scripted conversation; extra_info['turns'] gives the per-turn mean."""
-    path, _, turns = SCRIPTS[name]
+    path, script = SCRIPTS[name]
+    turns = [turn.user for turn in script[1:]]
     dialogue = _dialogue(FLOWS / path)
     dialogue.start()
     snapshot = dialogue.snapshot()
 
     def run():
-        for text, _, _ in turns:
+        for text in turns:
             dialogue.turn(text)
         return dialogue
 

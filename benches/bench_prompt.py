@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.gguf import GGUFUnderstander

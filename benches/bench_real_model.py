@@ -28,6 +28,9 @@ from typing import Any
 import orjson
 import pytest
 
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
+
+from fsmdial.eval.forcing import seek
 from fsmdial.models import fetch_command, locate
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.gguf import GGUFUnderstander
@@ -58,7 +61,7 @@ def _state(case: str) -> tuple[Any, list[tuple[str, str]], str]:
     node, asked, held, confirm, text = CASES[case]
     dialogue = Dialogue(FLOWS / "restaurant_booking.json", stand_in_tools=True, clock=lambda: NOW)
     dialogue.adopt_slots(held)
-    dialogue.seek(node, told=confirm, asked=asked)
+    seek(dialogue, node, told=confirm, asked=asked)
     history = [("bot", "Sure! What name should the booking be under?")]
     return dialogue.understanding_state(), history, text
 

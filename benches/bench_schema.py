@@ -20,10 +20,10 @@ from tests.conversations import SCRIPTS  # noqa: E402
 def example_states():
     """Every understanding state the scripted conversations of the example flows pass through."""
     states = {}
-    for path, _, turns in SCRIPTS.values():
+    for path, script in SCRIPTS.values():
         dialogue = Dialogue(load_flow(FLOWS / path), tools=example_tools.registry, clock=frozen_clock)
         dialogue.start()
-        for text, _, _ in turns:
+        for text in (turn.user for turn in script[1:]):
             state = dialogue.understanding_state()
             states.setdefault(state.key, state)
             dialogue.turn(text)

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 OPTIONAL = frozenset({"GGUFUnderstander"})
 """Public names that need an extra: importable by name, not by ``from fsmdial import *``."""
 
-_EXPORTS = {
+_EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy imports come from it
     # the engine
     "Dialogue": "fsmdial.runtime",
     "Assistant": "fsmdial.assistant",
+    "Conversation": "fsmdial.conversation",
     "SessionStore": "fsmdial.store",
     "TurnResult": "fsmdial.trace",
     # flows
@@ -52,44 +53,26 @@ _EXPORTS = {
     "SnapshotError": "fsmdial.errors",
     "StoreError": "fsmdial.errors",
     "ConflictError": "fsmdial.errors",
-    "UnknownSession": "fsmdial.store",
+    "UnknownSession": "fsmdial.errors",
     "ModelError": "fsmdial.errors",
     "MissingExtraError": "fsmdial.errors",
+    "ToolCrashed": "fsmdial.errors",
+    "ToolFailure": "fsmdial.errors",
+    "DamagedTrace": "fsmdial.errors",
+    "SetupError": "fsmdial.errors",
+    "MissingPredicateError": "fsmdial.errors",
+    "ServeError": "fsmdial.errors",
+    "UnknownFlow": "fsmdial.errors",
+    "NothingToUndo": "fsmdial.errors",
+    "UndoRefused": "fsmdial.errors",
+    "SessionFull": "fsmdial.errors",
+    "BadRequest": "fsmdial.errors",
+    "RequestTooLarge": "fsmdial.errors",
+    "UnsupportedMediaType": "fsmdial.errors",
+    "NotFound": "fsmdial.errors",
+    "StarFormatError": "fsmdial.errors",
+    "SuiteError": "fsmdial.errors",
 }
-
-__all__ = [
-    "Dialogue",
-    "Assistant",
-    "SessionStore",
-    "TurnResult",
-    "Flow",
-    "load_flow",
-    "compile_flow",
-    "emit_source",
-    "ToolRegistry",
-    "Understander",
-    "UnderstandingState",
-    "Parse",
-    "RulesUnderstander",
-    "FsmdialError",
-    "FlowError",
-    "FlowIssue",
-    "TurnError",
-    "UnderstandingError",
-    "ToolError",
-    "ToolArgumentError",
-    "ToolResultError",
-    "ToolTimeout",
-    "TemplateError",
-    "FlowLoopError",
-    "SnapshotError",
-    "StoreError",
-    "ConflictError",
-    "UnknownSession",
-    "ModelError",
-    "MissingExtraError",
-    "__version__",
-]
 
 
 def __getattr__(name: str) -> Any:
@@ -109,32 +92,55 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .assistant import Assistant
-    from .compiler import compile_flow, emit_source
-    from .errors import (
-        ConflictError,
-        FlowError,
-        FlowIssue,
-        FlowLoopError,
-        FsmdialError,
-        MissingExtraError,
-        ModelError,
-        SnapshotError,
-        StoreError,
-        TemplateError,
-        ToolArgumentError,
-        ToolError,
-        ToolResultError,
-        ToolTimeout,
-        TurnError,
-        UnderstandingError,
-    )
-    from .flow import Flow
-    from .loader import load_flow
-    from .runtime import Dialogue
-    from .store import SessionStore, UnknownSession
-    from .tools import ToolRegistry
-    from .trace import TurnResult
-    from .understand.base import Parse, Understander, UnderstandingState
-    from .understand.gguf import GGUFUnderstander as GGUFUnderstander  # not in __all__: needs an extra
-    from .understand.rules import RulesUnderstander
+    # Type checkers and IDEs read the public names here (each `name as name` is an export); they read a
+    # computed __all__ as empty, so they do not see it. tests/test_packaging.py checks these are _EXPORTS.
+    from .assistant import Assistant as Assistant
+    from .compiler import compile_flow as compile_flow
+    from .compiler import emit_source as emit_source
+    from .conversation import Conversation as Conversation
+    from .errors import BadRequest as BadRequest
+    from .errors import ConflictError as ConflictError
+    from .errors import DamagedTrace as DamagedTrace
+    from .errors import FlowError as FlowError
+    from .errors import FlowIssue as FlowIssue
+    from .errors import FlowLoopError as FlowLoopError
+    from .errors import FsmdialError as FsmdialError
+    from .errors import MissingExtraError as MissingExtraError
+    from .errors import MissingPredicateError as MissingPredicateError
+    from .errors import ModelError as ModelError
+    from .errors import NotFound as NotFound
+    from .errors import NothingToUndo as NothingToUndo
+    from .errors import RequestTooLarge as RequestTooLarge
+    from .errors import ServeError as ServeError
+    from .errors import SessionFull as SessionFull
+    from .errors import SetupError as SetupError
+    from .errors import SnapshotError as SnapshotError
+    from .errors import StarFormatError as StarFormatError
+    from .errors import StoreError as StoreError
+    from .errors import SuiteError as SuiteError
+    from .errors import TemplateError as TemplateError
+    from .errors import ToolArgumentError as ToolArgumentError
+    from .errors import ToolCrashed as ToolCrashed
+    from .errors import ToolError as ToolError
+    from .errors import ToolFailure as ToolFailure
+    from .errors import ToolResultError as ToolResultError
+    from .errors import ToolTimeout as ToolTimeout
+    from .errors import TurnError as TurnError
+    from .errors import UnderstandingError as UnderstandingError
+    from .errors import UndoRefused as UndoRefused
+    from .errors import UnknownFlow as UnknownFlow
+    from .errors import UnknownSession as UnknownSession
+    from .errors import UnsupportedMediaType as UnsupportedMediaType
+    from .flow import Flow as Flow
+    from .loader import load_flow as load_flow
+    from .runtime import Dialogue as Dialogue
+    from .store import SessionStore as SessionStore
+    from .tools import ToolRegistry as ToolRegistry
+    from .trace import TurnResult as TurnResult
+    from .understand.base import Parse as Parse
+    from .understand.base import Understander as Understander
+    from .understand.base import UnderstandingState as UnderstandingState
+    from .understand.gguf import GGUFUnderstander as GGUFUnderstander
+    from .understand.rules import RulesUnderstander as RulesUnderstander
+else:
+    __all__ = [name for name in (*_EXPORTS, "__version__") if name not in OPTIONAL]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import ToolArgumentError, ToolError
+from .errors import ToolArgumentError, ToolCrashed, ToolError
 from .flow import ExternalActionNode, ResultArg, SlotArg, ValueArg
 from .machine import MISSING, FlowMachine
 from .tables import FlowTables
@@ -84,9 +84,9 @@ class Actions:
             return
         try:
             raw = call_tool(self.tools[node.id], arguments, node.timeout)
-        except ToolArgumentError:
-            raise  # the flow mapped arguments the tool cannot take: an error, not an outcome
-        except ToolError as exc:  # the tool raised or timed out
+        except (ToolArgumentError, ToolCrashed):
+            raise  # arguments the tool cannot take, or a bug in the tool (logged): an error, not an outcome
+        except ToolError as exc:  # a declared business failure, or a timeout
             if node.id not in self.tables.failure_edge:
                 raise
             session.status[node.id] = "failure"
@@ -143,6 +143,7 @@ def same_call(memory: Mapping[str, Any] | None, arguments: dict[str, Any]) -> Ma
         return None
     if memory["arguments"] == arguments:
         return memory
+    call: Mapping[str, Any]
     for call in memory.get("earlier", ()):
         if call["arguments"] == arguments:
             return call

@@ -19,19 +19,19 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from contextlib import ExitStack
+from typing import Any, ClassVar, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
-from .errors import FsmdialError, SnapshotError, TurnError, UnderstandingError
+from .errors import FsmdialError, SnapshotError, TurnError
 from .language import sentences
 from .restoring import read_session
-from .runtime import MAX_INPUT_CHARS, Dialogue, clean_input
+from .runtime import MAX_INPUT_CHARS, AllOrNothing, Dialogue, checked_parse, clean_input
 from .session import describe
 from .tables import FlowSource, flow_class, tables_of
 from .trace import Act, TurnResult, TurnTrace
-from .turn import check_parse
 from .understand.base import GOODBYE, Intent, Parse, UnderstandingState
 
 ROUTE_PREFIX = "switch_to_"
@@ -43,6 +43,9 @@ def route_intent(flow_name: str) -> str:
 
 class Assistant:
     """Several flows in one conversation; keyword arguments are passed to every :class:`Dialogue`."""
+
+    dialogue_class: ClassVar[type[Dialogue]] = Dialogue
+    """The class each flow runs in (a subclass may name a :class:`Dialogue` subclass)."""
 
     def __init__(self, flows: Sequence[FlowSource], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any):
         classes = [flow_class(flow) for flow in flows]
@@ -61,11 +64,7 @@ class Assistant:
         self.shared: dict[str, Any] = {}
         self.ended = False
         understander = dialogue_kwargs.get("understander")
-        if understander is None:
-            from .understand.rules import RulesUnderstander
-
-            understander = RulesUnderstander()
-        self.understander = understander
+        self.understander = self.dialogue_class.default_understander() if understander is None else understander
         self._router_state = UnderstandingState(
             flow="assistant",
             node="route",
@@ -78,11 +77,21 @@ class Assistant:
     def active(self) -> str | None:
         return self.stack[-1] if self.stack else None
 
+    @property
+    def node(self) -> str:
+        """The active flow's node, or ``"route"`` while no flow is active (the next turn chooses one)."""
+        return self.dialogues[self.stack[-1]].node if self.stack else "route"
+
+    @property
+    def slots(self) -> dict[str, Any]:
+        """The active flow's slot values (none while no flow is active; every flow's values are in ``shared``)."""
+        return self.dialogues[self.stack[-1]].slots if self.stack else {}
+
     def _dialogue(self, name: str) -> Dialogue:
         dialogue = self.dialogues.get(name)
         if dialogue is None or dialogue.ended:
             routes = {intent: ex for intent, ex in self.examples.items() if self.route_of[intent] != name}
-            dialogue = self.dialogues[name] = Dialogue(self.flows[name], routes=routes, **self._kwargs)
+            dialogue = self.dialogues[name] = self.dialogue_class(self.flows[name], routes=routes, **self._kwargs)
         return dialogue
 
     def _share_into(self, dialogue: Dialogue, trace_notes: list[str]) -> None:
@@ -104,38 +113,24 @@ class Assistant:
         """
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        saved = self._checkpoint()
-        try:
+        with ExitStack() as transaction:
+            transaction.enter_context(self._transaction())
+            for dialogue in list(self.dialogues.values()):  # flows started during the turn are dropped with the dict
+                transaction.enter_context(dialogue.transaction())
             return self._turn(text)
-        except BaseException as exc:
-            self._roll_back(saved)
-            if isinstance(exc, FsmdialError) or not isinstance(exc, Exception):
-                raise
-            raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
 
-    def _checkpoint(self) -> tuple[Any, ...]:
-        sessions = {name: dialogue.checkpoint() for name, dialogue in self.dialogues.items()}
-        traces = {name: dialogue.last_trace for name, dialogue in self.dialogues.items()}
-        return list(self.stack), dict(self.shared), self.ended, dict(self.dialogues), sessions, traces
+    def _transaction(self) -> AllOrNothing:
+        """The assistant's own part of a turn's transaction (each flow's session is in its dialogue's)."""
+        stack, shared, ended, dialogues = list(self.stack), dict(self.shared), self.ended, dict(self.dialogues)
 
-    def _roll_back(self, saved: tuple[Any, ...]) -> None:
-        stack, shared, ended, dialogues, sessions, traces = saved
-        self.stack, self.shared, self.ended, self.dialogues = stack, shared, ended, dialogues
-        for name, dialogue in dialogues.items():  # flows started during the turn are dropped with the dict
-            dialogue.roll_back(sessions[name])
-            dialogue.last_trace = traces[name]
+        def put_back() -> None:
+            self.stack, self.shared, self.ended, self.dialogues = stack, shared, ended, dialogues
+
+        return AllOrNothing(put_back)
 
     def _route(self, text: str) -> Parse:
         """Understand ``text`` (cut and cleaned as a Dialogue does) against the choice of flows."""
-        state = self._router_state
-        try:
-            parse = self.understander.understand(state, text, history=())
-        except FsmdialError:
-            raise
-        except Exception as exc:
-            raise UnderstandingError(f"understander failed: {type(exc).__name__}: {exc}") from exc
-        check_parse(parse, state)
-        return parse
+        return checked_parse(self.understander, self._router_state, text)
 
     def _turn(self, text: str) -> TurnResult:
         if self.ended:  # after goodbye the conversation stays over
@@ -233,7 +228,7 @@ class Assistant:
         before = dict(self.dialogues)
         try:
             for name, session in sessions.items():
-                self._dialogue(name).machine.use(session)  # checked above: cannot fail on the session
+                self._dialogue(name).load_session(session)  # checked above: cannot fail on the session
         except BaseException:
             self.dialogues = before
             raise

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import pprint
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from . import __version__
@@ -70,16 +70,9 @@ def flow_data(flow: Flow) -> dict[str, Any]:
 
 def fingerprint(flow: Flow) -> str:
     """A short hash of the flow's content, stored in snapshots to refuse a foreign flow."""
-    import orjson
+    from .jsonvalues import dumps
 
-    data = flow_data(flow)
-    try:
-        encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # integers beyond 64 bits (legal JSON, read from a dict): the slower encoder takes them
-        import json
-
-        encoded = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    return hashlib.sha256(encoded).hexdigest()[:16]
+    return hashlib.sha256(dumps(flow_data(flow), sort_keys=True)).hexdigest()[:16]
 
 
 def condition_expr(cond: Any, source: str) -> str:
@@ -306,23 +299,26 @@ def emit_source(flow: Flow) -> str:
     return source.rstrip("\n") + "\n"
 
 
-_MERMAID_SAFE = re.compile(r"[A-Za-z0-9 _.,()\[\]-]")
+LABEL_CHARS = re.compile(r"[A-Za-z0-9 _.,()\[\]-]")
+"""Characters ``fsmdial graph`` writes into a Mermaid label as they are."""
+PLAIN_CHARS = re.compile(r"[A-Za-z0-9_ ]")
+"""Letters, digits, ``_`` and spaces: all a web page's diagram keeps (``fsmdial serve``)."""
 
 
 _MERMAID_WORDS = frozenset({"state", "note", "direction", "end", "class", "classdef", "as", "click", "style"})
 
 
-def mermaid_text(text: str) -> str:
-    """``text`` safe inside a Mermaid label: every other character as an entity code (``#35;``)."""
-    return "".join(ch if _MERMAID_SAFE.fullmatch(ch) else f"#{ord(ch)};" for ch in text)
+def mermaid_text(text: str, keep: re.Pattern[str] = LABEL_CHARS) -> str:
+    """``text`` safe inside a Mermaid label: every character but those ``keep`` matches as an entity code (``#35;``).
 
-
-def mermaid(cls: type[FlowMachine]) -> str:
-    """The compiled flow's state machine as a Mermaid state diagram.
-
-    Node ids are free text (quotes, ``-->``, newlines): a state keeps its id as its Mermaid name
-    only when that is a plain identifier, and every label is escaped (:func:`mermaid_text`).
+    Mermaid turns the codes back into characters in the drawn SVG as text, so neither Mermaid syntax
+    (quotes, colons, newlines, ``-->``) nor HTML gets through.
     """
+    return "".join(ch if keep.fullmatch(ch) else f"#{ord(ch)};" for ch in text)
+
+
+def _state_names(cls: type[FlowMachine]) -> dict[str, str]:
+    """Node id -> its Mermaid state name: the id when it is a plain identifier (and no Mermaid word), else ``state_N``."""
     names: dict[str, str] = {}
     used: set[str] = set()
     for index, node in enumerate(cls.FLOW.nodes):
@@ -332,14 +328,35 @@ def mermaid(cls: type[FlowMachine]) -> str:
             name += "_"
         names[node.id] = name
         used.add(name)
-    lines = ["---", f"title: {mermaid_text(cls.FLOW.name)}", "---", "stateDiagram-v2", "  direction LR"]
+    return names
+
+
+def mermaid(
+    cls: type[FlowMachine],
+    *,
+    names: Mapping[str, str] | None = None,
+    title: bool = True,
+    keep: re.Pattern[str] = LABEL_CHARS,
+    class_defs: Sequence[str] = (),
+) -> str:
+    """The compiled flow's state machine as a Mermaid state diagram.
+
+    Node ids are free text (quotes, ``-->``, newlines): by default a state keeps its id as its Mermaid name
+    only when that is a plain identifier (``state_N`` otherwise), and every label is escaped
+    (:func:`mermaid_text`). A page drawing the diagram (``fsmdial serve``) passes its own state ``names``
+    (plain identifiers it highlights by, one per node), leaves the ``title`` out, escapes with ``keep``
+    and adds its ``classDef`` lines (``class_defs``, written after the direction).
+    """
+    names = _state_names(cls) if names is None else names
+    lines = ["---", f"title: {mermaid_text(cls.FLOW.name, keep)}", "---"] if title else []
+    lines += ["stateDiagram-v2", "  direction LR", *(f"  {line}" for line in class_defs)]
     for node in cls.FLOW.nodes:
-        lines.append(f'  state "{mermaid_text(node.id)}" as {names[node.id]}')
+        lines.append(f'  state "{mermaid_text(node.id, keep)}" as {names[node.id]}')
     for spec in cls.TRANSITIONS:
         label = spec["trigger"]
         if spec.get("conditions"):
             label += " [" + ", ".join(spec["conditions"]) + "]"
-        lines.append(f"  {names[spec['source']]} --> {names[spec['dest']]}: {mermaid_text(label)}")
+        lines.append(f"  {names[spec['source']]} --> {names[spec['dest']]}: {mermaid_text(label, keep)}")
     lines.append(f"  [*] --> {names[cls.INITIAL]}")
     return "\n".join(lines) + "\n"
 
@@ -349,7 +366,7 @@ def compile_flow(flow: Flow) -> type[FlowMachine]:
     source = emit_source(flow)
     namespace: dict[str, Any] = {"__name__": f"fsmdial.compiled.{_ident(flow.name)}"}
     exec(compile(source, f"<fsmdial flow {_inert(flow.name)}>", "exec"), namespace)
-    cls = namespace[class_name(flow)]
+    cls: type[FlowMachine] = namespace[class_name(flow)]
     cls.FLOW = flow  # the validated object itself (identical content to the copy the source parsed)
     cls.DEPENDENTS = Dependents(flow)  # built on that object too, not on the copy just replaced
     cls.SOURCE = source

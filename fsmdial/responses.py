@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -150,7 +150,7 @@ class TemplateValues(Mapping[str, Any]):
             return ""  # a result field the action declares optional, absent this time
         return result[field]
 
-    def __iter__(self):  # pragma: no cover - Mapping protocol
+    def __iter__(self) -> Iterator[str]:  # pragma: no cover - Mapping protocol
         return iter(self.session.slots)
 
     def __len__(self) -> int:  # pragma: no cover

@@ -2,8 +2,10 @@
 
 :func:`fsmdial.session.decode_snapshot` checks a snapshot's shape strictly (types, counts, no missing or
 unknown field); :func:`read_session` then checks it against the flow it is loaded into: the node and every
-node id it names exist, every slot id is one of the flow's, and every slot value is valid for its slot
-(coerced with the slot's type and validators, as a value the user gave would be). Both run before anything
+node id it names exist, every slot id is one of the flow's, every slot value is valid for its slot
+(coerced with the slot's type and validators, as a value the user gave would be, except a date's
+``earliest``/``latest``: those held on the clock of the moment it was given), and every tool result and
+remembered call has the shape its action node declares (a live result would). Both run before anything
 is changed, so a damaged or hand-edited snapshot is a :class:`~fsmdial.errors.SnapshotError` naming what
 and where, and the dialogue it was loaded into is left as it was.
 """
@@ -14,10 +16,11 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import SnapshotError
-from .flow import SlotType
+from .errors import SnapshotError, ToolResultError
+from .flow import ExternalActionNode, SlotType
 from .session import SessionState, decode_snapshot
 from .tables import FlowTables
+from .tools import check_result
 from .values import InvalidValue, coerce
 
 __all__ = ["read_session"]
@@ -40,8 +43,50 @@ def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], 
                          ("confirmed", session.confirmed), ("asked", _given(session.asked))):  # fmt: skip
         _known(field, names, tables.slots, f"slot(s) flow {flow!r} does not have")
     _known("slots", session.slots, tables.slots, f"slot(s) flow {flow!r} does not have")
+    for node_id, result in session.results.items():
+        _result(_action(tables, "results", node_id), result, f"results[{node_id!r}]")
+    for node_id, memory in session.calls.items():
+        _call(_action(tables, "calls", node_id), memory, f"calls[{node_id!r}]", latest=True)
     session.slots = {name: _slot_value(tables, name, value, now) for name, value in session.slots.items()}
     return session
+
+
+_CALL = frozenset({"arguments", "result", "error"})
+
+
+def _action(tables: FlowTables, field: str, node_id: str) -> ExternalActionNode:
+    node = tables.nodes[node_id]  # known: checked above
+    if not isinstance(node, ExternalActionNode):
+        raise SnapshotError(f"snapshot field {field!r} names node {node_id!r}, which calls no tool")
+    return node
+
+
+def _result(node: ExternalActionNode, value: Any, where: str) -> None:
+    """A tool result held in the snapshot fits the shape its node declares (as a live result must)."""
+    try:
+        check_result(node, value)
+    except ToolResultError as exc:
+        raise SnapshotError(f"snapshot field {where} does not fit node {node.id!r}'s result: {exc}") from None
+
+
+def _call(node: ExternalActionNode, memory: Any, where: str, *, latest: bool = False) -> None:
+    """A node's remembered call (:func:`fsmdial.actions.remember`): arguments, result or error, earlier calls."""
+    fields = _CALL | {"earlier"} if latest else _CALL
+    if not isinstance(memory, Mapping) or not _CALL <= memory.keys() <= fields:
+        got = sorted(memory) if isinstance(memory, Mapping) else type(memory).__name__
+        raise SnapshotError(f"snapshot field {where} is not a remembered call: it needs the fields "
+                            f"{', '.join(sorted(_CALL))}{' (and earlier)' if latest else ''}, not {got}")  # fmt: skip
+    if not isinstance(memory["arguments"], Mapping):
+        raise SnapshotError(f"snapshot field {where}.arguments must be an object")
+    if memory["error"] is not None and not isinstance(memory["error"], str):
+        raise SnapshotError(f"snapshot field {where}.error must be text or null")
+    if memory["result"] is not None:
+        _result(node, memory["result"], f"{where}.result")
+    earlier = memory.get("earlier", [])
+    if not isinstance(earlier, list):
+        raise SnapshotError(f"snapshot field {where}.earlier must be a list")
+    for index, call in enumerate(earlier):
+        _call(node, call, f"{where}.earlier[{index}]")
 
 
 def _given(name: str | None) -> tuple[str, ...]:
@@ -74,6 +119,6 @@ def _slot_value(tables: FlowTables, name: str, value: Any, now: dt.datetime) -> 
     if not fits:
         raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {kind.value} value")
     try:
-        return coerce(slot, value, now)
+        return coerce(slot, value, now, bounds=False)  # date bounds held when the value was given (on that clock)
     except InvalidValue as exc:
         raise SnapshotError(f"snapshot slot {name!r} holds a value the flow does not accept: {exc.message}") from None

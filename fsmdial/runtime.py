@@ -22,8 +22,10 @@ import datetime as dt
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from types import TracebackType
+from typing import Any, ClassVar, Protocol
 
 from .actions import Actions
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
@@ -37,17 +39,19 @@ from .tools import ToolRegistry
 from .trace import TurnResult, TurnTrace
 from .turn import Routes, check_parse, respond, understanding_state
 from .understand.base import Parse, Understander, UnderstandingState
+from .understand.rules import RulesUnderstander
 from .values import InvalidValue, coerce
 
-__all__ = ["MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "Dialogue", "SessionSink", "flow_class"]
+__all__ = [
+    "MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "AllOrNothing", "Dialogue", "SessionSink",
+    "checked_parse", "flow_class",
+]  # fmt: skip
 
 MAX_INPUT_CHARS = 2000
 """User text beyond this many characters is cut off (noted in the trace)."""
 
 Clock = Callable[[], dt.datetime]
 Predicate = Callable[[FlowMachine], bool]
-KEPT_ON_REWIND = ("slots", "asked", "retries", "ended", "history", "turns", "calls")
-"""What :meth:`Dialogue.rewind` keeps: what the user said, and the conversation's own count of it."""
 
 
 class SessionSink(Protocol):
@@ -60,17 +64,38 @@ class SessionSink(Protocol):
     def save_turn(self, session_id: str, turn: int, snapshot: bytes, trace: dict[str, Any]) -> None: ...
 
 
+class AllOrNothing:
+    """A context manager for a transaction: if its block fails, ``undo()`` runs, then the error is raised as it
+    is when it is an fsmdial error (or no ``Exception``: an interrupt), else as a :class:`TurnError` naming it."""
+
+    __slots__ = ("undo",)
+
+    def __init__(self, undo: Callable[[], None]):
+        self.undo = undo
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if exc is not None:
+            self.undo()
+            if isinstance(exc, Exception) and not isinstance(exc, FsmdialError):
+                raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
+
+
 class Dialogue:
     """A conversation on a flow.
 
-    ``flow`` is a compiled class, a :class:`~fsmdial.flow.Flow`, or anything
-    :func:`~fsmdial.loader.load_flow` reads. ``tools`` maps each action's tool name to a
-    callable (or is a :class:`ToolRegistry`); every tool the flow names must be there,
-    unless ``stand_in_tools`` (for ``fsmdial chat``) replaces missing ones with stand-ins.
-    ``predicates`` provides the named conditions (``{"call": ...}``). ``clock`` returns
-    "now" for relative dates. ``store`` saves every committed turn under ``session_id``;
-    ``routes`` names other flows the user may switch to (an Assistant's routing).
+    ``flow`` is a compiled class, a :class:`~fsmdial.flow.Flow`, or anything :func:`~fsmdial.loader.load_flow` reads.
+    ``tools`` maps each action's tool name to a callable (or is a :class:`ToolRegistry`); every tool the flow names must
+    be there, unless ``stand_in_tools`` (for ``fsmdial chat``) replaces missing ones with stand-ins. ``predicates``
+    provides the named conditions (``{"call": ...}``). ``clock`` returns "now" for relative dates. ``store`` saves every
+    committed turn under ``session_id``; ``routes`` names other flows the user may switch to (an Assistant's routing).
+    Teacher forcing (moving the session as a gold transcript says) is :mod:`fsmdial.eval.forcing`.
     """
+
+    default_understander: ClassVar[type[Understander]] = RulesUnderstander
+    """The understander made (with no arguments) when none is given; a subclass may name another."""
 
     def __init__(
         self,
@@ -86,12 +111,10 @@ class Dialogue:
         session_id: str | None = None,
         routes: Mapping[str, tuple[str, ...]] | None = None,
     ):
-        from .understand.rules import RulesUnderstander
-
         self.flow_class = flow_class(flow)
         self.tables = tables_of(self.flow_class)
         self.flow = self.tables.flow
-        self.understander: Understander = understander or RulesUnderstander()
+        self.understander: Understander = understander or self.default_understander()
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self.actions = Actions(self.tables, ToolRegistry.of(tools), stand_in_tools=stand_in_tools)
@@ -135,8 +158,7 @@ class Dialogue:
 
     @property
     def asked(self) -> str | None:
-        """The slot the bot's last question asked for."""
-        return self.session.asked
+        return self.session.asked  # the slot the bot's last question asked for
 
     @property
     def stand_ins(self) -> list[str]:
@@ -154,33 +176,27 @@ class Dialogue:
         taken = []
         for name, value in values.items():
             slot = self.tables.slots.get(name)
-            if slot is None or name in self.session.slots:
-                continue
-            try:
-                self.session.slots[name] = coerce(slot, value, now)
-            except InvalidValue:
-                continue
-            taken.append(name)
+            if slot is not None and name not in self.session.slots:
+                with suppress(InvalidValue):
+                    self.session.slots[name] = coerce(slot, value, now)
+                    taken.append(name)
         return taken
 
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:
         """The bot's opening: advance from the current node until it needs the user."""
-        return self._transaction("", opening=True)
+        return self._run("", opening=True)
 
     def turn(self, text: str, *, routed: bool = False) -> TurnResult:
-        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure.
-
-        ``routed``: the text is what made an Assistant open this flow, so an empty parse is not out of scope.
-        """
+        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure. ``routed``: the text
+        is what made an Assistant open this flow, so an empty parse is not out of scope."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        return self._transaction(text, routed=routed)
+        return self._run(text, routed=routed)
 
-    def _transaction(self, text: str, *, opening: bool = False, routed: bool = False) -> TurnResult:
-        session = self.machine.session
-        saved = session.copy()
-        try:
+    def _run(self, text: str, *, opening: bool = False, routed: bool = False) -> TurnResult:
+        with self.transaction():
+            session = self.session
             session.turns += 1
             trace = TurnTrace(turn=session.turns, text=text)
             self.machine.evaluated = []
@@ -195,95 +211,32 @@ class Dialogue:
                 self.store.save_turn(self.session_id, session.turns, self.snapshot(), trace.to_dict(timings=True))
             self.last_trace = trace
             return result
-        except BaseException as exc:
+
+    def transaction(self) -> AllOrNothing:
+        """A context manager: the session is copied; if the block fails, the copy and the last trace are put back
+        and the error raised typed (see :class:`AllOrNothing`). Each turn runs in one; an Assistant's, one per flow."""
+        saved, trace = self.session.copy(), self.last_trace
+
+        def put_back() -> None:
             self.machine.use(saved)
-            if isinstance(exc, FsmdialError) or not isinstance(exc, Exception):
-                raise
-            raise TurnError(f"turn failed: {type(exc).__name__}: {exc}") from exc
+            self.last_trace = trace
+
+        return AllOrNothing(put_back)
 
     def _understand_and_respond(self, turn: Turn, routed: bool) -> TurnResult:
         trace, session = turn.trace, turn.session
-        text = self._clean(trace.text, trace)
+        text, note = clean_input(trace.text, self.max_input_chars)
+        trace.text = text  # the cut, cleaned text is what the trace and the store keep, too
+        trace.notes.extend([note] if note else [])
         state = understanding_state(self.tables, session, self.routes)
         started = time.perf_counter()
         now = self.clock()  # one reading per turn: "tomorrow" means the same day to the understander and to coerce
-        try:
-            parse = self.understander.understand(state, text, history=session.history, now=now)
-        except FsmdialError:
-            raise
-        except Exception as exc:
-            raise UnderstandingError(f"understander failed: {type(exc).__name__}: {exc}") from exc
+        parse = checked_parse(self.understander, state, text, history=session.history, now=now)
         trace.timings["understand"] = time.perf_counter() - started
-        check_parse(parse, state)
         trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
         trace.understanding = dict(parse.info)
         session.history.append(("user", text))
         return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=now)
-
-    def _clean(self, text: str, trace: TurnTrace) -> str:
-        """The cut, cleaned text (which the trace and the store keep, too)."""
-        text, note = clean_input(text, self.max_input_chars)
-        if note:
-            trace.notes.append(note)
-        trace.text = text
-        return text
-
-    # ------------------------------------------------- teacher forcing
-    def checkpoint(self) -> SessionState:
-        """A copy of the session, for :meth:`rewind`."""
-        return self.session.copy()
-
-    def roll_back(self, saved: SessionState) -> None:
-        """Put the session back exactly as ``saved`` (from :meth:`checkpoint`): what a failed turn does to itself,
-        for a caller whose own transaction spans this dialogue's turns (an Assistant)."""
-        self.machine.use(saved.copy())
-
-    def rewind(self, saved: SessionState) -> None:
-        """Undo the engine's steps since ``saved`` (from :meth:`checkpoint`), keeping what the user said:
-        the slot values (nodes depending on a slot that changed since are reset) and the history."""
-        session = saved.copy()
-        current = self.session
-        for name in KEPT_ON_REWIND:
-            setattr(session, name, getattr(current, name))
-        changed = [name for name, value in current.slots.items() if saved.slots.get(name, _ABSENT) != value]
-        self.machine.use(session)
-        for name in changed:
-            self.machine.forget(self.tables.dependents.get(name, ()))
-
-    def reopen(self) -> None:
-        """Teacher forcing only: the gold transcript goes on after the conversation ended here, so the next
-        turn is taken as usual (an ended conversation otherwise answers every turn with the ``ended`` fallback,
-        and nothing moves). The machine stays where it is."""
-        self.session.ended = False
-
-    def seek(self, node: str, *, clear: Iterable[str] = (), told: bool = False,
-             result: Mapping[str, Any] | None = None, held: Mapping[str, Mapping[str, Any]] | None = None,
-             asked: str | None = None) -> None:  # fmt: skip
-        """Put the session at ``node`` as a gold transcript says it is (teacher forcing), keeping its bookkeeping.
-
-        ``held``: results to hold for actions that never ran (no status; ``{result.x}`` reads the last);
-        ``clear``: slots to empty (to be asked again); ``told``: the node's message counts as said, its
-        answer pending; ``result``: ``node`` is an external action that just returned ``result``;
-        ``asked``: the slot the bot's last question asked for (what a bare reply answers).
-        """
-        session = self.session
-        for action, value in (held or {}).items():
-            session.results[action] = dict(value)
-            session.last_action = action
-        self.machine.place(node)
-        for name in clear:
-            session.slots.pop(name, None)
-            session.declined.discard(name)
-        if asked is not None:
-            session.asked = asked
-        if told:
-            session.informed.add(node)
-            session.answers.pop(node, None)
-        if result is not None:
-            self.machine.forget((node,))
-            session.results[node] = dict(result)
-            session.last_action = node
-            session.status[node] = "success" if self.machine.succeeded(node) else "failure"
 
     # ------------------------------------------------------- persistence
     def snapshot(self) -> bytes:
@@ -300,14 +253,16 @@ class Dialogue:
     def load_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> None:
         """Continue from ``snapshot``: all or nothing. A damaged, hand-edited or foreign snapshot is a
         :class:`~fsmdial.errors.SnapshotError` naming what and where, and the dialogue is left as it was."""
-        self.machine.use(self.read_snapshot(snapshot))
+        self.load_session(self.read_snapshot(snapshot))
+
+    def load_session(self, session: SessionState) -> None:
+        """Continue from ``session``, as :meth:`read_snapshot` returned it (checked against this flow)."""
+        self.machine.use(session)
 
     def read_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> SessionState:
         """The session ``snapshot`` holds, checked against this dialogue's flow, without using it."""
         return read_session(self.tables, snapshot, self.clock())
 
-
-_ABSENT = object()
 
 _SPACED = frozenset(("Cc", "Cs", "Zl", "Zp"))
 """Categories that become a space: control characters, lone surrogates, line and paragraph separators."""
@@ -333,6 +288,26 @@ def clean_input(text: str, max_chars: int = MAX_INPUT_CHARS) -> tuple[str, str |
                 out.append(ch)
         text = "".join(out)
     return text, note
+
+
+def checked_parse(
+    understander: Understander,
+    state: UnderstandingState,
+    text: str,
+    *,
+    history: Sequence[tuple[str, str]] = (),
+    now: dt.datetime | None = None,
+) -> Parse:
+    """``understander``'s parse of ``text``, checked against ``state``; a failure of the understander itself
+    (anything but an fsmdial error) is an :class:`UnderstandingError`, a parse that does not fit a typed error."""
+    try:
+        parse = understander.understand(state, text, history=history, now=now)
+    except FsmdialError:
+        raise
+    except Exception as exc:
+        raise UnderstandingError(f"understander failed: {type(exc).__name__}: {exc}") from exc
+    check_parse(parse, state)
+    return parse
 
 
 def _check_predicates(cls: type[FlowMachine], predicates: Mapping[str, Predicate]) -> None:

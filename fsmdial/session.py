@@ -7,7 +7,9 @@ one dataclass:
 * a turn's checkpoint is :meth:`SessionState.copy` and its rollback is putting
   the copy back (no field can be forgotten);
 * a snapshot is :meth:`SessionState.to_dict` plus a header (format, version,
-  flow fingerprint), and :meth:`SessionState.from_dict` reads it back.
+  flow fingerprint), and :func:`decode_snapshot` reads it back, each field checked
+  by the type it declares (then :func:`fsmdial.restoring.read_session` checks it
+  against the flow).
 
 A field added to the dataclass is therefore saved, restored and rolled back
 everywhere; ``tests/test_session.py`` checks this by walking the fields.
@@ -78,26 +80,10 @@ class History(list[tuple[str, str]]):
         return History(self, self.limit)
 
 
-def _counts(raw: Any) -> dict[str, int]:
-    return {str(key): int(value) for key, value in raw.items()}
-
-
-def _history(raw: Any) -> History:
-    return History((str(role), str(text)) for role, text in raw)
-
-
-def _optional_str(raw: Any) -> str | None:
-    return None if raw is None else str(raw)
-
-
-def _keep(raw: Any) -> Any:
-    return raw
-
-
-def _state(default: Callable[[], Any], read: Callable[[Any], Any] = dict, schema: Any = Any) -> Any:
-    """A field: its default factory, how a snapshot's JSON value is read back, and the pydantic type a
-    snapshot's value must have (checked strictly by :func:`decode_snapshot`)."""
-    return field(default_factory=default, metadata={"read": read, "schema": schema})
+def _state(default: Callable[[], Any], schema: Any = Any) -> Any:
+    """A field: its default factory and the pydantic type a snapshot's value must have (checked strictly by
+    :func:`decode_snapshot`)."""
+    return field(default_factory=default, metadata={"schema": schema})
 
 
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_COUNT)]
@@ -112,7 +98,7 @@ class SessionState:
     """One session. Containers are replaced or updated, their values never mutated in place,
     so a shallow copy of each container is a full checkpoint."""
 
-    node: str = field(default="", metadata={"read": _keep, "schema": Name})
+    node: str = field(default="", metadata={"schema": Name})
     """The current node (checked against the flow's nodes when the session is used)."""
     slots: dict[str, Any] = _state(dict, schema=dict[Name, Any])
     """Slot values collected so far."""
@@ -122,26 +108,26 @@ class SessionState:
     """``success`` / ``failure`` of each external action (this visit)."""
     calls: dict[str, dict[str, Any]] = _state(dict, schema=dict[Name, JsonObject])
     """The arguments each external action was last called with (a repeat with the same ones is skipped)."""
-    informed: set[str] = _state(set, set, set[Name])
+    informed: set[str] = _state(set, set[Name])
     """Nodes whose message was already told in the current visit."""
     answers: dict[str, str] = _state(dict, schema=dict[Name, StrictStr])
     """The user's answer (yes/no/choice) to each confirmation."""
-    last_action: str | None = field(default=None, metadata={"read": _optional_str, "schema": Name | None})
+    last_action: str | None = field(default=None, metadata={"schema": Name | None})
     """The external action whose result ``{result.x}`` reads."""
-    visits: dict[str, int] = _state(dict, _counts, dict[Name, Count])
+    visits: dict[str, int] = _state(dict, dict[Name, Count])
     """Times each node was entered."""
-    declined: set[str] = _state(set, set, set[Name])
+    declined: set[str] = _state(set, set[Name])
     """Slots the user declined to give."""
-    confirmed: set[str] = _state(set, set, set[Name])
+    confirmed: set[str] = _state(set, set[Name])
     """Slots whose value the user confirmed."""
-    asked: str | None = field(default=None, metadata={"read": _optional_str, "schema": Name | None})
+    asked: str | None = field(default=None, metadata={"schema": Name | None})
     """The slot the bot's last question asked for."""
-    retries: dict[str, int] = _state(dict, _counts, dict[Name, Count])
+    retries: dict[str, int] = _state(dict, dict[Name, Count])
     """Invalid values in a row, per slot."""
-    ended: bool = field(default=False, metadata={"read": bool, "schema": StrictBool})
-    history: list[tuple[str, str]] = _state(History, _history, list[tuple[Role, StrictStr]])
+    ended: bool = field(default=False, metadata={"schema": StrictBool})
+    history: list[tuple[str, str]] = _state(History, list[tuple[Role, StrictStr]])
     """``(role, text)`` of the last messages, user and bot (a :class:`History`: the last ``limit``)."""
-    turns: int = field(default=0, metadata={"read": int, "schema": Count})
+    turns: int = field(default=0, metadata={"schema": Count})
 
     @classmethod
     def at(cls, node: str) -> SessionState:
@@ -160,30 +146,6 @@ class SessionState:
         """JSON-ready: sets as sorted lists (other containers are the state's own: copy before changing them)."""
         return _codec(type(self)).write(self, {})
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SessionState:
-        """Read :meth:`to_dict`'s output back. Raises :class:`SnapshotError` for a missing, unknown or malformed field."""
-        readers = _readers(cls)
-        names = _NAMES[cls]
-        try:
-            new = _codec(cls).read(data)  # every field read (a KeyError if one is missing) ...
-            if len(data) == len(names):  # ... and nothing else there
-                return new
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass
-        unknown = sorted(data.keys() - names)
-        if unknown:
-            raise SnapshotError(f"snapshot is incomplete or malformed: unknown field(s) {', '.join(unknown)}")
-        missing = [name for name, _ in readers if name not in data]
-        if missing:
-            raise SnapshotError(f"snapshot is incomplete or malformed: no {missing[0]!r}")
-        for name, read in readers:  # find the field at fault, to name it
-            try:
-                read(data[name])
-            except (TypeError, ValueError, AttributeError) as exc:
-                raise SnapshotError(f"snapshot is incomplete or malformed: {name!r}: {exc!r}") from None
-        raise SnapshotError("snapshot is incomplete or malformed")  # pragma: no cover - a reader failed only once
-
 
 _CONTAINERS = (dict, list, set)
 
@@ -196,26 +158,20 @@ class _Codec:
         fields = dataclasses.fields(cls)
         namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls, "sorted": sorted}
         write = ["def write(state, out):"]
-        read = ["def read(data):", "    new = new_instance(cls)"]
         adopt = ["def adopt(data):", "    new = new_instance(cls)"]
         for index, f in enumerate(fields):
             kind = f.default_factory if f.default_factory is not dataclasses.MISSING else None
             write.append(f"    out[{f.name!r}] = " + (f"sorted(state.{f.name})" if kind is set else f"state.{f.name}"))
-            reader = f.metadata.get("read", _keep)
-            namespace[f"read_{index}"] = reader
-            value = f"data[{f.name!r}]" if reader is _keep else f"read_{index}(data[{f.name!r}])"
-            read.append(f"    new.{f.name} = {value}")
             given = f"data[{f.name!r}]"
             made = f"made_{index}({given})" if kind is not None and kind not in _CONTAINERS else given
             namespace[f"made_{index}"] = kind
             adopt.append(f"    new.{f.name} = {made}")
-        source = "\n".join([*write, "    return out", *read, "    return new", *adopt, "    return new", ""])
+        source = "\n".join([*write, "    return out", *adopt, "    return new", ""])
         exec(source, namespace)
         self.adopt: Callable[[Mapping[str, Any]], SessionState] = namespace["adopt"]
         """A session from values already of their field's type (checked by the snapshot model): containers of
         a class of their own (:class:`History`) made from them, everything else taken as it is."""
         self.write: Callable[[SessionState, dict[str, Any]], dict[str, Any]] = namespace["write"]
-        self.read: Callable[[Mapping[str, Any]], SessionState] = namespace["read"]
 
 
 _CODECS: dict[type[SessionState], _Codec] = {}
@@ -229,8 +185,6 @@ def _codec(cls: type[SessionState]) -> _Codec:
 
 
 _COPIERS: dict[type[SessionState], Callable[[SessionState], SessionState]] = {}
-_READERS: dict[type[SessionState], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
-_NAMES: dict[type[SessionState], frozenset[str]] = {}
 
 
 def _copier(cls: type[SessionState]) -> Callable[[SessionState], SessionState]:
@@ -252,15 +206,6 @@ def _write_copier(cls: type[SessionState]) -> Callable[[SessionState], SessionSt
     namespace: dict[str, Any] = {"new_instance": object.__new__, "cls": cls}
     exec(source, namespace)
     return namespace["copy"]  # type: ignore[no-any-return]
-
-
-def _readers(cls: type[SessionState]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
-    """Each field's name and how its JSON value is read back, in field order (worked out once per class)."""
-    readers = _READERS.get(cls)
-    if readers is None:
-        readers = _READERS[cls] = tuple((f.name, f.metadata.get("read", _keep)) for f in dataclasses.fields(cls))
-        _NAMES[cls] = frozenset(name for name, _ in readers)
-    return readers
 
 
 # ------------------------------------------------------------------ snapshots
@@ -327,10 +272,10 @@ def _model(cls: type[SessionState]) -> type[BaseModel]:
     model = _MODELS.get(cls)
     if model is None:
         spec: dict[str, Any] = {f.name: (f.metadata.get("schema", Any), ...) for f in dataclasses.fields(cls)}
-        model = _MODELS[cls] = create_model(  # type: ignore[call-overload]
+        model = _MODELS[cls] = create_model(
             "SessionSnapshot", __config__=ConfigDict(extra="forbid", hide_input_in_errors=False), **spec
         )
-    return model  # type: ignore[return-value]
+    return model
 
 
 def describe(exc: ValidationError, limit: int = 5) -> str:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .actions import Actions
-from .errors import FlowLoopError
-from .flow import AnyNode, ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode, Slot
+from .errors import CommitGuardError, FlowLoopError
+from .flow import AnyNode, ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode, Slot, SlotArg
 from .language import sentences
 from .machine import FlowMachine
 from .responses import TemplateValues, render
@@ -69,7 +69,7 @@ class Turn:
     A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
     """
 
-    __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient")
+    __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient", "reask")
 
     def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
         self.machine = machine
@@ -85,6 +85,8 @@ class Turn:
         self.machine.given_now.clear()
         self.trace = trace
         self.acts: list[Act] = []
+        self.reask = False
+        """The pending confirmation got no plain yes or no: it is asked again as "...: yes or no?"."""
         return self
 
     def render(self, template: str, where: str | None = None) -> str:
@@ -93,6 +95,10 @@ class Turn:
 
     def say(self, kind: ActKind, name: str, text: str, node: str | None = None, slot: str | None = None) -> None:
         self.acts.append(Act(kind, name, text, node, slot))
+
+    def question(self, text: str) -> str:
+        """A confirmation's question, as "...: yes or no?" when the reply to it was no plain yes or no."""
+        return sentences.yes_or_no(text) if self.reask else text
 
     def fallback(self, name: str) -> Act:
         """The flow's fallback sentence ``name`` (goodbye, out_of_scope, anything_else, cannot_continue)."""
@@ -129,9 +135,8 @@ class RequestStep(NodeHandler):
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
-            question = turn.render(confirm.confirm, f"node {node.id!r}") if isinstance(confirm.confirm, str) else (
-                sentences.confirm_value(confirm.readable, session.slots[confirm.name])
-            )
+            question = turn.question(turn.render(confirm.confirm, f"node {node.id!r}") if isinstance(confirm.confirm, str)
+                                     else sentences.confirm_value(confirm.readable, session.slots[confirm.name]))
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
             return PAUSE
         missing = turn.tables.missing(node, session.slots)
@@ -155,8 +160,36 @@ class ActionStep(NodeHandler):
             owner = turn.actions.owner_of_missing_argument(node, turn.machine)
             if owner is not None:  # reached without a value its tool requires (after a jump): ask first
                 return Goto(owner)
+            if node.commits:
+                check_commit(turn, node)
             turn.actions.run(node, turn.machine, turn.trace)
         return FOLLOW
+
+
+def check_commit(turn: Turn, node: ExternalActionNode) -> None:
+    """The invariant in front of every committing tool: each confirmation guarding it that the session went
+    through was answered yes (confirmed fields included), and none of the values it reads changed in this turn
+    (a value given in the turn of the "yes" was never shown to the user). Broken, nothing is called and the turn
+    fails (CommitGuardError, rolled back)."""
+    session, tables = turn.session, turn.tables
+    guards = [guard for guard in tables.commit_guards.get(node.id, ()) if session.visits.get(guard)]
+    if not guards:
+        return
+    for guard in guards:
+        owner = tables.nodes[guard]
+        if isinstance(owner, ConfirmNode):
+            if session.answers.get(guard) != "yes":
+                raise CommitGuardError(f"action {node.id!r}: confirmation {guard!r} was not answered yes")
+        else:
+            unconfirmed = [slot.name for slot in tables.confirm_fields.get(guard, ())
+                           if slot.name in session.slots and slot.name not in session.confirmed]  # fmt: skip
+            if unconfirmed:
+                raise CommitGuardError(f"action {node.id!r}: {', '.join(unconfirmed)} not confirmed")
+    read = {source if isinstance(source, str) else source.slot
+            for source in tables.arguments.get(node.id, {}).values() if isinstance(source, (str, SlotArg))}  # fmt: skip
+    changed = sorted({change["slot"] for change in turn.trace.slot_changes} & read)
+    if changed:
+        raise CommitGuardError(f"action {node.id!r}: {', '.join(changed)} changed in the turn it would commit")
 
 
 class InformStep(NodeHandler):
@@ -174,7 +207,9 @@ class ConfirmStep(NodeHandler):
             return FOLLOW
         first = node.id not in session.informed
         parts = [node.message, node.question] if first and node.message else [node.question]
-        turn.acts.append(Act("confirm", node.act, " ".join([turn.render(p, f"node {node.id!r}") for p in parts]), node.id))
+        said = [turn.render(p, f"node {node.id!r}") for p in parts]
+        said[-1] = turn.question(said[-1])
+        turn.acts.append(Act("confirm", node.act, " ".join(said), node.id))
         session.informed.add(node.id)
         return PAUSE
 
@@ -183,7 +218,7 @@ class ConfirmStep(NodeHandler):
         if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
             turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
         else:
-            turn.say("confirm", node.act, turn.render(node.question, f"node {node.id!r}"), node.id)
+            turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)
         return PAUSE
 
 

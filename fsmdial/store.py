@@ -13,7 +13,11 @@ mid-write) a session is at its last committed turn, never between two::
 Concurrency is optimistic: a turn saves only if the stored session is still at
 the turn before it. When two copies of a session race, the first commit wins
 and the other raises :class:`~fsmdial.errors.ConflictError` (and its turn is
-rolled back in memory); resume the session to continue from the winner.
+rolled back in memory); resume the session to continue from the winner. That
+alone lets both turns run their tools; to serialise turns *before* any tool
+runs, hold :meth:`SessionStore.claim` around reading the session and running
+its turn (``fsmdial serve`` does): a lock row in the file, so it holds across
+processes, and a writer that does not hold it cannot commit meanwhile.
 
 The file is in WAL mode with a busy timeout, and writes take the write lock up
 front (``BEGIN IMMEDIATE``), so threads (one connection per thread) and
@@ -29,22 +33,30 @@ import os
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from .errors import ConflictError, SnapshotError, StoreError
+from .errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
+from .jsonvalues import jsonable
+
+__all__ = ["SessionInfo", "SessionStore", "UnknownSession"]  # UnknownSession lives in fsmdial.errors
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
     from .tables import FlowSource
 
-SCHEMA_VERSION = 1
-"""Layout of the SQLite file (``PRAGMA user_version``); a newer file is refused, not misread."""
+SCHEMA_VERSION = 2
+"""Layout of the SQLite file (``PRAGMA user_version``); a newer file is refused, not misread. Version 2 added
+the ``claims`` table (a version 1 file is upgraded when opened)."""
+
+CLAIM_LEASE = 300.0
+"""Seconds a claim holds (:meth:`SessionStore.claim`) if its holder never releases it (the process died)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -62,17 +74,12 @@ CREATE TABLE IF NOT EXISTS turns (
     created    REAL NOT NULL,
     PRIMARY KEY (session_id, turn)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS claims (
+    session_id TEXT PRIMARY KEY,
+    owner      TEXT NOT NULL,
+    expires    REAL NOT NULL
+) WITHOUT ROWID;
 """
-
-
-class UnknownSession(StoreError, KeyError):
-    """The store has no session of this id."""
-
-    def __init__(self, session_id: str):
-        self.session_id = session_id
-        StoreError.__init__(self, f"no session {session_id!r} in the store")
-
-    __str__ = StoreError.__str__  # KeyError would show the message quoted
 
 
 @dataclass(frozen=True)
@@ -130,7 +137,7 @@ class SessionStore:
                 raise StoreError(
                     f"store {str(self.path)!r} has layout version {version}; this fsmdial reads up to {SCHEMA_VERSION}"
                 )
-            if version == 0:
+            if version < SCHEMA_VERSION:  # every statement is CREATE ... IF NOT EXISTS: an older file is upgraded
                 for statement in _SCHEMA.split(";"):  # not executescript: it would commit early
                     if statement.strip():
                         conn.execute(statement)
@@ -176,6 +183,47 @@ class SessionStore:
                     conn.execute("ROLLBACK")
                 raise
 
+    # ------------------------------------------------------------ claims
+    @contextmanager
+    def claim(self, session_id: str, *, wait: float | None = None, lease: float = CLAIM_LEASE) -> Iterator[None]:
+        """Hold the session's turn: no other claim on it (from any thread or process on this file) succeeds until
+        this one is released, and no other writer may :meth:`save_turn` it meanwhile.
+
+        Take it *before* reading the session and running its turn (``fsmdial serve`` does), so two turns of one
+        session never run their tools at the same time: the second waits, then reads what the first committed.
+        Waits up to ``wait`` seconds (default: the store's ``timeout``), then raises :class:`ConflictError`.
+        ``lease``: seconds after which a claim whose holder never released it (a killed process) lapses.
+        """
+        owner = uuid.uuid4().hex
+        deadline = time.monotonic() + (self.timeout if wait is None else wait)
+        while True:
+            with self._write(f"claim session {session_id!r}") as conn:
+                now = time.time()
+                held = conn.execute("SELECT expires FROM claims WHERE session_id = ?", (session_id,)).fetchone()
+                if held is None or held[0] <= now:
+                    conn.execute("INSERT OR REPLACE INTO claims (session_id, owner, expires) VALUES (?, ?, ?)",
+                                 (session_id, owner, now + lease))  # fmt: skip
+                    break
+            if time.monotonic() >= deadline:
+                raise ConflictError(f"another turn of session {session_id!r} is running (in this or another process); "
+                                    "try again when it is done")  # fmt: skip
+            time.sleep(0.02)
+        claims = self._claims()
+        claims[session_id] = owner
+        try:
+            yield
+        finally:
+            claims.pop(session_id, None)
+            with self._write(f"release session {session_id!r}") as conn:
+                conn.execute("DELETE FROM claims WHERE session_id = ? AND owner = ?", (session_id, owner))
+
+    def _claims(self) -> dict[str, str]:
+        """The claims this thread holds: session id -> owner token."""
+        claims: dict[str, str] | None = getattr(self._local, "claims", None)
+        if claims is None:
+            claims = self._local.claims = {}
+        return claims
+
     # ------------------------------------------------------------ the sink
     def save_turn(self, session_id: str, turn: int, snapshot: bytes, trace: dict[str, Any]) -> None:
         """Commit turn ``turn`` of the session: its snapshot and trace, atomically.
@@ -192,6 +240,10 @@ class SessionStore:
         trace_bytes = _trace_json(trace)
         now = time.time()
         with self._write(f"save turn {turn} of session {session_id!r}") as conn:
+            claim = conn.execute("SELECT owner, expires FROM claims WHERE session_id = ?", (session_id,)).fetchone()
+            if claim is not None and claim[1] > now and claim[0] != self._claims().get(session_id):
+                raise ConflictError(f"another turn of session {session_id!r} is running (it holds the session's claim); "
+                                    "resume the session when it is done")  # fmt: skip
             row = conn.execute("SELECT turn FROM sessions WHERE id = ?", (session_id,)).fetchone()
             stored = row[0] if row else 0
             if stored != turn - 1:
@@ -250,26 +302,47 @@ class SessionStore:
             rows = self._connection().execute(query + " ORDER BY updated DESC, id", params).fetchall()
         return [SessionInfo(*row) for row in rows]
 
-    def traces(self, session_id: str) -> list[dict[str, Any]]:
-        """The traces of the session's committed turns, in order. Raises :class:`UnknownSession`."""
+    def traces(self, session_id: str, *, damaged: Literal["raise", "mark"] = "raise") -> list[dict[str, Any]]:
+        """The traces of the session's committed turns, in order. Raises :class:`UnknownSession`.
+
+        A row that cannot be read (not JSON, not an object: a damaged or hand-edited file) raises
+        :class:`~fsmdial.errors.DamagedTrace` naming the session and turn; with ``damaged="mark"`` it is
+        ``{"turn": n, "damaged": "<what is wrong>"}`` in the list instead, and the other traces are read.
+        """
         with self._errors(f"read the traces of session {session_id!r}"):
             conn = self._connection()
             conn.execute("BEGIN")  # one consistent read of both tables
             try:
                 known = conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone()
                 rows = conn.execute(
-                    "SELECT trace FROM turns WHERE session_id = ? ORDER BY turn", (session_id,)
+                    "SELECT turn, trace FROM turns WHERE session_id = ? ORDER BY turn", (session_id,)
                 ).fetchall()
             finally:
                 conn.execute("COMMIT")
         if known is None:
             raise UnknownSession(session_id)
-        return [orjson.loads(row[0]) for row in rows]
+        traces = []
+        for turn, raw in rows:
+            try:
+                trace = orjson.loads(raw) if isinstance(raw, (bytes, str)) else raw
+            except orjson.JSONDecodeError as exc:
+                problem: str | None = f"is not JSON ({exc})"
+            else:
+                problem = None if isinstance(trace, dict) else f"is a {type(trace).__name__}, not a JSON object"
+            if problem is None:
+                traces.append(trace)
+            elif damaged == "mark":
+                traces.append({"turn": turn, "damaged": problem})
+            else:
+                raise DamagedTrace(f"store {str(self.path)!r}: the trace of turn {turn} of session {session_id!r} "
+                                   f"{problem}", session_id, turn)  # fmt: skip
+        return traces
 
     def delete(self, session_id: str) -> bool:
         """Remove a session and its traces; False if there was none."""
         with self._write(f"delete session {session_id!r}") as conn:
             conn.execute("DELETE FROM turns WHERE session_id = ?", (session_id,))
+            conn.execute("DELETE FROM claims WHERE session_id = ?", (session_id,))
             return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
     def check(self) -> list[str]:
@@ -308,16 +381,4 @@ def _trace_json(trace: Any) -> bytes:
     try:
         return orjson.dumps(trace, default=repr, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return orjson.dumps(_plain(trace), default=repr, option=orjson.OPT_NON_STR_KEYS)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(_plain(k)): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
-        return str(value)
-    return value
+        return orjson.dumps(jsonable(trace, storable=True))

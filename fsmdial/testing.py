@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from .jsonvalues import jsonable
+
 if TYPE_CHECKING:  # importing the runtime is deferred: the pytest plugin imports this module at start-up
     from .runtime import Dialogue
     from .trace import Act, ToolCall, TurnResult, TurnTrace
@@ -614,17 +616,7 @@ def _record(benchmark: Any, dialogue: Dialogue, traces: list[TurnTrace], what: s
         per_turn = [c[key] for c in costs]
         info[key] = None if None in per_turn else sum(per_turn)
         info[f"{key}_per_turn"] = per_turn
-    info["understanding_per_turn"] = [_jsonable(trace.understanding) for trace in traces]
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+    info["understanding_per_turn"] = [jsonable(trace.understanding) for trace in traces]
 
 
 def bench_turn(

@@ -11,12 +11,23 @@ Register a function and its argument model is built from its signature::
 A tool is only ever called with every required argument present and valid
 (pydantic checks them first); what it returns must be a mapping (or a
 pydantic model) that fits the result the flow declares for the action.
+
+A business failure is a result (judged by the node's ``success_when``) or a
+declared exception: :class:`~fsmdial.errors.ToolFailure`, or a type given as
+``failures=`` when registering. Those, and timeouts, are the action's
+``failure`` status (the flow's failure edge). Any other exception is a bug in
+the tool: it is logged and the turn fails with
+:class:`~fsmdial.errors.ToolCrashed`, leaving the session as it was::
+
+    @tools.tool(failures=(SoldOut,))
+    def place_order(...): ...
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,8 +37,10 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from .errors import ToolArgumentError, ToolError, ToolResultError, ToolTimeout
+from .errors import ToolArgumentError, ToolCrashed, ToolError, ToolFailure, ToolResultError, ToolTimeout
 from .flow import ExternalActionNode, FieldType, Flow, ResultCondition, ResultField, StatusCondition, iter_conditions
+
+log = logging.getLogger("fsmdial.tools")
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,8 @@ class Tool:
     arguments: type[BaseModel] | None = None
     timeout: float | None = None
     stand_in: bool = False
+    failures: tuple[type[BaseException], ...] = ()
+    """Exception types the tool raises for a business failure (besides :class:`ToolFailure`)."""
 
 
 def arguments_model(name: str, function: Callable[..., Any]) -> type[BaseModel] | None:
@@ -70,16 +85,19 @@ class ToolRegistry:
         *,
         arguments: type[BaseModel] | None = None,
         timeout: float | None = None,
+        failures: tuple[type[BaseException], ...] = (),
     ) -> Tool:
-        tool = Tool(name, function, arguments or arguments_model(name, function), timeout)
+        """``failures``: the exception types ``function`` raises for a business failure (see the module docstring)."""
+        tool = Tool(name, function, arguments or arguments_model(name, function), timeout, failures=tuple(failures))
         self._tools[name] = tool
         return tool
 
-    def tool(self, name: str | None = None, *, timeout: float | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def tool(self, name: str | None = None, *, timeout: float | None = None,
+             failures: tuple[type[BaseException], ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:  # fmt: skip
         """Decorator: register the function under ``name`` (default: its own name)."""
 
         def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
-            self.register(name or function.__name__, function, timeout=timeout)
+            self.register(name or function.__name__, function, timeout=timeout, failures=failures)
             return function
 
         return decorate
@@ -131,7 +149,8 @@ _TYPES: dict[FieldType, Any] = {
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
     spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
     name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
-    return create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
+    return model
 
 
 def non_finite(value: Any, path: str = "") -> str | None:
@@ -166,16 +185,17 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
     where = non_finite(value)
     if where is not None:  # JSON has no NaN or infinity (orjson writes null): live and resumed would differ
         raise ToolResultError(node.tool, f"result {where} is not a finite number (JSON has no NaN or infinity)")
-    value = copy.deepcopy(dict(value))  # the session keeps its own copy: a tool mutating what it returned changes nothing
+    # the session keeps its own copy: a tool mutating what it returned changes nothing
+    result: dict[str, Any] = copy.deepcopy(dict(value))
     if not node.result:
-        return value
+        return result
     fields = tuple((name, f.type, f.required) for name, f in node.result.items())
     try:
-        _result_model(node.id, fields).model_validate(dict(value))
+        _result_model(node.id, fields).model_validate(result)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
         raise ToolResultError(node.tool, f"result does not match the shape node {node.id!r} declares ({problems})") from None
-    return value
+    return result
 
 
 MAX_RUNNING_AFTER_TIMEOUT = 16
@@ -187,7 +207,8 @@ _late_lock = threading.Lock()
 
 
 def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = None) -> Any:
-    """Validate ``arguments`` and call the tool. Raises :class:`ToolError` / :class:`ToolTimeout`.
+    """Validate ``arguments`` and call the tool. Raises :class:`ToolError` for a declared business failure,
+    :class:`ToolTimeout`, or :class:`ToolCrashed` (logged) for any other exception.
 
     The tool gets its own deep copy of the arguments: whatever it does to a list or dict it was
     given never reaches the session (nor a constant of the flow). A call with a timeout runs on a
@@ -208,8 +229,12 @@ def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = Non
         return _call_with_timeout(tool, arguments, limit)
     except ToolError:
         raise
-    except Exception as exc:  # the tool's own failure: the caller decides (failure edge or error)
-        raise ToolError(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        if isinstance(exc, (ToolFailure, *tool.failures)):  # a business failure: the caller decides (failure edge)
+            raise ToolError(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
+        log.error("tool %r raised %s, which it does not declare: the turn fails", tool.name, type(exc).__name__,
+                  exc_info=exc)  # fmt: skip
+        raise ToolCrashed(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
 
 
 def _call_with_timeout(tool: Tool, arguments: dict[str, Any], limit: float) -> Any:
@@ -262,7 +287,7 @@ def stand_in(flow: Flow, node: ExternalActionNode) -> Tool:
 
     def function(**_: Any) -> dict[str, Any]:
         if fail:
-            raise RuntimeError("stand-in tool: the flow's first edge expects a failure")
+            raise ToolFailure("stand-in tool: the flow's first edge expects a failure")
         return dict(result)
 
     return Tool(node.tool, function, None, None, stand_in=True)

@@ -10,6 +10,7 @@ say at the session's node.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
@@ -17,13 +18,14 @@ from typing import Any
 
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
-from .language import sentences
+from .jsonvalues import jsonable
+from .language import Acts, read_acts, sentences
 from .machine import fold
 from .session import SessionState
 from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
-from .understand.base import DECLINE, GOODBYE, Intent, Parse, UnderstandingState
+from .understand.base import CONTINUE, DECLINE, GOODBYE, Intent, Parse, UnderstandingState
 from .values import InvalidValue, coerce
 
 
@@ -59,8 +61,10 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
     key = (node.id, expected, asked, confirm, confirm_slot, routes.names)
     state = tables.understanding.get(key)
     if state is None:
-        intents = with_decline(tables.global_intents) if expected else tables.global_intents
         flow = tables.flow
+        intents = with_decline(tables.global_intents) if expected else tables.global_intents
+        if flow.examples and CONTINUE not in {intent.name for intent in intents}:
+            intents += (Intent(CONTINUE, tuple(flow.examples)),)
         state = tables.understanding[key] = UnderstandingState(
             flow=flow.name,
             node=node.id,
@@ -118,15 +122,22 @@ def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | Non
     if parse.intent in routes.examples:  # the user wants another flow: nothing happens here
         trace.notes.append(f"routed away: {parse.intent}")
         return TurnResult([], [], trace, session.node, session.ended, route=parse.intent)
+    said = read_acts(text)
     if parse.intent == GOODBYE:
         acts.append(turn.fallback("goodbye"))
         session.ended = True
     else:
         if parse.intent == DECLINE:
-            decline(turn)
+            decline(turn, said)
+        elif parse.intent == CONTINUE:
+            trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
         proceed = update_slots(turn, parse.slots, now)
+        if parse.negated:
+            rule_out(turn, parse.negated, now)
+        if state is not None and state.confirm is not None:
+            parse = guard_answer(turn, parse, said, state)
         if state is not None and (parse.answer is not None or parse.choice is not None):
             apply_answer(turn, parse, state)
         trace.timings["update"] = time.perf_counter() - started
@@ -135,7 +146,9 @@ def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | Non
             session.asked = None
             advance(turn)
         trace.timings["advance"] = time.perf_counter() - started
-        if parse.empty and text.strip() and flow.fallbacks.out_of_scope and not routed:
+        if parse.empty and text.strip() and flow.fallbacks.out_of_scope and not routed and not (
+            turn.reask and not said.question
+        ):  # a reply to a yes/no question that is neither is asked again, not called out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
             name = "anything_else" if flow.fallbacks.anything_else else "out_of_scope"
@@ -148,14 +161,62 @@ def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | Non
     return TurnResult(acts, list(trace.tool_calls), trace, session.node, session.ended)
 
 
-def decline(turn: Turn) -> None:
-    """The user will not give the slot asked for: mark the first missing one declined."""
+def decline(turn: Turn, said: Acts) -> None:
+    """The user will not give the slot asked for: mark the first missing one declined.
+
+    "I don't know (yet)" is no refusal where the flow has no other way for it (no decline branch): the
+    question is asked again, never the end of the conversation.
+    """
     node = turn.tables.nodes[turn.session.node]
     if isinstance(node, RequestNode):
         missing = turn.tables.missing(node, turn.session.slots)
-        if missing:
-            turn.session.declined.add(missing[0].name)
-            turn.trace.notes.append(f"slot {missing[0].name!r} declined")
+        if not missing:
+            return
+        if said.dont_know and node.id not in turn.tables.decline_nodes:
+            turn.say("ask", "take_your_time", sentences.take_your_time(), node.id, missing[0].name)
+            turn.trace.notes.append(f"slot {missing[0].name!r}: the user does not know yet; asked again")
+            return
+        turn.session.declined.add(missing[0].name)
+        turn.trace.notes.append(f"slot {missing[0].name!r} declined")
+
+
+def guard_answer(turn: Turn, parse: Parse, said: Acts, state: UnderstandingState) -> Parse:
+    """Commit safety: a confirmation guarding a committing action is answered yes only by a plain yes.
+
+    A "yes" with a hedge, a negation, a question or anything else in it (from the rules or a model) is no
+    answer; the values it carries were applied as a change already. A reply that changed nothing and answered
+    nothing has the question asked again as "...: yes or no?".
+    """
+    if state.confirm not in turn.tables.guards_commit or turn.session.node != state.confirm:
+        return parse
+    if parse.answer == "yes" and not said.plain_yes:
+        turn.trace.notes.append("a yes that is not a plain one does not commit: asked again")
+        parse = dataclasses.replace(parse, answer=None)
+    if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
+        turn.reask = True
+    return parse
+
+
+def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:
+    """Clear the slots holding a value the user ruled out ("not at 7pm"), so that they are asked again."""
+    session, tables = turn.session, turn.tables
+    cleared: list[str] = []
+    for name, raw in negated.items():
+        try:
+            value = coerce(tables.slots[name], raw, now)
+        except InvalidValue:
+            continue
+        if name not in session.slots or session.slots[name] != value or name in turn.machine.given_now:
+            continue
+        if tables.commits and committed_action(turn, name) is not None:
+            continue
+        old = session.slots.pop(name)
+        session.confirmed.discard(name)
+        turn.trace.slot_changes.append({"slot": name, "old": old, "new": None})
+        cleared.append(name)
+    if cleared:
+        turn.say("changed", "ruled_out", sentences.ruled_out([tables.slots[n].noun for n in cleared]), slot=cleared[0])
+        invalidate(turn, cleared)
 
 
 def global_action(turn: Turn, intent: str) -> None:
@@ -182,7 +243,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
             value = coerce(slot, raw, now)
         except InvalidValue as exc:
             session.retries[name] = session.retries.get(name, 0) + 1
-            trace.invalid.append({"slot": name, "value": _jsonable(raw), "reason": exc.message})
+            trace.invalid.append({"slot": name, "value": jsonable(raw), "reason": exc.message})
             invalid = slot.invalid
             said = turn.render(invalid, f"slot {name!r}") if invalid else sentences.invalid_value(slot.noun, exc.message)
             turn.say("invalid", f"invalid_{name}", said, slot=name)
@@ -195,7 +256,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         action = committed_action(turn, name) if tables.commits else None
         if action is not None:  # changing it would undo what cannot be undone: the held value stays
             refused.append(slot)
-            trace.invalid.append({"slot": name, "value": _jsonable(value), "reason": f"committed by {action!r}"})
+            trace.invalid.append({"slot": name, "value": jsonable(value), "reason": f"committed by {action!r}"})
             trace.notes.append(f"correction of {name!r} refused: action {action!r} has committed")
             continue
         if name in session.slots:
@@ -307,8 +368,4 @@ def invalidate(turn: Turn, changed: list[str]) -> None:
     if rewind_to is not None:
         machine.place(rewind_to)
         turn.trace.nodes.append(rewind_to)
-
-
-def _jsonable(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
 

@@ -41,9 +41,11 @@ def _categorical(slot: Slot, value: Any) -> str:
     raise InvalidValue(slot.name, value, f"{value!r} is not one of: {options}")
 
 
-def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
+def coerce(slot: Slot, value: Any, now: dt.datetime, *, bounds: bool = True) -> Any:
     """``value`` converted to ``slot``'s type and checked by its validators.
 
+    ``bounds=False`` leaves out a date's ``earliest``/``latest``: those hold on the clock of the moment a value
+    is given, so a stored value (a snapshot read the next day) is not checked against them again.
     Raises :class:`InvalidValue` with a message fit to show the user.
     """
     kind = slot.type
@@ -80,16 +82,16 @@ def coerce(slot: Slot, value: Any, now: dt.datetime) -> Any:
         if isinstance(value, dt.datetime):
             value = value.date()
         if isinstance(value, dt.date):
-            return _within_bounds(slot, value, now)
+            return _within_bounds(slot, value, now, bounds)
         if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
-            return _within_bounds(slot, dt.date.fromisoformat(value), now)  # the stored form, as understanders give it
+            return _within_bounds(slot, dt.date.fromisoformat(value), now, bounds)  # the stored form, as understanders give it
         parsed = parse_date(str(value), now)
         if parsed is None:
             written = impossible_date(str(value))
             if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
                 raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
-        return _within_bounds(slot, dt.date.fromisoformat(parsed), now)
+        return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
     if kind is SlotType.time:
         if isinstance(value, dt.time):
             return value.strftime("%H:%M")
@@ -109,8 +111,10 @@ def date_bound(bound: str, now: dt.datetime) -> dt.date:
     return dt.date.fromisoformat(bound)
 
 
-def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime) -> str:
-    """``date`` in ISO form, checked against the slot's bounds on the dialogue's clock."""
+def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:
+    """``date`` in ISO form, checked against the slot's bounds on the dialogue's clock (if ``bounds``)."""
+    if not bounds:
+        return date.isoformat()
     if slot.earliest is not None and date < (first := date_bound(slot.earliest, now)):
         raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is before the earliest allowed date, {first}")
     if slot.latest is not None and date > (last := date_bound(slot.latest, now)):
@@ -130,8 +134,9 @@ def _valid_date(text: str) -> bool:
     return True
 
 
-_LARGEST = 2**63 - 1
-"""Numbers beyond this (and inf/nan) are refused: a session snapshot must store them exactly."""
+LARGEST = 2**63 - 1
+"""Numbers beyond this (and inf/nan) are refused, and a ``count`` edge stops here: a session snapshot must
+store them exactly."""
 
 
 def _to_number(slot: Slot, value: Any) -> int | float:
@@ -144,7 +149,7 @@ def _to_number(slot: Slot, value: Any) -> int | float:
         if len(numbers) != 1:
             raise InvalidValue(slot.name, value, f"{value!r} is not a number")
         number = numbers[0]
-    if not -_LARGEST <= number <= _LARGEST:  # also false for nan
+    if not -LARGEST <= number <= LARGEST:  # also false for nan
         raise InvalidValue(slot.name, value, "is too large a number" if number == number else "is not a number")
     return number
 

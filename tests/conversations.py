@@ -1,139 +1,273 @@
-"""Scripted conversations for every example flow: (user text, expected act names, expected tool calls).
+"""Scripted conversations for every example flow, as :class:`fsmdial.testing.Turn` lists.
 
-The same scripts run on the in-memory class, on the compiled source file, and
-through `fsmdial chat` (tests/test_conversations.py, tests/test_cli.py).
+Each entry is (flow file in flows/, script): the script opens with ``Turn.start`` (the bot's opening acts),
+then one :class:`Turn` per user message with the acts the bot answers with, in order, and the tool calls
+it makes (the arguments named). The same scripts run on the in-memory class, on the compiled source file, and through
+`fsmdial chat` (tests/test_conversations.py, tests/cli/test_cli.py).
 """
 
 from __future__ import annotations
 
-Turn = tuple[str, list[str], list[tuple[str, dict]]]
+from fsmdial.testing import Turn, call
 
-SCRIPTS: dict[str, tuple[str, list[str], list[Turn]]] = {
+SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "ride_change": (
         "ride_change.json",
-        ["ask_name"],
         [
-            ("hi", ["hello", "ask_name"], []),
-            ("my name is Jane Doe", ["ride_ask_booking_number"], []),
-            ("it is 102", ["ride_ask_change"], []),
-            ("please move the pickup to 7pm", ["ride_inform_changes_successful", "anything_else"],
-             [("change_ride", {"ride_id": 102, "customer_name": "Jane Doe", "change_description": "please move the pickup to 7pm"})]),
-            ("bye", ["goodbye"], []),
+            Turn.start(acts=["ask_name"]),
+            Turn("hi", acts=["hello", "ask_name"], tool_calls=[]),
+            Turn("my name is Jane Doe", acts=["ride_ask_booking_number"], tool_calls=[]),
+            Turn("it is 102", acts=["ride_ask_change"], tool_calls=[]),
+            Turn(
+                "please move the pickup to 7pm",
+                acts=["ride_inform_changes_successful", "anything_else"],
+                tool_calls=[
+                    call(
+                        "change_ride",
+                        {
+                            "ride_id": 102,
+                            "customer_name": "Jane Doe",
+                            "change_description": "please move the pickup to 7pm",
+                        },
+                    )
+                ],
+            ),
+            Turn("bye", acts=["goodbye"], tool_calls=[]),
         ],
     ),
     "ride_change_failed": (
         "ride_change.json",
-        ["ask_name"],
         [
-            ("John", ["ride_ask_booking_number"], []),
-            ("booking 999", ["ride_ask_change"], []),
-            ("new destination is the airport", ["ride_inform_changes_failed", "anything_else"],
-             [("change_ride", {"ride_id": 999, "customer_name": "John", "change_description": "new destination is the airport"})]),
+            Turn.start(acts=["ask_name"]),
+            Turn("John", acts=["ride_ask_booking_number"], tool_calls=[]),
+            Turn("booking 999", acts=["ride_ask_change"], tool_calls=[]),
+            Turn(
+                "new destination is the airport",
+                acts=["ride_inform_changes_failed", "anything_else"],
+                tool_calls=[
+                    call(
+                        "change_ride",
+                        {
+                            "ride_id": 999,
+                            "customer_name": "John",
+                            "change_description": "new destination is the airport",
+                        },
+                    )
+                ],
+            ),
         ],
     ),
     "ride_change_chief": (
         "ride_change.chief.json",
-        ["ask_customer_name"],
         [
-            ("John", ["ask_ride_id"], []),
-            ("500", ["ask_change_description"], []),
-            ("change pickup time", ["3"], [("RideChange", {"customer_name": "John", "ride_id": 500, "change_description": "change pickup time"})]),
+            Turn.start(acts=["ask_customer_name"]),
+            Turn("John", acts=["ask_ride_id"], tool_calls=[]),
+            Turn("500", acts=["ask_change_description"], tool_calls=[]),
+            Turn(
+                "change pickup time",
+                acts=["3"],
+                tool_calls=[
+                    call(
+                        "RideChange",
+                        {"customer_name": "John", "ride_id": 500, "change_description": "change pickup time"},
+                    )
+                ],
+            ),
         ],
     ),
     "bank_fraud_report": (
         "bank_fraud_report.json",
-        ["ask_name"],
         [
-            ("Jane Smith", ["bank_ask_account_number"], []),
-            ("12345678", ["bank_ask_pin"], []),
-            ("4321", ["bank_ask_fraud_details"], []),
-            ("There are two card payments in Paris I did not make", ["bank_inform_fraud_report_submitted", "anything_else"],
-             [("bank_fraud_report", {"full_name": "Jane Smith", "account_number": "12345678"})]),
-            ("no thanks, bye", ["goodbye"], []),
+            Turn.start(acts=["ask_name"]),
+            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            Turn("12345678", acts=["bank_ask_pin"], tool_calls=[]),
+            Turn("4321", acts=["bank_ask_fraud_details"], tool_calls=[]),
+            Turn(
+                "There are two card payments in Paris I did not make",
+                acts=["bank_inform_fraud_report_submitted", "anything_else"],
+                tool_calls=[call("bank_fraud_report", {"full_name": "Jane Smith", "account_number": "12345678"})],
+            ),
+            Turn("no thanks, bye", acts=["goodbye"], tool_calls=[]),
         ],
     ),
     "bank_fraud_report_alternate_authentication": (
         "bank_fraud_report.json",
-        ["ask_name"],
         [
-            ("Jane Smith", ["bank_ask_account_number"], []),
-            ("I don't know my account number", ["bank_ask_dob"], []),
-            ("12 March 1990", ["bank_ask_mothers_maiden_name"], []),
-            ("Miller", ["bank_ask_childhood_pets_name"], []),
-            ("Rex", ["bank_ask_fraud_details"], []),
-            ("someone took money from my account", ["bank_inform_fraud_report_submitted", "anything_else"],
-             [("bank_fraud_report", {"full_name": "Jane Smith", "account_number": None})]),
+            Turn.start(acts=["ask_name"]),
+            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            Turn("I don't know my account number", acts=["bank_ask_dob"], tool_calls=[]),
+            Turn("12 March 1990", acts=["bank_ask_mothers_maiden_name"], tool_calls=[]),
+            Turn("Miller", acts=["bank_ask_childhood_pets_name"], tool_calls=[]),
+            Turn("Rex", acts=["bank_ask_fraud_details"], tool_calls=[]),
+            Turn(
+                "someone took money from my account",
+                acts=["bank_inform_fraud_report_submitted", "anything_else"],
+                tool_calls=[call("bank_fraud_report", {"full_name": "Jane Smith", "account_number": None})],
+            ),
         ],
     ),
     "bank_fraud_report_cannot_authenticate": (
         "bank_fraud_report.json",
-        ["ask_name"],
         [
-            ("Jane Smith", ["bank_ask_account_number"], []),
-            ("no idea, sorry", ["bank_ask_dob"], []),
-            ("I can't remember", ["bank_inform_cannot_authenticate", "anything_else"], []),
+            Turn.start(acts=["ask_name"]),
+            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            Turn("no idea, sorry", acts=["bank_ask_dob"], tool_calls=[]),
+            Turn("I can't remember", acts=["bank_inform_cannot_authenticate", "anything_else"], tool_calls=[]),
         ],
     ),
     "restaurant_booking": (
         "restaurant_booking.json",
-        ["ask_name"],
         [
-            ("a table for 4 tomorrow at 7pm", ["ask_name"], []),
-            ("what are your opening hours", ["opening_hours", "ask_name"], []),
-            ("Alex", ["confirm_booking"], []),
-            ("no", ["ask_change"], []),
-            ("actually make it 6 people", ["changed", "confirm_booking"], []),
-            ("yes", ["booked", "goodbye"],
-             [("book_table", {"name": "Alex", "party_size": 6, "date": "2026-11-23", "time": "19:00"})]),
+            Turn.start(acts=["ask_name"]),
+            Turn("a table for 4 tomorrow at 7pm", acts=["ask_name"], tool_calls=[]),
+            Turn("what are your opening hours", acts=["opening_hours", "ask_name"], tool_calls=[]),
+            Turn("Alex", acts=["confirm_booking"], tool_calls=[]),
+            Turn("no", acts=["ask_change"], tool_calls=[]),
+            Turn("actually make it 6 people", acts=["changed", "confirm_booking"], tool_calls=[]),
+            Turn(
+                "yes",
+                acts=["booked", "goodbye"],
+                tool_calls=[
+                    call("book_table", {"name": "Alex", "party_size": 6, "date": "2026-11-23", "time": "19:00"})
+                ],
+            ),
         ],
     ),
     "restaurant_booking_no_table": (
         "restaurant_booking.json",
-        ["ask_name"],
         [
-            ("Sam", ["ask_party_size"], []),
-            ("12", ["ask_date"], []),
-            ("next friday", ["ask_time"], []),
-            ("8pm", ["confirm_booking"], []),
-            ("yes please", ["no_table"], [("book_table", {"name": "Sam", "party_size": 12, "date": "2026-11-27", "time": "20:00"})]),
-            ("ok then 8 people", ["changed", "confirm_booking"], []),
-            ("yes", ["booked", "goodbye"], [("book_table", {"name": "Sam", "party_size": 8, "date": "2026-11-27", "time": "20:00"})]),
+            Turn.start(acts=["ask_name"]),
+            Turn("Sam", acts=["ask_party_size"], tool_calls=[]),
+            Turn("12", acts=["ask_date"], tool_calls=[]),
+            Turn("next friday", acts=["ask_time"], tool_calls=[]),
+            Turn("8pm", acts=["confirm_booking"], tool_calls=[]),
+            Turn(
+                "yes please",
+                acts=["no_table"],
+                tool_calls=[
+                    call("book_table", {"name": "Sam", "party_size": 12, "date": "2026-11-27", "time": "20:00"})
+                ],
+            ),
+            Turn("ok then 8 people", acts=["changed", "confirm_booking"], tool_calls=[]),
+            Turn(
+                "yes",
+                acts=["booked", "goodbye"],
+                tool_calls=[
+                    call("book_table", {"name": "Sam", "party_size": 8, "date": "2026-11-27", "time": "20:00"})
+                ],
+            ),
         ],
     ),
     "card_activation": (
         "card_activation.json",
-        ["ask_card_last4"],
         [
-            ("it's 9999", ["ask_date_of_birth"], []),
-            ("12 March 1990", ["identity_mismatch", "ask_card_last4"],
-             [("verify_identity", {"card_last4": "9999", "date_of_birth": "1990-03-12"})]),
-            ("1234", ["ask_date_of_birth"], []),
-            ("1990-03-12", ["offer_activation"], [("verify_identity", {"card_last4": "1234", "date_of_birth": "1990-03-12"})]),
-            ("yes", ["ask_new_pin"], []),
-            ("4321", ["confirm_new_pin"], []),
-            ("yes", ["activated"], [("activate_card", {"card_last4": "1234", "new_pin": "4321"})]),
+            Turn.start(acts=["ask_card_last4"]),
+            Turn("it's 9999", acts=["ask_date_of_birth"], tool_calls=[]),
+            Turn(
+                "12 March 1990",
+                acts=["identity_mismatch", "ask_card_last4"],
+                tool_calls=[call("verify_identity", {"card_last4": "9999", "date_of_birth": "1990-03-12"})],
+            ),
+            Turn("1234", acts=["ask_date_of_birth"], tool_calls=[]),
+            Turn(
+                "1990-03-12",
+                acts=["offer_activation"],
+                tool_calls=[call("verify_identity", {"card_last4": "1234", "date_of_birth": "1990-03-12"})],
+            ),
+            Turn("yes", acts=["ask_new_pin"], tool_calls=[]),
+            Turn("4321", acts=["confirm_new_pin"], tool_calls=[]),
+            Turn(
+                "yes", acts=["activated"], tool_calls=[call("activate_card", {"card_last4": "1234", "new_pin": "4321"})]
+            ),
         ],
     ),
     "card_activation_sop": (
         "card_activation.sop.json",
-        ["VerifyIdentity"],
         [
-            ("yes, I am the cardholder", ["IntroduceActivation"], []),
-            ("what does it cost", ["RelieveDoubts"], []),
-            ("go ahead", ["AskForPassword"], []),
-            ("the password is blue sky", ["ConfirmActivation", "PoliteEnd"], []),
+            Turn.start(acts=["VerifyIdentity"]),
+            Turn("yes, I am the cardholder", acts=["IntroduceActivation"], tool_calls=[]),
+            Turn("what does it cost", acts=["RelieveDoubts"], tool_calls=[]),
+            Turn("go ahead", acts=["AskForPassword"], tool_calls=[]),
+            Turn("the password is blue sky", acts=["ConfirmActivation", "PoliteEnd"], tool_calls=[]),
         ],
     ),
     "card_activation_locked_out": (
         "card_activation.json",
-        ["ask_card_last4"],
         [
-            ("1111", ["ask_date_of_birth"], []),
-            ("1990-03-12", ["identity_mismatch", "ask_card_last4"], [("verify_identity", {"card_last4": "1111", "date_of_birth": "1990-03-12"})]),
-            ("2222", ["ask_date_of_birth"], []),
-            ("1990-03-12", ["identity_mismatch", "ask_card_last4"], [("verify_identity", {"card_last4": "2222", "date_of_birth": "1990-03-12"})]),
-            ("3333", ["ask_date_of_birth"], []),
-            ("1990-03-12", ["identity_mismatch", "locked_out"], [("verify_identity", {"card_last4": "3333", "date_of_birth": "1990-03-12"})]),
+            Turn.start(acts=["ask_card_last4"]),
+            Turn("1111", acts=["ask_date_of_birth"], tool_calls=[]),
+            Turn(
+                "1990-03-12",
+                acts=["identity_mismatch", "ask_card_last4"],
+                tool_calls=[call("verify_identity", {"card_last4": "1111", "date_of_birth": "1990-03-12"})],
+            ),
+            Turn("2222", acts=["ask_date_of_birth"], tool_calls=[]),
+            Turn(
+                "1990-03-12",
+                acts=["identity_mismatch", "ask_card_last4"],
+                tool_calls=[call("verify_identity", {"card_last4": "2222", "date_of_birth": "1990-03-12"})],
+            ),
+            Turn("3333", acts=["ask_date_of_birth"], tool_calls=[]),
+            Turn(
+                "1990-03-12",
+                acts=["identity_mismatch", "locked_out"],
+                tool_calls=[call("verify_identity", {"card_last4": "3333", "date_of_birth": "1990-03-12"})],
+            ),
+        ],
+    ),
+    "vet_appointment": (
+        "vet_appointment.json",
+        [
+            Turn.start(acts=["ask_owner_name"]),
+            Turn("Maria Lopez", acts=["ask_pet_name"], tool_calls=[]),
+            Turn("Biscuit", acts=["ask_species"], tool_calls=[]),
+            Turn("dog", acts=["ask_reason"], tool_calls=[]),
+            Turn("annual vaccination", acts=["ask_date"], tool_calls=[]),
+            Turn("tomorrow at 9:30", acts=["ask_phone"], tool_calls=[]),
+            Turn("07700900123", acts=["ask_email"], tool_calls=[]),
+            Turn("maria@example.com", acts=["confirm_appointment"], tool_calls=[]),
+            Turn(
+                "yes",
+                acts=["booked", "goodbye"],
+                tool_calls=[
+                    call(
+                        "book_appointment",
+                        {
+                            "owner_name": "Maria Lopez",
+                            "pet_name": "Biscuit",
+                            "species": "dog",
+                            "date": "2026-11-23",
+                            "time": "09:30",
+                        },
+                    )
+                ],
+            ),
+        ],
+    ),
+    "grocery_delivery": (
+        "grocery_delivery.json",
+        [
+            Turn.start(acts=["ask_box"]),
+            Turn("2 vegetable box", acts=["ask_address"], tool_calls=[]),
+            Turn("12 Mill Lane, Oxford", acts=["ask_day"], tool_calls=[]),
+            Turn("tomorrow at 10am", acts=["ask_name"], tool_calls=[]),
+            Turn("Sam Green", acts=["ask_phone"], tool_calls=[]),
+            Turn("07700900456", acts=["confirm_order"], tool_calls=[]),
+            Turn(
+                "yes",
+                acts=["ordered", "goodbye"],
+                tool_calls=[
+                    call(
+                        "place_delivery",
+                        {
+                            "box": "vegetable box",
+                            "quantity": 2,
+                            "address": "12 Mill Lane, Oxford",
+                            "delivery_day": "2026-11-23",
+                        },
+                    )
+                ],
+            ),
         ],
     ),
 }

@@ -47,3 +47,19 @@ def verify_identity(card_last4: str, date_of_birth: str) -> dict[str, Any]:
 def activate_card(card_last4: str, new_pin: str) -> dict[str, Any]:
     calls.append(("activate_card", {"card_last4": card_last4, "new_pin": new_pin}))
     return {"activated": True}
+
+
+@registry.tool()
+def book_appointment(owner_name: str, pet_name: str, species: str, reason: str, date: str, time: str, phone: str,
+                     email: str) -> dict[str, Any]:  # fmt: skip
+    calls.append(("book_appointment", {"owner_name": owner_name, "pet_name": pet_name, "species": species, "date": date, "time": time}))
+    return {"booked": time >= "08:00" and time < "19:00", "reference": f"V-{date}-{time.replace(':', '')}"}
+
+
+@registry.tool()
+def place_delivery(box: str, quantity: int, address: str, delivery_day: str, delivery_time: str, customer_name: str,
+                   phone: str) -> dict[str, Any]:  # fmt: skip
+    calls.append(("place_delivery", {"box": box, "quantity": quantity, "address": address, "delivery_day": delivery_day}))
+    if not "08:00" <= delivery_time <= "20:00":
+        raise ValueError(f"no delivery at {delivery_time}")
+    return {"order_id": f"GB-{quantity}", "total": {"fruit box": 15.0, "vegetable box": 14.0, "mixed box": 18.0}[box] * quantity}

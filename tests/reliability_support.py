@@ -19,11 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from hypothesis import HealthCheck
 from pydantic import ConfigDict, Field, create_model
 
 from fsmdial.flow import ExternalActionNode, FieldType, Flow, RequestNode, SlotArg, SlotType, ValueArg
 from fsmdial.loader import load_flow
+from fsmdial.testing import FrozenClock
 from fsmdial.tools import ToolRegistry
+from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.values import coerce
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +34,27 @@ FLOW_PATHS = sorted((ROOT / "flows").glob("*.json"))
 FULL = os.environ.get("FSMDIAL_FULL") == "1"
 CLOCK_NOW = dt.datetime(2024, 5, 14, 12, 0)
 
+# hypothesis settings of the fuzz tests: no deadline (shared cores), no health checks, fresh examples each run
+FUZZ_SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": list(HealthCheck), "derandomize": False}
 
-def clock() -> dt.datetime:
-    return CLOCK_NOW
+
+clock = FrozenClock(CLOCK_NOW)
+"""The reliability tests' clock (module level: store_child.py runs it in a child process); nothing sets it."""
+
+
+class AskedTextVerbatim(RulesUnderstander):
+    """The rules, but a string slot asked for takes the text as typed when the rules read nothing from it.
+
+    Since issue 20 the rules refuse "{ride_id}", escape codes or markup as a person's name; the tests using this
+    are about what happens to such a value once it is stored (kept as data, never formatted, never markup).
+    """
+
+    def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
+        parse = super().understand(state, text, **kwargs)
+        asked = state.slot(state.asked) if state.asked else None
+        if asked is not None and asked.type is SlotType.string and not parse.slots:
+            parse.slots[asked.name] = text
+        return parse
 
 
 def count(ci: int, full: int) -> int:

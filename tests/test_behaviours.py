@@ -7,9 +7,8 @@ import pytest
 from fsmdial.assistant import Assistant
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-
-from . import example_tools
-from .conftest import FLOWS
+from tests import example_tools
+from tests.conftest import FLOWS
 
 
 def talk(flow_file, turns, clock, **kwargs):
@@ -52,10 +51,10 @@ def test_correction_while_confirmation_pending_reconfirms_and_says_what_changed(
 def test_correction_after_a_search_runs_it_again(clock):
     dialogue, results = talk(
         "restaurant_booking.json",
-        [("Sam, 10 people, tomorrow at 8pm", ["ask_name"])],
+        [("Sam, 10 people, tomorrow at 8pm", ["confirm_booking"])],
         clock,
     )
-    # "Sam, ..." gave typed values, so the name is asked on its own.
+    # "Sam, ..." gives the name in its first clause, beside the typed values.
     _, results = talk(
         "restaurant_booking.json",
         [("Sam", ["ask_party_size"]), ("10", ["ask_date"]), ("tomorrow", ["ask_time"]), ("8pm", ["confirm_booking"]),

@@ -26,6 +26,7 @@ from fsmdial.errors import (
     StoreError,
     TemplateError,
     ToolError,
+    ToolFailure,
     ToolResultError,
     ToolTimeout,
     TurnError,
@@ -339,7 +340,7 @@ def test_a_conflict_rolls_the_turn_back_and_resume_continues(tmp_path: Path) -> 
 
 
 def test_a_failure_edge_makes_tool_errors_and_timeouts_an_outcome_not_an_error(tmp_path: Path) -> None:
-    for tool in (raise_(ConnectionError("backend down")), slow):
+    for tool in (raise_(ToolFailure("backend down")), slow):  # a declared business failure, a timeout
         faults = Faults(tool=tool)
         with SessionStore(tmp_path / f"{id(tool)}.db") as store:
             dialogue = make(store, faults, failure_edge=True)

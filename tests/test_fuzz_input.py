@@ -29,7 +29,7 @@ from fsmdial.errors import TurnError
 from fsmdial.runtime import MAX_INPUT_CHARS, Dialogue
 from fsmdial.store import SessionStore
 from fsmdial.understand.rules import RulesUnderstander
-from tests.reliability_support import FLOW_PATHS, SpyTools, clock, count, drive, flow, record
+from tests.reliability_support import FLOW_PATHS, AskedTextVerbatim, SpyTools, clock, count, drive, flow, record
 
 EXAMPLES = count(300, 5000)
 FLOWS = [flow(path) for path in FLOW_PATHS]
@@ -159,7 +159,7 @@ def test_slot_values_are_data_never_formatted(text: str) -> None:
     stored and passed to the tool verbatim (templates are never formatted from user text)."""
     ride = next(f for f in FLOWS if f.name == "ride_change")
     spy = SpyTools(ride)
-    dialogue = Dialogue(ride, tools=spy.registry, clock=clock)
+    dialogue = Dialogue(ride, tools=spy.registry, clock=clock, understander=AskedTextVerbatim())
     dialogue.start()
     dialogue.turn("my booking id is 102")
     dialogue.turn(text)
@@ -192,7 +192,7 @@ def test_over_long_input_is_cut_to_the_documented_limit_and_noted() -> None:
 
 def test_control_characters_and_surrogates_never_reach_the_session() -> None:
     ride = next(f for f in FLOWS if f.name == "ride_change")
-    dialogue = Dialogue(ride, tools=SpyTools(ride).registry, clock=clock)
+    dialogue = Dialogue(ride, tools=SpyTools(ride).registry, clock=clock, understander=AskedTextVerbatim())
     dialogue.start()
     dialogue.turn("Ja\x00ne\ud800 \x1b[31mDoe")
     name = dialogue.slots["customer_name"]

@@ -8,6 +8,8 @@ dependency), except those under ``if TYPE_CHECKING:`` (never run).
 from __future__ import annotations
 
 import ast
+import tomllib
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import fsmdial
@@ -114,7 +116,12 @@ def test_the_walk_sees_the_package():
     assert "fsmdial.flow" in dependencies("fsmdial.values")
     assert "fsmdial.language" in dependencies("fsmdial.understand.rules")
     assert resolve("fsmdial.understand.rules", 2, "flow") == "fsmdial.flow"
+    assert resolve("fsmdial.flow.checks", 1, "nodes") == "fsmdial.flow.nodes"
+    assert resolve("fsmdial.flow.nodes", 2, "patterns") == "fsmdial.patterns"
+    assert {"fsmdial.flow.nodes", "fsmdial.flow.checks"} <= dependencies("fsmdial.flow.document")
     assert resolve("fsmdial.language", 1, "dates") == "fsmdial.language.dates"
+    assert {"fsmdial.turn", "fsmdial.steps", "fsmdial.session"} <= dependencies("fsmdial.runtime")
+    assert "fsmdial.runtime" in dependencies("fsmdial.eval.star")
 
 
 def test_cycles_are_found():
@@ -144,3 +151,63 @@ def test_the_language_package_depends_on_nothing_else_in_fsmdial():
     language = {name for name in MODULES if name.startswith("fsmdial.language")}
     outside = {dep for name in language for dep in graph[name]} - language
     assert outside == set()
+
+
+def test_the_flow_model_and_checks_depend_only_downward():
+    # Lazy imports count here too (TYPE_CHECKING ones do not): the model imports neither the checks nor
+    # the document, and the checks do not import the document that runs them.
+    graph = {name: dependencies(name) for name in MODULES}
+    assert graph["fsmdial.flow.nodes"] & {"fsmdial.flow", "fsmdial.flow.checks", "fsmdial.flow.document"} == set()
+    assert graph["fsmdial.flow.checks"] & {"fsmdial.flow", "fsmdial.flow.document", "fsmdial.flow.lint"} == set()
+    assert {dep for dep in graph["fsmdial.patterns"] if dep.startswith("fsmdial")} == set()
+    # The flow format's modules in layers, each importing only modules listed before it.
+    layers = ["fsmdial.patterns", "fsmdial.flow.graph", "fsmdial.flow.nodes", "fsmdial.flow.checks",
+              "fsmdial.flow.document", "fsmdial.flow.lint"]  # fmt: skip
+    upward = {name: sorted(graph[name] & set(layers[index:])) for index, name in enumerate(layers)}
+    assert upward == {name: [] for name in layers}
+
+
+def test_every_data_file_in_the_package_is_shipped():
+    # Files next to the modules that are not Python (the flow JSON Schema, STAR overlays, static pages)
+    # reach a wheel only through pyproject's package-data or a MANIFEST.in recursive-include.
+    root = PACKAGE.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["fsmdial"]
+    patterns += [
+        f"{Path(words[1]).relative_to('fsmdial').as_posix()}/{pattern}"
+        for words in (line.split() for line in (root / "MANIFEST.in").read_text().splitlines())
+        if words[:1] == ["recursive-include"]
+        for pattern in words[2:]
+    ]
+    data = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+    ]
+    assert "flow.schema.json" in data
+    assert [name for name in data if not any(fnmatchcase(name, pattern) for pattern in patterns)] == []
+
+
+def test_the_command_line_sits_on_top():
+    # fsmdial/cli/ imports the engine; nothing else imports it (lazy imports included), so a command's
+    # helpers cannot become something the engine depends on. `python -m fsmdial` is its entry point.
+    graph = {name: dependencies(name) for name in MODULES}
+    command_line = {name for name in MODULES if name == "fsmdial.cli" or name.startswith("fsmdial.cli.")}
+    assert {"fsmdial.cli.flows", "fsmdial.cli.chat", "fsmdial.cli.serve", "fsmdial.cli.eval"} <= graph["fsmdial.cli"]
+    below = sorted(
+        f"{name} -> {dep}"
+        for name in MODULES
+        if name not in command_line and name != "fsmdial.__main__"
+        for dep in graph[name] & command_line
+    )
+    assert below == []
+    assert [name for name in MODULES if name.endswith(".cli") and name not in command_line] == []
+
+
+def test_the_command_line_lists_every_group_it_has():
+    # The groups are imported by name in cli/__init__.py (no import loop): a group module left out of
+    # that list would have its commands silently missing.
+    listed = {
+        f"{target}.{name}" for target, names, _ in imports("fsmdial.cli") if target == "fsmdial.cli" for name in names
+    }
+    groups = {name for name in MODULES if name.startswith("fsmdial.cli.")} - {"fsmdial.cli.__main__", "fsmdial.cli.common"}
+    assert listed == groups

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from fsmdial.errors import ToolError
+from fsmdial.errors import ToolError, ToolFailure
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import (
     ABSENT,
@@ -104,7 +104,7 @@ class Counter:
     def brew(self, drink: str, cups: int) -> dict:
         self.calls.append({"drink": drink, "cups": cups})
         if self.broken:
-            raise RuntimeError("no water")
+            raise ToolFailure("no water")
         return {"ticket": len(self.calls)}
 
 
@@ -200,7 +200,7 @@ def test_a_failing_turn_is_a_mismatch_unless_expected():
     before = dialogue.snapshot()
     with pytest.raises(ConversationMismatch) as caught:
         talk.say("yes", acts=["ready", "bye"])
-    assert "the turn raised ToolError: tool 'brew': raised RuntimeError: no water" in str(caught.value)
+    assert "the turn raised ToolError: tool 'brew': raised ToolFailure: no water" in str(caught.value)
     assert isinstance(caught.value.__cause__, ToolError)
     assert talk.say("yes", raises=ToolError) is None
     assert dialogue.snapshot() == before  # a failed turn leaves the session as it was

@@ -8,10 +8,11 @@ understanding that lowers them fails here.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
 
 from fsmdial.eval.messy import load_cases, score
 from fsmdial.models import fetch_command, locate
@@ -39,15 +40,16 @@ def test_smollm2_on_messy_utterances_does_not_drop(smollm2):
     assert all(got[key] >= floor for key, floor in FLOORS.items()), (got, FLOORS)
 
 
-def test_a_booking_with_smollm2_is_grounded_and_a_correction_is_never_a_yes(smollm2):
+def test_a_booking_with_smollm2_is_grounded_and_a_correction_is_never_a_yes(smollm2, clock):
     booked: list[dict] = []
 
     def book_table(**arguments):
         booked.append(arguments)
         return {"booked": True, "reference": "R1"}
 
+    clock.set("2026-11-23T12:00")  # a Monday
     d = Dialogue(REPO / "flows" / "restaurant_booking.json", understander=smollm2, tools={"book_table": book_table},
-                 clock=lambda: dt.datetime(2026, 11, 23, 12, 0))  # fmt: skip
+                 clock=clock)  # fmt: skip
     d.start()
     said = ["for 4 people tomorrow at 7pm", "it's under Jane Doe", "almost, but make it 5 people", "yes"]
     for text in said:

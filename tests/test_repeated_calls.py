@@ -144,3 +144,24 @@ def test_the_counting_edge_is_compiled_into_the_class_source_and_checked() -> No
         document["edges"][2]["count"] = slot
         with pytest.raises(FlowError, match=problem):
             load_flow(document)
+
+
+# ------------------------------------------------------------------ issue 22 #4: a count stops at the integer range
+
+
+def test_a_count_edge_stops_at_the_largest_integer_so_the_session_stays_loadable():
+    import copy
+
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+
+    document = copy.deepcopy(QUIZ)
+    del document["nodes"][0]["slots"][0]["maximum"]  # no maximum of its own: the integer range bounds the count
+    d, asked = quiz(document)
+    d.start()
+    largest = 2**63 - 1
+    d.turn(str(largest))
+    d.turn("yes")
+    assert d.slots["number"] == largest and asked == [largest]
+    restored = Dialogue.restore(load_flow(document), d.snapshot(), tools={"question": lambda number: {"text": "q"}})
+    assert restored.slots["number"] == largest

@@ -2,22 +2,46 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
 from fsmdial.errors import SnapshotError, TurnError
+from fsmdial.eval.forcing import checkpoint, rewind, seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.session import SNAPSHOT_VERSION, SessionState, decode_snapshot, encode_snapshot
+from fsmdial.session import HISTORY_LIMIT, SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
+from fsmdial.store import SessionStore
 from fsmdial.understand.rules import RulesUnderstander
-
-from . import example_tools
-from .conftest import FLOWS
+from tests import example_tools
+from tests.conftest import FLOWS
+from tests.reliability_support import ROOT, SpyTools, clock, flow
 
 RIDE = FLOWS / "ride_change.json"
+
+SAMPLES: dict[str, Any] = {
+    "node": "change_ride",
+    "slots": {"customer_name": "Ann", "ride_id": 17},
+    "results": {"change_ride": {"changed": True}},  # the shape the node declares (checked at restore)
+    "status": {"change_ride": "success"},
+    "calls": {"change_ride": {"arguments": {"ride_id": 17}, "result": {"changed": True}, "error": None}},
+    "informed": {"ask_details", "ride_inform_changes_successful"},
+    "answers": {"ask_details": "yes"},
+    "last_action": "change_ride",
+    "visits": {"ask_details": 2, "change_ride": 1},
+    "declined": {"change_description"},
+    "confirmed": {"customer_name"},
+    "asked": "ride_id",
+    "retries": {"ride_id": 1},
+    "ended": True,
+    "history": [("user", "hi"), ("bot", "hello")],
+    "turns": 3,
+}
+"""A value of each field that differs from its default and that a snapshot of flow RIDE may hold."""
 
 
 def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
@@ -39,14 +63,21 @@ def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
 
 
 def filled(cls: type[SessionState] = SessionState) -> SessionState:
-    return cls(**{f.name: sample(f) for f in dataclasses.fields(cls)})
+    """Every field away from its default: :data:`SAMPLES`, and :func:`sample` for a field a test's class adds."""
+    return cls(**{f.name: copy.deepcopy(SAMPLES[f.name]) if f.name in SAMPLES else sample(f)
+                  for f in dataclasses.fields(cls)})  # fmt: skip
 
 
-def test_every_field_round_trips_through_copy_dict_and_json() -> None:
+def test_every_field_round_trips_through_copy_and_the_snapshot() -> None:
+    assert set(SAMPLES) == {f.name for f in dataclasses.fields(SessionState)}  # a new field needs a sample
     state = filled()
     assert all(getattr(state, f.name) != getattr(SessionState(), f.name) for f in dataclasses.fields(state))
     assert state.copy() == state
-    assert SessionState.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+    flow = load_flow(RIDE)
+    snapshot = encode_snapshot(state, flow.name, Dialogue(flow, tools=example_tools.registry).tables.fingerprint)
+    for given in (snapshot, orjson.loads(snapshot)):  # the bytes, and the mapping they hold
+        restored = Dialogue.restore(flow, given, tools=example_tools.registry)
+        assert restored.session == state and restored.session is not state
 
 
 def test_a_copy_shares_no_container() -> None:
@@ -66,7 +97,10 @@ def test_a_field_added_to_the_dataclass_is_copied_saved_and_restored() -> None:
     state = filled(extended)
     assert state.extra == {"extra_key": 2}
     assert state.copy().extra == {"extra_key": 2} and state.copy().extra is not state.extra
-    assert extended.from_dict(orjson.loads(orjson.dumps(state.to_dict()))) == state
+    data = orjson.loads(encode_snapshot(state, "f", "abc"))
+    assert data["extra"] == {"extra_key": 2}
+    fields = {name: value for name, value in data.items() if name not in ("format", "version", "flow", "fingerprint")}
+    assert check_state(extended, fields) == state  # the reading decode_snapshot does after the header
 
 
 @pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(SessionState)])
@@ -132,12 +166,35 @@ def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
     dialogue.start()
     dialogue.turn("Ann")
     dialogue.turn("17")
-    saved = dialogue.checkpoint()
-    dialogue.seek("ask_details", clear=["ride_id"])
+    saved = checkpoint(dialogue)
+    seek(dialogue, "ask_details", clear=["ride_id"])
     assert dialogue.node == "ask_details" and dialogue.slots == {"customer_name": "Ann"}
     assert dialogue.turn("18").act_names == ["ride_ask_change"]  # the cleared slot is asked for, and taken
-    dialogue.seek("change_ride", result={"changed": True, "message": "moved"})
+    seek(dialogue, "change_ride", result={"changed": True, "message": "moved"})
     assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
-    dialogue.rewind(saved)  # back to before the seeks, keeping what the user said since
+    rewind(dialogue, saved)  # back to before the seeks, keeping what the user said since
     assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
     assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1
+
+
+RESTAURANT = flow(ROOT / "flows" / "restaurant_booking.json")
+
+
+def test_the_snapshot_stays_bounded_in_a_long_conversation(tmp_path: Path) -> None:
+    with SessionStore(tmp_path / "s.db", durable=False) as store:
+        dialogue = store.dialogue(RESTAURANT, "long", tools=SpyTools(RESTAURANT).registry, clock=clock)
+        dialogue.start()
+        sizes = {}
+        for turn in range(2, 2001):
+            dialogue.turn(f"hmm, let me think about it ({turn})")
+            if turn in (100, 2000):
+                sizes[turn] = len(dialogue.snapshot())
+        assert dialogue.turns == 2000
+        assert len(dialogue.history) == HISTORY_LIMIT
+        assert sizes[2000] <= sizes[100] + 100  # only the digits of the counts grow
+        assert sizes[2000] < 8_000
+        assert [text for role, text in dialogue.history if role == "user"][-1] == "hmm, let me think about it (2000)"
+        traces = store.traces("long")  # the whole transcript stays in the store
+        assert len(traces) == 2000 and traces[1]["text"] == "hmm, let me think about it (2)"
+        resumed = store.resume(RESTAURANT, "long", tools=SpyTools(RESTAURANT).registry, clock=clock)
+        assert resumed.session == dialogue.session and resumed.history == dialogue.history

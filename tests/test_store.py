@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from fsmdial.errors import ConflictError, SnapshotError, StoreError
+from fsmdial.errors import ConflictError, DamagedTrace, SnapshotError, StoreError
 from fsmdial.runtime import SNAPSHOT_VERSION, Dialogue
 from fsmdial.store import SCHEMA_VERSION, SessionStore, UnknownSession
 from tests.reliability_support import FLOW_PATHS, ROOT, SpyTools, clock, drive, flow, next_utterance
@@ -321,3 +321,54 @@ def test_connections_of_finished_threads_are_closed(store: SessionStore) -> None
     work(99)  # a new connection (this thread's) prunes those of the threads that ended
     assert len(store._connections) <= 2
     assert len(store.sessions()) == 21
+
+
+# ------------------------------------------------------------------ issue 22 #3: claims, #7: damaged trace rows
+
+
+def test_a_claim_is_taken_before_the_turn_and_released_after(tmp_path):
+    one, two = SessionStore(tmp_path / "s.db", timeout=0.3), SessionStore(tmp_path / "s.db", timeout=0.3)
+    with one.claim("abc"):
+        with pytest.raises(ConflictError, match="another turn of session 'abc' is running"):
+            with two.claim("abc"):
+                pass
+        with pytest.raises(ConflictError, match="another turn"):  # a writer that did not claim cannot commit
+            two.save_turn("abc", 1, orjson.dumps({"flow": "f"}), {})
+        one.save_turn("abc", 1, orjson.dumps({"flow": "f"}), {})
+    with two.claim("abc"):
+        two.save_turn("abc", 2, orjson.dumps({"flow": "f"}), {})
+    with one.claim("abc", lease=0.0):  # a holder that died: its lease runs out
+        with two.claim("abc"):
+            pass
+
+
+def damage(db, sid, event):
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE turns SET trace = ? WHERE session_id = ? AND turn = ?", (b"\xff{not json", sid, event))
+
+
+def test_a_damaged_trace_row_is_a_typed_error_or_a_marker(tmp_path):
+    store = SessionStore(tmp_path / "s.db")
+    for turn in (1, 2, 3):
+        store.save_turn("abc", turn, orjson.dumps({"flow": "f"}), {"turn": turn})
+    damage(tmp_path / "s.db", "abc", 2)
+    with pytest.raises(DamagedTrace, match="turn 2 of session 'abc'") as caught:
+        store.traces("abc")
+    assert caught.value.turn == 2
+    traces = store.traces("abc", damaged="mark")
+    assert traces[0] == {"turn": 1} and traces[2] == {"turn": 3}
+    assert traces[1]["damaged"] and traces[1]["turn"] == 2
+
+
+def test_a_layout_version_1_file_is_upgraded_with_its_sessions(tmp_path):
+    db = tmp_path / "old.db"
+    SessionStore(db).save_turn("abc", 1, orjson.dumps({"flow": "f"}), {"turn": 1})
+    with sqlite3.connect(db) as conn:  # as fsmdial wrote it before claims existed
+        conn.execute("DROP TABLE claims")
+        conn.execute("PRAGMA user_version=1")
+    store = SessionStore(db)
+    with store.claim("abc"):
+        store.save_turn("abc", 2, orjson.dumps({"flow": "f"}), {"turn": 2})
+    assert store.traces("abc") == [{"turn": 1}, {"turn": 2}]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2

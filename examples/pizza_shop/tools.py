@@ -58,7 +58,7 @@ class Kitchen:
 def make_tools(kitchen: Kitchen) -> ToolRegistry:
     """The tools of one kitchen (typed arguments: fsmdial validates them before the call)."""
     tools = ToolRegistry()
-    tools.register("place_order", kitchen.place_order)
+    tools.register("place_order", kitchen.place_order, failures=(SoldOut,))  # a declared business failure
     return tools
 
 

@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import SetupError
 from ..flow import Slot, SlotType
 from ..runtime import Dialogue
 from ..understand.base import Understander, UnderstandingState
 from ..values import InvalidValue, coerce
+from .forcing import seek
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "messy_utterances.json"
 FLOWS = Path(__file__).resolve().parents[2] / "flows"
@@ -47,8 +49,18 @@ class Case:
     bot: str | None = None
 
 
+def checkout_file(path: str | Path, what: str) -> Path:
+    """``path``, which must exist: the labelled cases and the example flows live in the repository (tests/data/,
+    flows/), not in the installed package, so outside a checkout this is an error naming them."""
+    path = Path(path)
+    if not path.exists():
+        raise SetupError(f"{what} not found at {path}: `fsmdial eval messy` reads the repository's tests/data/ and "
+                         "flows/, so run it from a checkout (or pass --data for the cases)")  # fmt: skip
+    return path
+
+
 def load_cases(path: str | Path = DEFAULT_DATA) -> tuple[dt.datetime, list[Case]]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = json.loads(checkout_file(path, "the labelled cases").read_text(encoding="utf-8"))
     cases = []
     for raw in data["cases"]:
         cases.append(Case(raw["id"], raw["flow"], raw["node"], raw["text"], dict(raw.get("slots") or {}),
@@ -59,9 +71,10 @@ def load_cases(path: str | Path = DEFAULT_DATA) -> tuple[dt.datetime, list[Case]
 
 def case_state(case: Case, now: dt.datetime, flows: Path = FLOWS) -> tuple[UnderstandingState, list[tuple[str, str]]]:
     """The understanding state the case's message is read at, and the conversation before it."""
-    dialogue = Dialogue(str(flows / f"{case.flow}.json"), stand_in_tools=True, clock=lambda: now)
+    dialogue = Dialogue(str(checkout_file(flows, "the example flows") / f"{case.flow}.json"), stand_in_tools=True,
+                        clock=lambda: now)  # fmt: skip
     dialogue.adopt_slots(case.held)
-    dialogue.seek(case.node, told=case.confirm, asked=case.asked)
+    seek(dialogue, case.node, told=case.confirm, asked=case.asked)
     history = [("bot", case.bot)] if case.bot else []
     return dialogue.understanding_state(), history
 

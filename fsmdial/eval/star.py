@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 from ..errors import FsmdialError, require
 from ..flow import ConfirmNode, EndNode, ExternalActionNode, Flow, InformNode, RequestNode
 from ..importers.star import StarImport, import_star_task, task_names, words
+from ..importers.star_format import overlay_files
 from ..machine import FlowMachine
 from ..runtime import Dialogue
 from ..session import SessionState
@@ -54,6 +55,7 @@ from ..trace import Act
 from ..values import InvalidValue, coerce
 from . import metrics
 from .corpus import GoldCall, StarDialogue, gold_label, is_user_turn, read_dialogue
+from .forcing import checkpoint, reopen, rewind, seek
 from .oracle import AskedByWizard, OracleUnderstander
 from .predicates import token_predicates
 from .simulator import StarApis, refused
@@ -319,11 +321,11 @@ class Session:
 
     def step(self, text: str, reveal: dict[str, Any] | None = None) -> list[Act] | None:
         if self.before is None:
-            self.before = self.dialogue.checkpoint()
+            self.before = checkpoint(self.dialogue)
         if self.oracle is not None:
             self.oracle.pending = dict(reveal or {})
         if self.dialogue.ended:
-            self.dialogue.reopen()  # the transcript goes on after the engine (or the user) ended it
+            reopen(self.dialogue)  # the transcript goes on after the engine (or the user) ended it
         try:
             result = self.dialogue.turn(text)
         except FsmdialError:
@@ -368,20 +370,20 @@ class Session:
         """Put the dialogue where the wizard's ``label`` leaves it; the slot now asked (or None)."""
         if label in self.bundle.slot_acts:
             node, slot = self.bundle.slot_acts[label]
-            self.dialogue.seek(node, held=self._unknown_results(node), clear=[slot])
+            seek(self.dialogue, node, held=self._unknown_results(node), clear=[slot])
             return slot
         labelled = self.bundle.node_labels.get(label)
         if labelled is not None:
-            self.dialogue.seek(labelled, held=self._unknown_results(labelled), told=True)
+            seek(self.dialogue, labelled, held=self._unknown_results(labelled), told=True)
         elif self.before is not None:
             # A greeting, an apology, a custom message: the wizard did not move on. The dialogue goes back
             # to where it was before the engine's reply, keeping what the user said.
-            self.dialogue.rewind(self.before)
+            rewind(self.dialogue, self.before)
         return None
 
     def align_to_query(self, node: str, call: GoldCall) -> None:
         """Put the dialogue just after query ``node``, with the wizard's knowledge-base answer as its result."""
-        self.dialogue.seek(node, result=shape_result(call.item, call.total, self.bundle.result_fields))
+        seek(self.dialogue, node, result=shape_result(call.item, call.total, self.bundle.result_fields))
 
 
 # ------------------------------------------------------------------ one dialogue
@@ -717,6 +719,8 @@ def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", mo
 
     if kind not in UNDERSTANDERS:
         raise ValueError(f"unknown understander {kind!r} (choose from {', '.join(UNDERSTANDERS)})")
+    if overlays:
+        overlay_files()  # a broken install fails here, once, not in the initializer of every pool worker
     args = (str(star_dir), tasks, overlays, kind, model, seed)
     names = [str(p) for p in paths]
     bar = tqdm(total=len(names), desc=f"STAR {kind}", unit="dlg", disable=not progress, leave=False)

@@ -20,16 +20,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
-from ..errors import FsmdialError
+from ..errors import StarFormatError
 from ..flow import Choice, Condition
 
 OVERLAY_DIR = Path(__file__).with_name("star_overlays")
 REQUEST_TYPE = "RequestType"
 """The API input type whose categories name the kinds of query (``Check``, ``Book``)."""
-
-
-class StarFormatError(FsmdialError, ValueError):
-    """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
 
 
 class _StarModel(BaseModel):
@@ -196,10 +192,26 @@ class Overlay(BaseModel):
         return data
 
 
-def load_overlay(name: str, directory: Path = OVERLAY_DIR) -> Overlay | None:
-    """The overlay of task ``name``, if there is one."""
-    path = directory / f"{name}.json"
-    return _validate(Overlay, _read_json(path), f"overlay for {name} ({path})") if path.is_file() else None
+def overlay_files(directory: Path | None = None) -> dict[str, Path]:
+    """Task name -> its overlay file in ``directory`` (default: the package's ``star_overlays/``).
+
+    The overlays are package data: finding none is a broken install, an error rather than an import
+    (or an evaluation) silently without them.
+    """
+    directory = OVERLAY_DIR if directory is None else directory
+    files = {path.stem: path for path in sorted(directory.glob("*.json"))}
+    if not files:
+        raise StarFormatError(
+            f"no STAR overlays in {directory}: fsmdial's data files are missing (reinstall it), "
+            "or import without them (--no-overlays)"
+        )
+    return files
+
+
+def load_overlay(name: str, directory: Path | None = None) -> Overlay | None:
+    """The overlay of task ``name``, if there is one (see :func:`overlay_files`)."""
+    path = overlay_files(directory).get(name)
+    return _validate(Overlay, _read_json(path), f"overlay for {name} ({path})") if path is not None else None
 
 
 def parse_overlay(document: dict[str, Any] | Overlay | None, task: str) -> Overlay | None:

@@ -8,15 +8,19 @@ in one place:
 * :mod:`.numbers`: numbers in digits or words;
 * :mod:`.dates`: dates and times of day;
 * :mod:`.answers`: yes and no;
-* :mod:`.phrases`: declining to answer, closing, greeting, lead-ins.
+* :mod:`.phrases`: declining to answer, closing, greeting, lead-ins;
+* :mod:`.acts`: dialogue acts (greet, thank, affirm, deny, hedge, question, don't know ...) before values;
+* :mod:`.names`: people's names said in a reply.
 
 It imports nothing else from fsmdial.
 """
 
 from __future__ import annotations
 
+from .acts import Acts, read_acts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import MONTHS, WEEKDAYS, impossible_date, parse_date, parse_time, remove_dates_and_times
+from .names import find_name
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
     CLOSING_PATTERN,
@@ -34,6 +38,9 @@ from .phrases import (
 from .text import ASCII_WORDS, DIGIT, may_contain, may_have_word, normalize
 
 __all__ = [
+    "Acts",
+    "find_name",
+    "read_acts",
     "ASCII_WORDS",
     "CERTAIN_ANSWERS",
     "CLOSING_PATTERN",
@@ -64,4 +71,5 @@ __all__ = [
     "parse_time",
     "parse_yes_no",
     "remove_dates_and_times",
+    "split_negated",
 ]

@@ -126,18 +126,16 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
         except ValueError:
             return None
     if digits and may_contain(low, _MONTH_PREFIXES):
+        named = False
         for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
             if match := pattern.search(low):
+                named = True
                 try:
-                    month = _month_index(match.group(month_group))
-                    day = int(match.group(day_group))
-                    year = int(match.group(3)) if match.group(3) else today.year
-                    candidate = dt.date(year, month, day)
-                except ValueError:
+                    return dt.date(*_year_month_day(match, day_group, month_group, today)).isoformat()
+                except ValueError:  # no such day (April 31; February 29 of the year meant): impossible_date says so
                     continue
-                if not match.group(3) and candidate < today:  # "March 3" means the next one
-                    candidate = candidate.replace(year=today.year + 1)
-                return candidate.isoformat()
+        if named:
+            return None  # a month and a day that do not exist: not "the 29th" of this month either
     if ("day" in low or not low.isascii()) and (match := _WEEKDAY.search(low)):
         target = WEEKDAYS.index(match.group(2).lower())
         ahead = (target - today.weekday()) % 7
@@ -164,7 +162,7 @@ def impossible_date(text: str, now: dt.datetime | None = None) -> str | None:
     """
     if not DIGIT.search(text):
         return None
-    year_now = (now or dt.datetime.now()).year
+    today = (now or dt.datetime.now()).date()
     for match in _ISO_DATE.finditer(text):
         if not _exists(int(match.group(1)), int(match.group(2)), int(match.group(3))):
             return match.group(0)
@@ -179,11 +177,19 @@ def impossible_date(text: str, now: dt.datetime | None = None) -> str | None:
             return match.group(0)
     for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
         for match in pattern.finditer(text):
-            month = _month_index(match.group(month_group))
-            year = int(match.group(3)) if match.group(3) else year_now
-            if not _exists(year, month, int(match.group(day_group))):
+            if not _exists(*_year_month_day(match, day_group, month_group, today)):
                 return match.group(0).strip()
     return None
+
+
+def _year_month_day(match: re.Match[str], day_group: int, month_group: int, today: dt.date) -> tuple[int, int, int]:
+    """(year, month, day) of a month-and-day match: the year written, else the next one with that day
+    still ahead ("March 3" on March 4 means next year's; "February 29" on 2028-03-01 means 2029's, which
+    does not exist). One rule for :func:`parse_date` and :func:`impossible_date`, so they never disagree."""
+    month, day = _month_index(match.group(month_group)), int(match.group(day_group))
+    if match.group(3):
+        return int(match.group(3)), month, day
+    return (today.year if (month, day) >= (today.month, today.day) else today.year + 1), month, day
 
 
 def _exists(year: int, month: int, day: int) -> bool:

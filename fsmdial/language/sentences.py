@@ -49,3 +49,18 @@ def cannot_change(nouns: Sequence[str]) -> str:
 def conversation_ended() -> str:
     """Said to anything the user writes after the conversation has ended."""
     return "This conversation has ended."
+
+
+def yes_or_no(question: str) -> str:
+    """A confirmation asked again after a reply that was no plain yes or no ("Shall I book it: yes or no?")."""
+    return f"{question.strip().rstrip('?.!').rstrip()}: yes or no?"
+
+
+def ruled_out(nouns: Sequence[str]) -> str:
+    """Values the user ruled out ("not at 7pm") are cleared and asked again."""
+    return f"OK, I cleared {_listed([f'the {noun}' for noun in nouns])}."
+
+
+def take_your_time() -> str:
+    """Said to "I don't know (yet)" before the question is asked again."""
+    return "No problem, take your time."

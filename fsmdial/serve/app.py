@@ -7,10 +7,15 @@
     GET  /sessions/{id}/download                    -> snapshot + every event's trace (JSON file)
     GET  /flows                                     -> the flows served, with their diagrams
 
-Everything the server does with a session runs in a worker thread (the
-understanding may be a slow model), never on the event loop. Errors are
+Everything the server does with a session runs off the event loop (the
+understanding may be a slow model). Turns (and starting and undoing a session)
+run one at a time on one thread of their own, ``fsmdial-turns``: queued turns
+wait there, never in the pool that answers reads, so a GET of another session
+is answered while turns queue; and every tool call (without a ``timeout``) runs
+on that one thread, so a tool may keep a thread-bound resource such as an
+SQLite connection opened on first use. Errors are
 answered as ``{"error": {"type": ..., "message": ...}}`` with a status that
-fits; an unexpected failure is logged and answered without its details.
+fits; an unexpected failure, or a tool's own exception, is logged and answered without its details.
 Requests are untrusted: bodies are size-limited JSON, posts must say they are
 JSON (a cross-site form cannot send them), session ids and file names from
 the URL are looked up, never used as paths, and the page's Content Security
@@ -19,9 +24,12 @@ Policy allows no inline script.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any
 
@@ -34,9 +42,22 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..errors import ConflictError, FsmdialError, SnapshotError, TurnError
-from ..store import UnknownSession
-from .sessions import NothingToUndo, Playground, SessionFull, UnknownFlow
+from ..errors import (
+    BadRequest,
+    ConflictError,
+    FsmdialError,
+    NotFound,
+    NothingToUndo,
+    RequestTooLarge,
+    SessionFull,
+    SnapshotError,
+    ToolError,
+    TurnError,
+    UnknownFlow,
+    UnknownSession,
+    UnsupportedMediaType,
+)
+from .sessions import Playground
 
 log = logging.getLogger("fsmdial.serve")
 
@@ -64,22 +85,6 @@ SECURITY_HEADERS = {
 }
 
 
-class BadRequest(FsmdialError):
-    """The request is not what the API takes (not JSON, wrong fields)."""
-
-
-class RequestTooLarge(BadRequest):
-    """The request body is larger than :data:`MAX_BODY_BYTES`."""
-
-
-class UnsupportedMediaType(BadRequest):
-    """A POST that does not say its body is JSON."""
-
-
-class NotFound(FsmdialError):
-    """Nothing is served at this address."""
-
-
 STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownSession, 404),
     (UnknownFlow, 404),
@@ -105,17 +110,28 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 def error_response(exc: BaseException) -> Response:
     for cls, status in STATUS:
         if isinstance(exc, cls):
-            return json_response({"error": {"type": type(exc).__name__, "message": str(exc)}}, status)
+            return json_response({"error": {"type": type(exc).__name__, "message": public_message(exc)}}, status)
     log.exception("request failed", exc_info=exc)
     message = "the server failed to answer; nothing was changed (the details are in the server's log)"
     return json_response({"error": {"type": "InternalError", "message": message}}, 500)
 
 
+def public_message(exc: BaseException) -> str:
+    """What the browser is told. A tool's own exception (the cause of a :class:`ToolError`) may hold anything (a
+    database URL with its password), so its text is only logged; the browser learns which tool failed."""
+    if isinstance(exc, ToolError) and exc.__cause__ is not None:
+        log.error("tool %r failed: %s", exc.tool, exc, exc_info=exc)
+        return f"tool {exc.tool!r} failed; nothing was changed (the details are in the server's log)"
+    return str(exc)
+
+
 async def read_json(request: Request) -> dict[str, Any]:
-    """The body of a POST as a JSON object (an empty body reads as ``{}``), at most :data:`MAX_BODY_BYTES`."""
+    """The body of a POST as a JSON object, at most :data:`MAX_BODY_BYTES`. An empty body reads as ``{}``, and
+    may come with no content type at all (``curl -X POST .../undo``); any other body must say it is JSON (a
+    cross-site form always sends a form content type, so it cannot post one)."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type != "application/json":
-        raise UnsupportedMediaType(f"send the body as application/json, not {media_type or 'nothing'!r}")
+    if media_type not in ("application/json", ""):
+        raise UnsupportedMediaType(f"send the body as application/json, not {media_type!r}")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise RequestTooLarge(f"the body has {declared} bytes; the most accepted is {MAX_BODY_BYTES}")
@@ -124,6 +140,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         body += chunk
         if len(body) > MAX_BODY_BYTES:
             raise RequestTooLarge(f"the body is longer than {MAX_BODY_BYTES} bytes, the most accepted")
+    if not media_type and body:
+        raise UnsupportedMediaType("send the body as application/json, not 'nothing'")
     if not body.strip():
         return {}
     try:
@@ -145,6 +163,12 @@ def session_id(request: Request) -> str:
 def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None) -> Starlette:
     """The app serving ``playground``. ``allowed_hosts`` are the Host headers answered (default:
     the loopback names; a page of another site reaching the port through DNS rebinding is refused)."""
+
+    turns = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fsmdial-turns")
+
+    async def in_turn_thread(function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` on the one turn thread (see the module docstring)."""
+        return await asyncio.get_running_loop().run_in_executor(turns, functools.partial(function, *args))
 
     def endpoint(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def wrapped(request: Request) -> Response:
@@ -180,7 +204,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
         flow = body.get("flow")
         if flow is not None and not isinstance(flow, str):
             raise BadRequest("'flow' must be a flow's name (a string) or left out")
-        return json_response(await run_in_threadpool(playground.create, flow), 201)
+        return json_response(await in_turn_thread(playground.create, flow), 201)
 
     @endpoint
     async def view(request: Request) -> Response:
@@ -193,13 +217,13 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
         text = body.get("text")
         if not isinstance(text, str):
             raise BadRequest("the body must be {\"text\": \"what the user says\"}")
-        return json_response(await run_in_threadpool(playground.turn, sid, text))
+        return json_response(await in_turn_thread(playground.turn, sid, text))
 
     @endpoint
     async def undo(request: Request) -> Response:
         sid = session_id(request)
         await read_json(request)
-        return json_response(await run_in_threadpool(playground.undo, sid))
+        return json_response(await in_turn_thread(playground.undo, sid))
 
     @endpoint
     async def download(request: Request) -> Response:
@@ -221,6 +245,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
     hosts = allowed_hosts or ["127.0.0.1", "localhost", "::1", "[::1]"]
     app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
     app.state.playground = playground
+    app.state.turns = turns
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)

@@ -11,7 +11,10 @@ holds the snapshot to continue from, and its list of traces is the whole log::
 
 Undo appends an event instead of deleting one, so each step stays a single
 atomic write, a crash never leaves a session between two states, and the
-download shows what happened, undone turns included.
+download shows what happened, undone turns included. A turn in which a
+committing action (``"commits": true``: a booking, a payment) succeeded is part
+of history: undo stops there (:class:`~fsmdial.errors.UndoRefused`), since
+going back would let the same "yes" run the action a second time.
 
 A request restores the conversation from the store, runs it, and saves the
 new event; nothing lives only in memory, so a restarted server (or a second
@@ -29,31 +32,30 @@ from typing import Any
 import orjson
 
 from ..assistant import Assistant
-from ..errors import FsmdialError, SnapshotError, TurnError
+from ..conversation import Conversation
+from ..errors import (
+    NothingToUndo,
+    ServeError,
+    SessionFull,
+    SnapshotError,
+    TurnError,
+    UndoRefused,
+    UnknownFlow,
+    UnknownSession,
+)
+from ..flow import ExternalActionNode
+from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
-from ..store import SessionStore, UnknownSession
+from ..store import SessionStore
+from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
 
 FORMAT = "fsmdial.serve.session"
 """``format`` of a downloaded session."""
+__all__ = ["FORMAT", "MAX_EVENTS", "NothingToUndo", "Playground", "ServeError", "SessionFull", "UnknownFlow",
+           "visible_events"]  # fmt: skip
 MAX_EVENTS = 500
 """Most events one session may hold (a runaway client cannot grow a session without bound)."""
-
-
-class ServeError(FsmdialError):
-    """A playground request that cannot be carried out (the session is unchanged)."""
-
-
-class UnknownFlow(ServeError):
-    """The request names a flow this server does not serve."""
-
-
-class NothingToUndo(ServeError):
-    """Undo was asked for a session with no user turn left to undo."""
-
-
-class SessionFull(ServeError):
-    """The session has reached :data:`MAX_EVENTS`."""
 
 
 class Playground:
@@ -90,6 +92,8 @@ class Playground:
                          **dialogue_options}  # fmt: skip
         self.diagrams: dict[str, Diagram] = {name: flow_diagram(cls) for name, cls in self.classes.items()}
         self._turns = threading.Lock()
+        self._commits = {(node.id, node.tool) for cls in classes for node in cls.FLOW.nodes
+                         if isinstance(node, ExternalActionNode) and node.commits}  # fmt: skip
         for name in self.classes:
             self._conversation(name)  # a missing tool or predicate fails now, not at the first session
 
@@ -109,7 +113,7 @@ class Playground:
             "assistant": len(self.classes) > 1,
         }
 
-    def _conversation(self, target: str | None) -> Dialogue | Assistant:
+    def _conversation(self, target: str | None) -> Conversation:
         """A fresh conversation: one flow by name, or (``None``) the default one."""
         if target is None:
             if len(self.classes) == 1:
@@ -121,9 +125,9 @@ class Playground:
             raise UnknownFlow(f"no flow named {target!r} is served here (served: {', '.join(self.classes)})")
         return Dialogue(cls, **self._options)
 
-    def _restore(self, session_id: str, events: list[dict[str, Any]]) -> Dialogue | Assistant:
+    def _restore(self, session_id: str, events: list[dict[str, Any]]) -> Conversation:
         """The session's conversation at its last committed event."""
-        target = events[0].get("target")
+        target = target_of(events)
         if target is not None and target not in self.classes:
             raise UnknownFlow(f"session {session_id!r} is on flow {target!r}, which this server does not serve")
         conversation = self._conversation(target)
@@ -149,32 +153,48 @@ class Playground:
         """One user turn; returns the session's view. On any failure the stored session is unchanged."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        with self._turns:
+        with self._turns, self.store.claim(session_id):  # the claim first: another process's turn is done or waits
             events = self.events(session_id)
             self._check_room(session_id, events)
             conversation = self._restore(session_id, events)
             result = conversation.turn(text)
-            self._save(session_id, len(events) + 1, "turn", events[0].get("target"), conversation, result, text)
+            self._save(session_id, len(events) + 1, "turn", target_of(events), conversation, result, text)
         return self.view(session_id)
 
     def undo(self, session_id: str) -> dict[str, Any]:
         """Back to the state before the last visible user turn (a new ``undo`` event); returns the view."""
-        with self._turns:
+        with self._turns, self.store.claim(session_id):
             events = self.events(session_id)
             self._check_room(session_id, events)
             visible = visible_events(events)
             if len(visible) < 2:
                 raise NothingToUndo(f"session {session_id!r} has no turn to undo")
+            committed = self._committed(visible[-1][1])
+            if committed:
+                raise UndoRefused(
+                    f"turn {len(visible) - 1} of session {session_id!r} called {committed!r}, which commits: what it "
+                    "did outside the conversation stays done, so that turn and the turns before it cannot be undone"
+                )
             undone, (_, back_to) = visible[-1][0], visible[-2]
-            record = {"event": "undo", "target": events[0].get("target"), "undoes": undone, "snapshot": back_to["snapshot"]}
+            record = {"event": "undo", "target": target_of(events), "undoes": undone, "snapshot": back_to["snapshot"]}
             self.store.save_turn(session_id, len(events) + 1, orjson.dumps(back_to["snapshot"]), record)
         return self.view(session_id)
+
+    def _committed(self, event: Mapping[str, Any]) -> str | None:
+        """The tool of a committing action (``"commits": true``) that succeeded in this event's turn, if any."""
+        for call in event.get("result", {}).get("tool_calls", ()):
+            if call.get("status") == "success" and (call.get("node"), call.get("tool")) in self._commits:
+                return str(call["tool"])
+        return None
 
     def _check_room(self, session_id: str, events: list[dict[str, Any]]) -> None:
         if len(events) >= self.max_events:
             raise SessionFull(f"session {session_id!r} has {len(events)} events, the most one session may hold; start a new one")
 
-    def _save(self, session_id: str, number: int, kind: str, target: str | None, conversation: Any, result: Any, text: str) -> None:
+    def _save(
+        self, session_id: str, number: int, kind: str, target: str | None,
+        conversation: Conversation, result: TurnResult, text: str,
+    ) -> None:  # fmt: skip
         snapshot = conversation.snapshot()
         record = {
             "event": kind,
@@ -194,10 +214,17 @@ class Playground:
 
     # ------------------------------------------------------------ reading
     def events(self, session_id: str) -> list[dict[str, Any]]:
-        """The session's event log. Raises :class:`UnknownSession`."""
-        events = self.store.traces(session_id)
-        if not events or not all(isinstance(event, dict) and "event" in event for event in events):
+        """The session's event log. Raises :class:`UnknownSession`.
+
+        A stored event that cannot be read (a damaged row) is ``{"event": "damaged", "turn": n, "damaged": why}``:
+        it is left out of the visible turns, and the session goes on from its stored snapshot.
+        """
+        events = [{"event": "damaged", **event} if event.keys() == {"turn", "damaged"} else event
+                  for event in self.store.traces(session_id, damaged="mark")]  # fmt: skip
+        if not events or not all("event" in event for event in events):
             raise UnknownSession(session_id)  # a session of the store that no playground wrote
+        if not visible_events(events):
+            raise SnapshotError(f"session {session_id!r}: every event of its opening is damaged; start a new one")
         return events
 
     def view(self, session_id: str) -> dict[str, Any]:
@@ -223,18 +250,18 @@ class Playground:
         ]
         return {
             "id": session_id,
-            "target": events[0].get("target"),
+            "target": target_of(events),
             "flow": flow,
             "node": last["node"],
             "entered": visible[-1][1]["trace"].get("nodes", []),
             "ended": last["ended"],
             "turns": turns,
             "slots": self._slots(conversation, flow, turns),
-            "can_undo": len(visible) > 1,
+            "can_undo": len(visible) > 1 and self._committed(visible[-1][1]) is None,
             "events": len(events),
         }
 
-    def _slots(self, conversation: Any, flow: str | None, turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _slots(self, conversation: Conversation, flow: str | None, turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each slot of the active flow: its value, the turn that set it, whether it was corrected."""
         if isinstance(conversation, Assistant):
             dialogue = conversation.dialogues.get(flow) if flow else None
@@ -257,7 +284,7 @@ class Playground:
         return [
             {
                 "name": name,
-                "value": _jsonable(values[name]) if name in values else None,
+                "value": jsonable(values[name]) if name in values else None,
                 "set": name in values,
                 "turn": set_at.get(name) if name in values else None,
                 "corrected": name in values and len(seen.get(name, ())) > 1,
@@ -273,24 +300,26 @@ class Playground:
             "format": FORMAT,
             "version": 1,
             "id": session_id,
-            "target": events[0].get("target"),
+            "target": target_of(events),
             "snapshot": orjson.loads(snapshot),
             "events": events,
         }
+
+
+def target_of(events: Sequence[Mapping[str, Any]]) -> str | None:
+    """The flow the session was opened on (``None``: the default conversation), as its readable events say."""
+    return next((event.get("target") for event in events if event["event"] != "damaged"), None)
 
 
 def visible_events(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mapping[str, Any]]]:
     """(event number, event) of the start and the turns not undone, in order."""
     stack: list[tuple[int, Mapping[str, Any]]] = []
     for number, event in enumerate(events, 1):
+        if event["event"] == "damaged":
+            continue
         if event["event"] == "undo":
             if len(stack) > 1:
                 stack.pop()
         else:
             stack.append((number, event))
     return stack
-
-
-def _jsonable(value: Any) -> Any:
-    """A slot value as plain JSON (dates and times as ISO text, as snapshots hold them)."""
-    return orjson.loads(orjson.dumps(value, default=str))

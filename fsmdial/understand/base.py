@@ -10,12 +10,13 @@ nothing about the flow's business logic.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
-from ..flow import Slot
+from ..flow import Slot, SlotType
 from ..language import normalize
 
 Answer = Literal["yes", "no", "other"]
@@ -23,6 +24,9 @@ ANSWERS: tuple[Answer, ...] = get_args(Answer)
 """Every answer to a pending yes/no question, in order."""
 GOODBYE = "goodbye"
 """Built-in intent of flows that have a ``goodbye`` fallback."""
+CONTINUE = "continue"
+"""Built-in intent inside a flow that has ``examples``: the user asks for what the flow does ("can I book a table"
+in the booking flow): it carries on, never "out of scope"."""
 DECLINE = "decline"
 """Built-in intent while a slot is asked: the user cannot or will not give it ("I don't know")."""
 
@@ -85,6 +89,21 @@ class UnderstandingState:
     def slot(self, name: str) -> Slot | None:
         return self._slot_index.get(name)
 
+    @cached_property
+    def person_name(self) -> Slot | None:
+        """The slot for a person's name: a string slot without a pattern whose name says "name" and nothing but
+        whose ("customer_name", "full_name", not "pet_name"); of several, the asked or confirmed one. The rules
+        read it after cue words and the model may write only spans of a name's shape into it."""
+        found = [slot for slot in self.slots if slot.type is SlotType.string and slot.pattern is None
+                 and "name" in (words := set(re.split(r"[_\W]+", slot.name.lower()))) and words <= _PERSON_WORDS]  # fmt: skip
+        if len(found) > 1:
+            found = [slot for slot in found if slot.name in (self.asked, self.confirm_slot)] or found
+        return found[0] if len(found) == 1 else None
+
+
+_PERSON_WORDS = frozenset({"name", "customer", "full", "owner", "user", "guest", "contact", "caller", "person",
+                           "first", "last", "your", "client", "booking", "reservation", "holder", "account"})  # fmt: skip
+
 
 @dataclass
 class Parse:
@@ -99,18 +118,23 @@ class Parse:
     slots: dict[str, Any] = field(default_factory=dict)
     answer: Answer | None = None
     choice: str | None = None
+    negated: dict[str, Any] = field(default_factory=dict)
+    """Values the user ruled out ("not at 7pm"): a slot holding one is cleared and asked again."""
     path: str = "rules"
     model_calls: int = 0
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        return self.intent is None and not self.slots and self.answer is None and self.choice is None
+        return (self.intent is None and not self.slots and self.answer is None and self.choice is None
+                and not self.negated)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"intent": self.intent, "slots": dict(self.slots), "answer": self.answer}
         if self.choice is not None:
             out["choice"] = self.choice
+        if self.negated:
+            out["negated"] = dict(self.negated)
         return out
 
 

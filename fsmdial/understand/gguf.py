@@ -221,6 +221,7 @@ def merge(certain: Parse, model: Parse) -> Parse:
         slots=slots,
         answer=model.answer,
         choice=model.choice,
+        negated=dict(certain.negated),
         path="model",
         model_calls=model.model_calls,
         info=info,

@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from ..errors import FsmdialError
-from .grounding import TEXT_SPAN_WORDS, SpanRules, message
+from .grounding import TEXT_SPAN_WORDS, SpanRules, message, name_spans
 
 MAX_DECIMALS = 3
 """Most digits a number may have after the decimal point."""
@@ -553,13 +553,15 @@ NOT_INSIDE = "x-not-inside"
 """With ``x-span-of``: words (casefolded) a span may not have at all."""
 ONE_CLAUSE = "x-one-clause"
 """With ``x-span-of``: ``true`` if a span may not run across a clause (only a sentence otherwise)."""
+PERSON_NAME = "x-person-name"
+"""With ``x-span-of``: ``true`` if a span must be of a person's name's shape (see :func:`.grounding.name_spans`)."""
 
 
 def span_rules(schema: dict[str, Any]) -> SpanRules:
     """The :class:`~.grounding.SpanRules` an ``x-span-of`` schema states."""
     starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
     return SpanRules(frozenset(schema.get(NOT_AT_EDGES, ())), starts, frozenset(schema.get(NOT_INSIDE, ())),
-                     bool(schema.get(ONE_CLAUSE, False)))  # fmt: skip
+                     bool(schema.get(ONE_CLAUSE, False)), bool(schema.get(PERSON_NAME, False)))  # fmt: skip
 
 
 def json_piece(text: str) -> str:
@@ -579,6 +581,9 @@ def span_node(text: str, rule: Any = None, rules: SpanRules | None = None) -> No
     ``rule(hint, body)`` names a rule (the schema builder's, to keep names unique).
     """
     rules = rules or SpanRules()
+    if rules.person_name:  # a few words at most: the spans themselves
+        names = name_spans(text, rules)
+        return seq(Lit('"'), alt(*(Lit(json_piece(name)) for name in names)), Lit('"')) if names else None
     msg = message(text)
     count = min(len(msg.words), TEXT_SPAN_WORDS)
     if count == 0:

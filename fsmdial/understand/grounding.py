@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..flow import Slot, SlotType
+from ..language.names import MAX_NAME_WORDS, is_name
 from ..values import find_numbers, parse_date, parse_time
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
@@ -120,6 +121,9 @@ class SpanRules:
     starts: frozenset[int] | None = None
     barred: frozenset[str] = frozenset()
     one_clause: bool = False
+    person_name: bool = False
+    """The slot holds a person's name: only spans the rules' name-shape check accepts
+    (:func:`fsmdial.language.names.is_name`; see :func:`name_spans`)."""
 
     def can_start(self, msg: Message, index: int) -> bool:
         return self.can_end(msg, index) and (self.starts is None or index in self.starts)
@@ -139,8 +143,29 @@ ONE_CLAUSE_LENGTH = 200
 
 
 def span_rules_for(slot: Slot, blocked: frozenset[str], starts: frozenset[int] | None,
-                   barred: frozenset[str]) -> SpanRules:  # fmt: skip
-    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH)
+                   barred: frozenset[str], *, person_name: bool = False) -> SpanRules:  # fmt: skip
+    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH, person_name)
+
+
+@lru_cache(maxsize=256)
+def name_spans(text: str, rules: SpanRules) -> tuple[str, ...]:
+    """The spans of ``text`` allowed by ``rules`` that can be a person's name: a few words, each of a name's
+    shape, as the rules understander reads a name ("he's bleeding badly" and "hi there" have none)."""
+    msg = message(text)
+    count = min(len(msg.words), TEXT_SPAN_WORDS)
+    found: dict[str, None] = {}
+    for first in range(count):
+        if not rules.can_start(msg, first):
+            continue
+        for last in range(first, count):
+            words = msg.span(first, last).split()
+            if len(words) > MAX_NAME_WORDS:
+                break
+            if rules.can_end(msg, last) and is_name(words):
+                found[msg.span(first, last)] = None
+            if not rules.runs_on(msg, last):
+                break
+    return tuple(found)
 
 
 @lru_cache(maxsize=256)
@@ -250,6 +275,8 @@ def is_typed(slot: Slot) -> bool:
 
 def text_span_ok(text: str, span: str, rules: SpanRules = SpanRules()) -> bool:
     """Is ``span`` a span a text slot may take from ``text`` under ``rules`` (see :func:`.grammar.span_node`)?"""
+    if rules.person_name:
+        return span in name_spans(text, rules)
     msg = message(text)
     count = min(len(msg.words), TEXT_SPAN_WORDS)
     for first in range(count):

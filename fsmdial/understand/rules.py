@@ -31,13 +31,18 @@ from ..language import (
     POSITIVE_WORDS,
     SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
+    WORD_NUMBERS,
+    Acts,
+    find_name,
     find_numbers,
     impossible_date,
     normalize,
     parse_date,
     parse_time,
     parse_yes_no,
+    read_acts,
     remove_dates_and_times,
+    split_negated,
 )
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 from .grounding import FUNCTION_WORDS
@@ -144,6 +149,8 @@ class _StateTables:
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
+        self.name_slot = state.person_name
+        self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
         )
@@ -203,12 +210,18 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
+        acts = read_acts(text)
         if state.confirm is not None:
-            parse.answer = parse_yes_no(text)  # type: ignore[assignment]
+            parse.answer = _answer(text, acts)  # type: ignore[assignment]
         parse.intent = self._intent(state, tables, norm, text)
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
-        self._fill_slots(state, tables, text, now, parse)
+        said, ruled_out = split_negated(text) if acts.deny else (text, "")
+        self._fill_slots(state, tables, text, now, parse, acts, said)
+        if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
+            negated = Parse()
+            self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
+            parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
         return parse
 
     def certain(
@@ -228,21 +241,22 @@ class RulesUnderstander:
             slot = state.slot(name)
             if slot is None:
                 continue
-            if slot.type is SlotType.string and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
+            cued = name in found.info.get("cued", ())
+            if slot.type is SlotType.string and not cued and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
                 continue
             slots[name] = value
         if state.confirm is not None and slots:
             asked = next((said for role, said in reversed(history) if role != "user"), "")
             slots = {name: value for name, value in slots.items() if not _names(asked, value)}
-        return Parse(intent=found.intent, slots=slots, path="rules")
+        return Parse(intent=found.intent, slots=slots, negated=found.negated, path="rules")
 
     def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
         """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
         norm = normalize(text)
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return None
-        if state.confirm is not None and norm in CERTAIN_ANSWERS:
-            answer = CERTAIN_ANSWERS[norm]
+        if state.confirm is not None and (norm in CERTAIN_ANSWERS or _plain_answer(text) is not None):
+            answer = CERTAIN_ANSWERS.get(norm) or _plain_answer(text)
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
             # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
@@ -288,9 +302,44 @@ class RulesUnderstander:
         return None
 
     def _fill_slots(
-        self, state: UnderstandingState, tables: _StateTables, text: str, now: dt.datetime, parse: Parse
+        self, state: UnderstandingState, tables: _StateTables, text: str, now: dt.datetime, parse: Parse, acts: Acts,
+        said: str,
     ) -> None:
+        """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
+        self._fill_typed(state, tables, said, now, parse, asked)
+        if tables.name_slot is not None and tables.name_slot.name not in parse.slots and not acts.question:
+            # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
+            # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
+            # Only a name after words that introduce it is certain (the model path keeps it); one read from the
+            # first clause of the reply is a reading the model may still make better.
+            name_asked = asked is tables.name_slot
+            cued = find_name(acts.rest, False)
+            found = cued or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value else None)
+            if found is not None:
+                parse.slots[tables.name_slot.name] = found[: tables.name_slot.string_limit]
+                if cued is not None:
+                    parse.info.setdefault("cued", []).append(tables.name_slot.name)
+            if name_asked:
+                return  # no name in the reply: asked again, never the whole text
+        if asked is None or asked.name in parse.slots:
+            return
+        if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
+            parse.slots[asked.name] = answer == "yes"
+        elif asked.type is SlotType.string and parse.intent is None and not parse.slots and not acts.holds_no_value:
+            # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
+            # never a greeting, thanks, a question or a don't-know.
+            if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
+                # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
+                parse.slots[asked.name] = _string_value(asked, text)
+            elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
+                parse.slots[asked.name] = found
+
+    def _fill_typed(
+        self, state: UnderstandingState, tables: _StateTables, text: str, now: dt.datetime, parse: Parse,
+        asked: Slot | None,
+    ) -> None:
+        """Dates, times, categorical values and numbers written in ``text``."""
         rest = text
         date = parse_date(text, now) if tables.has_date else None
         time = parse_time(text) if tables.has_time else None
@@ -313,20 +362,9 @@ class RulesUnderstander:
                     parse.slots[slot.name] = hit
         numbers = find_numbers(rest)
         if numbers:
-            target = tables.number_target or _named_number_slot(tables, rest)
+            target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
             if target is not None and target.name not in parse.slots and len(numbers) == 1:
                 parse.slots[target.name] = numbers[0]
-        if asked is None or asked.name in parse.slots:
-            return
-        if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
-            parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and not parse.slots:
-            # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111).
-            if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
-                # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                parse.slots[asked.name] = _string_value(asked, text)
-            elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
-                parse.slots[asked.name] = found
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -360,10 +398,32 @@ def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
     hits: list[Slot] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
-            if word[0].isdigit() and any(w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]):
+            if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]):
                 hits.append(slot)
                 break
     return hits[0] if len(hits) == 1 else None
+
+
+_CORRECTION = re.compile(r"\b(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops)\b", re.I)
+
+
+def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
+    """The flow's only numeric slot, for a number given as a correction ("sorry, wrong number, it's 251")."""
+    return tables.single_number if tables.single_number is not None and _CORRECTION.search(text) else None
+
+
+def _answer(text: str, acts: Acts) -> str | None:
+    """The answer to a pending yes/no question: a "yes" taken back or qualified ("yes, but ...", "sure, just not
+    at 7pm", "ok?") is no yes; a message made only of yes words ("sounds good, thanks") is one."""
+    said = parse_yes_no(text)
+    if said == "yes" and (acts.hedge or acts.question or acts.deny):
+        return None
+    return said if said is not None else _plain_answer(text)
+
+
+def _plain_answer(text: str) -> str | None:
+    acts = read_acts(text)
+    return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
 def _distinctive(value: str) -> bool:
@@ -458,4 +518,5 @@ def _names(said: str, value: object) -> bool:
     """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)?"""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return re.search(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w])", said, re.I) is not None
+    # Not inside a date or a time ("11" in "2026-11-26" is not "11 people").
+    return re.search(r"(?<![\w.\-/:])" + re.escape(str(value)) + r"(?![\w\-/:])", said, re.I) is not None

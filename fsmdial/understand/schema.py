@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
+from ..language import read_acts
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
@@ -49,6 +50,7 @@ from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
     ONE_CLAUSE,
+    PERSON_NAME,
     SPAN_OF,
     SPAN_STARTS,
     TIME_PATTERN,
@@ -468,7 +470,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             if spans:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        else:
+        elif not read_acts(text).holds_no_value:  # a greeting, thanks, a question or a don't-know is no text value
             texts.append(slot)
     # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
     # what the rules read for sure is another slot's value: no text span has any of its words.
@@ -484,7 +486,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        rules = span_rules_for(slot, blocked, starts, barred)
+        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name)
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules
@@ -496,6 +498,8 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][NOT_INSIDE] = sorted(rules.barred)
             if rules.one_clause:
                 properties[slot.name][ONE_CLAUSE] = True
+            if rules.person_name:
+                properties[slot.name][PERSON_NAME] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
@@ -536,16 +540,17 @@ _NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't can
 
 
 def possible_answers(text: str) -> list[str]:
-    """The plain answers a message may be: never "yes" with a negation or a question in it.
+    """The plain answers a message may be: "yes" only with a yes word in it and no negation, hedge or question
+    ("Alex", "hmm let me think", "tell me about the menu first" cannot be a yes); "no" only with a no word.
 
-    (A plain, certain "yes" or "no" never gets here: the rules settle it.)
+    (A plain "yes" or "no" never gets here: the rules settle it.)
     """
-    said = words_of(text)
-    if "?" in text:
+    said, acts = words_of(text), read_acts(text)
+    if acts.question:
         return ["other"]
-    if not said.isdisjoint(_NEGATION):
-        return ["no", "other"]
-    return list(ANSWERS)
+    negated = not said.isdisjoint(_NEGATION) or acts.deny
+    offered = [] if negated or acts.hedge or not acts.affirm else ["yes"]
+    return offered + (["no"] if negated else []) + ["other"]
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:

@@ -1,4 +1,5 @@
-"""Write ``flows/multiwoz/{restaurant,hotel,train}.json`` from the databases and the MultiWOZ ontology.
+"""Write ``flows/{restaurant,hotel,train}.json`` beside this module (package data) from the databases and
+the MultiWOZ ontology.
 
 ``python -m fsmdial.eval.clemtodd.build_flows [DATA_DIR] [OUT_DIR]``
 
@@ -26,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .runner import FLOWS_DIR
 from .tools import WEEKDAYS, default_data_dir
 
 # "any ...": the user's "it does not matter" (MultiWOZ's dontcare), read by the tools as no constraint.
@@ -275,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     if data is None:
         print("error: no clem:todd data directory (pass it, or set FSMDIAL_CLEMTODD)", file=sys.stderr)
         return 2
-    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[3] / "flows" / "multiwoz"
+    out = Path(argv[1]) if len(argv) > 1 else FLOWS_DIR
     for path in build(data, out):
         print(path)
     return 0

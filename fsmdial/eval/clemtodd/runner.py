@@ -31,8 +31,20 @@ PUBLISHED = [
 ]
 
 
+FLOWS_DIR = Path(__file__).with_name("flows")
+"""The three flows, package data (``flows/{restaurant,hotel,train}.json`` beside this module)."""
+
+
 def flows_dir() -> Path:
-    return Path(__file__).resolve().parents[3] / "flows" / "multiwoz"
+    return FLOWS_DIR
+
+
+def bundled_flows() -> list[Any]:
+    """The restaurant, hotel and train flows, validated. One missing is a broken install: a FlowError
+    naming the file, never an evaluation without it."""
+    from ...loader import load_flow
+
+    return [load_flow(FLOWS_DIR / f"{name}.json") for name in FLOW_NAMES]
 
 
 def load_tasks(data_dir: str | Path, split: str) -> list[dict[str, Any]]:
@@ -102,10 +114,8 @@ def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, unders
     """Run every task; the report as a JSON-ready dict."""
     tqdm = require("tqdm", "eval", "fsmdial eval clemtodd").tqdm
 
-    from ...loader import load_flow
-
     tasks = list(tasks)
-    flows = [load_flow(flows_dir() / f"{name}.json") for name in FLOW_NAMES]
+    flows = bundled_flows()
     db = MultiwozDB(data_dir)
     started = time.perf_counter()
     episodes: list[Episode] = []

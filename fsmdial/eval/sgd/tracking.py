@@ -43,6 +43,7 @@ from ...tables import flow_class
 from ...understand.base import Understander
 from ...understand.grounding import message, read_spans
 from ...values import InvalidValue, coerce
+from ..forcing import checkpoint, reopen, seek
 from ..oracle import AskedByWizard
 
 CLOCK = dt.datetime(2019, 3, 1, 12, 0)
@@ -113,15 +114,15 @@ class Tracker:
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
         self.offered = {a["slot"]: a["values"][0] for a in actions
                         if a.get("act") in ("OFFER", "CONFIRM") and a["slot"] in slots and a.get("values")}  # fmt: skip
-        session = self.dialogue.checkpoint()
+        session = checkpoint(self.dialogue)
         session.history.append(("bot", text))
-        self.dialogue.roll_back(session)
+        self.dialogue.load_session(session)
         acts = {a.get("act") for a in actions}
         question = f"{self.intent}__confirm" if "CONFIRM" in acts else f"{self.intent}__done" if "OFFER" in acts else ""
         if question in self.service.node_task:
             if self.dialogue.ended:
-                self.dialogue.reopen()
-            self.dialogue.seek(question, told=True)
+                reopen(self.dialogue)
+            seek(self.dialogue, question, told=True)
 
     def adopt(self, others: Iterable[Tracker]) -> None:
         """Values the user gave another service, for slots of the same name this one has not filled."""
@@ -133,7 +134,7 @@ class Tracker:
 
     def force(self, gold: Mapping[str, list[str]]) -> None:
         """Teacher forcing: the session's slots become ``gold`` (a frame's ``slot_values``), coerced."""
-        session = self.dialogue.checkpoint()
+        session = checkpoint(self.dialogue)
         session.slots.clear()
         self.said = {}
         for name, values in gold.items():
@@ -145,12 +146,12 @@ class Tracker:
             except InvalidValue:
                 continue
             self.said[name] = (session.slots[name], values[0])
-        self.dialogue.roll_back(session)
+        self.dialogue.load_session(session)
 
     def hear_user(self, text: str) -> None:
         before = dict(self.slots)
         if self.dialogue.ended:
-            self.dialogue.reopen()  # the transcript goes on after a goodbye the engine heard
+            reopen(self.dialogue)  # the transcript goes on after a goodbye the engine heard
         try:
             result = self.dialogue.turn(text)
         except FsmdialError:
@@ -170,14 +171,14 @@ class Tracker:
         """The user accepted what the bot offered: those values (in the bot's words) become the slots'."""
         if not offered:
             return
-        session = self.dialogue.checkpoint()
+        session = checkpoint(self.dialogue)
         for name, words in offered.items():
             try:
                 session.slots[name] = coerce(self.service.slots[name], words, CLOCK)
             except InvalidValue:
                 continue
             self.said[name] = (session.slots[name], words)
-        self.dialogue.roll_back(session)
+        self.dialogue.load_session(session)
 
     def state(self) -> dict[str, Any]:
         """The session's state in SGD's form: each slot's value as the user said it (the words a date or a

@@ -1,0 +1,54 @@
+"""The ``fsmdial`` command line: one module per group of commands, each adding its own with ``register``.
+
+* :mod:`.flows`: ``validate``, ``compile``, ``graph``, ``schema``;
+* :mod:`.chat`: ``chat`` (one flow, or several as one assistant, in the terminal);
+* :mod:`.models`: ``tiny-model``, ``models fetch | list``;
+* :mod:`.importers`: ``import star | sop``;
+* :mod:`.eval`: ``eval star | messy | clemtodd``;
+* :mod:`.understand`: ``prompt`` (what a model would be asked at a node);
+* :mod:`.serve`: ``serve`` (the browser playground).
+
+The command line sits on top of the package: it imports the engine, no module outside it imports it.
+A group imports what its commands need inside their handlers, so ``fsmdial --help`` loads no engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from ..errors import FlowError, FsmdialError
+from . import chat, eval, flows, importers, models, serve, understand
+
+GROUPS = (flows, chat, models, importers, eval, understand, serve)
+"""The command groups, in the order ``fsmdial --help`` lists their commands."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fsmdial",
+        description="Embedded dialogue engine: flows compile to state machines; a local model only understands.",
+    )
+    parser.add_argument("--version", action="version", version=f"fsmdial {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for group in GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except FlowError as exc:
+        for issue in exc.issues:
+            prefix = f"{exc.source}: " if exc.source else ""
+            print(f"{prefix}error: {issue}", file=sys.stderr)
+        return 1
+    except FsmdialError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,80 @@
+"""What the command groups share: the ``--format`` option, loading flows and tools, command tables."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+FORMATS = ("auto", "fsmdial", "chief", "sop")
+"""The flow file formats ``--format`` takes."""
+
+Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+"""A sub-command of a table: (help, add its arguments, run it)."""
+
+
+def add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format", choices=FORMATS, default="auto", help="flow file format (default: recognised from its content)"
+    )
+
+
+def load(path: str, fmt: Any) -> Any:
+    """The flow at ``path`` (a :class:`~fsmdial.flow.Flow`), read as format ``fmt``."""
+    from ..loader import load_flow
+
+    return load_flow(path, format=fmt)
+
+
+def flow_summary(flow: Any) -> str:
+    """``ride_change: 1 request, 1 external_action, 2 inform, 5 edges``."""
+    kinds: dict[str, int] = {}
+    for node in flow.nodes:
+        kinds[node.type] = kinds.get(node.type, 0) + 1
+    summary = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+    return f"{flow.name}: {summary}, {len(flow.edges)} edges"
+
+
+def register_table(subparsers: Any, command: str, help_text: str, table: dict[str, Command]) -> None:
+    """A command whose sub-commands come from ``table``: name -> (help, add its arguments, run it)."""
+    parser = subparsers.add_parser(command, help=help_text)
+    choices = parser.add_subparsers(dest=f"{command}_kind", metavar="KIND", required=True)
+    for name, (kind_help, add_arguments, run) in table.items():
+        sub = choices.add_parser(name, help=kind_help)
+        add_arguments(sub)
+        sub.set_defaults(func=run)
+
+
+def load_tools(spec: str | None) -> Any:
+    """The tool registry ``--tools MODULE:REGISTRY`` names (None without one)."""
+    if not spec:
+        return None
+    module_name, _, attribute = spec.partition(":")
+    if not attribute:
+        raise SystemExit(f"--tools expects module:registry, got {spec!r}")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))  # like `python -m`: the app's modules are found from where it runs
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, attribute)
+    except AttributeError:
+        raise SystemExit(f"--tools: module {module_name!r} has no attribute {attribute!r}") from None
+
+
+def note_missing_tools(flows: list[Any], tools: Any, out: Any = None) -> None:
+    """Say which tools the flows call that ``tools`` does not register (a stand-in answers for them)."""
+    from ..tools import ToolRegistry
+
+    registry = ToolRegistry.of(tools)
+    for name in sorted({name for flow in flows for name in registry.missing(flow)}):
+        print(f"[note] tool {name!r} is not registered: a stand-in returns the first outcome the flow expects", file=out)
+
+
+def understander_of(args: argparse.Namespace) -> Any:
+    """The understander ``--model``/``$FSMDIAL_MODEL`` and ``--backend`` ask for (None: the rules)."""
+    from ..understand.factory import make_understander
+
+    return make_understander("auto", getattr(args, "model", None), backend=args.backend)

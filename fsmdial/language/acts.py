@@ -1,0 +1,181 @@
+"""Dialogue acts: what a message *does* before what values it holds.
+
+:func:`read_acts` reads a message as a set of acts from cue-word lexicons (a
+greeting, thanks, a goodbye, a yes, a no, a hedge such as "but" or "though", a
+question, "I don't know", "it doesn't matter", a stall such as "hmm let me
+think") and finds where a value may start: greetings and filler in front of it
+are stripped ("hi, I'm Jane" -> "I'm Jane"). The rules understander reads acts
+first: a greeting, thanks or a question never fills a slot, and a confirmation
+guarding a committing action is answered yes only by a :attr:`Acts.plain_yes`.
+
+The lexicons describe classes of phrasings, not sentences; everything is a pure
+function of the text, cached.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .text import normalize
+
+
+def _phrases(*items: str) -> re.Pattern[str]:
+    """One pattern for whole-word phrases of normalised text (longest first)."""
+    return re.compile(r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, items), key=len, reverse=True)) + r")(?![\w'])")
+
+
+GREETINGS = _phrases("hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "good morning", "good afternoon",
+                     "good evening", "good day", "morning", "evening", "afternoon", "hi there", "hello there",
+                     "hey there", "hey guys", "hi guys", "hello again", "hi again")  # fmt: skip
+THANKS = _phrases("thanks", "thank you", "thx", "ty", "cheers", "much appreciated", "appreciate it", "thanks a lot",
+                  "thank you so much", "thanks so much", "many thanks")  # fmt: skip
+BYE = _phrases("bye", "goodbye", "good bye", "bye bye", "see you", "see ya", "farewell", "have a nice day",
+               "have a good day", "have a great day")  # fmt: skip
+AFFIRM = _phrases(
+    "yes", "yeah", "yep", "yup", "ya", "yea", "yes please", "sure", "sure thing", "correct", "right", "exactly",
+    "absolutely", "definitely", "certainly", "of course", "ok", "okay", "alright", "all right", "affirmative",
+    "that's right", "that is right", "that's correct", "that is correct", "that's it", "that's perfect", "perfect",
+    "great", "fine", "good", "sounds good", "sounds great", "sounds perfect", "looks good", "looks great",
+    "please do", "go ahead", "go for it", "do it", "book it", "confirm", "confirmed", "agreed", "indeed", "true",
+    "that works", "works for me", "all good", "lovely", "excellent", "wonderful", "brilliant", "yes it is",
+    "please", "yes go ahead", "let's do it", "let's do that", "do that", "book that", "make the booking",
+    "i confirm", "it is", "that's fine", "that is fine", "that's great", "that's good", "that'd be great",
+    "that would be great", "yes thanks", "yes thank you", "sure thanks", "you bet", "book the table",
+    "please book it", "go ahead and book it", "yes book it", "do it please",
+)  # fmt: skip
+"""Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
+DENY = _phrases("no", "nope", "nah", "not", "never", "don't", "do not", "doesn't", "does not", "isn't", "is not",
+                "won't", "wouldn't", "negative", "wrong", "incorrect", "not really", "no thanks", "no thank you",
+                "cancel", "stop")  # fmt: skip
+HEDGE = _phrases("but", "though", "although", "however", "except", "except for", "instead", "rather", "actually",
+                 "only if", "as long as", "provided", "unless", "wait", "hold on", "hang on", "change", "make it",
+                 "almost", "nearly", "apart from", "other than")  # fmt: skip
+"""Words that take back or qualify what comes before them: a "yes" with one of these is no plain yes."""
+QUESTION_START = re.compile(
+    r"^(?:(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's|tell me|any idea)\b|"
+    r"(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|am|isn't|aren't|"
+    r"don't|doesn't|won't|can't)\s+(?:you|ya|i|we|it|there|they|he|she|this|that|these|those|the|your|my|our|a|an)\b)"
+)
+"""A message (after its greeting) that starts like a question ("do you have vegan options")."""
+DONT_KNOW = _phrases(
+    "i don't know", "don't know", "do not know", "dunno", "no idea", "not sure", "no clue", "idk", "let me check",
+    "i'll check", "i will check", "need to check", "have to check", "i'll have to check", "i need to ask",
+    "not yet", "haven't decided", "have not decided", "undecided", "can't remember", "cannot remember",
+    "don't remember", "i forgot", "can't recall", "don't recall", "let me see", "let me ask",
+)  # fmt: skip
+NO_PREFERENCE = _phrases(
+    "doesn't matter", "does not matter", "don't care", "do not care", "no preference", "any is fine",
+    "anything is fine", "either is fine", "either one", "either way", "whatever", "i don't mind", "don't mind",
+    "up to you", "you choose", "you decide", "surprise me", "any will do", "anything's fine", "no matter",
+    "not important", "not fussy", "i'm easy", "whichever",
+)  # fmt: skip
+STALL = _phrases("hmm", "hmmm", "umm", "um", "uh", "let me think", "give me a second", "give me a sec",
+                 "give me a minute", "one moment", "one second", "one sec", "just a moment", "just a second",
+                 "wait", "hold on", "hang on", "thinking", "let me see")  # fmt: skip
+FILLER = _phrases("um", "umm", "uh", "hmm", "hmmm", "well", "so", "oh", "ok", "okay", "alright", "right", "sorry",
+                  "actually", "yeah", "yes", "sure", "please", "ah", "er", "erm", "oops", "no")  # fmt: skip
+"""Words that may stand in front of a value and are no part of it ("um, Jane", "sorry, 251")."""
+
+_LEAD = re.compile(r"^[\s,.!;:\-]*")
+_HEAD = re.compile(r"[\w']+(?:\s+[\w']+){0,3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Acts:
+    """The acts of one message (see the module docstring); ``rest`` is the message from where a value may
+    start, with its original case (greetings, thanks and filler in front removed)."""
+
+    greet: bool
+    thank: bool
+    bye: bool
+    affirm: bool
+    deny: bool
+    hedge: bool
+    question: bool
+    dont_know: bool
+    no_preference: bool
+    stall: bool
+    rest: str
+    only_social: bool
+    """Nothing but greetings, thanks, yes/no words and filler: no value can be in it."""
+
+    @property
+    def plain_yes(self) -> bool:
+        """An unambiguous plain affirmation: a yes, nothing against it, nothing else said."""
+        return (self.affirm and self.only_social and not (self.deny or self.hedge or self.question
+                                                           or self.dont_know or self.stall))  # fmt: skip
+
+    @property
+    def plain_no(self) -> bool:
+        return self.deny and self.only_social and not (self.affirm or self.question)
+
+    @property
+    def holds_no_value(self) -> bool:
+        """The message cannot be the text value of a slot: a greeting, thanks, a question, a don't-know ..."""
+        return self.only_social or self.question or self.dont_know or self.no_preference or self.stall
+
+
+_SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
+
+
+@lru_cache(maxsize=4096)
+def read_acts(text: str) -> Acts:
+    """The acts of ``text`` (cached; see :class:`Acts`)."""
+    norm = normalize(text.replace("\u2019", "'"))
+    rest = _strip_front(text)
+    leftover = norm
+    for pattern in _SOCIAL:
+        leftover = pattern.sub(" ", leftover)
+    only_social = not leftover.strip()
+    front = normalize(rest)
+    plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
+    question = "?" in text or bool(QUESTION_START.match(front))
+    return Acts(
+        greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
+        thank=bool(THANKS.search(norm)),
+        bye=bool(BYE.search(norm)),
+        affirm=bool(AFFIRM.search(plain)),
+        deny=bool(DENY.search(norm)) or "n't" in norm,
+        hedge=bool(HEDGE.search(norm)),
+        question=question,
+        dont_know=bool(DONT_KNOW.search(norm)),
+        no_preference=bool(NO_PREFERENCE.search(norm)),
+        stall=bool(STALL.search(norm)),
+        rest=rest,
+        only_social=only_social,
+    )
+
+
+def _strip_front(text: str) -> str:
+    """``text`` without the greetings, thanks and filler in front of its value ("hi there, um, Jane" -> "Jane")."""
+    rest = text.replace("\u2019", "'")
+    while True:
+        rest = _LEAD.sub("", rest)
+        head = _HEAD.match(rest)
+        if head is None:
+            return rest.strip()
+        for pattern in (GREETINGS, THANKS, FILLER):
+            found = pattern.match(head.group().lower())
+            if found is not None and (len(rest) == found.end() or not rest[found.end()].isalnum()):
+                # a front word ends at punctuation or a space; "so" in "sofia" is no filler
+                break
+        else:
+            return rest.strip()
+        rest = rest[found.end() :]
+
+
+_CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I)
+_NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
+
+
+@lru_cache(maxsize=1024)
+def split_negated(text: str) -> tuple[str, str]:
+    """``text`` cut into what it says and what it rules out: the clauses with a "not" ("sure, just not at 7pm",
+    "fine but not for 4 people", "I can't do Friday") go to the second part. A bare "no" in front of a value is
+    a correction ("no, five people"), not a negation of it."""
+    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
+    said = [c for c in clauses if not _NEGATION.search(c)]
+    ruled_out = [c for c in clauses if _NEGATION.search(c)]
+    return ", ".join(said), ", ".join(ruled_out)

@@ -1,0 +1,211 @@
+"""Issue 20: customers' own words, and never acting on a misunderstanding (commit safety, acts before values,
+corrections, staying on task). The sentences are the issue's, verbatim."""
+
+from __future__ import annotations
+
+import pytest
+
+from fsmdial.errors import CommitGuardError, TurnError
+from fsmdial.language import find_name, read_acts, split_negated
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.understand.base import Parse
+from fsmdial.understand.rules import RulesUnderstander
+from fsmdial.understand.schema import possible_answers, turn_schema
+
+from tests import example_tools
+from tests.conftest import FLOWS
+
+BOOKED = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-23", "time": "19:00"}
+
+
+def at_confirmation(clock, understander=None):
+    """A restaurant booking waiting at "Shall I book it?" for Jane Doe, 4 people, tomorrow at 7pm."""
+    example_tools.calls.clear()
+    kwargs = {"understander": understander} if understander is not None else {}
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock, **kwargs)
+    dialogue.start()
+    dialogue.turn("hi, I'd like to book a table for 4 people tomorrow at 7pm")
+    result = dialogue.turn("Jane Doe")
+    assert result.text.endswith("Shall I book it?") and dialogue.slots == BOOKED
+    return dialogue
+
+
+def booked(dialogue):
+    return [args for tool, args in example_tools.calls if tool == "book_table"]
+
+
+# ------------------------------------------------------------------ 1. commit safety
+
+
+@pytest.mark.parametrize(
+    ("reply", "changed"),
+    [
+        ("yes, but the name should be Bob Smith", {"name": "Bob Smith"}),
+        ("ok, though book it under the name Maria", {"name": "Maria"}),
+        ("under Dana Lee", {"name": "Dana Lee"}),
+        ("yes but make it 11 people", {"party_size": 11}),
+        ("actually we will be five people", {"party_size": 5}),
+        ("no, for five people, sorry", {"party_size": 5}),
+    ],
+)
+def test_a_yes_with_a_change_is_a_change_confirmed_again(clock, reply, changed):
+    dialogue = at_confirmation(clock)
+    result = dialogue.turn(reply)
+    assert not result.tool_calls and not booked(dialogue)
+    assert dialogue.slots == {**BOOKED, **changed}
+    assert result.text.endswith("Shall I book it?")
+    dialogue.turn("yes")
+    (call,) = booked(dialogue)
+    assert {key: call[key] for key in BOOKED} == {**BOOKED, **changed}
+
+
+@pytest.mark.parametrize(("reply", "cleared", "asked"), [("sure, just not at 7pm", "time", "At what time?"),
+                                                         ("fine but not for 4 people", "party_size", "For how many people?")])
+def test_a_value_ruled_out_is_cleared_and_asked_again(clock, reply, cleared, asked):
+    dialogue = at_confirmation(clock)
+    result = dialogue.turn(reply)
+    assert not booked(dialogue) and cleared not in dialogue.slots
+    assert result.text.endswith(asked)
+
+
+@pytest.mark.parametrize("reply", ["Alex", "hmm let me think", "tell me about the menu first", "maybe", "ok?",
+                                   "yes, I think so, but let me check"])
+def test_anything_but_a_plain_yes_is_asked_again_as_yes_or_no(clock, reply):
+    dialogue = at_confirmation(clock)
+    result = dialogue.turn(reply)
+    assert not booked(dialogue) and dialogue.slots == BOOKED
+    assert result.text.endswith("Shall I book it: yes or no?")
+    dialogue.turn("yes please, go ahead")
+    assert len(booked(dialogue)) == 1
+
+
+class SaysYes:
+    """A model that answers every confirmation yes (what SmolLM2 did to "Alex")."""
+
+    def understand(self, state, text, *, history=(), now=None):
+        parse = RulesUnderstander().understand(state, text, history=history, now=now)
+        if state.confirm:
+            parse.answer = "yes"
+        return parse
+
+
+def test_a_models_yes_that_is_no_plain_yes_does_not_commit(clock):
+    dialogue = at_confirmation(clock, understander=SaysYes())
+    for reply in ("Alex", "hmm let me think", "tell me about the menu first"):
+        result = dialogue.turn(reply)
+        assert not booked(dialogue), reply
+        assert result.text.endswith("Shall I book it: yes or no?")
+        assert any("not a plain one" in note for note in result.trace.notes)
+    dialogue.turn("yes")
+    assert len(booked(dialogue)) == 1
+
+
+def test_the_grammar_offers_yes_only_to_a_yes():
+    for reply in ("Alex", "hmm let me think", "tell me about the menu first", "sure, just not at 7pm",
+                  "yes, but the name should be Bob Smith"):
+        assert "yes" not in possible_answers(reply), reply
+    assert "yes" in possible_answers("that would be lovely, go ahead")
+
+
+def test_a_restated_number_is_not_read_inside_the_date_of_the_question(clock):
+    dialogue = at_confirmation(clock)
+    state = dialogue.understanding_state()
+    certain = RulesUnderstander().certain(state, "yes but make it 11 people", history=dialogue.session.history,
+                                          now=clock())  # fmt: skip
+    assert "2026-11-23" in dialogue.session.history[-1][1]
+    assert certain.slots == {"party_size": 11}
+    schema = turn_schema(state, "yes but make it 11 people", clock(), settled=certain)
+    assert not schema.answers  # a value read: no answer at all, so no "yes"
+
+
+def test_the_invariant_before_a_committing_tool(clock, monkeypatch):
+    """Were a change and a yes ever applied together (a bug elsewhere), the committing tool is not called."""
+    import fsmdial.turn as turn_module
+
+    dialogue = at_confirmation(clock)
+    monkeypatch.setattr(turn_module, "invalidate", lambda turn, changed: None)  # the bug: a change resets nothing
+
+    class YesAndChange:
+        def understand(self, state, text, *, history=(), now=None):
+            return Parse(answer="yes", slots={"name": "Eve"}, path="model")
+
+    dialogue.understander = YesAndChange()
+    before = dialogue.snapshot()
+    with pytest.raises(CommitGuardError, match="name changed in the turn it would commit"):
+        dialogue.turn("yes")
+    assert not booked(dialogue) and dialogue.snapshot() == before
+    assert issubclass(CommitGuardError, TurnError)
+
+
+# ------------------------------------------------------------------ 2. dialogue acts before values
+
+
+@pytest.mark.parametrize("reply", ["hi there", "Good evening", "hey, do you guys have vegan options?", "thanks!",
+                                   "he's bleeding badly"])
+def test_a_greeting_thanks_or_question_is_never_a_name(clock, reply):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn(reply)
+    assert "name" not in dialogue.slots
+
+
+@pytest.mark.parametrize(
+    ("reply", "name"),
+    [("hi, I'm Jane", "Jane"), ("it's under Okafor", "Okafor"), ("Priya, I'd like to make a reservation", "Priya"),
+     ("my name is dana lee", "dana lee"), ("this is Tom", "Tom"), ("the name should be Bob Smith", "Bob Smith"),
+     ("under the name Maria please", "Maria"), ("Jane Doe", "Jane Doe")],
+)
+def test_names_in_sentences(clock, reply, name):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn(reply)
+    assert dialogue.slots.get("name") == name
+
+
+def test_i_dont_know_yet_asks_again_and_never_ends_the_conversation(clock):
+    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Jane")
+    result = dialogue.turn("hmm, I don't know yet, let me check with the others")
+    assert not dialogue.ended and result.act_names == ["take_your_time", "ride_ask_booking_number"]
+    dialogue.turn("it's 102")
+    assert dialogue.slots["ride_id"] == 102
+
+
+def test_acts_of_a_message():
+    assert read_acts("yes please, go ahead").plain_yes
+    assert read_acts("sounds good, thanks!").plain_yes
+    assert not read_acts("Good evening").plain_yes and read_acts("Good evening").only_social
+    assert read_acts("hey, do you guys have vegan options?").question
+    assert not read_acts("Will").question
+    assert read_acts("It doesn't matter to me.").no_preference
+    assert read_acts("hmm, I don't know yet, let me check with the others").dont_know
+    assert split_negated("sure, just not at 7pm") == ("sure", "just not at 7pm")
+    assert split_negated("not at 7pm but at 8pm") == ("but at 8pm", "not at 7pm")
+    assert find_name("I'm looking for a table", True) is None
+    assert find_name("Dr. Jane Smith", True) == "Dr. Jane Smith"
+
+
+# ------------------------------------------------------------------ 5. corrections at any point
+
+
+def test_wrong_number_corrected_mid_flow(clock):
+    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Jane")
+    dialogue.turn("102")
+    result = dialogue.turn("sorry, wrong number, it's 251")
+    assert dialogue.slots["ride_id"] == 251 and "change_description" not in dialogue.slots
+    assert result.act_names[-1] == "ride_ask_change"
+
+
+# ------------------------------------------------------------------ 6. staying on task
+
+
+def test_asking_for_what_the_flow_does_carries_on(clock):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Jane")
+    result = dialogue.turn("can I book a table")
+    assert "only help" not in result.text and result.act_names == ["ask_party_size"]
