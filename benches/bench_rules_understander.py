@@ -36,12 +36,12 @@ class _Recorder(RulesUnderstander):
 
 def _turns() -> list[tuple[object, str]]:
     recorder = _Recorder()
-    for path, _, turns in SCRIPTS.values():
+    for path, script in SCRIPTS.values():
         dialogue = Dialogue(load_flow(FLOWS / path), tools=example_tools.registry, clock=frozen_clock,
                             understander=recorder)  # fmt: skip
         dialogue.start()
-        for text, _, _ in turns:
-            dialogue.turn(text)
+        for turn in script[1:]:
+            dialogue.turn(turn.user)
     return recorder.seen
 
 

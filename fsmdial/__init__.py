@@ -43,6 +43,8 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "FlowError": "fsmdial.errors",
     "FlowIssue": "fsmdial.errors",
     "TurnError": "fsmdial.errors",
+    "CommitGuardError": "fsmdial.errors",
+    "GrammarError": "fsmdial.errors",
     "UnderstandingError": "fsmdial.errors",
     "ToolError": "fsmdial.errors",
     "ToolArgumentError": "fsmdial.errors",
@@ -99,12 +101,14 @@ if TYPE_CHECKING:
     from .compiler import emit_source as emit_source
     from .conversation import Conversation as Conversation
     from .errors import BadRequest as BadRequest
+    from .errors import CommitGuardError as CommitGuardError
     from .errors import ConflictError as ConflictError
     from .errors import DamagedTrace as DamagedTrace
     from .errors import FlowError as FlowError
     from .errors import FlowIssue as FlowIssue
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
+    from .errors import GrammarError as GrammarError
     from .errors import MissingExtraError as MissingExtraError
     from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError

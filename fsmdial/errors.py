@@ -16,6 +16,7 @@ __all__ = [
     "SnapshotError", "StoreError", "ConflictError", "UnknownSession", "DamagedTrace", "ModelError", "MissingExtraError",
     "SetupError", "MissingPredicateError", "ServeError", "UnknownFlow", "NothingToUndo", "UndoRefused",
     "SessionFull", "BadRequest", "RequestTooLarge", "UnsupportedMediaType", "NotFound", "StarFormatError", "SuiteError",
+    "CommitGuardError", "GrammarError",
 ]  # fmt: skip
 """Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
 
@@ -136,6 +137,10 @@ class DamagedTrace(StoreError):
 
 class ModelError(FsmdialError):
     """A GGUF model file is missing, unreadable, or unusable."""
+
+
+class GrammarError(FsmdialError):
+    """A JSON schema uses something the bounded grammar builder does not support."""
 
 
 class MissingExtraError(ModelError, ImportError):

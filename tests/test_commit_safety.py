@@ -12,7 +12,6 @@ from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Parse
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.understand.schema import possible_answers, turn_schema
-
 from tests import example_tools
 from tests.conftest import FLOWS
 

@@ -13,7 +13,6 @@ from fsmdial.errors import FsmdialError, ToolError, TurnError
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.rules import RulesUnderstander
-
 from tests import example_tools
 from tests.conftest import FLOWS
 

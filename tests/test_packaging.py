@@ -224,7 +224,7 @@ def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
     import fsmdial
     from fsmdial import errors
 
-    not_moved = {"fsmdial.understand.grammar.GrammarError"}  # fsmdial/understand/ is being restructured (issue 22)
+    not_moved: set[str] = set()
     found = set()
     for module in pkgutil.walk_packages(fsmdial.__path__, "fsmdial."):
         if module.name.endswith("__main__"):

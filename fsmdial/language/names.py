@@ -18,12 +18,13 @@ from .numbers import WORD_NUMBERS
 
 STRONG_CUES = re.compile(
     r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name\s+(?:is|'s|should be|will be|"
-    r"would be|must be|has to be|needs to be)|(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|under the name(?: of)?|"
+    r"would be|must be|has to be|needs to be)|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|under the name(?: of)?|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,
 )
-"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee")."""
+"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee").
+A bare "name is" counts only where no word qualifies it: "my mother's maiden name is Cooper" names someone else."""
 WEAK_CUES = re.compile(r"^(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|name)\s+", re.I)
 """Words that introduce a name at the start of a reply to a question asking for one ("I'm Jane")."""
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import FsmdialError
+from ..errors import GrammarError
 from .grounding import TEXT_SPAN_WORDS, SpanRules, message, name_spans
 
 MAX_DECIMALS = 3
@@ -43,10 +43,6 @@ every string length times the whole vocabulary (600 characters took 25 s and 2 G
 
 DATE_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
-
-
-class GrammarError(FsmdialError):
-    """A JSON schema uses something the bounded grammar builder does not support."""
 
 
 # ------------------------------------------------------------------- nodes

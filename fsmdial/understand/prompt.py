@@ -38,7 +38,7 @@ import orjson
 
 from ..errors import ModelError, UnderstandingError
 from ..flow import Slot, SlotType
-from .base import DECLINE, GOODBYE, UnderstandingState
+from .base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
 from .schema import CHANGE, NONE
 
 DROP_STEP = 8
@@ -48,7 +48,9 @@ _ROLES = {"user": "User", "bot": "Agent", "assistant": "Agent"}
 _BUILT_IN = {
     GOODBYE: "the user says goodbye or that they are done",
     DECLINE: "asked for a value, the user cannot or will not give it",
+    CONTINUE: "the user asks for what this dialogue already does (to start it or carry on with it)",
 }
+"""Built-in intents, described in words: never with example sentences, which a small model copies."""
 
 
 class ChatFormat:
@@ -116,14 +118,14 @@ def static_prefix(state: UnderstandingState) -> str:
     lines.append(f'"intent": one of the intents below, or "{NONE}" when the message is none of them.')
     # Built-in intents come and go with the state (decline only while a slot is asked): describe
     # them always, so that this text, and its place in the KV cache, is the same for every state.
-    listed = [i for i in state.intents if i.examples or i.name not in _BUILT_IN]
+    listed = [i for i in state.intents if i.name not in _BUILT_IN]
     for intent in listed:
         if intent.examples:
             lines.append(f"- {intent.name}: e.g. " + ", ".join(_quote(e) for e in intent.examples[:4]))
         else:
             lines.append(f"- {intent.name}")
     for name, meaning in _BUILT_IN.items():
-        if name not in {i.name for i in listed}:
+        if name != CONTINUE or any(i.name == CONTINUE for i in state.intents):  # only flows with examples have it
             lines.append(f"- {name}: {meaning}")
     lines.append("")
     lines.append(

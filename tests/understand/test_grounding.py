@@ -226,7 +226,7 @@ def test_the_rules_certain_reading_is_one_method_for_the_model_path_and_fsmdial_
                                   "I don't know yet", "hmm let me think", "no idea, sorry"])  # fmt: skip
 def test_a_greeting_question_or_dont_know_offers_no_text_span_to_any_text_slot(text):
     dialogue = Dialogue(REPO / "flows" / "bank_fraud_report.json", stand_in_tools=True, clock=lambda: NOW)
-    dialogue.seek("ask_fraud_details", asked="fraud_report")
+    seek(dialogue, "ask_fraud_details", asked="fraud_report")
     state = dialogue.understanding_state()
     assert state.asked == "fraud_report"
     assert turn_schema(state, text, NOW, settled=Parse(path="rules")).text_slots == frozenset()
