@@ -66,7 +66,8 @@ def test_parse_date(text, date):
 @pytest.mark.parametrize(
     ("text", "time"),
     [("7pm", "19:00"), ("7:30 am", "07:30"), ("19:00", "19:00"), ("7 p.m.", "19:00"), ("at 12am", "00:00"),
-     ("noon", "12:00"), ("midnight", "00:00"), ("13pm", None), ("24:00", None), ("no time", None)],
+     ("noon", "12:00"), ("midnight", "00:00"), ("13pm", None), ("24:00", None), ("no time", None),
+     ("at 8.30pm please", "20:30"), ("9.30 am", "09:30"), ("it costs 8.30", None)],
 )  # fmt: skip
 def test_parse_time(text, time):
     assert parse_time(text) == time
