@@ -13,6 +13,19 @@ FORMATS = ("auto", "fsmdial", "chief", "sop")
 """The flow file formats ``--format`` takes."""
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+
+
+def deferred(help_text: str, module: str) -> Command:
+    """A command whose ``add_arguments`` and ``run`` live in ``module``, imported only when the command is used
+    (``fsmdial --help`` loads no engine module)."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        importlib.import_module(module).add_arguments(parser)
+
+    def run(args: argparse.Namespace) -> int:
+        return int(importlib.import_module(module).run(args))
+
+    return help_text, add, run
 """A sub-command of a table: (help, add its arguments, run it)."""
 
 

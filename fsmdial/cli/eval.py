@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..eval.corpus import SPLITS, default_star_dir
-from .common import Command, register_table
+from .common import Command, deferred, register_table
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
@@ -216,24 +216,13 @@ def _run_clemtodd(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_conversations(parser: argparse.ArgumentParser) -> None:
-    from ..eval.conversations import add_arguments
-
-    add_arguments(parser)
-
-
-def _run_conversations(args: argparse.Namespace) -> int:
-    from ..eval.conversations import run
-
-    return run(args)
-
-
 EVALS: dict[str, Command] = {
     "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
     "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
     "clemtodd": ("clem:todd MultiWOZ booking tasks with a simulated user", _add_clemtodd, _run_clemtodd),
-    "conversations": ("customers' words suite: task success, wrong commits, slot errors by kind",
-                      _add_conversations, _run_conversations),  # fmt: skip
+    "conversations": deferred("customers' words suite: task success, wrong commits, slot errors by kind",
+                              "fsmdial.eval.conversations"),
+    "sgd": deferred("SGD dialogue state tracking (official protocol and metrics)", "fsmdial.eval.sgd"),
 }
 """Benchmark name -> (help, add its arguments, run it)."""
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import Command, flow_summary, register_table
+from .common import Command, deferred, flow_summary, register_table
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +69,7 @@ def _run_sop(args: argparse.Namespace) -> int:
 
 IMPORTERS: dict[str, Command] = {
     "star": ("STAR task schemas (tasks/<task>/<task>.json + apis/<task>.json)", _add_star, _run_star),
+    "sgd": deferred("Schema-Guided Dialogue schema.json (one flow per service)", "fsmdial.importers.sgd"),
     "sop": ("a ChatSOP adjacency list of Agent.*/User.* vertices", _add_sop, _run_sop),
 }
 """Format name -> (help, add its arguments, run it)."""
