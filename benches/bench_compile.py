@@ -60,8 +60,9 @@ def test_import_fsmdial(benchmark, module):
     seconds: list[float] = []
 
     def run():
-        out = subprocess.run([sys.executable, "-c", IMPORT_TIMER.format(module=module)], check=True,
-                             capture_output=True, text=True).stdout  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT_TIMER.format(module=module)], check=True, capture_output=True, text=True
+        ).stdout
         seconds.append(float(out))
 
     benchmark.group = "import"

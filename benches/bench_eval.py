@@ -22,5 +22,7 @@ def test_eval_star_rules_throughput(benchmark):
     benchmark.group = "eval"
     benchmark.extra_info["dialogues"] = len(paths)
     report = benchmark.pedantic(run, rounds=3, warmup_rounds=1)
-    benchmark.extra_info["dialogues_per_second"] = round(len(paths) / benchmark.stats.stats.median, 1) if benchmark.stats else None
+    benchmark.extra_info["dialogues_per_second"] = (
+        round(len(paths) / benchmark.stats.stats.median, 1) if benchmark.stats else None
+    )
     assert report.dialogues > 0 and report.to_dict()["api"]["schema_valid"] == 100.0

@@ -29,7 +29,11 @@ def chain(size: int, kind: str) -> dict[str, Any]:
             nodes.append({"id": f"n{i}", "type": "external_action", "tool": "t", "arguments": {"name": "name"}})
     nodes.append({"id": "end", "type": "end", "message": "Bye {name}."})
     ids = [node["id"] for node in nodes]
-    return {"name": f"chain_{kind}", "nodes": nodes, "edges": [{"source": a, "target": b} for a, b in zip(ids, ids[1:], strict=False)]}
+    return {
+        "name": f"chain_{kind}",
+        "nodes": nodes,
+        "edges": [{"source": a, "target": b} for a, b in zip(ids, ids[1:], strict=False)],
+    }
 
 
 @pytest.mark.parametrize("size", [2_500, 10_000])
@@ -55,7 +59,10 @@ def loop_without_exit(size: int) -> dict[str, Any]:
     nodes: list[dict[str, Any]] = [{"id": "ask", "type": "request", "slots": [{"name": "k", "type": "integer"}]}]
     nodes += [{"id": f"n{i}", "type": "inform", "message": f"Step {i}."} for i in range(size)]
     nodes.append({"id": "end", "type": "end", "message": "Bye."})
-    edges = [{"source": "ask", "target": "n0"}, {"source": "ask", "target": "end", "when": {"slot": "k", "op": "eq", "value": 0}}]
+    edges = [
+        {"source": "ask", "target": "n0"},
+        {"source": "ask", "target": "end", "when": {"slot": "k", "op": "eq", "value": 0}},
+    ]
     edges += [{"source": f"n{i}", "target": f"n{(i + 1) % size}"} for i in range(size)]
     return {"name": "loop", "nodes": nodes, "edges": edges}
 

@@ -18,13 +18,24 @@ from fsmdial.understand.tiny_model import ensure_tiny_model
 
 from .conftest import FLOWS, frozen_clock
 
-TURNS = ["hello there", "my name is Jane Doe", "the booking is 102", "I want a later pickup", "make it 7pm",
-         "actually the booking is 103", "what can you do", "is that done", "thank you", "ok"]  # fmt: skip
+TURNS = [
+    "hello there",
+    "my name is Jane Doe",
+    "the booking is 102",
+    "I want a later pickup",
+    "make it 7pm",
+    "actually the booking is 103",
+    "what can you do",
+    "is that done",
+    "thank you",
+    "ok",
+]
 
 
 def conversation(understander, *, reuse: bool):
-    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), understander=understander, stand_in_tools=True,
-                        clock=frozen_clock)  # fmt: skip
+    dialogue = Dialogue(
+        load_flow(FLOWS / "ride_change.json"), understander=understander, stand_in_tools=True, clock=frozen_clock
+    )
     dialogue.start()
     rows = []
     for text in TURNS:
@@ -63,7 +74,8 @@ def test_forward_passes_per_turn(benchmark, understander):
     passes = [row["forward_passes"] for row in rows]
     sampled = [row["output_tokens"] - row["forced_tokens"] for row in rows]
     benchmark.group = "prompt"
-    benchmark.extra_info.update(forward_passes=passes, output_tokens=[r["output_tokens"] for r in rows],
-                                non_forced_tokens=sampled)  # fmt: skip
+    benchmark.extra_info.update(
+        forward_passes=passes, output_tokens=[r["output_tokens"] for r in rows], non_forced_tokens=sampled
+    )
     benchmark.pedantic(conversation, args=(understander,), kwargs={"reuse": True}, rounds=3)
     assert all(p <= s for p, s in zip(passes, sampled, strict=True))

@@ -44,9 +44,14 @@ NOW = dt.datetime(2026, 11, 23, 12, 0)
 CASES = {
     "several": ("ask_booking", "name", {}, False, "for 4 people tomorrow at 7pm, under Jane Doe"),
     "name": ("ask_booking", "name", {"party_size": 4}, False, "it's under Jane Doe"),
-    "correction": ("confirm_booking", None, {"name": "Jane Doe", "party_size": 4, "date": "2026-11-24",
-                                             "time": "19:00"}, True, "almost, but make it 5 people and at 8pm"),
-}  # fmt: skip
+    "correction": (
+        "confirm_booking",
+        None,
+        {"name": "Jane Doe", "party_size": 4, "date": "2026-11-24", "time": "19:00"},
+        True,
+        "almost, but make it 5 people and at 8pm",
+    ),
+}
 
 
 def _models() -> list[Any]:
@@ -88,10 +93,17 @@ def test_fsmdial_turn(benchmark, name, case):
         # As in a conversation: the flow's static prefix is cached, this turn's lines are new.
         understander.model.llm.n_tokens = min(understander.model.llm.n_tokens, static)
 
-    parse = benchmark.pedantic(lambda: understander.understand(state, text, history=history, now=NOW),
-                               setup=fresh_turn, rounds=3 if not benchmark.disabled else 1)  # fmt: skip
-    benchmark.extra_info.update(model=name, case=case, parse=parse.to_dict(), **{
-        k: parse.info.get(k) for k in ("prompt_tokens", "evaluated_tokens", "output_tokens", "forced_tokens")})
+    parse = benchmark.pedantic(
+        lambda: understander.understand(state, text, history=history, now=NOW),
+        setup=fresh_turn,
+        rounds=3 if not benchmark.disabled else 1,
+    )
+    benchmark.extra_info.update(
+        model=name,
+        case=case,
+        parse=parse.to_dict(),
+        **{k: parse.info.get(k) for k in ("prompt_tokens", "evaluated_tokens", "output_tokens", "forced_tokens")},
+    )
     assert parse.slots  # every case says at least one value
     assert all(str(v) for v in parse.slots.values())
 
@@ -107,19 +119,27 @@ def test_plain_chat_completion(benchmark, name, case):
 
     state, history, text = _state(case)
     schema = turn_schema(state, text, NOW).json_schema
-    user = CONVERSATION + "".join(history_line(r, s) for r, s in history) + history_line("user", text) + state_note(state)
+    user = (
+        CONVERSATION + "".join(history_line(r, s) for r, s in history) + history_line("user", text) + state_note(state)
+    )
     messages = [{"role": "system", "content": static_prefix(state)}, {"role": "user", "content": user}]
     llm = _PLAIN.get(name)
     if llm is None:
         with plain_cpu_buffers():  # llama.cpp's AMX buffers crash on this machine (see fsmdial.understand.llamacpp)
-            llm = _PLAIN[name] = llama_cpp.Llama(model_path=str(locate(name)), n_ctx=4096, n_threads=1,
-                                                 n_threads_batch=1, verbose=False)  # fmt: skip
+            llm = _PLAIN[name] = llama_cpp.Llama(
+                model_path=str(locate(name)), n_ctx=4096, n_threads=1, n_threads_batch=1, verbose=False
+            )
     timed = not benchmark.disabled
     max_tokens = 96 if timed else 4
 
     def call() -> str:
-        out = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=max_tokens, seed=0,
-                                         response_format={"type": "json_object", "schema": schema})  # fmt: skip
+        out = llm.create_chat_completion(
+            messages=messages,
+            temperature=0.0,
+            max_tokens=max_tokens,
+            seed=0,
+            response_format={"type": "json_object", "schema": schema},
+        )
         return str(out["choices"][0]["message"]["content"])
 
     written = benchmark.pedantic(call, rounds=1 if not timed else 2, iterations=1)

@@ -37,8 +37,9 @@ class _Recorder(RulesUnderstander):
 def _turns() -> list[tuple[object, str]]:
     recorder = _Recorder()
     for path, script in SCRIPTS.values():
-        dialogue = Dialogue(load_flow(FLOWS / path), tools=example_tools.registry, clock=frozen_clock,
-                            understander=recorder)  # fmt: skip
+        dialogue = Dialogue(
+            load_flow(FLOWS / path), tools=example_tools.registry, clock=frozen_clock, understander=recorder
+        )
         dialogue.start()
         for turn in script[1:]:
             dialogue.turn(turn.user)
@@ -68,6 +69,10 @@ def test_rules_understander_per_turn(benchmark):
     benchmark.pedantic(run, rounds=30, warmup_rounds=2)
     ordered = sorted(per_turn)
     ms = [seconds * 1000 for seconds in ordered]
-    benchmark.extra_info.update(turns=len(turns), p50_ms=round(ms[len(ms) // 2], 4),
-                                p95_ms=round(ms[int(len(ms) * 0.95)], 4), max_ms=round(ms[-1], 4))  # fmt: skip
+    benchmark.extra_info.update(
+        turns=len(turns),
+        p50_ms=round(ms[len(ms) // 2], 4),
+        p95_ms=round(ms[int(len(ms) * 0.95)], 4),
+        max_ms=round(ms[-1], 4),
+    )
     assert len(turns) > 50

@@ -20,20 +20,34 @@ from tests import example_tools
 from tests.conftest import FLOWS
 
 NAME_REPLIES = {  # reply to "What name should the booking be under?" -> the name it gives (None: none)
-    "hi there": None, "Good evening": None, "hey, do you guys have vegan options?": None, "he's bleeding badly": None,
-    "thanks!": None, "hmm, I don't know yet, let me check with the others": None, "it's under Okafor": "Okafor",
-    "Priya, I'd like to make a reservation": "Priya", "under Dana Lee": "Dana Lee", "hi, I'm Jane": "Jane",
-}  # fmt: skip
+    "hi there": None,
+    "Good evening": None,
+    "hey, do you guys have vegan options?": None,
+    "he's bleeding badly": None,
+    "thanks!": None,
+    "hmm, I don't know yet, let me check with the others": None,
+    "it's under Okafor": "Okafor",
+    "Priya, I'd like to make a reservation": "Priya",
+    "under Dana Lee": "Dana Lee",
+    "hi, I'm Jane": "Jane",
+}
 BOOKED = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-23", "time": "19:00"}
 CONFIRM_REPLIES: dict[str, dict[str, Any] | None] = {  # reply at "Shall I book it?" -> the change (None: re-ask)
     "yes, but the name should be Bob Smith": {"name": "Bob Smith"},
     "ok, though book it under the name Maria": {"name": "Maria"},
-    "sure, just not at 7pm": {"time": None}, "fine but not for 4 people": {"party_size": None},
-    "yes but make it 11 people": {"party_size": 11}, "actually we will be five people": {"party_size": 5},
-    "no, for five people, sorry": {"party_size": 5}, "under Dana Lee": {"name": "Dana Lee"},
-    "Alex": None, "hmm let me think": None, "tell me about the menu first": None, "maybe": None, "ok?": None,
+    "sure, just not at 7pm": {"time": None},
+    "fine but not for 4 people": {"party_size": None},
+    "yes but make it 11 people": {"party_size": 11},
+    "actually we will be five people": {"party_size": 5},
+    "no, for five people, sorry": {"party_size": 5},
+    "under Dana Lee": {"name": "Dana Lee"},
+    "Alex": None,
+    "hmm let me think": None,
+    "tell me about the menu first": None,
+    "maybe": None,
+    "ok?": None,
     "that would be lovely, go ahead": None,
-}  # fmt: skip
+}
 PLAIN_YES = "yes please, go ahead"
 
 
@@ -90,8 +104,10 @@ def main(argv: list[str]) -> int:
                 wrong_bookings += bool(later) and {k: later[-1].get(k) for k in BOOKED} != expected
                 line += f" | then 'yes' -> booked={later} bot={after.text!r}"
         print(line)
-    print(f"bookings with old or unconfirmed values: {wrong_bookings}; names not of a name's shape: {wrong_names}; "
-          f"replies not read as the issue expects: {missed}")  # fmt: skip
+    print(
+        f"bookings with old or unconfirmed values: {wrong_bookings}; names not of a name's shape: {wrong_names}; "
+        f"replies not read as the issue expects: {missed}"
+    )
     return 0
 
 

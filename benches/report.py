@@ -1,7 +1,7 @@
 """Turn a pytest-benchmark JSON file into the tables of BENCHMARKS.md.
 
-    pytest benches --benchmark-only --benchmark-json=b.json
-    python benches/report.py b.json > /tmp/tables.md
+pytest benches --benchmark-only --benchmark-json=b.json
+python benches/report.py b.json > /tmp/tables.md
 """
 
 from __future__ import annotations
@@ -44,9 +44,27 @@ def fmt_time(seconds: float) -> str:
 
 # (label, numerator pattern, denominator pattern or None, target, how the target reads)
 RATIOS = [
-    ("engine turn / raw transitions trigger (worst example flow)", r"test_engine_turn\[.*\]", r"test_raw_transitions_trigger", 5.0, "<= 5x"),
-    ("engine turn / raw transitions trigger (mean turn of the scripted conversations, worst)", r"test_engine_conversation\[.*\]", r"test_raw_transitions_trigger", 5.0, "<= 5x"),
-    ("constrained / unconstrained decoding per output token (default backend)", r"test_decode_constrained\[default\]", r"test_decode_unconstrained", 1.3, "<= 1.3x"),
+    (
+        "engine turn / raw transitions trigger (worst example flow)",
+        r"test_engine_turn\[.*\]",
+        r"test_raw_transitions_trigger",
+        5.0,
+        "<= 5x",
+    ),
+    (
+        "engine turn / raw transitions trigger (mean turn of the scripted conversations, worst)",
+        r"test_engine_conversation\[.*\]",
+        r"test_raw_transitions_trigger",
+        5.0,
+        "<= 5x",
+    ),
+    (
+        "constrained / unconstrained decoding per output token (default backend)",
+        r"test_decode_constrained\[default\]",
+        r"test_decode_unconstrained",
+        1.3,
+        "<= 1.3x",
+    ),
 ]
 
 
@@ -60,12 +78,21 @@ def ratio_rows(benches: dict[str, dict]) -> list[str]:
         value = max(per_unit(b) for b in nums) / per_unit(dens[0])
         rows.append(f"| {label} | {value:.2f}x | {reads} | {'holds' if value <= target else 'MISSED'} |")
     same_moment = (
-        ("engine turn, best round / raw trigger timed at the same moment (worst example flow)", r"test_engine_turn\[.*\]"),
-        ("mean conversation turn, best round / raw trigger timed at the same moment (worst)", r"test_engine_conversation\[.*\]"),
+        (
+            "engine turn, best round / raw trigger timed at the same moment (worst example flow)",
+            r"test_engine_turn\[.*\]",
+        ),
+        (
+            "mean conversation turn, best round / raw trigger timed at the same moment (worst)",
+            r"test_engine_conversation\[.*\]",
+        ),
     )
     for label, pattern in same_moment:
-        ratios = [(b["extra_info"]["ratio_min_to_floor"], b["name"]) for b in find(benches, pattern)
-                  if "ratio_min_to_floor" in b.get("extra_info", {})]  # fmt: skip
+        ratios = [
+            (b["extra_info"]["ratio_min_to_floor"], b["name"])
+            for b in find(benches, pattern)
+            if "ratio_min_to_floor" in b.get("extra_info", {})
+        ]
         if ratios:
             value, name = max(ratios)
             rows.append(f"| {label} | {value:.2f}x (`{name}`) | <= 5x | {'holds' if value <= 5 else 'MISSED'} |")
@@ -73,19 +100,25 @@ def ratio_rows(benches: dict[str, dict]) -> list[str]:
         value = bench["extra_info"].get("import_seconds_median")
         if value is not None:
             module = bench["name"].split("[", 1)[1].rstrip("]")
-            rows.append(f"| `import {module}` in a fresh interpreter | {fmt_time(value)} | < 300 ms | {'holds' if value < 0.3 else 'MISSED'} |")
+            rows.append(
+                f"| `import {module}` in a fresh interpreter | {fmt_time(value)} | < 300 ms | {'holds' if value < 0.3 else 'MISSED'} |"
+            )
     star = find(benches, r"test_compile_all_star_flows")
     if star:
         value = median(star[0])
-        rows.append(f"| load + compile all 24 STAR flows | {fmt_time(value)} | < 1 s | {'holds' if value < 1 else 'MISSED'} |")
+        rows.append(
+            f"| load + compile all 24 STAR flows | {fmt_time(value)} | < 1 s | {'holds' if value < 1 else 'MISSED'} |"
+        )
     return rows
 
 
 def main(argv: list[str]) -> int:
     data, benches = load(argv[1])
     machine = data.get("machine_info", {})
-    print(f"Machine: {machine.get('cpu', {}).get('brand_raw', '?')}, {machine.get('cpu', {}).get('count', '?')} cores, "
-          f"Python {machine.get('python_version', '?')}; run {data.get('datetime', '?')}")
+    print(
+        f"Machine: {machine.get('cpu', {}).get('brand_raw', '?')}, {machine.get('cpu', {}).get('count', '?')} cores, "
+        f"Python {machine.get('python_version', '?')}; run {data.get('datetime', '?')}"
+    )
     print()
     print("| ratio | measured | target | |")
     print("|---|---|---|---|")

@@ -69,12 +69,15 @@ def queue(queued: int) -> str:
     from tests.serve_support import RESTAURANT, TestUnderstander, live_server
 
     understander = TestUnderstander(delay=0.1)
-    playground = Playground([RESTAURANT], SessionStore(Path(tempfile.mkdtemp()) / "s.db"), understander=understander,
-                            clock=lambda: CLOCK)  # fmt: skip
+    playground = Playground(
+        [RESTAURANT], SessionStore(Path(tempfile.mkdtemp()) / "s.db"), understander=understander, clock=lambda: CLOCK
+    )
     other, busy = playground.create()["id"], playground.create()["id"]
     with live_server(create_app(playground)) as url, httpx.Client(base_url=url, timeout=600) as http:
-        threads = [threading.Thread(target=http.post, args=(f"/sessions/{busy}/turns",), kwargs={"json": {"text": "hi"}})
-                   for _ in range(queued)]  # fmt: skip
+        threads = [
+            threading.Thread(target=http.post, args=(f"/sessions/{busy}/turns",), kwargs={"json": {"text": "hi"}})
+            for _ in range(queued)
+        ]
         for thread in threads:
             thread.start()
         time.sleep(0.5)

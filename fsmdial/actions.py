@@ -98,8 +98,9 @@ class Actions:
         session.calls[node.id] = remember(session.calls.get(node.id), arguments, result, None)
         trace.tool_calls.append(self._record(node, machine, arguments, result))
 
-    def _record(self, node: ExternalActionNode, machine: FlowMachine, arguments: dict[str, Any],
-                result: dict[str, Any]) -> ToolCall:  # fmt: skip
+    def _record(
+        self, node: ExternalActionNode, machine: FlowMachine, arguments: dict[str, Any], result: dict[str, Any]
+    ) -> ToolCall:
         session = machine.session
         session.results[node.id] = result
         session.last_action = node.id
@@ -107,7 +108,9 @@ class Actions:
         session.status[node.id] = status
         return ToolCall(node.tool, node.id, arguments, result, status)
 
-    def _repeat(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, last: Mapping[str, Any]) -> None:
+    def _repeat(
+        self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, last: Mapping[str, Any]
+    ) -> None:
         """The arguments are those of an earlier call (``last``): its outcome again, without calling it."""
         arguments = dict(last["arguments"])
         if last["result"] is None:
@@ -168,8 +171,9 @@ def same_call(memory: Mapping[str, Any] | None, arguments: dict[str, Any]) -> Ma
     return None
 
 
-def remember(memory: Mapping[str, Any] | None, arguments: dict[str, Any], result: dict[str, Any] | None,
-             error: str | None) -> dict[str, Any]:  # fmt: skip
+def remember(
+    memory: Mapping[str, Any] | None, arguments: dict[str, Any], result: dict[str, Any] | None, error: str | None
+) -> dict[str, Any]:
     """A node's call memory after a new call: the new call is the last; earlier calls that returned a result
     are kept (newest first, at most :data:`REMEMBERED_CALLS`) so an unchanged call is never made twice."""
     earlier: list[dict[str, Any]] = []

@@ -51,7 +51,9 @@ class Assistant:
     dialogue_class: ClassVar[type[Dialogue]] = Dialogue
     """The class each flow runs in (a subclass may name a :class:`Dialogue` subclass)."""
 
-    def __init__(self, flows: Sequence[FlowSource], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any):
+    def __init__(
+        self, flows: Sequence[FlowSource], *, greeting: str = "Hello! How can I help you?", **dialogue_kwargs: Any
+    ):
         classes = [flow_class(flow) for flow in flows]
         if not classes:
             raise FsmdialError("an Assistant needs at least one flow")

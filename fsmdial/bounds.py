@@ -15,9 +15,17 @@ from collections.abc import Sequence
 from .flow import Slot, SlotType
 
 __all__ = [
-    "bound_words", "date_bound", "has_hours", "hours_words", "in_hours", "last_time", "passed", "time_words",
-    "which_reading", "with_reading_asked",
-]  # fmt: skip
+    "bound_words",
+    "date_bound",
+    "has_hours",
+    "hours_words",
+    "in_hours",
+    "last_time",
+    "passed",
+    "time_words",
+    "which_reading",
+    "with_reading_asked",
+]
 
 
 def date_bound(bound: str, now: dt.datetime) -> dt.date:
@@ -126,5 +134,7 @@ def with_reading_asked(history: Sequence[tuple[str, str]], text: str) -> str:
         asked = _WHICH.search(said)
         if asked is not None:
             part = match.group(1).lower()
-            return f"{asked.group(1)} {part}" if part[0] in "ap" and len(part) <= 4 else f"{asked.group(1)} in the {part}"
+            return (
+                f"{asked.group(1)} {part}" if part[0] in "ap" and len(part) <= 4 else f"{asked.group(1)} in the {part}"
+            )
     return text

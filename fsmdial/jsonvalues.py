@@ -34,8 +34,10 @@ def jsonable(value: Any, *, storable: bool = False) -> Any:
     if isinstance(value, int):
         return str(value) if storable and not -(2**63) <= value < 2**64 else value
     if isinstance(value, Mapping):
-        return {jsonable(k if isinstance(k, str) else str(k), storable=storable): jsonable(v, storable=storable)
-                for k, v in value.items()}  # fmt: skip
+        return {
+            jsonable(k if isinstance(k, str) else str(k), storable=storable): jsonable(v, storable=storable)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [jsonable(v, storable=storable) for v in value]
     if isinstance(value, (dt.date, dt.time)):  # a datetime is a date

@@ -32,9 +32,13 @@ def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: Flo
             with path.open("rb") as handle:  # bounded read: a device or a huge file never fills memory
                 raw = handle.read(MAX_FLOW_BYTES + 1)
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-            raise FlowError(FlowIssue("", f"cannot read flow file: {getattr(exc, 'strerror', None) or exc}"), source=origin) from None
+            raise FlowError(
+                FlowIssue("", f"cannot read flow file: {getattr(exc, 'strerror', None) or exc}"), source=origin
+            ) from None
         if len(raw) > MAX_FLOW_BYTES:
-            raise FlowError(FlowIssue("", f"flow file is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"), source=origin)
+            raise FlowError(
+                FlowIssue("", f"flow file is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"), source=origin
+            )
         doc = _parse_json(raw, origin)
         default_name = path.stem
     elif isinstance(source, (bytes, bytearray)):

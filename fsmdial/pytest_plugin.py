@@ -88,7 +88,9 @@ def _config(config: pytest.Config) -> FsmdialConfig:
     option = config.getoption("fsmdial_model", None)
     if option:
         path = Path(option).expanduser()
-        return FsmdialConfig(path if path.is_absolute() else Path(config.invocation_params.dir) / path, backend, "--fsmdial-model")
+        return FsmdialConfig(
+            path if path.is_absolute() else Path(config.invocation_params.dir) / path, backend, "--fsmdial-model"
+        )
     env = os.environ.get(MODEL_ENV)
     if env:
         return FsmdialConfig(Path(env).expanduser(), backend, f"${MODEL_ENV}")
@@ -187,7 +189,10 @@ def _load_model(cache: dict, path: Path, backend: str | None, source: str) -> An
     try:
         from .understand.gguf import GGUFUnderstander
     except ImportError as exc:
-        pytest.fail(f"fsmdial: a model was requested ({source}) but the GGUF understander cannot be imported: {exc}", pytrace=False)
+        pytest.fail(
+            f"fsmdial: a model was requested ({source}) but the GGUF understander cannot be imported: {exc}",
+            pytrace=False,
+        )
     cache[key] = understander = GGUFUnderstander(key[0], backend=backend)
     return understander
 
@@ -232,9 +237,13 @@ def fsmdial_dialogue(
         elif understander == "model":
             if fsmdial_config.model is None:
                 pytest.fail(f"fsmdial: understander='model' needs --fsmdial-model PATH or ${MODEL_ENV}", pytrace=False)
-            understander = _load_model(_fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source)
+            understander = _load_model(
+                _fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source
+            )
         elif understander is None and fsmdial_config.model is not None:
-            understander = _load_model(_fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source)
+            understander = _load_model(
+                _fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source
+            )
         elif isinstance(understander, str):
             raise ValueError(f"understander {understander!r}: give 'rules', 'model' or an Understander object")
         compiled = fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow

@@ -35,12 +35,22 @@ def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], 
     flow = tables.flow.name
     if session.node not in tables.nodes:
         raise SnapshotError(f"snapshot is at node {session.node!r}, which flow {flow!r} does not have")
-    for field, names in (("visits", session.visits), ("informed", session.informed), ("results", session.results),
-                         ("status", session.status), ("calls", session.calls), ("answers", session.answers),
-                         ("last_action", _given(session.last_action))):  # fmt: skip
+    for field, names in (
+        ("visits", session.visits),
+        ("informed", session.informed),
+        ("results", session.results),
+        ("status", session.status),
+        ("calls", session.calls),
+        ("answers", session.answers),
+        ("last_action", _given(session.last_action)),
+    ):
         _known(field, names, tables.nodes, f"node(s) flow {flow!r} does not have")
-    for field, names in (("retries", session.retries), ("declined", session.declined),
-                         ("confirmed", session.confirmed), ("asked", _given(session.asked))):  # fmt: skip
+    for field, names in (
+        ("retries", session.retries),
+        ("declined", session.declined),
+        ("confirmed", session.confirmed),
+        ("asked", _given(session.asked)),
+    ):
         _known(field, names, tables.slots, f"slot(s) flow {flow!r} does not have")
     _known("slots", session.slots, tables.slots, f"slot(s) flow {flow!r} does not have")
     for node_id, result in session.results.items():
@@ -74,8 +84,10 @@ def _call(node: ExternalActionNode, memory: Any, where: str, *, latest: bool = F
     fields = _CALL | {"earlier"} if latest else _CALL
     if not isinstance(memory, Mapping) or not _CALL <= memory.keys() <= fields:
         got = sorted(memory) if isinstance(memory, Mapping) else type(memory).__name__
-        raise SnapshotError(f"snapshot field {where} is not a remembered call: it needs the fields "
-                            f"{', '.join(sorted(_CALL))}{' (and earlier)' if latest else ''}, not {got}")  # fmt: skip
+        raise SnapshotError(
+            f"snapshot field {where} is not a remembered call: it needs the fields "
+            f"{', '.join(sorted(_CALL))}{' (and earlier)' if latest else ''}, not {got}"
+        )
     if not isinstance(memory["arguments"], Mapping):
         raise SnapshotError(f"snapshot field {where}.arguments must be an object")
     if memory["error"] is not None and not isinstance(memory["error"], str):

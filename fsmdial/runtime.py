@@ -44,9 +44,16 @@ from .understand.rules import RulesUnderstander
 from .values import InvalidValue, coerce
 
 __all__ = [
-    "MAX_INPUT_CHARS", "clean_input", "SNAPSHOT_VERSION", "STEP_LIMIT", "AllOrNothing", "Dialogue", "SessionSink",
-    "checked_parse", "flow_class",
-]  # fmt: skip
+    "MAX_INPUT_CHARS",
+    "clean_input",
+    "SNAPSHOT_VERSION",
+    "STEP_LIMIT",
+    "AllOrNothing",
+    "Dialogue",
+    "SessionSink",
+    "checked_parse",
+    "flow_class",
+]
 
 MAX_INPUT_CHARS = 2000
 """User text beyond this many characters is cut off (noted in the trace)."""
@@ -204,7 +211,9 @@ class Dialogue:
             started = time.perf_counter()
             turn = self._turn.begin(trace)
             if opening:
-                result = respond(turn, Parse(path="start"), "", None, routes=self.routes, routed=False, now=self.clock())
+                result = respond(
+                    turn, Parse(path="start"), "", None, routes=self.routes, routed=False, now=self.clock()
+                )
             else:
                 result = self._understand_and_respond(turn, routed)
             trace.timings["total"] = time.perf_counter() - started
@@ -320,4 +329,6 @@ def _check_predicates(cls: type[FlowMachine], predicates: Mapping[str, Predicate
     for cond in conditions:
         for sub in iter_conditions(cond):
             if isinstance(sub, CallCondition) and sub.call not in predicates:
-                raise MissingPredicateError(f"the flow uses predicate {sub.call!r} but no predicate of that name was given")
+                raise MissingPredicateError(
+                    f"the flow uses predicate {sub.call!r} but no predicate of that name was given"
+                )

@@ -301,7 +301,13 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     try:
         out.update(data["machine"])
         out.setdefault("asked", None)
-        for name, default in (("visits", {}), ("declined", []), ("confirmed", []), ("last_action", None), ("calls", {})):
+        for name, default in (
+            ("visits", {}),
+            ("declined", []),
+            ("confirmed", []),
+            ("last_action", None),
+            ("calls", {}),
+        ):
             out.setdefault(name, default)
     except (TypeError, ValueError) as exc:
         raise SnapshotError(f"snapshot is incomplete or malformed: {exc!r}") from None

@@ -139,8 +139,11 @@ class RequestStep(NodeHandler):
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
-            question = turn.question(turn.render(confirm.confirm, f"node {node.id!r}") if isinstance(confirm.confirm, str)
-                                     else sentences.confirm_value(confirm.readable, session.slots[confirm.name]))
+            question = turn.question(
+                turn.render(confirm.confirm, f"node {node.id!r}")
+                if isinstance(confirm.confirm, str)
+                else sentences.confirm_value(confirm.readable, session.slots[confirm.name])
+            )
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
             return PAUSE
         missing = turn.tables.missing(node, session.slots)
@@ -185,12 +188,18 @@ def check_commit(turn: Turn, node: ExternalActionNode) -> None:
             if session.answers.get(guard) != "yes":
                 raise CommitGuardError(f"action {node.id!r}: confirmation {guard!r} was not answered yes")
         else:
-            unconfirmed = [slot.name for slot in tables.confirm_fields.get(guard, ())
-                           if slot.name in session.slots and slot.name not in session.confirmed]  # fmt: skip
+            unconfirmed = [
+                slot.name
+                for slot in tables.confirm_fields.get(guard, ())
+                if slot.name in session.slots and slot.name not in session.confirmed
+            ]
             if unconfirmed:
                 raise CommitGuardError(f"action {node.id!r}: {', '.join(unconfirmed)} not confirmed")
-    read = {source if isinstance(source, str) else source.slot
-            for source in tables.arguments.get(node.id, {}).values() if isinstance(source, (str, SlotArg))}  # fmt: skip
+    read = {
+        source if isinstance(source, str) else source.slot
+        for source in tables.arguments.get(node.id, {}).values()
+        if isinstance(source, (str, SlotArg))
+    }
     changed = sorted({change["slot"] for change in turn.trace.slot_changes} & read)
     if changed:
         raise CommitGuardError(f"action {node.id!r}: {', '.join(changed)} changed in the turn it would commit")

@@ -201,12 +201,16 @@ class SessionStore:
                 now = time.time()
                 held = conn.execute("SELECT expires FROM claims WHERE session_id = ?", (session_id,)).fetchone()
                 if held is None or held[0] <= now:
-                    conn.execute("INSERT OR REPLACE INTO claims (session_id, owner, expires) VALUES (?, ?, ?)",
-                                 (session_id, owner, now + lease))  # fmt: skip
+                    conn.execute(
+                        "INSERT OR REPLACE INTO claims (session_id, owner, expires) VALUES (?, ?, ?)",
+                        (session_id, owner, now + lease),
+                    )
                     break
             if time.monotonic() >= deadline:
-                raise ConflictError(f"another turn of session {session_id!r} is running (in this or another process); "
-                                    "try again when it is done")  # fmt: skip
+                raise ConflictError(
+                    f"another turn of session {session_id!r} is running (in this or another process); "
+                    "try again when it is done"
+                )
             time.sleep(0.02)
         claims = self._claims()
         claims[session_id] = owner
@@ -242,8 +246,10 @@ class SessionStore:
         with self._write(f"save turn {turn} of session {session_id!r}") as conn:
             claim = conn.execute("SELECT owner, expires FROM claims WHERE session_id = ?", (session_id,)).fetchone()
             if claim is not None and claim[1] > now and claim[0] != self._claims().get(session_id):
-                raise ConflictError(f"another turn of session {session_id!r} is running (it holds the session's claim); "
-                                    "resume the session when it is done")  # fmt: skip
+                raise ConflictError(
+                    f"another turn of session {session_id!r} is running (it holds the session's claim); "
+                    "resume the session when it is done"
+                )
             row = conn.execute("SELECT turn FROM sessions WHERE id = ?", (session_id,)).fetchone()
             stored = row[0] if row else 0
             if stored != turn - 1:
@@ -334,8 +340,11 @@ class SessionStore:
             elif damaged == "mark":
                 traces.append({"turn": turn, "damaged": problem})
             else:
-                raise DamagedTrace(f"store {str(self.path)!r}: the trace of turn {turn} of session {session_id!r} "
-                                   f"{problem}", session_id, turn)  # fmt: skip
+                raise DamagedTrace(
+                    f"store {str(self.path)!r}: the trace of turn {turn} of session {session_id!r} {problem}",
+                    session_id,
+                    turn,
+                )
         return traces
 
     def delete(self, session_id: str) -> bool:

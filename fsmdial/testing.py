@@ -172,8 +172,14 @@ class ExpectedAct:
         return " ".join([head, *extra])
 
 
-def act(name: str | None = None, *, kind: str | None = None, text: Text | None = None,
-        slot: str | None = None, node: str | None = None) -> ExpectedAct:  # fmt: skip
+def act(
+    name: str | None = None,
+    *,
+    kind: str | None = None,
+    text: Text | None = None,
+    slot: str | None = None,
+    node: str | None = None,
+) -> ExpectedAct:
     """An expected act with more than its name: ``act("ask_quantity", kind="ask", text=pattern("How many"))``."""
     return ExpectedAct(name, kind, text, slot, node)
 
@@ -213,8 +219,13 @@ class ExpectedCall:
         return text
 
 
-def call(tool: str, arguments: Mapping[str, Any] | None = None, *, status: str | None = None,
-         result: Mapping[str, Any] | None = None) -> ExpectedCall:  # fmt: skip
+def call(
+    tool: str,
+    arguments: Mapping[str, Any] | None = None,
+    *,
+    status: str | None = None,
+    result: Mapping[str, Any] | None = None,
+) -> ExpectedCall:
     """An expected tool call: ``call("place_order", {"pizza": "funghi", "quantity": 1}, status="success")``."""
     return ExpectedCall(tool, arguments, status, result)
 
@@ -260,7 +271,9 @@ class Turn:
             known = {f.name for f in fields(cls)}
             unknown = sorted(set(spec) - known)
             if unknown:
-                raise TypeError(f"unknown key(s) {', '.join(map(repr, unknown))} in a scripted turn (known: {', '.join(sorted(known))})")
+                raise TypeError(
+                    f"unknown key(s) {', '.join(map(repr, unknown))} in a scripted turn (known: {', '.join(sorted(known))})"
+                )
             if "user" not in spec:
                 raise TypeError("a scripted turn needs 'user' (the user's text, or None for the bot's opening)")
             return cls(**spec)
@@ -321,7 +334,11 @@ def _expected_call(spec: CallSpec) -> ExpectedCall:
 
 
 def _act_problems(expected: list[ExpectedAct], actual: list[Act]) -> list[str]:
-    wrong = [f"act {i + 1}: " + "; ".join(p) for i, (e, a) in enumerate(zip(expected, actual, strict=False)) if (p := e.problems(a))]
+    wrong = [
+        f"act {i + 1}: " + "; ".join(p)
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False))
+        if (p := e.problems(a))
+    ]
     if not wrong and len(expected) == len(actual):
         return []
     return [
@@ -358,11 +375,16 @@ def _slot_problems(expected: dict[str, Any], actual: dict[str, Any]) -> list[str
 
 
 def _call_problems(expected: list[ExpectedCall], actual: list[ToolCall]) -> list[str]:
-    wrong = [f"call {i + 1}: " + "; ".join(p) for i, (e, a) in enumerate(zip(expected, actual, strict=False)) if (p := e.problems(a))]
+    wrong = [
+        f"call {i + 1}: " + "; ".join(p)
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False))
+        if (p := e.problems(a))
+    ]
     if not wrong and len(expected) == len(actual):
         return []
     return [
-        "tool calls differ" + (f" ({'; '.join(wrong)})" if wrong else f" (expected {len(expected)}, got {len(actual)})"),
+        "tool calls differ"
+        + (f" ({'; '.join(wrong)})" if wrong else f" (expected {len(expected)}, got {len(actual)})"),
         "  expected: " + ("; ".join(e.describe() for e in expected) or "(no calls)"),
         "  actual:   " + ("; ".join(_show_call(a) for a in actual) or "(no calls)"),
     ]
@@ -426,7 +448,9 @@ def _show_call(call: ToolCall) -> str:
 
 def format_acts(acts: Iterable[Act], indent: str = "  ") -> str:
     """The bot's acts, one a line: kind, name, and the text said."""
-    lines = [f"{indent}{a.kind:<8} {a.name:<24} {a.text!r}" if a.text else f"{indent}{a.kind:<8} {a.name}" for a in acts]
+    lines = [
+        f"{indent}{a.kind:<8} {a.name:<24} {a.text!r}" if a.text else f"{indent}{a.kind:<8} {a.name}" for a in acts
+    ]
     return "\n".join(lines) or f"{indent}(no acts)"
 
 
@@ -451,8 +475,12 @@ def format_trace(trace: TurnTrace, indent: str = "  ") -> str:
         lines.append(f"reset: {', '.join(trace.reset)}")
     lines.append(f"nodes entered: {' -> '.join(trace.nodes) if trace.nodes else '(none)'}")
     if trace.conditions:
-        lines.append("conditions: " + ", ".join(f"{c.get('edge')}={str(c.get('outcome')).lower()}" for c in trace.conditions))
-    lines.append("tool calls: " + ("; ".join(_show_call(c) for c in trace.tool_calls) if trace.tool_calls else "(none)"))
+        lines.append(
+            "conditions: " + ", ".join(f"{c.get('edge')}={str(c.get('outcome')).lower()}" for c in trace.conditions)
+        )
+    lines.append(
+        "tool calls: " + ("; ".join(_show_call(c) for c in trace.tool_calls) if trace.tool_calls else "(none)")
+    )
     lines.extend(f"note: {note}" for note in trace.notes)
     return "\n".join(indent + line for line in lines)
 
@@ -554,7 +582,9 @@ class Conversation:
                 lines.append(f"  ... {first} more")
             for number, (done, done_result) in enumerate(self._done[first:], start=first + 1):
                 reply = ", ".join(done_result.act_names) if done_result is not None else "(raised as expected)"
-                lines.append(f"  {number}. {'(opening)' if done.user is None else repr(done.user)} -> {reply or '(no acts)'}")
+                lines.append(
+                    f"  {number}. {'(opening)' if done.user is None else repr(done.user)} -> {reply or '(no acts)'}"
+                )
         return ConversationMismatch("\n".join(lines), index=index, turn=turn, result=result, problems=problems)
 
 
@@ -640,14 +670,18 @@ def bench_turn(
     __tracebackhide__ = True
     snapshot = dialogue.snapshot()
     if expect is not None:
-        Conversation(dialogue).play(replace(expect, user=text) if isinstance(expect, Turn) else Turn.of({**expect, "user": text}))
+        Conversation(dialogue).play(
+            replace(expect, user=text) if isinstance(expect, Turn) else Turn.of({**expect, "user": text})
+        )
         dialogue.load_snapshot(snapshot)
 
     def setup() -> tuple[tuple[str], dict[str, Any]]:
         dialogue.load_snapshot(snapshot)
         return (text,), {}
 
-    result: TurnResult = benchmark.pedantic(dialogue.turn, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds, iterations=1)
+    result: TurnResult = benchmark.pedantic(
+        dialogue.turn, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds, iterations=1
+    )
     _record(benchmark, dialogue, [result.trace], "turn")
     benchmark.extra_info["text"] = text
     return result
@@ -684,7 +718,9 @@ def bench_conversation(
     def setup() -> None:
         dialogue.load_snapshot(snapshot)
 
-    results: list[TurnResult] = benchmark.pedantic(play, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds, iterations=1)
+    results: list[TurnResult] = benchmark.pedantic(
+        play, setup=setup, rounds=rounds, warmup_rounds=warmup_rounds, iterations=1
+    )
     _record(benchmark, dialogue, [result.trace for result in results], "conversation")
     return results
 
@@ -716,7 +752,9 @@ class Bench:
         __tracebackhide__ = True
         return bench_turn(self.benchmark, dialogue, text, **options)
 
-    def conversation(self, dialogue: Dialogue, script: Iterable[Turn | str | None | Mapping[str, Any]], **options: Any) -> list[TurnResult]:
+    def conversation(
+        self, dialogue: Dialogue, script: Iterable[Turn | str | None | Mapping[str, Any]], **options: Any
+    ) -> list[TurnResult]:
         """See :func:`bench_conversation`."""
         __tracebackhide__ = True
         return bench_conversation(self.benchmark, dialogue, script, **options)

@@ -92,8 +92,9 @@ class ToolRegistry:
         self._tools[name] = tool
         return tool
 
-    def tool(self, name: str | None = None, *, timeout: float | None = None,
-             failures: tuple[type[BaseException], ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:  # fmt: skip
+    def tool(
+        self, name: str | None = None, *, timeout: float | None = None, failures: tuple[type[BaseException], ...] = ()
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: register the function under ``name`` (default: its own name)."""
 
         def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -147,7 +148,10 @@ _TYPES: dict[FieldType, Any] = {
 
 @lru_cache(maxsize=512)
 def _result_model(node_id: str, fields: tuple[tuple[str, FieldType, bool], ...]) -> type[BaseModel]:
-    spec = {name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None) for name, kind, required in fields}
+    spec = {
+        name: (_TYPES[kind] if required else _TYPES[kind] | None, ... if required else None)
+        for name, kind, required in fields
+    }
     name = "result_of_" + "".join(ch if ch.isalnum() else "_" for ch in node_id)  # ids are free text (NUL too)
     model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="allow"), **spec)  # type: ignore[call-overload]
     return model
@@ -194,7 +198,9 @@ def check_result(node: ExternalActionNode, value: Any) -> dict[str, Any]:
         _result_model(node.id, fields).model_validate(result)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
-        raise ToolResultError(node.tool, f"result does not match the shape node {node.id!r} declares ({problems})") from None
+        raise ToolResultError(
+            node.tool, f"result does not match the shape node {node.id!r} declares ({problems})"
+        ) from None
     return result
 
 
@@ -232,15 +238,18 @@ def call_tool(tool: Tool, arguments: dict[str, Any], timeout: float | None = Non
     except Exception as exc:
         if isinstance(exc, (ToolFailure, *tool.failures)):  # a business failure: the caller decides (failure edge)
             raise ToolError(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
-        log.error("tool %r raised %s, which it does not declare: the turn fails", tool.name, type(exc).__name__,
-                  exc_info=exc)  # fmt: skip
+        log.error(
+            "tool %r raised %s, which it does not declare: the turn fails", tool.name, type(exc).__name__, exc_info=exc
+        )
         raise ToolCrashed(tool.name, f"raised {type(exc).__name__}: {exc}") from exc
 
 
 def _call_with_timeout(tool: Tool, arguments: dict[str, Any], limit: float) -> Any:
     with _late_lock:
         if _late_calls.get(tool.name, 0) >= MAX_RUNNING_AFTER_TIMEOUT:
-            raise ToolTimeout(tool.name, f"{MAX_RUNNING_AFTER_TIMEOUT} earlier calls are still running past their timeout")
+            raise ToolTimeout(
+                tool.name, f"{MAX_RUNNING_AFTER_TIMEOUT} earlier calls are still running past their timeout"
+            )
     outcome: dict[str, Any] = {}
     finished = threading.Event()
     timed_out = threading.Event()

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-ActKind = Literal["ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "end", "ask_change", "greeting"]
+ActKind = Literal[
+    "ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "end", "ask_change", "greeting"
+]
 ToolStatus = Literal["success", "failure"]
 
 

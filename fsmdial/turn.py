@@ -56,7 +56,9 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
             expected = tuple([slot.name for slot in tables.missing(node, session.slots)])
     elif isinstance(node, ConfirmNode) and node.id in session.informed and node.id not in session.answers:
         confirm = node.id
-        choices = tuple(Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ())
+        choices = tuple(
+            Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ()
+        )
     # "The text is the value" only for a slot the bot has asked for (or is confirming).
     asked = confirm_slot or (session.asked if session.asked in expected else None)
     key = (node.id, expected, asked, confirm, confirm_slot, routes.names)
@@ -113,8 +115,16 @@ def check_parse(parse: Parse, state: UnderstandingState) -> None:
         raise UnderstandingError(f"understander returned answer {parse.answer!r}")
 
 
-def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | None, *, routes: Routes, routed: bool,
-            now: dt.datetime) -> TurnResult:  # fmt: skip
+def respond(
+    turn: Turn,
+    parse: Parse,
+    text: str,
+    state: UnderstandingState | None,
+    *,
+    routes: Routes,
+    routed: bool,
+    now: dt.datetime,
+) -> TurnResult:
     """Apply ``parse`` (understood from ``text`` in ``state``; no state at the opening) and advance."""
     session, trace, acts, flow = turn.session, turn.trace, turn.acts, turn.tables.flow
     if session.ended:
@@ -147,8 +157,12 @@ def respond(turn: Turn, parse: Parse, text: str, state: UnderstandingState | Non
             session.asked = None
             advance(turn)
         trace.timings["advance"] = time.perf_counter() - started
-        if parse.empty and text.strip() and flow.fallbacks.out_of_scope and not routed and not (
-            turn.reask and not said.question
+        if (
+            parse.empty
+            and text.strip()
+            and flow.fallbacks.out_of_scope
+            and not routed
+            and not (turn.reask and not said.question)
         ):  # a reply to a yes/no question that is neither is asked again, not called out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
@@ -275,7 +289,11 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
         changed.append(name)
     if refused:
         template = flow.fallbacks.committed
-        said = turn.render(template, "fallbacks.committed") if template else sentences.cannot_change([s.noun for s in refused])
+        said = (
+            turn.render(template, "fallbacks.committed")
+            if template
+            else sentences.cannot_change([s.noun for s in refused])
+        )
         turn.say("fallback", "committed", said, slot=refused[0].name)
     if corrections:
         said = sentences.changed([(slot.noun, value) for slot, value in corrections])
@@ -382,4 +400,3 @@ def invalidate(turn: Turn, changed: list[str]) -> None:
     if rewind_to is not None:
         machine.place(rewind_to)
         turn.trace.nodes.append(rewind_to)
-

@@ -19,8 +19,16 @@ from .flow import Slot, SlotType, value_key
 from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
 
 __all__ = [
-    "InvalidValue", "coerce", "coerce_given", "date_bound", "passed_times", "find_numbers", "parse_date", "parse_time", "parse_yes_no",
-]  # fmt: skip
+    "InvalidValue",
+    "coerce",
+    "coerce_given",
+    "date_bound",
+    "passed_times",
+    "find_numbers",
+    "parse_date",
+    "parse_time",
+    "parse_yes_no",
+]
 """``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported;
 ``date_bound`` is :mod:`fsmdial.bounds`'."""
 
@@ -51,7 +59,12 @@ def _categorical(slot: Slot, value: Any) -> str:
 
 
 def coerce_given(
-    slots: Mapping[str, Slot], name: str, value: Any, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime
+    slots: Mapping[str, Slot],
+    name: str,
+    value: Any,
+    given: Mapping[str, Any],
+    held: Mapping[str, Any],
+    now: dt.datetime,
 ) -> Any:
     """A value the user gave for slot ``name``, coerced and checked with the rest of what the turn gave
     (``given``) and the session holds (``held``): a time slot's ``not_past_with`` date comes from there, and a
@@ -75,7 +88,12 @@ def passed_times(
     found = []
     for slot in slots.values():
         date = slot.not_past_with
-        if date is not None and date in changed and slot.name not in changed and isinstance(time := held.get(slot.name), str):
+        if (
+            date is not None
+            and date in changed
+            and slot.name not in changed
+            and isinstance(time := held.get(slot.name), str)
+        ):
             day = dt.date.fromisoformat(held[date])
             if passed(day, time, now, slot.lead_minutes):
                 found.append((slot.name, f"{held[date]} at {time} is in the past"))
@@ -136,7 +154,9 @@ def coerce(slot: Slot, value: Any, now: dt.datetime, *, day: dt.date | None = No
         if isinstance(value, dt.date):
             return _within_bounds(slot, value, now, bounds)
         if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
-            return _within_bounds(slot, dt.date.fromisoformat(value), now, bounds)  # the stored form, as understanders give it
+            return _within_bounds(
+                slot, dt.date.fromisoformat(value), now, bounds
+            )  # the stored form, as understanders give it
         parsed = parse_date(str(value), now)
         if parsed is None:
             written = impossible_date(str(value))
@@ -184,7 +204,9 @@ def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = T
     if not bounds:
         return date.isoformat()
     if slot.earliest is not None and date < (first := date_bound(slot.earliest, now)):
-        raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is before the earliest allowed date, {first}")
+        raise InvalidValue(
+            slot.name, date.isoformat(), f"{date.isoformat()} is before the earliest allowed date, {first}"
+        )
     if slot.latest is not None and date > (last := date_bound(slot.latest, now)):
         raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is after the latest allowed date, {last}")
     return date.isoformat()

@@ -37,8 +37,14 @@ def flow_doc() -> Callable[..., dict[str, Any]]:
 
 def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``fsmdial ARGS`` in a fresh interpreter, from the repository root (stdout and stderr captured)."""
-    return subprocess.run([sys.executable, "-m", "fsmdial.cli", *args], input=stdin, capture_output=True, text=True,
-                          cwd=REPO, timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "fsmdial.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -18,33 +18,67 @@ def banking(clock, transfer_tool) -> Any:
     from fsmdial.assistant import Assistant
 
     def flow(name: str, example: str, slots: list[dict[str, Any]], tool: str) -> Flow:
-        return load_flow({
-            "name": name, "examples": [example], "description": name,
-            "nodes": [{"id": "ask", "type": "request", "slots": slots},
-                      {"id": "act", "type": "external_action", "tool": tool},
-                      {"id": "done", "type": "end", "message": f"{name} done"}],
-            "edges": [{"source": "ask", "target": "act"}, {"source": "act", "target": "done"}],
-            "fallbacks": {"goodbye": "bye"},
-        })  # fmt: skip
+        return load_flow(
+            {
+                "name": name,
+                "examples": [example],
+                "description": name,
+                "nodes": [
+                    {"id": "ask", "type": "request", "slots": slots},
+                    {"id": "act", "type": "external_action", "tool": tool},
+                    {"id": "done", "type": "end", "message": f"{name} done"},
+                ],
+                "edges": [{"source": "ask", "target": "act"}, {"source": "act", "target": "done"}],
+                "fallbacks": {"goodbye": "bye"},
+            }
+        )
 
     account = {"name": "account_number", "pattern": "^[0-9]{4,}$", "ask": "Your account number?"}
     flows = [
-        flow("balance", "check my balance", [account, {"name": "pin", "pattern": "^[0-9]{3}$", "ask": "PIN?"}], "balance"),
-        flow("transfer", "make a transfer", [account, {"name": "amount", "type": "number", "ask": "How much?"}], "transfer"),
+        flow(
+            "balance", "check my balance", [account, {"name": "pin", "pattern": "^[0-9]{3}$", "ask": "PIN?"}], "balance"
+        ),
+        flow(
+            "transfer",
+            "make a transfer",
+            [account, {"name": "amount", "type": "number", "ask": "How much?"}],
+            "transfer",
+        ),
     ]
     return Assistant(flows, tools={"balance": lambda **kw: {}, "transfer": transfer_tool}, clock=clock)
 
 
 def assistant_state(bot: Any) -> Any:
-    return (list(bot.stack), dict(bot.shared), bot.ended, sorted(bot.dialogues),
-            {name: d.snapshot() for name, d in bot.dialogues.items()})  # fmt: skip
+    return (
+        list(bot.stack),
+        dict(bot.shared),
+        bot.ended,
+        sorted(bot.dialogues),
+        {name: d.snapshot() for name, d in bot.dialogues.items()},
+    )
 
 
 _PIECES = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["book a table", "change my ride", "bye", "yes", "no", "Alex", "102", "7pm", "tomorrow",
-                     "9" * 5000, "\u202e\u2028", "{0.__class__}", "<|im_start|>system", "x" * 3000]),
-)  # fmt: skip
+    st.sampled_from(
+        [
+            "book a table",
+            "change my ride",
+            "bye",
+            "yes",
+            "no",
+            "Alex",
+            "102",
+            "7pm",
+            "tomorrow",
+            "9" * 5000,
+            "\u202e\u2028",
+            "{0.__class__}",
+            "<|im_start|>system",
+            "x" * 3000,
+        ]
+    ),
+)
 
 
 def test_a_tool_failing_in_a_routed_flow_leaves_the_assistant_as_it_was(clock):
@@ -108,8 +142,11 @@ def test_assistant_turns_either_answer_or_change_nothing(texts, fail_at, clock):
             return {"unexpected": 1}  # a result of the wrong shape always fails the turn (no failure edge catches it)
         return {"changed": True, "booked": True, "reference": "R-1"}
 
-    bot = Assistant([load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")],
-                    tools={"book_table": flaky, "change_ride": flaky}, clock=clock)  # fmt: skip
+    bot = Assistant(
+        [load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")],
+        tools={"book_table": flaky, "change_ride": flaky},
+        clock=clock,
+    )
     bot.start()
     for text in texts:
         before = assistant_state(bot)
@@ -130,8 +167,11 @@ def _ride_assistant(clock, calls: list[dict[str, Any]]) -> Any:
         return {"changed": True}
 
     flows = [load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")]
-    return Assistant(flows, tools={"book_table": lambda **kw: {"booked": True, "reference": "R-1"},
-                                   "change_ride": change_ride}, clock=clock)  # fmt: skip
+    return Assistant(
+        flows,
+        tools={"book_table": lambda **kw: {"booked": True, "reference": "R-1"}, "change_ride": change_ride},
+        clock=clock,
+    )
 
 
 def test_a_new_run_of_a_flow_does_not_reuse_the_values_of_its_committed_run(clock):
@@ -150,7 +190,8 @@ def test_a_new_run_of_a_flow_does_not_reuse_the_values_of_its_committed_run(cloc
         assert bot.turn(text).tool_calls == []
     result = bot.turn("change pickup time to 8pm")
     assert [c.arguments for c in result.tool_calls] == [
-        {"ride_id": 102, "customer_name": "Alex", "change_description": "change pickup time to 8pm"}]
+        {"ride_id": 102, "customer_name": "Alex", "change_description": "change pickup time to 8pm"}
+    ]
     assert len(calls) == 2
 
 

@@ -44,8 +44,14 @@ def time_flow(invalid: str | None = "We're open {earliest} to {latest}.", **slot
 
 
 def booking_flow(lead: int = 0, hours: tuple[str, str] = ("08:00", "22:00")) -> dict[str, Any]:
-    time: dict[str, Any] = {"name": "time", "type": "time", "earliest": hours[0], "latest": hours[1],
-                            "not_past_with": "day", "invalid": "Open {earliest} to {latest}, and not in the past."}
+    time: dict[str, Any] = {
+        "name": "time",
+        "type": "time",
+        "earliest": hours[0],
+        "latest": hours[1],
+        "not_past_with": "day",
+        "invalid": "Open {earliest} to {latest}, and not in the past.",
+    }
     if lead:
         time["lead_minutes"] = lead
     return {
@@ -121,8 +127,15 @@ def test_the_bound_placeholders_are_the_slots_own_and_checked() -> None:
     issues = issues_of(time_flow(invalid=None, earliest="08:00", ask="Open from {earliest}: when?"))
     assert "{earliest} is bound to nothing" in issues  # only the invalid message names the bounds
     date_doc = time_flow(invalid=None)
-    date_doc["nodes"][0]["slots"] = [{"name": "day", "type": "date", "earliest": "today", "latest": "2025-06-30",
-                                      "invalid": "Any day from {earliest} to {latest}."}]
+    date_doc["nodes"][0]["slots"] = [
+        {
+            "name": "day",
+            "type": "date",
+            "earliest": "today",
+            "latest": "2025-06-30",
+            "invalid": "Any day from {earliest} to {latest}.",
+        }
+    ]
     date_doc["nodes"][1]["message"] = "{day}"
     d = dialogue(date_doc)
     assert "Any day from Friday 13 June 2025 to Monday 30 June 2025." in d.turn("July 4").messages
@@ -162,8 +175,25 @@ SLOTS: list[dict[str, Any]] = [
 ]
 WORDS = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["7:45", "at 4", "12:30", "tomorrow", "June 20", "red", "o+", "yes", "no", "AB123", "3",
-                     "19.5", "2025-06-14", "ab123", "Peter Novak the third"]),
+    st.sampled_from(
+        [
+            "7:45",
+            "at 4",
+            "12:30",
+            "tomorrow",
+            "June 20",
+            "red",
+            "o+",
+            "yes",
+            "no",
+            "AB123",
+            "3",
+            "19.5",
+            "2025-06-14",
+            "ab123",
+            "Peter Novak the third",
+        ]
+    ),
 )
 
 
@@ -214,18 +244,43 @@ def test_a_stored_value_is_what_was_said_or_nothing(slot_doc: dict[str, Any], te
 
 # ------------------------------------------------------------ 3. readings resolved by the hours
 
-DAYTIME = {1: "13:30", 2: "14:30", 3: "15:30", 4: "16:30", 5: "17:30", 6: None, 7: None,
-           8: "08:30", 9: "09:30", 10: "10:30", 11: "11:30", 12: "12:30"}  # fmt: skip
+DAYTIME = {
+    1: "13:30",
+    2: "14:30",
+    3: "15:30",
+    4: "16:30",
+    5: "17:30",
+    6: None,
+    7: None,
+    8: "08:30",
+    9: "09:30",
+    10: "10:30",
+    11: "11:30",
+    12: "12:30",
+}
 """'H:30' against 08:00-18:00 (across noon): the one reading inside, or None."""
-NIGHT = {1: "01:30", 2: None, 3: None, 4: None, 5: None, 6: "18:30", 7: "19:30",
-         8: "20:30", 9: "21:30", 10: "22:30", 11: "23:30", 12: "00:30"}  # fmt: skip
+NIGHT = {
+    1: "01:30",
+    2: None,
+    3: None,
+    4: None,
+    5: None,
+    6: "18:30",
+    7: "19:30",
+    8: "20:30",
+    9: "21:30",
+    10: "22:30",
+    11: "23:30",
+    12: "00:30",
+}
 """'H:30' against 18:00-02:00 (across midnight)."""
 
 
 @pytest.mark.parametrize(("hours", "expected"), [(("08:00", "18:00"), DAYTIME), (("18:00", "02:00"), NIGHT)])
 @pytest.mark.parametrize("hour", range(1, 13))
-def test_a_clock_time_takes_the_reading_inside_the_hours(hours: tuple[str, str], expected: dict[int, Any],
-                                                          hour: int) -> None:
+def test_a_clock_time_takes_the_reading_inside_the_hours(
+    hours: tuple[str, str], expected: dict[int, Any], hour: int
+) -> None:
     d = dialogue(time_flow(earliest=hours[0], latest=hours[1]))
     result = d.turn(f"{hour}:30")
     if expected[hour] is None:
@@ -297,8 +352,10 @@ def test_date_and_time_in_one_message_are_checked_together() -> None:
 # ------------------------------------------------------------ 5. the example flow declares its hours
 
 
-@pytest.mark.parametrize(("said", "time"), [("at 7", "19:00"), ("7:45", "19:45"), ("tomorrow at 4", "16:00"),
-                                             ("10:15", "22:15"), ("12:30 tomorrow", "12:30")])
+@pytest.mark.parametrize(
+    ("said", "time"),
+    [("at 7", "19:00"), ("7:45", "19:45"), ("tomorrow at 4", "16:00"), ("10:15", "22:15"), ("12:30 tomorrow", "12:30")],
+)
 def test_the_restaurant_reads_bare_hours_by_its_opening_hours(said: str, time: str) -> None:
     from pathlib import Path
 
@@ -335,16 +392,31 @@ def test_a_new_date_that_puts_the_held_time_in_the_past_asks_the_time_again() ->
 def _confirming(doc: dict[str, Any]) -> dict[str, Any]:
     doc["nodes"][-1] = {"id": "check", "type": "inform_and_confirm", "question": "{day} at {time}?"}
     doc["nodes"].append({"id": "done", "type": "end", "message": "Booked."})
-    doc["edges"] = [{"source": "ask_day", "target": "ask_time"}, {"source": "ask_time", "target": "check"},
-                    {"source": "check", "target": "done", "when": {"answer": "yes"}}]
+    doc["edges"] = [
+        {"source": "ask_day", "target": "ask_time"},
+        {"source": "ask_time", "target": "check"},
+        {"source": "check", "target": "done", "when": {"answer": "yes"}},
+    ]
     return doc
 
 
-@pytest.mark.parametrize(("said", "readings"), [
-    ("at 4", ("04:00", "16:00")), ("by 5", ("05:00", "17:00")), ("at around 7", ("07:00", "19:00")),
-    ("12:30", ("12:30", "00:30")), ("7:45 in the evening", ("19:45",)), ("12:30 at night", ("00:30",)),
-    ("9 at night", ()), ("at 9 at night", ("21:00",)), ("07:45", ("07:45",)), ("7pm", ("19:00",)),
-    ("about 4", ()), ("at 4 people", ()), ("table for 4", ()),
-])
+@pytest.mark.parametrize(
+    ("said", "readings"),
+    [
+        ("at 4", ("04:00", "16:00")),
+        ("by 5", ("05:00", "17:00")),
+        ("at around 7", ("07:00", "19:00")),
+        ("12:30", ("12:30", "00:30")),
+        ("7:45 in the evening", ("19:45",)),
+        ("12:30 at night", ("00:30",)),
+        ("9 at night", ()),
+        ("at 9 at night", ("21:00",)),
+        ("07:45", ("07:45",)),
+        ("7pm", ("19:00",)),
+        ("about 4", ()),
+        ("at 4 people", ()),
+        ("table for 4", ()),
+    ],
+)
 def test_the_readings_of_a_clock_time(said: str, readings: tuple[str, ...]) -> None:
     assert clock_readings(said) == readings  # "about 4" answers "how many?" as often as "when?": no time

@@ -22,7 +22,9 @@ def at_confirmation(clock, understander=None):
     """A restaurant booking waiting at "Shall I book it?" for Jane Doe, 4 people, tomorrow at 7pm."""
     example_tools.calls.clear()
     kwargs = {"understander": understander} if understander is not None else {}
-    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock, **kwargs)
+    dialogue = Dialogue(
+        load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock, **kwargs
+    )
     dialogue.start()
     dialogue.turn("hi, I'd like to book a table for 4 people tomorrow at 7pm")
     result = dialogue.turn("Jane Doe")
@@ -59,8 +61,13 @@ def test_a_yes_with_a_change_is_a_change_confirmed_again(clock, reply, changed):
     assert {key: call[key] for key in BOOKED} == {**BOOKED, **changed}
 
 
-@pytest.mark.parametrize(("reply", "cleared", "asked"), [("sure, just not at 7pm", "time", "At what time?"),
-                                                         ("fine but not for 4 people", "party_size", "For how many people?")])
+@pytest.mark.parametrize(
+    ("reply", "cleared", "asked"),
+    [
+        ("sure, just not at 7pm", "time", "At what time?"),
+        ("fine but not for 4 people", "party_size", "For how many people?"),
+    ],
+)
 def test_a_value_ruled_out_is_cleared_and_asked_again(clock, reply, cleared, asked):
     dialogue = at_confirmation(clock)
     result = dialogue.turn(reply)
@@ -68,8 +75,10 @@ def test_a_value_ruled_out_is_cleared_and_asked_again(clock, reply, cleared, ask
     assert result.text.endswith(asked)
 
 
-@pytest.mark.parametrize("reply", ["Alex", "hmm let me think", "tell me about the menu first", "maybe", "ok?",
-                                   "yes, I think so, but let me check"])
+@pytest.mark.parametrize(
+    "reply",
+    ["Alex", "hmm let me think", "tell me about the menu first", "maybe", "ok?", "yes, I think so, but let me check"],
+)
 def test_anything_but_a_plain_yes_is_asked_again_as_yes_or_no(clock, reply):
     dialogue = at_confirmation(clock)
     result = dialogue.turn(reply)
@@ -101,8 +110,13 @@ def test_a_models_yes_that_is_no_plain_yes_does_not_commit(clock):
 
 
 def test_the_grammar_offers_yes_only_to_a_yes():
-    for reply in ("Alex", "hmm let me think", "tell me about the menu first", "sure, just not at 7pm",
-                  "yes, but the name should be Bob Smith"):
+    for reply in (
+        "Alex",
+        "hmm let me think",
+        "tell me about the menu first",
+        "sure, just not at 7pm",
+        "yes, but the name should be Bob Smith",
+    ):
         assert "yes" not in possible_answers(reply), reply
     assert "yes" in possible_answers("that would be lovely, go ahead")
 
@@ -110,8 +124,9 @@ def test_the_grammar_offers_yes_only_to_a_yes():
 def test_a_restated_number_is_not_read_inside_the_date_of_the_question(clock):
     dialogue = at_confirmation(clock)
     state = dialogue.understanding_state()
-    certain = RulesUnderstander().certain(state, "yes but make it 11 people", history=dialogue.session.history,
-                                          now=clock())  # fmt: skip
+    certain = RulesUnderstander().certain(
+        state, "yes but make it 11 people", history=dialogue.session.history, now=clock()
+    )
     assert "2026-11-23" in dialogue.session.history[-1][1]
     assert certain.slots == {"party_size": 11}
     schema = turn_schema(state, "yes but make it 11 people", clock(), settled=certain)
@@ -140,8 +155,9 @@ def test_the_invariant_before_a_committing_tool(clock, monkeypatch):
 # ------------------------------------------------------------------ 2. dialogue acts before values
 
 
-@pytest.mark.parametrize("reply", ["hi there", "Good evening", "hey, do you guys have vegan options?", "thanks!",
-                                   "he's bleeding badly"])
+@pytest.mark.parametrize(
+    "reply", ["hi there", "Good evening", "hey, do you guys have vegan options?", "thanks!", "he's bleeding badly"]
+)
 def test_a_greeting_thanks_or_question_is_never_a_name(clock, reply):
     dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
     dialogue.start()
@@ -151,9 +167,16 @@ def test_a_greeting_thanks_or_question_is_never_a_name(clock, reply):
 
 @pytest.mark.parametrize(
     ("reply", "name"),
-    [("hi, I'm Jane", "Jane"), ("it's under Okafor", "Okafor"), ("Priya, I'd like to make a reservation", "Priya"),
-     ("my name is dana lee", "dana lee"), ("this is Tom", "Tom"), ("the name should be Bob Smith", "Bob Smith"),
-     ("under the name Maria please", "Maria"), ("Jane Doe", "Jane Doe")],
+    [
+        ("hi, I'm Jane", "Jane"),
+        ("it's under Okafor", "Okafor"),
+        ("Priya, I'd like to make a reservation", "Priya"),
+        ("my name is dana lee", "dana lee"),
+        ("this is Tom", "Tom"),
+        ("the name should be Bob Smith", "Bob Smith"),
+        ("under the name Maria please", "Maria"),
+        ("Jane Doe", "Jane Doe"),
+    ],
 )
 def test_names_in_sentences(clock, reply, name):
     dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)

@@ -93,20 +93,36 @@ def test_load_compiled_roundtrip(tmp_path):
 
 
 def test_an_action_that_does_not_read_a_slot_keeps_its_result():
-    flow = load_flow({
-        "name": "quiz",
-        "nodes": [
-            {"id": "ask_topic", "type": "request", "slots": [{"name": "topic"}]},
-            {"id": "question", "type": "external_action", "tool": "question", "arguments": {"topic": "topic"},
-             "result": {"text": "string"}},
-            {"id": "check", "type": "external_action", "tool": "check",
-             "arguments": {"q": {"result": "text", "node": "question"}, "a": "answer"}, "result": {"text": "string"}},
-            {"id": "ask_answer", "type": "request", "slots": [{"name": "answer"}]},
-            {"id": "done", "type": "end"},
-        ],
-        "edges": [{"source": "ask_topic", "target": "question"}, {"source": "question", "target": "ask_answer"},
-                  {"source": "ask_answer", "target": "check"}, {"source": "check", "target": "done"}],
-    })
+    flow = load_flow(
+        {
+            "name": "quiz",
+            "nodes": [
+                {"id": "ask_topic", "type": "request", "slots": [{"name": "topic"}]},
+                {
+                    "id": "question",
+                    "type": "external_action",
+                    "tool": "question",
+                    "arguments": {"topic": "topic"},
+                    "result": {"text": "string"},
+                },
+                {
+                    "id": "check",
+                    "type": "external_action",
+                    "tool": "check",
+                    "arguments": {"q": {"result": "text", "node": "question"}, "a": "answer"},
+                    "result": {"text": "string"},
+                },
+                {"id": "ask_answer", "type": "request", "slots": [{"name": "answer"}]},
+                {"id": "done", "type": "end"},
+            ],
+            "edges": [
+                {"source": "ask_topic", "target": "question"},
+                {"source": "question", "target": "ask_answer"},
+                {"source": "ask_answer", "target": "check"},
+                {"source": "check", "target": "done"},
+            ],
+        }
+    )
     deps = dependents(flow)
     assert "question" in deps["topic"] and "check" in deps["topic"]  # check reads question's result
     assert "check" in deps["answer"] and "question" not in deps["answer"]
@@ -196,8 +212,24 @@ def test_graph_escapes_node_ids_and_labels() -> None:
 
 
 CODING_PIECES = [
-    "coding:utf-7", "coding: latin-1", "-*- coding: utf-16 -*-", "vim: set fileencoding=cp1252 :", "coding=ascii",
-    "+ACc-", "+ACI-", "+ADs-", "+AAo-", "\u00e9", "\u2028", "\x0c", "\r", "\\", '"""', "'", "#", "\x00",
+    "coding:utf-7",
+    "coding: latin-1",
+    "-*- coding: utf-16 -*-",
+    "vim: set fileencoding=cp1252 :",
+    "coding=ascii",
+    "+ACc-",
+    "+ACI-",
+    "+ADs-",
+    "+AAo-",
+    "\u00e9",
+    "\u2028",
+    "\x0c",
+    "\r",
+    "\\",
+    '"""',
+    "'",
+    "#",
+    "\x00",
 ]
 
 
@@ -209,8 +241,13 @@ name_text = st.lists(
 @st.composite
 def named_flow(draw: st.DrawFn) -> dict[str, Any]:
     ids = draw(st.lists(name_text, min_size=2, max_size=4, unique=True))
-    nodes: list[dict[str, Any]] = [{"id": ids[0], "type": "request", "slots": [{"name": "x", "description": draw(name_text)}]}]
-    nodes += [{"id": node_id, "type": "inform", "message": draw(name_text).replace("{", "(").replace("}", ")")} for node_id in ids[1:-1]]
+    nodes: list[dict[str, Any]] = [
+        {"id": ids[0], "type": "request", "slots": [{"name": "x", "description": draw(name_text)}]}
+    ]
+    nodes += [
+        {"id": node_id, "type": "inform", "message": draw(name_text).replace("{", "(").replace("}", ")")}
+        for node_id in ids[1:-1]
+    ]
     nodes.append({"id": ids[-1], "type": "end", "message": "{x}"})
     edges = [{"source": a, "target": b} for a, b in zip(ids, ids[1:], strict=False)]
     return {"name": draw(name_text), "description": draw(name_text), "nodes": nodes, "edges": edges}

@@ -52,10 +52,18 @@ def test_every_expected_call_is_a_committing_action_with_valid_values():
                 source = mapping[argument]
                 slot = slots[source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else ""]
                 if isinstance(value, re.Pattern):
-                    assert slot.type.value == "string", f"{conv.id}: a pattern for the {slot.type.value} slot {slot.name}"
+                    assert slot.type.value == "string", (
+                        f"{conv.id}: a pattern for the {slot.type.value} slot {slot.name}"
+                    )
                     continue
-                assert coerce(slot, value, conv.now) == value, f"{conv.id}: {argument}={value!r} is not a kept {slot.type.value}"
-            required = {name for name, source in mapping.items() if slots[source if isinstance(source, str) else source.slot].required}
+                assert coerce(slot, value, conv.now) == value, (
+                    f"{conv.id}: {argument}={value!r} is not a kept {slot.type.value}"
+                )
+            required = {
+                name
+                for name, source in mapping.items()
+                if slots[source if isinstance(source, str) else source.slot].required
+            }
             missing = required - set(call.arguments or {}) - _other_branch(flow.name)
             assert not missing, f"{conv.id}: no expected value for {sorted(missing)}"
 

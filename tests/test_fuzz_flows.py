@@ -132,15 +132,17 @@ def mutation(draw: st.DrawFn, doc: Any) -> None:
     elif kind == "replace":
         target[key] = draw(json_value)
     elif kind == "retype":  # the same content as another JSON type
-        target[key] = unshared({
-            str: lambda v: draw(st.sampled_from([len(v), [v], {"value": v}, None, v.upper(), v + "x"])),
-            int: lambda v: draw(st.sampled_from([str(v), float(v), -v, 10**12, [v], True])),
-            float: lambda v: draw(st.sampled_from([str(v), int(v), -v, float("inf")])),
-            bool: lambda v: draw(st.sampled_from([str(v).lower(), int(v), None])),
-            list: lambda v: draw(st.sampled_from([{}, v[:1], v * 2, "list", {str(i): x for i, x in enumerate(v)}])),
-            dict: lambda v: draw(st.sampled_from([[], list(v.values()), str(v), {}])),
-            type(None): lambda v: draw(st.sampled_from(["", 0, [], {}])),
-        }[type(value)](value))
+        target[key] = unshared(
+            {
+                str: lambda v: draw(st.sampled_from([len(v), [v], {"value": v}, None, v.upper(), v + "x"])),
+                int: lambda v: draw(st.sampled_from([str(v), float(v), -v, 10**12, [v], True])),
+                float: lambda v: draw(st.sampled_from([str(v), int(v), -v, float("inf")])),
+                bool: lambda v: draw(st.sampled_from([str(v).lower(), int(v), None])),
+                list: lambda v: draw(st.sampled_from([{}, v[:1], v * 2, "list", {str(i): x for i, x in enumerate(v)}])),
+                dict: lambda v: draw(st.sampled_from([[], list(v.values()), str(v), {}])),
+                type(None): lambda v: draw(st.sampled_from(["", 0, [], {}])),
+            }[type(value)](value)
+        )
     elif kind == "reference":  # point a string at another (or no) node, or a node id at a hostile name
         ids = [i for i in node_ids(doc) if i is not None]
         target[key] = draw(st.one_of(st.sampled_from(ids or ["missing"]), st.just("missing_node"), hostile_text))

@@ -41,7 +41,9 @@ SHAPES = ["nodes", "edges", "graph", "Agent.Start", "slots", "id", "condition", 
 def shaped_document(draw: st.DrawFn) -> dict[str, Any]:
     doc = draw(st.dictionaries(st.sampled_from(SHAPES), json_value, max_size=5))
     if draw(st.booleans()):
-        doc["nodes"] = draw(st.lists(st.dictionaries(st.sampled_from(["id", "type", "slots", "message"]), json_value), max_size=3))
+        doc["nodes"] = draw(
+            st.lists(st.dictionaries(st.sampled_from(["id", "type", "slots", "message"]), json_value), max_size=3)
+        )
     return doc
 
 

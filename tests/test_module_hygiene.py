@@ -161,8 +161,14 @@ def test_the_flow_model_and_checks_depend_only_downward():
     assert graph["fsmdial.flow.checks"] & {"fsmdial.flow", "fsmdial.flow.document", "fsmdial.flow.lint"} == set()
     assert {dep for dep in graph["fsmdial.patterns"] if dep.startswith("fsmdial")} == set()
     # The flow format's modules in layers, each importing only modules listed before it.
-    layers = ["fsmdial.patterns", "fsmdial.flow.graph", "fsmdial.flow.nodes", "fsmdial.flow.checks",
-              "fsmdial.flow.document", "fsmdial.flow.lint"]  # fmt: skip
+    layers = [
+        "fsmdial.patterns",
+        "fsmdial.flow.graph",
+        "fsmdial.flow.nodes",
+        "fsmdial.flow.checks",
+        "fsmdial.flow.document",
+        "fsmdial.flow.lint",
+    ]
     upward = {name: sorted(graph[name] & set(layers[index:])) for index, name in enumerate(layers)}
     assert upward == {name: [] for name in layers}
 
@@ -209,7 +215,10 @@ def test_the_command_line_lists_every_group_it_has():
     listed = {
         f"{target}.{name}" for target, names, _ in imports("fsmdial.cli") if target == "fsmdial.cli" for name in names
     }
-    groups = {name for name in MODULES if name.startswith("fsmdial.cli.")} - {"fsmdial.cli.__main__", "fsmdial.cli.common"}
+    groups = {name for name in MODULES if name.startswith("fsmdial.cli.")} - {
+        "fsmdial.cli.__main__",
+        "fsmdial.cli.common",
+    }
     assert listed == groups
 
 
@@ -219,7 +228,11 @@ MAX_DIALOGUE_LINES = 180
 
 def test_no_module_holds_more_than_one_screenful_of_jobs():
     """Modules stay small enough to have one job (issue 19): none over MAX_MODULE_LINES lines."""
-    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    long = {
+        name: n
+        for name, path in MODULES.items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
     assert long == {}
 
 

@@ -25,7 +25,12 @@ HEAVY = ("llama_cpp", "llguidance", "outlines", "outlines_core", "numba", "numpy
 
 def python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120
+        [sys.executable, "-c", textwrap.dedent(code)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
 
 
@@ -35,8 +40,20 @@ def python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 def test_every_public_name_is_importable_from_fsmdial():
     for name in [*fsmdial.__all__, *fsmdial.OPTIONAL]:
         assert getattr(fsmdial, name) is not None, name
-    assert {"Dialogue", "Assistant", "SessionStore", "load_flow", "compile_flow", "emit_source", "Flow",
-            "ToolRegistry", "TurnResult", "RulesUnderstander", "FsmdialError", "MissingExtraError"} <= set(fsmdial.__all__)  # fmt: skip
+    assert {
+        "Dialogue",
+        "Assistant",
+        "SessionStore",
+        "load_flow",
+        "compile_flow",
+        "emit_source",
+        "Flow",
+        "ToolRegistry",
+        "TurnResult",
+        "RulesUnderstander",
+        "FsmdialError",
+        "MissingExtraError",
+    } <= set(fsmdial.__all__)
     assert fsmdial.OPTIONAL == {"GGUFUnderstander"}
     assert {*fsmdial.__all__, *fsmdial.OPTIONAL} <= set(dir(fsmdial))
     assert len(set(fsmdial.__all__)) == len(fsmdial.__all__)
@@ -48,7 +65,9 @@ def test_every_public_name_is_importable_from_fsmdial():
 def test_the_type_checking_imports_are_the_lazy_exports():
     # Type checkers and IDEs read fsmdial's names from its `if TYPE_CHECKING:` imports, Python from _EXPORTS.
     tree = ast.parse(Path(fsmdial.__file__).read_text(encoding="utf-8"))
-    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    block = next(
+        node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+    )
     imported = {
         alias.asname or alias.name: f"fsmdial.{node.module}"
         for node in block.body
@@ -159,13 +178,25 @@ def test_missing_extra_error_names_the_extra_and_the_module():
 HIDDEN_CASES = {
     "llama_cpp": ("llama_cpp", "import fsmdial; fsmdial.GGUFUnderstander", "gguf", "the gguf understander"),
     "numpy": ("numpy", "from fsmdial.understand.gguf import GGUFUnderstander", "gguf", "the gguf understander"),
-    "llguidance": ("llguidance", "from fsmdial.understand.backends import backend; backend('llguidance').decoder_class()",
-                   "gguf", "the llguidance backend"),
-    "numba": ("numba", "from fsmdial.understand.backends import backend; backend('outlines').decoder_class()(object())",
-              "outlines", "the outlines backend needs outlines, outlines-core and numba"),
-    "outlines": ("outlines", "from fsmdial.understand.outlines_backend import OutlinesDecoder; OutlinesDecoder(object())",
-                 "outlines", "the outlines backend needs outlines, outlines-core and numba"),
-}  # fmt: skip
+    "llguidance": (
+        "llguidance",
+        "from fsmdial.understand.backends import backend; backend('llguidance').decoder_class()",
+        "gguf",
+        "the llguidance backend",
+    ),
+    "numba": (
+        "numba",
+        "from fsmdial.understand.backends import backend; backend('outlines').decoder_class()(object())",
+        "outlines",
+        "the outlines backend needs outlines, outlines-core and numba",
+    ),
+    "outlines": (
+        "outlines",
+        "from fsmdial.understand.outlines_backend import OutlinesDecoder; OutlinesDecoder(object())",
+        "outlines",
+        "the outlines backend needs outlines, outlines-core and numba",
+    ),
+}
 
 
 @pytest.mark.parametrize("case", sorted(HIDDEN_CASES))
@@ -237,8 +268,11 @@ def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
             if inspect.isclass(cls) and issubclass(cls, fsmdial.FsmdialError) and not name.startswith("_"):
                 found.add(f"{cls.__module__}.{cls.__qualname__}")
     assert {f for f in found if not f.startswith("fsmdial.errors.")} <= not_moved
-    public = {name for name, cls in vars(errors).items() if inspect.isclass(cls) and issubclass(cls, Exception)
-              and cls.__module__ == "fsmdial.errors"}  # fmt: skip
+    public = {
+        name
+        for name, cls in vars(errors).items()
+        if inspect.isclass(cls) and issubclass(cls, Exception) and cls.__module__ == "fsmdial.errors"
+    }
     assert public == set(errors.__all__) - {"FlowIssue"} and "FlowIssue" in errors.__all__
     assert set(errors.__all__) <= set(fsmdial.__all__)
     for name in errors.__all__:

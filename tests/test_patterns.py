@@ -28,7 +28,11 @@ def test_patterns_with_exponential_backtracking_are_refused_naming_the_slot(patt
 
 @pytest.mark.parametrize(
     ("pattern", "reply", "found"),
-    [("[0-9]+\\$", "it costs 12$ now", "12$"), ("(?i)^[a-z]{3}$", "it is ABC", "ABC"), ("^[0-9]{4}$", "pin 1234", "1234")],
+    [
+        ("[0-9]+\\$", "it costs 12$ now", "12$"),
+        ("(?i)^[a-z]{3}$", "it is ABC", "ABC"),
+        ("^[0-9]{4}$", "pin 1234", "1234"),
+    ],
 )
 def test_patterns_are_decided_at_validation_and_found_inside_a_reply(pattern: str, reply: str, found: str) -> None:
     assert pattern_problem(pattern) is None

@@ -40,16 +40,33 @@ COFFEE = {
             "id": "order",
             "type": "request",
             "slots": [
-                {"name": "drink", "type": "categorical", "values": ["espresso", "latte", "tea"],
-                 "ask": "What would you like?", "act": "ask_drink"},
-                {"name": "cups", "type": "integer", "minimum": 1, "maximum": 4, "description": "number of cups",
-                 "ask": "How many cups of {drink}?", "act": "ask_cups"},
+                {
+                    "name": "drink",
+                    "type": "categorical",
+                    "values": ["espresso", "latte", "tea"],
+                    "ask": "What would you like?",
+                    "act": "ask_drink",
+                },
+                {
+                    "name": "cups",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 4,
+                    "description": "number of cups",
+                    "ask": "How many cups of {drink}?",
+                    "act": "ask_cups",
+                },
                 {"name": "day", "type": "date", "ask": "For which day?", "act": "ask_day"},
             ],
         },
         {"id": "confirm", "type": "inform_and_confirm", "message": "{cups} {drink} on {day}.", "question": "Shall I?"},
-        {"id": "brew", "type": "external_action", "tool": "brew", "arguments": {"drink": "drink", "cups": "cups"},
-         "result": {"ticket": "integer"}},
+        {
+            "id": "brew",
+            "type": "external_action",
+            "tool": "brew",
+            "arguments": {"drink": "drink", "cups": "cups"},
+            "result": {"ticket": "integer"},
+        },
         {"id": "ready", "type": "inform", "message": "Your ticket is {brew.ticket}."},
         {"id": "broken", "type": "inform", "message": "The machine is broken."},
         {"id": "bye", "type": "end", "message": "Bye."},
@@ -64,7 +81,7 @@ COFFEE = {
         {"source": "broken", "target": "bye"},
     ],
     "fallbacks": {"goodbye": "Goodbye!"},
-}  # fmt: skip
+}
 
 CHIEF_TEA = {
     "nodes": [
@@ -169,8 +186,12 @@ def test_pattern_and_field_mismatches_are_spelled_out():
     talk = Conversation(_dialogue())
     talk.start()
     with pytest.raises(ConversationMismatch) as caught:
-        talk.say("two cups of latte", acts=[act("ask_day", kind="ask", text=pattern("Which day"))],
-                 messages=[pattern("^For which")], slots={"cups": 3, "drink": ANY})  # fmt: skip
+        talk.say(
+            "two cups of latte",
+            acts=[act("ask_day", kind="ask", text=pattern("Which day"))],
+            messages=[pattern("^For which")],
+            slots={"cups": 3, "drink": ANY},
+        )
     message = str(caught.value)
     assert "  acts differ (act 1: text 'For which day?' does not match pattern 'Which day')" in message
     assert "    expected: ask:ask_day pattern 'Which day'" in message
@@ -211,7 +232,11 @@ def test_a_failing_turn_is_a_mismatch_unless_expected():
 def test_the_failure_edge_is_checked_by_status():
     counter = Counter(broken=True)
     script = ORDER_SCRIPT[:3] + [
-        {"user": "yes", "acts": ["broken", "bye"], "tool_calls": [{"tool": "brew", "arguments": {"drink": "latte", "cups": 2}, "status": "failure"}]}
+        {
+            "user": "yes",
+            "acts": ["broken", "bye"],
+            "tool_calls": [{"tool": "brew", "arguments": {"drink": "latte", "cups": 2}, "status": "failure"}],
+        }
     ]
     Conversation(_dialogue(counter)).run(script)
     assert counter.calls == [{"drink": "latte", "cups": 2}]
@@ -232,7 +257,13 @@ def test_turn_costs_read_the_understanders_counts():
     assert turn_costs(trace) == nothing
     trace.model_calls, trace.path = 1, "model"
     trace.understanding = {"prompt_tokens": 370, "evaluated_tokens": 21, "output_tokens": 9}
-    assert turn_costs(trace) == {"path": "model", "model_calls": 1, "evaluated_tokens": 21, "prompt_tokens": 370, "output_tokens": 9}
+    assert turn_costs(trace) == {
+        "path": "model",
+        "model_calls": 1,
+        "evaluated_tokens": 21,
+        "prompt_tokens": 370,
+        "output_tokens": 9,
+    }
     trace.understanding = {"prompt_tokens": 370, "output_tokens": 9}  # no KV cache: every prompt token evaluated
     assert turn_costs(trace)["evaluated_tokens"] == 370
     trace.understanding = {}
@@ -369,7 +400,9 @@ def test_a_deliberately_wrong_expectation_fails_readably(app: pytest.Pytester):
 
 def test_command_line_options(app: pytest.Pytester):
     help_text = run(app, "--help")
-    help_text.stdout.fnmatch_lines(["fsmdial flow tests:", "*--fsmdial-model=PATH*", "*--fsmdial-backend=*llamacpp,outlines*"])
+    help_text.stdout.fnmatch_lines(
+        ["fsmdial flow tests:", "*--fsmdial-model=PATH*", "*--fsmdial-backend=*llamacpp,outlines*"]
+    )
     missing = run(app, "--fsmdial-model", "nowhere.gguf")
     assert missing.ret == pytest.ExitCode.USAGE_ERROR
     missing.stderr.fnmatch_lines(["*--fsmdial-model: no model file at *nowhere.gguf"])
@@ -527,7 +560,12 @@ def test_benchmarks_time_turns_from_a_restored_state_and_record_model_costs(pyte
     assert turn["extra_info"]["model_calls_per_turn"] == [0] and turn["extra_info"]["paths"] == ["rules"]
     whole = benches["test_whole_conversation"]["extra_info"]
     assert benches["test_whole_conversation"]["stats"]["rounds"] == 3
-    assert whole["understander"] == "FakeGGUF" and whole["backend"] == "fake" and whole["flow"] == "coffee" and whole["turns"] == 4
+    assert (
+        whole["understander"] == "FakeGGUF"
+        and whole["backend"] == "fake"
+        and whole["flow"] == "coffee"
+        and whole["turns"] == 4
+    )
     assert whole["paths"] == ["start", "model", "model", "model"]
     assert whole["model_calls_per_turn"] == [0, 1, 1, 1] and whole["model_calls"] == 3
     assert whole["evaluated_tokens_per_turn"] == [0, 15, 8, 3] and whole["evaluated_tokens"] == 26

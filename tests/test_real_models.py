@@ -49,8 +49,9 @@ def test_a_booking_with_smollm2_is_grounded_and_a_correction_is_never_a_yes(smol
         return {"booked": True, "reference": "R1"}
 
     clock.set("2026-11-23T12:00")  # a Monday
-    d = Dialogue(REPO / "flows" / "restaurant_booking.json", understander=smollm2, tools={"book_table": book_table},
-                 clock=clock)  # fmt: skip
+    d = Dialogue(
+        REPO / "flows" / "restaurant_booking.json", understander=smollm2, tools={"book_table": book_table}, clock=clock
+    )
     d.start()
     said = ["for 4 people tomorrow at 7pm", "it's under Jane Doe", "almost, but make it 5 people", "yes"]
     for text in said:

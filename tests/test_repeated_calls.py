@@ -15,11 +15,24 @@ from fsmdial.tools import ToolRegistry
 SEARCH_AGAIN = {
     "name": "search_again",
     "nodes": [
-        {"id": "ask", "type": "request", "slots": [{"name": "city", "type": "categorical", "description": "city",
-                                                          "values": ["Paris", "London"]}]},
-        {"id": "search", "type": "external_action", "tool": "search", "arguments": {"city": "city"},
-         "result": {"hotels": "integer"}},
-        {"id": "again", "type": "inform_and_confirm", "message": "{result.hotels} hotels in {city}.", "question": "Search again?"},
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [{"name": "city", "type": "categorical", "description": "city", "values": ["Paris", "London"]}],
+        },
+        {
+            "id": "search",
+            "type": "external_action",
+            "tool": "search",
+            "arguments": {"city": "city"},
+            "result": {"hotels": "integer"},
+        },
+        {
+            "id": "again",
+            "type": "inform_and_confirm",
+            "message": "{result.hotels} hotels in {city}.",
+            "question": "Search again?",
+        },
         {"id": "done", "type": "end", "message": "Bye."},
     ],
     "edges": [
@@ -28,7 +41,7 @@ SEARCH_AGAIN = {
         {"source": "again", "target": "search", "when": {"answer": "yes"}},
         {"source": "again", "target": "done", "when": {"answer": "no"}},
     ],
-}  # fmt: skip
+}
 
 
 def dialogue() -> tuple[Dialogue, list[dict[str, Any]]]:
@@ -51,7 +64,13 @@ def test_a_repeat_with_the_same_arguments_takes_the_last_outcome_without_calling
     again = d.turn("yes")
     assert calls == [{"city": "Paris"}]  # not called a second time
     assert again.tool_calls == [] and [c.to_dict() for c in again.trace.repeated_calls] == [
-        {"tool": "search", "node": "search", "arguments": {"city": "Paris"}, "status": "success", "result": {"hotels": 5}}
+        {
+            "tool": "search",
+            "node": "search",
+            "arguments": {"city": "Paris"},
+            "status": "success",
+            "result": {"hotels": 5},
+        }
     ]
     assert "repeated_calls" in again.trace.to_dict() and any("not called again" in n for n in again.trace.notes)
     assert again.text == "5 hotels in Paris. Search again?" and d.node == "again"  # a fresh visit of `again`
@@ -87,10 +106,20 @@ def test_changing_a_value_back_takes_the_first_answer_without_a_second_call() ->
 QUIZ = {
     "name": "quiz",
     "nodes": [
-        {"id": "start_at", "type": "request", "slots": [{"name": "number", "type": "integer", "minimum": 1, "maximum": 3,
-                                                         "description": "question number"}]},
-        {"id": "question", "type": "external_action", "tool": "question", "arguments": {"number": "number"},
-         "result": {"text": "string"}},
+        {
+            "id": "start_at",
+            "type": "request",
+            "slots": [
+                {"name": "number", "type": "integer", "minimum": 1, "maximum": 3, "description": "question number"}
+            ],
+        },
+        {
+            "id": "question",
+            "type": "external_action",
+            "tool": "question",
+            "arguments": {"number": "number"},
+            "result": {"text": "string"},
+        },
         {"id": "next", "type": "inform_and_confirm", "message": "Q{number}: {result.text}", "question": "Another?"},
         {"id": "done", "type": "end", "message": "Bye."},
     ],
@@ -100,7 +129,7 @@ QUIZ = {
         {"source": "next", "target": "question", "when": {"answer": "yes"}, "count": "number"},
         {"source": "next", "target": "done", "when": {"answer": "no"}},
     ],
-}  # fmt: skip
+}
 
 
 def quiz(document: dict[str, Any] = QUIZ) -> tuple[Dialogue, list[int]]:

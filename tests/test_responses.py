@@ -31,7 +31,10 @@ def test_the_default_invalid_and_correction_messages_name_the_slot_by_its_noun(c
         "Sorry, that is not a valid party size: 50 is above the maximum of 20."
     )
     assert dialogue.turn("make it 5 people").messages[0] == "OK, I changed the party size to 5."
-    assert dialogue.turn("no, at 8pm on friday").messages[0] == "OK, I changed the date to 2026-11-27 and the time to 20:00."
+    assert (
+        dialogue.turn("no, at 8pm on friday").messages[0]
+        == "OK, I changed the date to 2026-11-27 and the time to 20:00."
+    )
 
 
 def test_a_description_that_is_no_noun_phrase_never_reaches_the_correction_message(clock):

@@ -202,12 +202,17 @@ def test_a_date_valid_when_given_is_still_loadable_the_next_day(tmp_path):
     document = {
         "name": "visit",
         "nodes": [
-            {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date", "description": "day",
-                                                        "earliest": "today", "latest": "today+2"}]},
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "day", "type": "date", "description": "day", "earliest": "today", "latest": "today+2"}
+                ],
+            },
             {"id": "done", "type": "end", "message": "See you on {day}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],
-    }  # fmt: skip
+    }
     flow = load_flow(document)
     evening = Dialogue(flow, clock=lambda: dt.datetime(2026, 11, 22, 23, 50))
     evening.start()

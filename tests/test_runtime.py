@@ -43,7 +43,11 @@ def test_stand_in_tools_return_the_first_expected_outcome():
 def test_missing_predicate_is_an_error():
     doc = {
         "name": "p",
-        "nodes": [{"id": "ask", "type": "request", "slots": [{"name": "x"}]}, {"id": "a", "type": "end"}, {"id": "b", "type": "end"}],
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "x"}]},
+            {"id": "a", "type": "end"},
+            {"id": "b", "type": "end"},
+        ],
         "edges": [{"source": "ask", "target": "a", "when": {"call": "is_vip"}}, {"source": "ask", "target": "b"}],
     }
     with pytest.raises(TurnError, match="predicate 'is_vip'"):
@@ -126,7 +130,9 @@ class Liar:
         return Parse(slots={"refund_amount": 1000})
 
 
-@pytest.mark.parametrize("understander, error", [(Exploding(), "understander failed"), (Liar(), "unknown slot 'refund_amount'")])
+@pytest.mark.parametrize(
+    "understander, error", [(Exploding(), "understander failed"), (Liar(), "unknown slot 'refund_amount'")]
+)
 def test_understander_failures_roll_back(understander, error):
     dialogue = ride(understander=understander)
     dialogue.start()
@@ -175,7 +181,9 @@ def test_bad_snapshots_are_refused(mutate, message):
 def test_snapshot_of_another_flow_is_refused():
     dialogue = ride()
     with pytest.raises(SnapshotError, match="different content"):
-        Dialogue.restore(load_flow(FLOWS / "restaurant_booking.json"), dialogue.snapshot(), tools=example_tools.registry)
+        Dialogue.restore(
+            load_flow(FLOWS / "restaurant_booking.json"), dialogue.snapshot(), tools=example_tools.registry
+        )
 
 
 def test_trace_records_nodes_conditions_and_tool_calls(clock):
@@ -186,7 +194,11 @@ def test_trace_records_nodes_conditions_and_tool_calls(clock):
     trace = dialogue.turn("new time").trace.to_dict()
     assert trace["nodes"] == ["change_ride", "ride_inform_changes_successful", "anything_else"]
     assert trace["conditions"] == [{"edge": "when_1_change_ride_to_ride_inform_changes_successful", "outcome": True}]
-    assert trace["tool_calls"][0]["arguments"] == {"ride_id": 17, "customer_name": "Ann", "change_description": "new time"}
+    assert trace["tool_calls"][0]["arguments"] == {
+        "ride_id": 17,
+        "customer_name": "Ann",
+        "change_description": "new time",
+    }
     assert "timings_ms" not in trace
     assert set(dialogue.last_trace.to_dict(timings=True)["timings_ms"]) >= {"total", "understand", "advance"}
 
@@ -233,8 +245,12 @@ def test_optional_result_field_absent_reads_as_empty():
         "name": "t",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [{"name": "city"}]},
-            {"id": "look", "type": "external_action", "tool": "weather",
-             "result": {"sky": "string", "wind": {"type": "string", "required": False}}},
+            {
+                "id": "look",
+                "type": "external_action",
+                "tool": "weather",
+                "result": {"sky": "string", "wind": {"type": "string", "required": False}},
+            },
             {"id": "done", "type": "end", "message": "{result.sky}{result.wind}."},
         ],
         "edges": [{"source": "ask", "target": "look"}, {"source": "look", "target": "done"}],
@@ -262,26 +278,80 @@ PIZZA = REPO / "examples" / "pizza_shop" / "flow.json"
 # flow, tools, what the user says up to the commit, the committing tool, a correction of a slot the commit
 # depends on (read by it, or asked before it), the slot that correction changes
 EXAMPLES: dict[str, tuple[Path, ToolRegistry, list[str], str, str, str]] = {
-    "ride_change": (FLOWS / "ride_change.json", example_tools.registry,
-                    ["Jane Doe", "102", "please move the pickup to 7pm"], "change_ride", "ride 500", "ride_id"),
-    "ride_change_chief": (FLOWS / "ride_change.chief.json", example_tools.registry,
-                          ["John", "500", "change pickup time"], "RideChange", "ride 102", "ride_id"),
-    "bank_fraud_report": (FLOWS / "bank_fraud_report.json", example_tools.registry,
-                          ["Jane Smith", "12345678", "4321", "two card payments in Paris I did not make"],
-                          "bank_fraud_report", "12 March 1980", "date_of_birth"),
-    "restaurant_booking": (FLOWS / "restaurant_booking.json", example_tools.registry,
-                           ["a table for 4 tomorrow at 7pm", "Alex", "yes"], "book_table", "on friday", "date"),
+    "ride_change": (
+        FLOWS / "ride_change.json",
+        example_tools.registry,
+        ["Jane Doe", "102", "please move the pickup to 7pm"],
+        "change_ride",
+        "ride 500",
+        "ride_id",
+    ),
+    "ride_change_chief": (
+        FLOWS / "ride_change.chief.json",
+        example_tools.registry,
+        ["John", "500", "change pickup time"],
+        "RideChange",
+        "ride 102",
+        "ride_id",
+    ),
+    "bank_fraud_report": (
+        FLOWS / "bank_fraud_report.json",
+        example_tools.registry,
+        ["Jane Smith", "12345678", "4321", "two card payments in Paris I did not make"],
+        "bank_fraud_report",
+        "12 March 1980",
+        "date_of_birth",
+    ),
+    "restaurant_booking": (
+        FLOWS / "restaurant_booking.json",
+        example_tools.registry,
+        ["a table for 4 tomorrow at 7pm", "Alex", "yes"],
+        "book_table",
+        "on friday",
+        "date",
+    ),
     # date_of_birth is read by verify_identity (a lookup), asked before activate_card (committed)
-    "card_activation": (FLOWS / "card_activation.json", example_tools.registry,
-                        ["1234", "1990-03-12", "yes", "4321", "yes"], "activate_card", "12 March 1980", "date_of_birth"),
-    "pizza_shop": (PIZZA, pizza_tools, ["margherita", "large", "2", "tomorrow at 7pm", "Ada", "yes"],
-                   "place_order", "3 pizzas", "quantity"),
-    "vet_appointment": (FLOWS / "vet_appointment.json", example_tools.registry,
-                        ["Maria Lopez", "Biscuit", "dog", "annual vaccination", "tomorrow at 9:30", "07700900123",
-                         "maria@example.com", "yes"], "book_appointment", "on friday", "date"),
-    "grocery_delivery": (FLOWS / "grocery_delivery.json", example_tools.registry,
-                         ["2 vegetable box", "12 Mill Lane, Oxford", "tomorrow at 10am", "Sam Green", "07700900456", "yes"],
-                         "place_delivery", "on friday", "delivery_day"),
+    "card_activation": (
+        FLOWS / "card_activation.json",
+        example_tools.registry,
+        ["1234", "1990-03-12", "yes", "4321", "yes"],
+        "activate_card",
+        "12 March 1980",
+        "date_of_birth",
+    ),
+    "pizza_shop": (
+        PIZZA,
+        pizza_tools,
+        ["margherita", "large", "2", "tomorrow at 7pm", "Ada", "yes"],
+        "place_order",
+        "3 pizzas",
+        "quantity",
+    ),
+    "vet_appointment": (
+        FLOWS / "vet_appointment.json",
+        example_tools.registry,
+        [
+            "Maria Lopez",
+            "Biscuit",
+            "dog",
+            "annual vaccination",
+            "tomorrow at 9:30",
+            "07700900123",
+            "maria@example.com",
+            "yes",
+        ],
+        "book_appointment",
+        "on friday",
+        "date",
+    ),
+    "grocery_delivery": (
+        FLOWS / "grocery_delivery.json",
+        example_tools.registry,
+        ["2 vegetable box", "12 Mill Lane, Oxford", "tomorrow at 10am", "Sam Green", "07700900456", "yes"],
+        "place_delivery",
+        "on friday",
+        "delivery_day",
+    ),
 }
 
 
@@ -320,21 +390,47 @@ def committed_dialogue(name: str, flow: Flow, clock) -> Dialogue:
 def state_of(dialogue: Dialogue) -> dict[str, Any]:
     """What a turn after the commit must not change (history and the turn count may grow)."""
     session = dialogue.session
-    return {"node": session.node, "slots": dict(session.slots), "status": dict(session.status),
-            "results": copy.deepcopy(session.results), "calls": copy.deepcopy(session.calls)}  # fmt: skip
+    return {
+        "node": session.node,
+        "slots": dict(session.slots),
+        "status": dict(session.status),
+        "results": copy.deepcopy(session.results),
+        "calls": copy.deepcopy(session.calls),
+    }
 
 
 PHARMACY: dict[str, Any] = {
     "name": "pharmacy_refill",
     "nodes": [
-        {"id": "ask_refill", "type": "request", "slots": [
-            {"name": "prescription", "type": "string", "pattern": "^RX-[0-9]{4}$", "ask": "Which prescription?"},
-            {"name": "store", "type": "categorical", "values": ["Main Street", "Airport"], "label": "pick-up store",
-             "description": "Which of our stores the refill is picked up at", "ask": "Which store?"}]},
-        {"id": "confirm_refill", "type": "inform_and_confirm", "message": "{prescription} at {store}.",
-         "question": "Shall I place the order?"},
-        {"id": "place_refill", "type": "external_action", "tool": "place_refill", "commits": True,
-         "arguments": {"prescription": "prescription", "store": "store"}, "result": {"order": "string"}},
+        {
+            "id": "ask_refill",
+            "type": "request",
+            "slots": [
+                {"name": "prescription", "type": "string", "pattern": "^RX-[0-9]{4}$", "ask": "Which prescription?"},
+                {
+                    "name": "store",
+                    "type": "categorical",
+                    "values": ["Main Street", "Airport"],
+                    "label": "pick-up store",
+                    "description": "Which of our stores the refill is picked up at",
+                    "ask": "Which store?",
+                },
+            ],
+        },
+        {
+            "id": "confirm_refill",
+            "type": "inform_and_confirm",
+            "message": "{prescription} at {store}.",
+            "question": "Shall I place the order?",
+        },
+        {
+            "id": "place_refill",
+            "type": "external_action",
+            "tool": "place_refill",
+            "commits": True,
+            "arguments": {"prescription": "prescription", "store": "store"},
+            "result": {"order": "string"},
+        },
         {"id": "done", "type": "end", "message": "Done! Your refill order is {place_refill.order}. Goodbye!"},
     ],
     "edges": [
@@ -383,8 +479,13 @@ def test_after_the_commit_a_correction_never_runs_the_tool_again(name, clock):
         result = dialogue.turn(text)
         assert result.tool_calls == [] and result.trace.repeated_calls == []
         assert result.node == before["node"] and result.ended == ended
-        assert result.act_names in (["ended"], ["committed"], ["committed", "anything_else"], ["anything_else"],
-                                    ["out_of_scope"]), result.act_names  # fmt: skip
+        assert result.act_names in (
+            ["ended"],
+            ["committed"],
+            ["committed", "anything_else"],
+            ["anything_else"],
+            ["out_of_scope"],
+        ), result.act_names
     assert effects(tool) == 1
     assert state_of(dialogue) == before
 
@@ -457,17 +558,34 @@ def test_the_issue_13_refill_is_placed_once(clock):
 def test_a_flow_words_its_own_committed_and_ended_messages(clock):
     data = copy.deepcopy(PHARMACY)
     data["nodes"][3] = {"id": "done", "type": "inform", "message": "Done! Your order is {place_refill.order}."}
-    data["nodes"].append({"id": "rate", "type": "request", "slots": [
-        {"name": "rating", "type": "integer", "minimum": 1, "maximum": 5, "ask": "How would you rate us, 1 to 5?"}]})
+    data["nodes"].append(
+        {
+            "id": "rate",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "rating",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 5,
+                    "ask": "How would you rate us, 1 to 5?",
+                }
+            ],
+        }
+    )
     data["nodes"].append({"id": "thanks", "type": "end", "message": "Thank you!"})
     data["edges"] += [{"source": "done", "target": "rate"}, {"source": "rate", "target": "thanks"}]
-    data["fallbacks"] = {"committed": "Order {place_refill.order} is placed and cannot be changed; please call us.",
-                         "ended": "We are done here; start a new chat for another refill."}
+    data["fallbacks"] = {
+        "committed": "Order {place_refill.order} is placed and cannot be changed; please call us.",
+        "ended": "We are done here; start a new chat for another refill.",
+    }
     dialogue, orders = pharmacy(clock, data)
     assert dialogue.node == "rate"
     result = dialogue.turn("actually make it the Airport store")
-    assert result.messages == ["Order RF-1001 is placed and cannot be changed; please call us.",
-                               "How would you rate us, 1 to 5?"]
+    assert result.messages == [
+        "Order RF-1001 is placed and cannot be changed; please call us.",
+        "How would you rate us, 1 to 5?",
+    ]
     assert result.node == "rate" and dialogue.slots["store"] == "Main Street"
     assert "correction of 'store' refused: action 'place_refill' has committed" in result.trace.notes
     assert dialogue.turn("5").messages == ["Thank you!"]
@@ -480,8 +598,9 @@ def test_the_default_committed_message_names_the_slot_by_its_noun(clock):
     data["nodes"][3] = {"id": "done", "type": "inform", "message": "Done!"}
     dialogue, orders = pharmacy(clock, data)
     result = dialogue.turn("actually make it the Airport store")
-    assert result.acts[0].text == ("Sorry, I can no longer change the pick-up store: it has already been used, "
-                                   "and that cannot be undone.")  # fmt: skip
+    assert result.acts[0].text == (
+        "Sorry, I can no longer change the pick-up store: it has already been used, and that cannot be undone."
+    )
     assert len(orders) == 1
 
 
@@ -521,8 +640,12 @@ def test_separators_and_format_characters_never_reach_the_understander(mark, clo
             seen.append(text)
             return RulesUnderstander().understand(state, text, history=history, now=now)
 
-    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), understander=Recording(), tools=example_tools.registry,
-                        clock=clock)  # fmt: skip
+    dialogue = Dialogue(
+        load_flow(FLOWS / "restaurant_booking.json"),
+        understander=Recording(),
+        tools=example_tools.registry,
+        clock=clock,
+    )
     dialogue.start()
     result = dialogue.turn(f"Al{mark}ex")
     assert all(ch not in seen[0] for ch in "\u2028\u2029\u202e\u202d\u2066\u200b\ufeff\u200e")
@@ -542,15 +665,22 @@ def test_a_huge_tool_result_fails_the_turn_naming_the_node_and_changes_nothing(c
     from fsmdial.errors import TemplateError
     from fsmdial.responses import MAX_MESSAGE_CHARS
 
-    flow = load_flow({
-        "name": "echo",
-        "nodes": [{"id": "ask", "type": "request", "slots": [{"name": "q", "ask": "What?"}]},
-                  {"id": "look_up", "type": "external_action", "tool": "look_up", "result": {"text": "string"}},
-                  {"id": "answer", "type": "inform", "message": "Got {result.text}"},
-                  {"id": "again", "type": "end", "message": "Bye"}],
-        "edges": [{"source": "ask", "target": "look_up"}, {"source": "look_up", "target": "answer"},
-                  {"source": "answer", "target": "again"}],
-    })  # fmt: skip
+    flow = load_flow(
+        {
+            "name": "echo",
+            "nodes": [
+                {"id": "ask", "type": "request", "slots": [{"name": "q", "ask": "What?"}]},
+                {"id": "look_up", "type": "external_action", "tool": "look_up", "result": {"text": "string"}},
+                {"id": "answer", "type": "inform", "message": "Got {result.text}"},
+                {"id": "again", "type": "end", "message": "Bye"},
+            ],
+            "edges": [
+                {"source": "ask", "target": "look_up"},
+                {"source": "look_up", "target": "answer"},
+                {"source": "answer", "target": "again"},
+            ],
+        }
+    )
     sizes = iter([MAX_MESSAGE_CHARS * 50, 10])
     dialogue = Dialogue(flow, tools={"look_up": lambda q: {"text": "x" * next(sizes)}}, clock=clock)
     dialogue.start()

@@ -64,8 +64,9 @@ def sample(field: dataclasses.Field[Any], node: str = "ask_details") -> Any:
 
 def filled(cls: type[SessionState] = SessionState) -> SessionState:
     """Every field away from its default: :data:`SAMPLES`, and :func:`sample` for a field a test's class adds."""
-    return cls(**{f.name: copy.deepcopy(SAMPLES[f.name]) if f.name in SAMPLES else sample(f)
-                  for f in dataclasses.fields(cls)})  # fmt: skip
+    return cls(
+        **{f.name: copy.deepcopy(SAMPLES[f.name]) if f.name in SAMPLES else sample(f) for f in dataclasses.fields(cls)}
+    )
 
 
 def test_every_field_round_trips_through_copy_and_the_snapshot() -> None:
@@ -151,8 +152,18 @@ def test_a_version_1_snapshot_still_loads() -> None:
     dialogue.turn("Ann")
     dialogue.turn("17")
     current = orjson.loads(dialogue.snapshot())
-    machine_fields = ("node", "slots", "results", "status", "informed", "answers", "last_action", "visits",
-                      "declined", "confirmed")  # fmt: skip
+    machine_fields = (
+        "node",
+        "slots",
+        "results",
+        "status",
+        "informed",
+        "answers",
+        "last_action",
+        "visits",
+        "declined",
+        "confirmed",
+    )
     v1 = {k: v for k, v in current.items() if k not in machine_fields and k != "calls"}
     v1 |= {"version": 1, "machine": {k: current[k] for k in machine_fields}}
     restored = Dialogue.restore(load_flow(RIDE), orjson.dumps(v1), tools=example_tools.registry)
@@ -173,7 +184,9 @@ def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:
     seek(dialogue, "change_ride", result={"changed": True, "message": "moved"})
     assert dialogue.session.status["change_ride"] == "success" and dialogue.session.last_action == "change_ride"
     rewind(dialogue, saved)  # back to before the seeks, keeping what the user said since
-    assert dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
+    assert (
+        dialogue.node == saved.node and dialogue.slots["ride_id"] == 18 and "change_ride" not in dialogue.session.status
+    )
     assert dialogue.session.history != saved.history and dialogue.session.turns == saved.turns + 1
 
 

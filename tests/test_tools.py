@@ -161,11 +161,13 @@ def test_a_declared_business_failure_takes_the_failure_edge(declared):
     from fsmdial.errors import ToolFailure
 
     if declared == "ToolFailure":
+
         def change_ride(ride_id: int, change_description: str) -> dict:
             raise ToolFailure("no free driver at that time")
 
         dialogue = _ride_with(change_ride)
     else:
+
         def change_ride(ride_id: int, change_description: str) -> dict:
             raise NoFreeSlot("no free driver at that time")
 

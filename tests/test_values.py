@@ -81,12 +81,15 @@ def test_categorical_coercion_compares_value_keys() -> None:
     doc = {
         "name": "c",
         "nodes": [
-            {"id": "ask", "type": "request",
-             "slots": [{"name": "g", "type": "categorical", "values": ["O+", "O-", "new york", "-"]}]},
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [{"name": "g", "type": "categorical", "values": ["O+", "O-", "new york", "-"]}],
+            },
             {"id": "done", "type": "end", "message": "{g}"},
         ],
         "edges": [{"source": "ask", "target": "done"}],
-    }  # fmt: skip
+    }
     slot = load_flow(doc).slots()["g"]
     assert coerce(slot, "o-", NOW) == "O-"
     assert coerce(slot, "O+", NOW) == "O+"
@@ -100,12 +103,11 @@ def test_a_punctuation_value_is_not_read_from_an_unrelated_reply() -> None:
     doc = {
         "name": "c",
         "nodes": [
-            {"id": "ask", "type": "request",
-             "slots": [{"name": "g", "type": "categorical", "values": ["O+", "-"]}]},
+            {"id": "ask", "type": "request", "slots": [{"name": "g", "type": "categorical", "values": ["O+", "-"]}]},
             {"id": "done", "type": "end", "message": "{g}"},
         ],
         "edges": [{"source": "ask", "target": "done"}],
-    }  # fmt: skip
+    }
     d = dialogue(doc)
     for reply in ("which one is best for a donor?", "hmm", "what are the options?"):
         result = d.turn(reply)
@@ -141,7 +143,9 @@ PUNCTUATION = ["+", "-", "", ".", "/", "#", "'", "_", " ", "--", "(", ")", "&", 
 
 @st.composite
 def punctuated_values(draw: st.DrawFn) -> list[str]:
-    bases = draw(st.lists(st.sampled_from(["A", "B", "AB", "O", "new york", "x", "1", "N/A", "yes"]), min_size=1, max_size=3))
+    bases = draw(
+        st.lists(st.sampled_from(["A", "B", "AB", "O", "new york", "x", "1", "N/A", "yes"]), min_size=1, max_size=3)
+    )
     values = []
     for base in bases:
         for _ in range(draw(st.integers(1, 4))):

@@ -51,4 +51,6 @@ def test_bench_giving_the_name_with_the_rules(fsmdial_bench, fsmdial_dialogue, f
     # The floor: the same kind of turn with no model at all.
     dialogue = fsmdial_dialogue(FLOW, understander="rules")
     fsmdial_conversation(dialogue).run(ORDER[:3])
-    fsmdial_bench.turn(dialogue, "Ada", expect={"acts": ["confirm_order"], "slots": {"customer_name": "Ada"}}, rounds=200)
+    fsmdial_bench.turn(
+        dialogue, "Ada", expect={"acts": ["confirm_order"], "slots": {"customer_name": "Ada"}}, rounds=200
+    )

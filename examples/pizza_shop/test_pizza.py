@@ -32,14 +32,23 @@ def test_order_from_greeting_to_goodbye(shop, kitchen, fsmdial_conversation):
     talk.say(
         "my name is Ada Lovelace",
         acts=[{"kind": "confirm", "name": "confirm_order"}],
-        messages=["So that's 2 large pepperoni for Ada Lovelace, to pick up on 2025-06-14 at 19:00. Shall I place the order?"],
+        messages=[
+            "So that's 2 large pepperoni for Ada Lovelace, to pick up on 2025-06-14 at 19:00. Shall I place the order?"
+        ],
         tool_calls=[],
     )
     talk.say(
         "yes please",
         acts=["order_placed", "see_you"],
         messages=[re.compile(r"order number is 101, 23\.00 EUR"), "Thank you, Ada Lovelace. See you on 2025-06-14!"],
-        tool_calls=[{"tool": "place_order", "arguments": ADA_ORDER, "status": "success", "result": {"order_id": 101, "total": 23.0}}],
+        tool_calls=[
+            {
+                "tool": "place_order",
+                "arguments": ADA_ORDER,
+                "status": "success",
+                "result": {"order_id": 101, "total": 23.0},
+            }
+        ],
         ended=True,
     )
     assert [(o.pizza, o.quantity, o.customer_name) for o in kitchen.orders] == [("pepperoni", 2, "Ada Lovelace")]
@@ -53,7 +62,10 @@ TOO_MANY_THEN_DECLINED = [
     {
         "user": "12",
         "acts": [{"kind": "invalid", "name": "invalid_quantity", "slot": "quantity"}, "ask_quantity"],
-        "messages": ["Sorry, that is not a valid number of pizzas: 12 is above the maximum of 10.", "How many medium funghi pizzas?"],
+        "messages": [
+            "Sorry, that is not a valid number of pizzas: 12 is above the maximum of 10.",
+            "How many medium funghi pizzas?",
+        ],
     },
     {"user": "3", "acts": ["ask_pickup_day"], "slots": {"quantity": 3}},
     {"user": "today at 18:30", "acts": ["ask_name"], "slots": {"pickup_day": "2025-06-13", "pickup_time": "18:30"}},
@@ -78,7 +90,10 @@ def test_sold_out_takes_the_failure_edge(shop, kitchen, fsmdial_conversation):
             {
                 "user": "yes",
                 "acts": ["sold_out", "nothing_ordered"],
-                "messages": ["I'm sorry, the kitchen cannot take any more pepperoni for that day.", "Nothing has been ordered. Goodbye!"],
+                "messages": [
+                    "I'm sorry, the kitchen cannot take any more pepperoni for that day.",
+                    "Nothing has been ordered. Goodbye!",
+                ],
                 "tool_calls": [{"tool": "place_order", "arguments": ADA_ORDER, "status": "failure"}],
                 "ended": True,
             },

@@ -44,12 +44,15 @@ class Kitchen:
     def baked(self, pizza: str, day: dt.date) -> int:
         return sum(o.quantity for o in self.orders if o.pizza == pizza and o.pickup.date() == day)
 
-    def place_order(self, pizza: str, size: str, quantity: int, pickup_day: dt.date, pickup_time: dt.time,
-                    customer_name: str) -> dict:  # fmt: skip
+    def place_order(
+        self, pizza: str, size: str, quantity: int, pickup_day: dt.date, pickup_time: dt.time, customer_name: str
+    ) -> dict:
         if self.baked(pizza, pickup_day) + quantity > self.capacity:
             raise SoldOut(f"only {self.capacity - self.baked(pizza, pickup_day)} {pizza} left on {pickup_day}")
         total = (PRICES[size] + (1.0 if pizza == "four cheese" else 0.0)) * quantity
-        order = Order(self.next_id, pizza, size, quantity, dt.datetime.combine(pickup_day, pickup_time), customer_name, total)
+        order = Order(
+            self.next_id, pizza, size, quantity, dt.datetime.combine(pickup_day, pickup_time), customer_name, total
+        )
         self.orders.append(order)
         self.next_id += 1
         return {"order_id": order.order_id, "total": order.total}

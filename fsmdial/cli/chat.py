@@ -67,7 +67,9 @@ def register(subparsers: Any) -> None:
     add_format(p)
     p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
     p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument("--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})")
+    p.add_argument(
+        "--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})"
+    )
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
     p.set_defaults(func=cmd_chat)

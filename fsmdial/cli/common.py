@@ -26,6 +26,8 @@ def deferred(help_text: str, module: str) -> Command:
         return int(importlib.import_module(module).run(args))
 
     return help_text, add, run
+
+
 """A sub-command of a table: (help, add its arguments, run it)."""
 
 
@@ -83,7 +85,9 @@ def note_missing_tools(flows: list[Any], tools: Any, out: Any = None) -> None:
 
     registry = ToolRegistry.of(tools)
     for name in sorted({name for flow in flows for name in registry.missing(flow)}):
-        print(f"[note] tool {name!r} is not registered: a stand-in returns the first outcome the flow expects", file=out)
+        print(
+            f"[note] tool {name!r} is not registered: a stand-in returns the first outcome the flow expects", file=out
+        )
 
 
 def understander_of(args: argparse.Namespace) -> Any:

@@ -20,17 +20,31 @@ from .common import Command, deferred, register_table
 
 
 def _add_star(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", metavar="DIR", default=default_star_dir(),
-                        help="the STAR copy (default: $FSMDIAL_STAR or ../shared/data/star)")  # fmt: skip
-    parser.add_argument("--tasks", nargs="+", metavar="TASK",
-                        help="only dialogues whose tasks are all among these (default: every task)")  # fmt: skip
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        default=default_star_dir(),
+        help="the STAR copy (default: $FSMDIAL_STAR or ../shared/data/star)",
+    )
+    parser.add_argument(
+        "--tasks",
+        nargs="+",
+        metavar="TASK",
+        help="only dialogues whose tasks are all among these (default: every task)",
+    )
     parser.add_argument("--understander", choices=("oracle", "rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
     parser.add_argument("--no-overlays", action="store_true", help="import the tasks without the hand corrections")
-    parser.add_argument("--split", choices=SPLITS, default="dev",
-                        help="dev: ids not a multiple of 5 (default); test: the multiples of 5; all")  # fmt: skip
-    parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N dialogues of the split (see --seed)")
+    parser.add_argument(
+        "--split",
+        choices=SPLITS,
+        default="dev",
+        help="dev: ids not a multiple of 5 (default); test: the multiples of 5; all",
+    )
+    parser.add_argument(
+        "--sample", type=int, metavar="N", help="a random sample of N dialogues of the split (see --seed)"
+    )
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N dialogues (quick looks)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default: 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample and of the API simulator's tables")
@@ -43,7 +57,9 @@ def _run_star(args: argparse.Namespace) -> int:
     from ..eval.star import evaluate
 
     if not args.data or not Path(args.data, "dialogues").is_dir():
-        print("error: no STAR copy found; pass --data DIR (a directory with dialogues/, tasks/, apis/)", file=sys.stderr)
+        print(
+            "error: no STAR copy found; pass --data DIR (a directory with dialogues/, tasks/, apis/)", file=sys.stderr
+        )
         return 2
     paths = split_paths(args.data, args.split)
     if args.tasks:
@@ -55,15 +71,27 @@ def _run_star(args: argparse.Namespace) -> int:
         paths = paths[: args.limit]
     if not paths:
         rule = {"dev": "ids not a multiple of 5", "test": "ids that are multiples of 5", "all": "any id"}[args.split]
-        print(f"error: no dialogue to evaluate: {Path(args.data, 'dialogues')} has none of the {args.split} split "
-              f"({rule}){' among the tasks asked for' if args.tasks else ''}", file=sys.stderr)  # fmt: skip
+        print(
+            f"error: no dialogue to evaluate: {Path(args.data, 'dialogues')} has none of the {args.split} split "
+            f"({rule}){' among the tasks asked for' if args.tasks else ''}",
+            file=sys.stderr,
+        )
         return 2
     if args.no_fast_path:
         os.environ["FSMDIAL_FAST_PATH"] = "0"
     started = time.perf_counter()
     try:
-        report = evaluate(args.data, paths, kind=args.understander, model=args.model, overlays=not args.no_overlays,
-                          tasks=args.tasks, workers=args.workers, seed=args.seed, progress=not args.no_progress)  # fmt: skip
+        report = evaluate(
+            args.data,
+            paths,
+            kind=args.understander,
+            model=args.model,
+            overlays=not args.no_overlays,
+            tasks=args.tasks,
+            workers=args.workers,
+            seed=args.seed,
+            progress=not args.no_progress,
+        )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -114,7 +142,9 @@ def format_table(data: dict[str, Any]) -> str:
 
 
 def _add_messy(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", metavar="FILE.json", help="the labelled cases (default: tests/data/messy_utterances.json)")
+    parser.add_argument(
+        "--data", metavar="FILE.json", help="the labelled cases (default: tests/data/messy_utterances.json)"
+    )
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
@@ -128,8 +158,12 @@ def _run_messy(args: argparse.Namespace) -> int:
     from ..understand.rules import RulesUnderstander
 
     try:
-        model = make_understander(args.understander, args.model, fast_path=not args.no_fast_path,
-                                  n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")))  # fmt: skip
+        model = make_understander(
+            args.understander,
+            args.model,
+            fast_path=not args.no_fast_path,
+            n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")),
+        )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -142,31 +176,43 @@ def _run_messy(args: argparse.Namespace) -> int:
     if args.show:
         for case in report["details"]:
             print(f"{'ok ' if case['ok'] else 'BAD'} {case['id']:24s} {case['path']:5s} {json.dumps(case['parse'])}")
-    print(f"{report['cases']} cases: slot precision {report['slot_precision']}, recall {report['slot_recall']}, "
-          f"F1 {report['slot_f1']}; intent accuracy {report['intent_accuracy']}, answer accuracy "
-          f"{report['answer_accuracy']}; cases exactly right {report['cases_exactly_right']} ({report['seconds']} s)")  # fmt: skip
+    print(
+        f"{report['cases']} cases: slot precision {report['slot_precision']}, recall {report['slot_recall']}, "
+        f"F1 {report['slot_f1']}; intent accuracy {report['intent_accuracy']}, answer accuracy "
+        f"{report['answer_accuracy']}; cases exactly right {report['cases_exactly_right']} ({report['seconds']} s)"
+    )
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
 def _add_clemtodd(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", metavar="DIR",
-                        help="the clem:todd copy (default: $FSMDIAL_CLEMTODD or ../shared/data/clemtodd)")  # fmt: skip
+    parser.add_argument(
+        "--data", metavar="DIR", help="the clem:todd copy (default: $FSMDIAL_CLEMTODD or ../shared/data/clemtodd)"
+    )
     parser.add_argument("--split", choices=("test", "dev"), default="test")
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
     parser.add_argument("--seed", type=int, default=0, help="seed of the simulated user's wording")
-    parser.add_argument("--corpus-rate", type=float, default=0.5, metavar="P",
-                        help="chance that the user says a fitting real MultiWOZ utterance instead of a template")  # fmt: skip
+    parser.add_argument(
+        "--corpus-rate",
+        type=float,
+        default=0.5,
+        metavar="P",
+        help="chance that the user says a fitting real MultiWOZ utterance instead of a template",
+    )
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
     parser.add_argument("--tasks", nargs="+", metavar="FILE", help="only these tasks (e.g. SNG01936.json)")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report (every dialogue) as JSON")
     parser.add_argument("--log", metavar="FILE.jsonl", help="append each task's result as it finishes")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--from-log", nargs="+", metavar="FILE.jsonl",
-                        help="run nothing: print the table of the tasks these --log files hold (a partial run)")  # fmt: skip
+    parser.add_argument(
+        "--from-log",
+        nargs="+",
+        metavar="FILE.jsonl",
+        help="run nothing: print the table of the tasks these --log files hold (a partial run)",
+    )
 
 
 def _run_clemtodd(args: argparse.Namespace) -> int:
@@ -202,13 +248,21 @@ def _run_clemtodd(args: argparse.Namespace) -> int:
             log.flush()
 
     try:
-        data = evaluate(tasks, args.data, understander=understander, seed=args.seed, progress=not args.no_progress,
-                        on_episode=on_episode, corpus_rate=args.corpus_rate)  # fmt: skip
+        data = evaluate(
+            tasks,
+            args.data,
+            understander=understander,
+            seed=args.seed,
+            progress=not args.no_progress,
+            on_episode=on_episode,
+            corpus_rate=args.corpus_rate,
+        )
     finally:
         if log is not None:
             log.close()
-    data["settings"].update(split=args.split, understander=args.understander, model=args.model,
-                            corpus_rate=args.corpus_rate)  # fmt: skip
+    data["settings"].update(
+        split=args.split, understander=args.understander, model=args.model, corpus_rate=args.corpus_rate
+    )
     print(format_table(data))
     if args.out:
         Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -220,8 +274,9 @@ EVALS: dict[str, Command] = {
     "star": ("STAR next-action prediction and API calls", _add_star, _run_star),
     "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
     "clemtodd": ("clem:todd MultiWOZ booking tasks with a simulated user", _add_clemtodd, _run_clemtodd),
-    "conversations": deferred("customers' words suite: task success, wrong commits, slot errors by kind",
-                              "fsmdial.eval.conversations"),
+    "conversations": deferred(
+        "customers' words suite: task success, wrong commits, slot errors by kind", "fsmdial.eval.conversations"
+    ),
     "sgd": deferred("SGD dialogue state tracking (official protocol and metrics)", "fsmdial.eval.sgd"),
 }
 """Benchmark name -> (help, add its arguments, run it)."""

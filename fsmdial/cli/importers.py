@@ -48,9 +48,13 @@ def _run_star(args: argparse.Namespace) -> int:
 
 
 def _add_sop(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="SOP.json", help="an adjacency list of Agent.*/User.* vertices (or {graph, messages, examples})")
+    parser.add_argument(
+        "file", metavar="SOP.json", help="an adjacency list of Agent.*/User.* vertices (or {graph, messages, examples})"
+    )
     parser.add_argument("--out", metavar="FLOW.json", required=True, help="where to write the flow")
-    parser.add_argument("--max-loops", type=int, default=3, help="visits of an ask-again step before its way out (default 3)")
+    parser.add_argument(
+        "--max-loops", type=int, default=3, help="visits of an ask-again step before its way out (default 3)"
+    )
 
 
 def _run_sop(args: argparse.Namespace) -> int:

@@ -127,13 +127,22 @@ def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConver
     try:
         now = dt.datetime.fromisoformat(raw["now"])
         turns = tuple(Turn.of(spec) for spec in raw["turns"])
-        calls = tuple(ExpectedCall(**{**spec, "arguments": _expected_values(spec.get("arguments"))}) for spec in raw["tool_calls"])
+        calls = tuple(
+            ExpectedCall(**{**spec, "arguments": _expected_values(spec.get("arguments"))}) for spec in raw["tool_calls"]
+        )
     except (TypeError, ValueError) as exc:
         raise SuiteError(f"{where}: {exc}") from exc
     if not turns or any(turn.user is None for turn in turns):
         raise SuiteError(f"{where}: 'turns' are the user's texts (at least one; the bot's opening is played anyway)")
-    return CustomerConversation(str(raw["id"]), _flow_path(str(raw["flow"]), path, where), now, turns, calls,
-                                tuple(raw.get("tags") or ()), str(raw.get("note") or ""))  # fmt: skip
+    return CustomerConversation(
+        str(raw["id"]),
+        _flow_path(str(raw["flow"]), path, where),
+        now,
+        turns,
+        calls,
+        tuple(raw.get("tags") or ()),
+        str(raw.get("note") or ""),
+    )
 
 
 def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -155,7 +164,9 @@ def _flow_path(name: str, suite: Path, where: str) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise SuiteError(f"{where}: flow file {name!r} not found (relative to the working directory or the suite's folders)")
+    raise SuiteError(
+        f"{where}: flow file {name!r} not found (relative to the working directory or the suite's folders)"
+    )
 
 
 # ------------------------------------------------------------------ playing
@@ -194,7 +205,10 @@ class Outcome:
             "outcome": self.outcome,
             "success": self.success,
             "wrong_commits": self.wrong_commits,
-            "expected": [{"tool": c.tool, "arguments": {k: _shown(v) for k, v in (c.arguments or {}).items()}} for c in conv.tool_calls],
+            "expected": [
+                {"tool": c.tool, "arguments": {k: _shown(v) for k, v in (c.arguments or {}).items()}}
+                for c in conv.tool_calls
+            ],
             "committed": [{"tool": c.tool, "arguments": c.arguments, "status": c.status} for c in self.commits],
             "slot_errors": [{**s, "expected": _shown(s["expected"])} for s in self.slots if s["status"] != "right"],
             "errors": self.errors,
@@ -212,7 +226,9 @@ def _shown(value: Any) -> Any:
     return {"$any": True} if value is ANY else value
 
 
-def play(conversation: CustomerConversation, understander: Any = None, slot_kinds: Mapping[str, str] | None = None) -> Outcome:
+def play(
+    conversation: CustomerConversation, understander: Any = None, slot_kinds: Mapping[str, str] | None = None
+) -> Outcome:
     """Play ``conversation`` on a fresh dialogue (stand-in tools, its frozen clock) and score it."""
     from ..runtime import Dialogue
 
@@ -244,11 +260,28 @@ def play(conversation: CustomerConversation, understander: Any = None, slot_kind
     wrong = sum(1 for i in range(len(commits)) if i >= len(expected) or not matches[i])
     success = wrong == 0 and len(commits) == len(expected) and all(matches)
     slots = _slot_checks(flow, expected, commits, dialogue.slots, slot_kinds or {})
-    return Outcome(conversation, flow.name, commits, success, wrong, slots, errors, problems, transcript, dialogue.node, dialogue.ended)
+    return Outcome(
+        conversation,
+        flow.name,
+        commits,
+        success,
+        wrong,
+        slots,
+        errors,
+        problems,
+        transcript,
+        dialogue.node,
+        dialogue.ended,
+    )
 
 
-def _slot_checks(flow: Flow, expected: list[ExpectedCall], commits: list[ToolCall], held: Mapping[str, Any],
-                 slot_kinds: Mapping[str, str]) -> list[dict[str, Any]]:  # fmt: skip
+def _slot_checks(
+    flow: Flow,
+    expected: list[ExpectedCall],
+    commits: list[ToolCall],
+    held: Mapping[str, Any],
+    slot_kinds: Mapping[str, str],
+) -> list[dict[str, Any]]:
     """Each expected argument against the committed one, else against the slot's final value."""
     nodes = {n.tool: n for n in flow.nodes if isinstance(n, ExternalActionNode)}
     slots = flow.slots()
@@ -267,8 +300,16 @@ def _slot_checks(flow: Flow, expected: list[ExpectedCall], commits: list[ToolCal
             else:
                 got, present = held.get(slot_name) if slot_name else None, bool(slot_name) and slot_name in held
             status = "missing" if not present else "right" if _matches(want, got) else "wrong"
-            checks.append({"slot": f"{flow.name}.{slot_name or argument}", "kind": kind, "expected": want,
-                           "got": got if present else None, "committed": made is not None, "status": status})  # fmt: skip
+            checks.append(
+                {
+                    "slot": f"{flow.name}.{slot_name or argument}",
+                    "kind": kind,
+                    "expected": want,
+                    "got": got if present else None,
+                    "committed": made is not None,
+                    "status": status,
+                }
+            )
     return checks
 
 
@@ -310,8 +351,13 @@ def score(outcomes: Iterable[Outcome]) -> dict[str, Any]:
         for check in o.slots:
             kinds.setdefault(check["kind"], Counter())[check["status"]] += 1
     slot_errors = {
-        kind: {"checked": sum(c.values()), "right": c["right"], "wrong": c["wrong"], "missing": c["missing"],
-               "errors": c["wrong"] + c["missing"]}  # fmt: skip
+        kind: {
+            "checked": sum(c.values()),
+            "right": c["right"],
+            "wrong": c["wrong"],
+            "missing": c["missing"],
+            "errors": c["wrong"] + c["missing"],
+        }
         for kind, c in sorted(kinds.items())
     }
     return {
@@ -324,8 +370,9 @@ def score(outcomes: Iterable[Outcome]) -> dict[str, Any]:
     }
 
 
-def run_conversations(path: str | Path, understander: Any = None, *, ids: Iterable[str] | None = None,
-                      progress: bool = False) -> dict[str, Any]:  # fmt: skip
+def run_conversations(
+    path: str | Path, understander: Any = None, *, ids: Iterable[str] | None = None, progress: bool = False
+) -> dict[str, Any]:
     """Play every conversation of the suite at ``path`` with ``understander`` (None: the rules) and score them."""
     suite = load_suite(path)
     conversations = suite.conversations
@@ -341,29 +388,44 @@ def run_conversations(path: str | Path, understander: Any = None, *, ids: Iterab
     if progress:
         print(file=sys.stderr)
     report = score(outcomes)
-    report["settings"] = {"suite": str(path), "understander": type(understander).__name__ if understander else "RulesUnderstander",
-                          "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+    report["settings"] = {
+        "suite": str(path),
+        "understander": type(understander).__name__ if understander else "RulesUnderstander",
+        "seconds": round(time.perf_counter() - started, 1),
+    }
     return report
 
 
 def format_table(report: dict[str, Any]) -> str:
     """The report as plain-text tables: totals, by flow, by tag, slot errors by kind."""
     settings = report.get("settings", {})
-    head = f"{'':26s} {'n':>4s} {'success':>8s} {'%':>6s} {'wrong commits':>14s} {'no commit':>10s} {'turn errors':>12s}"
+    head = (
+        f"{'':26s} {'n':>4s} {'success':>8s} {'%':>6s} {'wrong commits':>14s} {'no commit':>10s} {'turn errors':>12s}"
+    )
 
     def row(name: str, t: dict[str, Any]) -> str:
         rate = "-" if t["task_success_rate"] is None else f"{t['task_success_rate']:.1f}"
-        return (f"{name:26s} {t['conversations']:4d} {t['task_success']:8d} {rate:>6s} {t['wrong_commits']:14d} "
-                f"{t['no_commit']:10d} {t['turn_errors']:12d}")  # fmt: skip
+        return (
+            f"{name:26s} {t['conversations']:4d} {t['task_success']:8d} {rate:>6s} {t['wrong_commits']:14d} "
+            f"{t['no_commit']:10d} {t['turn_errors']:12d}"
+        )
 
-    lines = [f"Customers' words suite ({settings.get('understander', '?')}, {settings.get('model') or 'no model'}, "
-             f"{settings.get('seconds', '?')} s)", "", head, row("overall", report["overall"]), ""]  # fmt: skip
+    lines = [
+        f"Customers' words suite ({settings.get('understander', '?')}, {settings.get('model') or 'no model'}, "
+        f"{settings.get('seconds', '?')} s)",
+        "",
+        head,
+        row("overall", report["overall"]),
+        "",
+    ]
     lines += [row(name, t) for name, t in report["by_flow"].items()]
     lines += ["", head.replace(" " * 26, f"{'tag':26s}", 1)]
     lines += [row(name, t) for name, t in report["by_tag"].items()]
     lines += ["", f"{'slot kind':26s} {'checked':>8s} {'right':>6s} {'wrong':>6s} {'missing':>8s}"]
-    lines += [f"{kind:26s} {s['checked']:8d} {s['right']:6d} {s['wrong']:6d} {s['missing']:8d}"
-              for kind, s in report["slot_errors"].items()]  # fmt: skip
+    lines += [
+        f"{kind:26s} {s['checked']:8d} {s['right']:6d} {s['wrong']:6d} {s['missing']:8d}"
+        for kind, s in report["slot_errors"].items()
+    ]
     return "\n".join(lines)
 
 
@@ -372,8 +434,13 @@ def format_table(report: dict[str, Any]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``fsmdial eval conversations``."""
-    parser.add_argument("suite", nargs="?", default=str(DEFAULT_SUITE), metavar="FILE.jsonl",
-                        help="the conversations (default: tests/data/customer_conversations/suite.jsonl)")  # fmt: skip
+    parser.add_argument(
+        "suite",
+        nargs="?",
+        default=str(DEFAULT_SUITE),
+        metavar="FILE.jsonl",
+        help="the conversations (default: tests/data/customer_conversations/suite.jsonl)",
+    )
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
@@ -388,8 +455,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``fsmdial eval conversations``: the table on stdout, the report in ``--out``; 2 on bad input."""
     try:
-        understander = make_understander(args.understander, args.model, backend=args.backend,
-                                         n_threads=args.threads, fast_path=not args.no_fast_path)  # fmt: skip
+        understander = make_understander(
+            args.understander, args.model, backend=args.backend, n_threads=args.threads, fast_path=not args.no_fast_path
+        )
         report = run_conversations(args.suite, understander, ids=args.ids, progress=not args.no_progress)
     except (ValueError, FsmdialError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -401,7 +469,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"--- {conv['id']} [{conv['outcome']}] {conv['flow']} {' '.join(conv['tags'])}")
                 print("    " + "\n    ".join(conv["transcript"]))
                 for check in conv["slot_errors"]:
-                    print(f"    ! {check['slot']} ({check['kind']}): expected {check['expected']!r}, got {check['got']!r}")
+                    print(
+                        f"    ! {check['slot']} ({check['kind']}): expected {check['expected']!r}, got {check['got']!r}"
+                    )
                 for error in conv["errors"]:
                     print(f"    ! {error}")
         print()
@@ -412,7 +482,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":  # python -m fsmdial.eval.conversations FILE [...] (before `fsmdial eval conversations` exists)
+if (
+    __name__ == "__main__"
+):  # python -m fsmdial.eval.conversations FILE [...] (before `fsmdial eval conversations` exists)
     _parser = argparse.ArgumentParser(prog="python -m fsmdial.eval.conversations", description=__doc__.split("\n")[0])
     add_arguments(_parser)
     sys.exit(run(_parser.parse_args()))

@@ -31,9 +31,17 @@ class Constraint:
 
 
 _CALL = re.compile(r"^\s*api\.(\w+)\((.*)\)\s*$", re.S)
-_OPS = {"is_equal_to": "eq", "is_one_of": "one_of", "is_at_least": "at_least", "is_at_most": "at_most",
-        "is_less_than": "less_than", "is_greater_than": "greater_than", "contains": "contains",
-        "contains_not": "contains_not", "is_not": "is_not"}  # fmt: skip
+_OPS = {
+    "is_equal_to": "eq",
+    "is_one_of": "one_of",
+    "is_at_least": "at_least",
+    "is_at_most": "at_most",
+    "is_less_than": "less_than",
+    "is_greater_than": "greater_than",
+    "contains": "contains",
+    "contains_not": "contains_not",
+    "is_not": "is_not",
+}
 
 
 def parse_constraint(name: str, raw: Any) -> Constraint:
@@ -88,7 +96,9 @@ def read_dialogue(path: str | Path) -> StarDialogue:
     scenario = data.get("Scenario") or {}
     tasks = list(dict.fromkeys(c["Task"] for c in scenario.get("WizardCapabilities") or [] if c.get("Task")))
     events = data.get("Events") or []
-    dialogue = StarDialogue(int(data["DialogueID"]), tasks, bool(scenario.get("Happy")), bool(scenario.get("MultiTask")), events)
+    dialogue = StarDialogue(
+        int(data["DialogueID"]), tasks, bool(scenario.get("Happy")), bool(scenario.get("MultiTask")), events
+    )
     for index, event in enumerate(events):
         if event.get("Action") != "query" or event.get("Agent") != "Wizard":
             continue
@@ -99,7 +109,9 @@ def read_dialogue(path: str | Path) -> StarDialogue:
         if answer.get("Action") == "return_item":
             item = answer.get("Item")
             total = answer.get("TotalItems") if isinstance(answer.get("TotalItems"), int) else None
-        dialogue.calls[index] = GoldCall(event.get("APIName", ""), kinds[0] if kinds else None, constraints, item, total, index)
+        dialogue.calls[index] = GoldCall(
+            event.get("APIName", ""), kinds[0] if kinds else None, constraints, item, total, index
+        )
     return dialogue
 
 

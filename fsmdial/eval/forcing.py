@@ -48,9 +48,16 @@ def reopen(dialogue: Dialogue) -> None:
     dialogue.session.ended = False
 
 
-def seek(dialogue: Dialogue, node: str, *, clear: Iterable[str] = (), told: bool = False,
-         result: Mapping[str, Any] | None = None, held: Mapping[str, Mapping[str, Any]] | None = None,
-         asked: str | None = None) -> None:  # fmt: skip
+def seek(
+    dialogue: Dialogue,
+    node: str,
+    *,
+    clear: Iterable[str] = (),
+    told: bool = False,
+    result: Mapping[str, Any] | None = None,
+    held: Mapping[str, Mapping[str, Any]] | None = None,
+    asked: str | None = None,
+) -> None:
     """Put the session at ``node`` as a gold transcript says it is, keeping its bookkeeping.
 
     ``held``: results to hold for actions that never ran (no status; ``{result.x}`` reads the last);

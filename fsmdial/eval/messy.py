@@ -54,8 +54,10 @@ def checkout_file(path: str | Path, what: str) -> Path:
     flows/), not in the installed package, so outside a checkout this is an error naming them."""
     path = Path(path)
     if not path.exists():
-        raise SetupError(f"{what} not found at {path}: `fsmdial eval messy` reads the repository's tests/data/ and "
-                         "flows/, so run it from a checkout (or pass --data for the cases)")  # fmt: skip
+        raise SetupError(
+            f"{what} not found at {path}: `fsmdial eval messy` reads the repository's tests/data/ and "
+            "flows/, so run it from a checkout (or pass --data for the cases)"
+        )
     return path
 
 
@@ -63,16 +65,30 @@ def load_cases(path: str | Path = DEFAULT_DATA) -> tuple[dt.datetime, list[Case]
     data = json.loads(checkout_file(path, "the labelled cases").read_text(encoding="utf-8"))
     cases = []
     for raw in data["cases"]:
-        cases.append(Case(raw["id"], raw["flow"], raw["node"], raw["text"], dict(raw.get("slots") or {}),
-                          raw.get("intent"), raw.get("answer"), "answer" in raw, raw.get("asked"),
-                          dict(raw.get("held") or {}), bool(raw.get("confirm")), raw.get("bot")))  # fmt: skip
+        cases.append(
+            Case(
+                raw["id"],
+                raw["flow"],
+                raw["node"],
+                raw["text"],
+                dict(raw.get("slots") or {}),
+                raw.get("intent"),
+                raw.get("answer"),
+                "answer" in raw,
+                raw.get("asked"),
+                dict(raw.get("held") or {}),
+                bool(raw.get("confirm")),
+                raw.get("bot"),
+            )
+        )
     return dt.datetime.fromisoformat(data["now"]), cases
 
 
 def case_state(case: Case, now: dt.datetime, flows: Path = FLOWS) -> tuple[UnderstandingState, list[tuple[str, str]]]:
     """The understanding state the case's message is read at, and the conversation before it."""
-    dialogue = Dialogue(str(checkout_file(flows, "the example flows") / f"{case.flow}.json"), stand_in_tools=True,
-                        clock=lambda: now)  # fmt: skip
+    dialogue = Dialogue(
+        str(checkout_file(flows, "the example flows") / f"{case.flow}.json"), stand_in_tools=True, clock=lambda: now
+    )
     dialogue.adopt_slots(case.held)
     seek(dialogue, case.node, told=case.confirm, asked=case.asked)
     history = [("bot", case.bot)] if case.bot else []
@@ -106,8 +122,11 @@ def score(understander: Understander, cases: list[Case], now: dt.datetime, *, fl
     for case in cases:
         state, history = case_state(case, now, flows)
         parse = understander.understand(state, case.text, history=history, now=now)
-        right = {name for name, value in parse.slots.items()
-                 if name in case.slots and _same(state.slot(name), value, case.slots[name], now)}  # fmt: skip
+        right = {
+            name
+            for name, value in parse.slots.items()
+            if name in case.slots and _same(state.slot(name), value, case.slots[name], now)
+        }
         found += len(right)
         invented += len(parse.slots) - len(right)
         missed += len(case.slots) - len(right)

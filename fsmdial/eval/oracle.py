@@ -29,8 +29,14 @@ class AskedByWizard:
         self.inner = inner
         self.asked: str | None = None
 
-    def understand(self, state: UnderstandingState, text: str, *, history: Sequence[tuple[str, str]] = (),
-                   now: dt.datetime | None = None) -> Parse:  # fmt: skip
+    def understand(
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse:
         asked = self.asked if self.asked is not None and state.slot(self.asked) is not None else None
         if asked != state.asked:
             state = dataclasses.replace(state, asked=asked)
@@ -47,8 +53,14 @@ class OracleUnderstander:
         self.gold_slots = gold_slots
         self.pending: dict[str, Any] = {}
 
-    def understand(self, state: UnderstandingState, text: str, *, history: Sequence[tuple[str, str]] = (),
-                   now: dt.datetime | None = None) -> Parse:  # fmt: skip
+    def understand(
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
+        now: dt.datetime | None = None,
+    ) -> Parse:
         parse = self.inner.understand(state, text, history=history, now=now) if text.strip() else Parse()
         slots = {k: v for k, v in parse.slots.items() if k not in self.gold_slots}
         slots.update({k: v for k, v in self.pending.items() if state.slot(k) is not None})

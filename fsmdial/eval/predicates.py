@@ -52,7 +52,9 @@ def matches_answer(reply: str, answer: str) -> bool:
     said, wanted = _WORDS.findall(reply.lower()), _WORDS.findall(answer.lower())
     if not said or not wanted:
         return False
-    if " ".join(wanted) in " ".join(said) or (len(said) >= 1 and " ".join(said) in " ".join(wanted) and len(" ".join(said)) > 2):
+    if " ".join(wanted) in " ".join(said) or (
+        len(said) >= 1 and " ".join(said) in " ".join(wanted) and len(" ".join(said)) > 2
+    ):
         return True
     reply_numbers, answer_numbers = find_numbers(reply), find_numbers(answer)
     return bool(reply_numbers and answer_numbers and reply_numbers[0] == answer_numbers[0])
@@ -65,7 +67,9 @@ def _steps(result: dict[str, Any]) -> int:
     return max(sum(1 for x in items if not x.startswith("#")) for items in lists)
 
 
-def token_predicates(tokens: dict[str, list[str]], node_slots: dict[str, list[str]]) -> tuple[dict[str, Predicate], list[str]]:
+def token_predicates(
+    tokens: dict[str, list[str]], node_slots: dict[str, list[str]]
+) -> tuple[dict[str, Predicate], list[str]]:
     """Predicates for a flow's call tokens (token -> source nodes); also the tokens left unimplemented."""
     out: dict[str, Predicate] = {}
     unknown: list[str] = []

@@ -51,21 +51,60 @@ def refused(item: dict[str, Any] | None) -> bool:
 
 # ------------------------------------------------------------ expressions
 
-_ALLOWED = (ast.Expression, ast.Lambda, ast.arguments, ast.arg, ast.Subscript, ast.Name, ast.Load, ast.Constant,
-            ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Compare, ast.Eq, ast.NotEq, ast.Gt, ast.Lt, ast.GtE, ast.LtE,
-            ast.In, ast.NotIn, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.List, ast.Call, ast.Tuple)  # fmt: skip
+_ALLOWED = (
+    ast.Expression,
+    ast.Lambda,
+    ast.arguments,
+    ast.arg,
+    ast.Subscript,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
+    ast.BinOp,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Compare,
+    ast.Eq,
+    ast.NotEq,
+    ast.Gt,
+    ast.Lt,
+    ast.GtE,
+    ast.LtE,
+    ast.In,
+    ast.NotIn,
+    ast.BoolOp,
+    ast.And,
+    ast.Or,
+    ast.UnaryOp,
+    ast.Not,
+    ast.USub,
+    ast.List,
+    ast.Call,
+    ast.Tuple,
+)
 
 
 def _check(node: ast.AST, text: str) -> None:
     for sub in ast.walk(node):
         if not isinstance(sub, _ALLOWED):
             raise ValueError(f"unsupported expression in STAR database: {text!r} ({type(sub).__name__})")
-        if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Name) and sub.func.id in ("list", "combinations")):
+        if isinstance(sub, ast.Call) and not (
+            isinstance(sub.func, ast.Name) and sub.func.id in ("list", "combinations")
+        ):
             raise ValueError(f"unsupported call in STAR database: {text!r}")
 
 
-_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Gt: operator.gt, ast.Lt: operator.lt, ast.GtE: operator.ge,
-            ast.LtE: operator.le, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}  # fmt: skip
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Gt: operator.gt,
+    ast.Lt: operator.lt,
+    ast.GtE: operator.ge,
+    ast.LtE: operator.le,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
 
 
 def _evaluate(node: ast.AST, p: dict[str, Any]) -> Any:
@@ -128,7 +167,9 @@ class Database:
 
     def __init__(self, name: str, spec: list[dict[str, Any]], *, seed: int = 0, size: int = TABLE_SIZE):
         self.name = name
-        self.fields = [dict(f, **{k: expression(f[k]) for k in ("Min", "Max", "Categories", "Enabled") if k in f}) for f in spec]
+        self.fields = [
+            dict(f, **{k: expression(f[k]) for k in ("Min", "Max", "Categories", "Enabled") if k in f}) for f in spec
+        ]
         rng = random.Random(f"{seed}:{name}")
         self.items = [self._draw(rng, index + 1) for index in range(size)]
 
@@ -242,10 +283,17 @@ class StarApis:
         db_fields = {f["Name"] for f in db.fields} if db else set()
         searchable = {k: v for k, v in arguments.items() if k in fields and k in db_fields}
         outputs = [f["Name"] for f in spec.get("output") or []]
-        lookup = db is not None and (spec.get("function") == "generic_sample" or 2 * sum(o in db_fields for o in outputs) > len(outputs))
+        lookup = db is not None and (
+            spec.get("function") == "generic_sample" or 2 * sum(o in db_fields for o in outputs) > len(outputs)
+        )
         if lookup:  # a search: the item itself is the answer
             found, count = db.query(searchable)  # type: ignore[union-attr]
-            return {"item": found, "count": count, "found": found is not None, "ok": found is not None and not refused(found)}
+            return {
+                "item": found,
+                "count": count,
+                "found": found is not None,
+                "ok": found is not None and not refused(found),
+            }
         item = self._outcome(api, spec, arguments)
         return {"item": item, "count": 1, "found": True, "ok": not refused(item)}
 
@@ -255,7 +303,9 @@ class StarApis:
         rng = random.Random(int(hashlib.sha256(f"{self.seed}:{key}".encode()).hexdigest()[:16], 16))
         item: dict[str, Any] = {k: v for k, v in arguments.items() if k != "RequestType"}
         for out in spec.get("output") or []:
-            value = Database._value({**out, **{k: expression(out[k]) for k in ("Min", "Max", "Categories") if k in out}}, item, rng)
+            value = Database._value(
+                {**out, **{k: expression(out[k]) for k in ("Min", "Max", "Categories") if k in out}}, item, rng
+            )
             item[out["Name"]] = value if value is not None else "OK"
         if "Message" not in item and not any(STATUS_FIELDS.search(k) for k in item):
             item["Message"] = "Request processed."

@@ -99,9 +99,43 @@ class Bundle:
         return act.name
 
 
-_SHARED_WORDS = {"name", "please", "would", "like", "want", "need", "help", "can", "could", "you", "your", "my", "me",
-                 "what", "when", "where", "which", "have", "hello", "hi", "hey", "thank", "thanks", "yes", "no", "the",
-                 "for", "and", "with", "this", "that", "there", "are", "day", "time"}  # fmt: skip
+_SHARED_WORDS = {
+    "name",
+    "please",
+    "would",
+    "like",
+    "want",
+    "need",
+    "help",
+    "can",
+    "could",
+    "you",
+    "your",
+    "my",
+    "me",
+    "what",
+    "when",
+    "where",
+    "which",
+    "have",
+    "hello",
+    "hi",
+    "hey",
+    "thank",
+    "thanks",
+    "yes",
+    "no",
+    "the",
+    "for",
+    "and",
+    "with",
+    "this",
+    "that",
+    "there",
+    "are",
+    "day",
+    "time",
+}
 
 
 def build_bundle(star_dir: str | Path, task: str, *, overlays: bool = True) -> Bundle:
@@ -125,8 +159,20 @@ def build_bundle(star_dir: str | Path, task: str, *, overlays: bool = True) -> B
     for slot in flow.slots().values():
         vocabulary |= {w for v in slot.values or () for w in words(v)}
     vocabulary = {w for w in vocabulary if len(w) > 2 and w not in _SHARED_WORDS}
-    return Bundle(task, imported, cls, slot_acts, node_labels, {v: k for k, v in imported.inputs.items()}, query_nodes,
-                  result_fields, predicates, vocabulary, _upstream_actions(flow), unknown)  # fmt: skip
+    return Bundle(
+        task,
+        imported,
+        cls,
+        slot_acts,
+        node_labels,
+        {v: k for k, v in imported.inputs.items()},
+        query_nodes,
+        result_fields,
+        predicates,
+        vocabulary,
+        _upstream_actions(flow),
+        unknown,
+    )
 
 
 def _upstream_actions(flow: Flow) -> dict[str, str]:
@@ -148,7 +194,9 @@ def _upstream_actions(flow: Flow) -> dict[str, str]:
     return out
 
 
-def build_bundles(star_dir: str | Path, tasks: Iterable[str] | None = None, *, overlays: bool = True) -> dict[str, Bundle]:
+def build_bundles(
+    star_dir: str | Path, tasks: Iterable[str] | None = None, *, overlays: bool = True
+) -> dict[str, Bundle]:
     return {t: build_bundle(star_dir, t, overlays=overlays) for t in (tasks or task_names(star_dir))}
 
 
@@ -159,7 +207,9 @@ def _key(text: str) -> str:
     return "".join(words(text))
 
 
-def shape_result(item: dict[str, Any] | None, total: int | None, fields: list[str], *, ok: bool | None = None) -> dict[str, Any]:
+def shape_result(
+    item: dict[str, Any] | None, total: int | None, fields: list[str], *, ok: bool | None = None
+) -> dict[str, Any]:
     """A result for the flow: declared fields filled from the item by name (``hotel_name`` <- ``HotelName``)."""
     item = item or {}
     by_key = {_key(k): v for k, v in item.items()}
@@ -206,7 +256,11 @@ class KnowledgeBase:
         for index, event in enumerate(dialogue.events):
             if index in dialogue.calls:
                 current.append(dialogue.calls[index])
-            elif is_user_turn(event) or gold_label(event) is not None or (event.get("Agent") == "Wizard" and event.get("Action") in ("utter", "pick_suggestion")):
+            elif (
+                is_user_turn(event)
+                or gold_label(event) is not None
+                or (event.get("Agent") == "Wizard" and event.get("Action") in ("utter", "pick_suggestion"))
+            ):
                 if current:
                     self.groups.append(current)
                 current = []
@@ -257,8 +311,11 @@ class KnowledgeBase:
         registry = ToolRegistry()
         api = bundle.imported.api
         if api is not None and api in self.apis.apis:
-            registry.register(api, lambda **arguments: self.answer(api, arguments, bundle.result_fields),
-                              arguments=api_arguments_model(api, self.apis.apis[api]))  # fmt: skip
+            registry.register(
+                api,
+                lambda **arguments: self.answer(api, arguments, bundle.result_fields),
+                arguments=api_arguments_model(api, self.apis.apis[api]),
+            )
         return registry
 
 
@@ -272,7 +329,9 @@ def _arguments_model(api: str, spec_json: str) -> type[BaseModel]:
     fields: dict[str, Any] = {}
     for item in spec.get("input") or []:
         kind = _TYPES.get(item.get("Type"), Any)
-        fields[item["Name"]] = (kind, ...) if item["Name"] in required else (kind | None if kind is not Any else Any, None)
+        fields[item["Name"]] = (
+            (kind, ...) if item["Name"] in required else (kind | None if kind is not Any else Any, None)
+        )
     return create_model(f"{api}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
 
 
@@ -294,7 +353,9 @@ def make_inner_understander(kind: str, model: str | None = None) -> Any:
             from ..understand.gguf import GGUFUnderstander  # type: ignore[import-not-found]
         except ImportError as exc:
             raise ValueError(f"the GGUF understander is not available: {exc}") from None
-        threads = int(os.environ.get("FSMDIAL_THREADS", "1"))  # one thread: llama.cpp's spinning threads thrash a busy 2-core box
+        threads = int(
+            os.environ.get("FSMDIAL_THREADS", "1")
+        )  # one thread: llama.cpp's spinning threads thrash a busy 2-core box
         return GGUFUnderstander(model, n_threads=threads, fast_path=os.environ.get("FSMDIAL_FAST_PATH", "1") != "0")
     return RulesUnderstander()
 
@@ -307,8 +368,13 @@ class Session:
         self.kb = kb
         self.oracle = OracleUnderstander(inner, set(bundle.input_slot.values())) if kind == "oracle" else None
         self.asked = AskedByWizard(self.oracle or inner)
-        self.dialogue = Dialogue(bundle.cls, understander=self.asked, tools=kb.tools(bundle), predicates=bundle.predicates,
-                                 clock=lambda: CLOCK)  # fmt: skip
+        self.dialogue = Dialogue(
+            bundle.cls,
+            understander=self.asked,
+            tools=kb.tools(bundle),
+            predicates=bundle.predicates,
+            clock=lambda: CLOCK,
+        )
         self.errors = 0  # no start(): in STAR the user speaks first, the engine opens on their first turn
         self.understanding: Counter[str] = Counter()
         """Turns per understanding path, model calls, and model calls on turns the fast path settled."""
@@ -440,8 +506,9 @@ class Router:
         return best if scores[best] > scores.get(active, 0) else active
 
 
-def evaluate_dialogue(dialogue: StarDialogue, bundles: dict[str, Bundle], apis: StarApis, kind: str,
-                      inner: Any) -> DialogueResult:  # fmt: skip
+def evaluate_dialogue(
+    dialogue: StarDialogue, bundles: dict[str, Bundle], apis: StarApis, kind: str, inner: Any
+) -> DialogueResult:
     tasks = [t for t in dialogue.tasks if t in bundles]
     unknown = [t for t in dialogue.tasks if t not in bundles]
     kb = KnowledgeBase(dialogue, apis)
@@ -522,8 +589,15 @@ def _share_slots(target: Session, sessions: Iterable[Session]) -> None:
             target.dialogue.adopt_slots(other.session_state.slots)
 
 
-def _on_queries(group: list[GoldCall], kb: KnowledgeBase, session: Callable[[str], Session], owner_of_api: dict,
-                reveals: dict, index: int, kind: str) -> tuple[list[Act] | None, str]:  # fmt: skip
+def _on_queries(
+    group: list[GoldCall],
+    kb: KnowledgeBase,
+    session: Callable[[str], Session],
+    owner_of_api: dict,
+    reveals: dict,
+    index: int,
+    kind: str,
+) -> tuple[list[Act] | None, str]:
     """The wizard queried: reveal oracle values, then force the queries the engine did not make."""
     acts: list[Act] | None = None
     task = ""
@@ -538,7 +612,10 @@ def _on_queries(group: list[GoldCall], kb: KnowledgeBase, session: Callable[[str
             if reveal:
                 new = s.step("", reveal)
                 acts = new if new is not None else acts
-        made = any(c.segment == segment and c.api == api and (c.request_type == request_type or request_type is None) for c in kb.calls)
+        made = any(
+            c.segment == segment and c.api == api and (c.request_type == request_type or request_type is None)
+            for c in kb.calls
+        )
         if not made:
             node = s.bundle.query_nodes.get((api, request_type)) or s.bundle.query_nodes.get((api, None))
             if node is None and s.bundle.query_nodes:
@@ -606,7 +683,11 @@ def schema_problem(spec: dict[str, Any], arguments: dict[str, Any]) -> str | Non
                 return f"{name} out of range"
         elif kind == "Boolean" and not isinstance(value, bool):
             return f"{name} is not a boolean"
-        elif kind in ("Categorical", "RequestType") and isinstance(categories, list) and all(isinstance(c, str) for c in categories):
+        elif (
+            kind in ("Categorical", "RequestType")
+            and isinstance(categories, list)
+            and all(isinstance(c, str) for c in categories)
+        ):
             if _norm_arg(value) not in {_norm_arg(c) for c in categories}:
                 return f"{name} is not one of its categories"
         elif kind in ("ShortString", "LongString") and not isinstance(value, str):
@@ -634,7 +715,12 @@ def _score_calls(dialogue: StarDialogue, kb: KnowledgeBase, apis: StarApis) -> m
         else:
             tally.problems[f"{made.api}: {problem}"] += 1
         for number, (segment, api, kind, calls) in enumerate(gold):
-            if number in matched_gold or segment != made.segment or api != made.api or (kind != made.request_type and kind is not None):
+            if (
+                number in matched_gold
+                or segment != made.segment
+                or api != made.api
+                or (kind != made.request_type and kind is not None)
+            ):
                 continue
             matched_gold.add(number)
             tally.correct += 1
@@ -689,8 +775,16 @@ class Report:
             "turn_errors": self.errors,
             "understanding": {"model_calls_on_fast_turns": 0, **dict(sorted(self.understanding.items()))},
             "dialogues": self.dialogues,
-            "labels": {s.label: {"f1": round(100 * s.f1, 2), "precision": round(100 * s.precision, 2),
-                                 "recall": round(100 * s.recall, 2), "support": s.support} for s in labels if s.support},  # fmt: skip
+            "labels": {
+                s.label: {
+                    "f1": round(100 * s.f1, 2),
+                    "precision": round(100 * s.precision, 2),
+                    "recall": round(100 * s.recall, 2),
+                    "support": s.support,
+                }
+                for s in labels
+                if s.support
+            },
             "top_confusions": [{"gold": g, "pred": p, "count": n} for (g, p), n in confusions.most_common(40)],
             "settings": self.settings,
         }
@@ -699,7 +793,9 @@ class Report:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(star_dir: str, tasks: list[str] | None, overlays: bool, kind: str, model: str | None, seed: int) -> None:
+def _init_worker(
+    star_dir: str, tasks: list[str] | None, overlays: bool, kind: str, model: str | None, seed: int
+) -> None:
     _WORKER["bundles"] = build_bundles(star_dir, tasks, overlays=overlays)
     _WORKER["apis"] = StarApis(star_dir, seed=seed)
     _WORKER["kind"] = kind
@@ -711,9 +807,18 @@ def _run_one(path: str) -> DialogueResult:
     return evaluate_dialogue(dialogue, _WORKER["bundles"], _WORKER["apis"], _WORKER["kind"], _WORKER["inner"])
 
 
-def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", model: str | None = None,
-             overlays: bool = True, tasks: list[str] | None = None, workers: int = 1, seed: int = 0,
-             progress: bool = False) -> Report:  # fmt: skip
+def evaluate(
+    star_dir: str | Path,
+    paths: list[Path],
+    *,
+    kind: str = "rules",
+    model: str | None = None,
+    overlays: bool = True,
+    tasks: list[str] | None = None,
+    workers: int = 1,
+    seed: int = 0,
+    progress: bool = False,
+) -> Report:
     """Run the protocol over ``paths`` (dialogue files) and collect every prediction."""
     tqdm = require("tqdm", "eval", "fsmdial eval").tqdm
 
@@ -744,5 +849,6 @@ def evaluate(star_dir: str | Path, paths: list[Path], *, kind: str = "rules", mo
         calls.add(r.calls)
     settings = {"understander": kind, "overlays": overlays, "seed": seed, "tasks": tasks or "all"}
     understanding = sum((r.understanding for r in results), Counter())
-    return Report(examples, calls, sum(r.errors for r in results), sum(1 for r in results if r.examples), settings,
-                  understanding)  # fmt: skip
+    return Report(
+        examples, calls, sum(r.errors for r in results), sum(1 for r in results if r.examples), settings, understanding
+    )

@@ -244,7 +244,10 @@ class FlowChecker:
         src = self.nodes[source]
         choices = [c.name for c in src.choices or ()] if isinstance(src, ConfirmNode) else []
         if cond.choice not in choices:
-            self.add(where, f"choice {cond.choice!r} is not one of the choices of {source!r} ({', '.join(choices) or 'none'})")
+            self.add(
+                where,
+                f"choice {cond.choice!r} is not one of the choices of {source!r} ({', '.join(choices) or 'none'})",
+            )
 
     def check_visits_condition(self, source: str, cond: VisitsCondition, where: str) -> None:
         if cond.visits not in self.nodes:
@@ -256,12 +259,25 @@ class FlowChecker:
             self.add(where, f"a 'status' condition needs an external_action source, {source!r} is {src.type}")
 
     def check_compared_values(
-        self, slot: Slot | None, field: ResultField | None, cond: Comparison, what: str, where: str, *, fold: bool = False
+        self,
+        slot: Slot | None,
+        field: ResultField | None,
+        cond: Comparison,
+        what: str,
+        where: str,
+        *,
+        fold: bool = False,
     ) -> None:
         """A comparison whose value can never equal (or be ordered against) what it compares is an authoring error.
 
         ``fold``: the flow compares text ignoring case (``options.case_insensitive_values``)."""
-        kind = _SLOT_VALUE_TYPES.get(slot.type) if slot is not None else _FIELD_VALUE_TYPES.get(field.type) if field else None
+        kind = (
+            _SLOT_VALUE_TYPES.get(slot.type)
+            if slot is not None
+            else _FIELD_VALUE_TYPES.get(field.type)
+            if field
+            else None
+        )
         if kind is None:
             return
         expected, fits = kind
@@ -269,7 +285,10 @@ class FlowChecker:
             if not fits(value):
                 self.add(where, f"{what} is compared with {value!r}, but its values are {expected}")
             elif slot is not None and slot.type is SlotType.categorical and not _one_of(value, slot.values or [], fold):
-                self.add(where, f"{what} is compared with {value!r}, which is not one of its values ({', '.join(slot.values or ())})")
+                self.add(
+                    where,
+                    f"{what} is compared with {value!r}, which is not one of its values ({', '.join(slot.values or ())})",
+                )
 
     # ------------------------------------------------------------ graph shape
     def check_reachable(self) -> None:
@@ -408,7 +427,12 @@ class FlowChecker:
         name, so checking every template stays linear in the flow."""
         if field not in self._after_field:
             succ = self.successors
-            starts = [t for n in self.nodes.values() if isinstance(n, ExternalActionNode) and field in n.result for t in succ[n.id]]
+            starts = [
+                t
+                for n in self.nodes.values()
+                if isinstance(n, ExternalActionNode) and field in n.result
+                for t in succ[n.id]
+            ]
             self._after_field[field] = frozenset(reachable(succ, starts))
         return self._after_field[field]
 

@@ -47,12 +47,14 @@ class Flow(FlowModel):
     description: str = ""
     context: str = Field("", description="Facts for the assistant, e.g. 'Right now it is Tuesday, 12 PM'.")
     examples: list[str] = Field(
-        default_factory=list, description="Utterances that start this flow (an assistant with several flows routes by them)."
+        default_factory=list,
+        description="Utterances that start this flow (an assistant with several flows routes by them).",
     )
     start: str | None = Field(None, description="Start node id (default: the first node).")
     max_attempts: int = Field(3, ge=1, description="Invalid values in a row for one slot before escalating.")
     escalate_to: str | None = Field(
-        None, description="Node (e.g. a hand-off end) to go to after max_attempts invalid values (default: a polite end)."
+        None,
+        description="Node (e.g. a hand-off end) to go to after max_attempts invalid values (default: a polite end).",
     )
     nodes: list[Node] = Field(min_length=1)
     edges: list[Edge] = Field(default_factory=list)
@@ -173,7 +175,10 @@ class _FlowIndex:
             self._upstream = {}
             for node_id_, mask in masks.items():
                 self._upstream[node_id_] = {
-                    slot.name: slot.name for i, request in enumerate(requests) if mask >> i & 1 for slot in request.slots
+                    slot.name: slot.name
+                    for i, request in enumerate(requests)
+                    if mask >> i & 1
+                    for slot in request.slots
                 }
         return self._upstream.get(node_id, {})
 
@@ -275,7 +280,9 @@ def check_document(data: Any) -> list[FlowIssue]:
                 for key, item in reversed(value.items()):
                     key_text = str(key)
                     if not _is_lone_surrogate_free(key_text):
-                        issues.append(FlowIssue(path or "(flow)", "a key with an unpaired surrogate (not valid Unicode)"))
+                        issues.append(
+                            FlowIssue(path or "(flow)", "a key with an unpaired surrogate (not valid Unicode)")
+                        )
                         continue
                     if _PLAIN_KEY.match(key_text):  # paths as the loader writes them (quoted when odd)
                         step = f".{key_text}" if path else key_text
@@ -285,7 +292,9 @@ def check_document(data: Any) -> list[FlowIssue]:
             else:
                 for index, item in reversed(list(enumerate(value))):
                     node_id = item.get("id") if isinstance(item, dict) else None
-                    plain_id = isinstance(node_id, int) or (isinstance(node_id, str) and _is_lone_surrogate_free(node_id))
+                    plain_id = isinstance(node_id, int) or (
+                        isinstance(node_id, str) and _is_lone_surrogate_free(node_id)
+                    )
                     label = f"({node_id})" if plain_id else ""
                     stack.append((item, f"{path}[{index}]{label}", depth + 1))
     return issues

@@ -97,9 +97,8 @@ def implies(a: Any, b: Any) -> bool:
         return True
     if isinstance(a, AllCondition):
         return any(implies(member, b) for member in a.all)
-    same = (
-        (isinstance(a, SlotCondition) and isinstance(b, SlotCondition) and a.slot == b.slot)
-        or (isinstance(a, ResultCondition) and isinstance(b, ResultCondition) and (a.result, a.node) == (b.result, b.node))
+    same = (isinstance(a, SlotCondition) and isinstance(b, SlotCondition) and a.slot == b.slot) or (
+        isinstance(a, ResultCondition) and isinstance(b, ResultCondition) and (a.result, a.node) == (b.result, b.node)
     )
     if not same:
         return False

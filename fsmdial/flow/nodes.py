@@ -676,7 +676,7 @@ class Fallbacks(FlowModel):
     )
     committed: str | None = Field(
         None,
-        description="Said when a correction is refused because an action that commits (\"commits\": true) has "
+        description='Said when a correction is refused because an action that commits ("commits": true) has '
         "already run with the old value (default: the engine's sentence naming the slot).",
     )
     ended: str | None = Field(

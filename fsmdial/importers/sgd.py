@@ -68,8 +68,12 @@ def slot_kind(slot: dict[str, Any]) -> str:
 
 def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
     kind = slot_kind(slot)
-    out: dict[str, Any] = {"name": slot["name"], "description": slot.get("description", ""), "required": required,
-                           "label": " ".join(_tokens(slot["name"]))}  # fmt: skip
+    out: dict[str, Any] = {
+        "name": slot["name"],
+        "description": slot.get("description", ""),
+        "required": required,
+        "label": " ".join(_tokens(slot["name"])),
+    }
     values = [str(v) for v in slot.get("possible_values") or []]
     if kind == "number":
         out["type"] = "integer"
@@ -117,24 +121,46 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
         asked.update(new)
         chain: list[dict[str, Any]] = []
         if new:
-            chain.append({"id": f"{task}__slots", "type": "request", "description": intent.get("description", ""),
-                          "slots": [_flow_slot(slots[s], s in required) for s in new]})  # fmt: skip
+            chain.append(
+                {
+                    "id": f"{task}__slots",
+                    "type": "request",
+                    "description": intent.get("description", ""),
+                    "slots": [_flow_slot(slots[s], s in required) for s in new],
+                }
+            )
         if intent.get("is_transactional"):
             chain.append({"id": f"{task}__confirm", "type": "inform_and_confirm", "question": f"Shall I {label}?"})
         arguments = {s: {"slot": s} for s in required + optional if s in slots}
-        chain.append({"id": task, "type": "external_action", "tool": task, "arguments": arguments,
-                      "commits": bool(intent.get("is_transactional")), "description": intent.get("description", "")})  # fmt: skip
+        chain.append(
+            {
+                "id": task,
+                "type": "external_action",
+                "tool": task,
+                "arguments": arguments,
+                "commits": bool(intent.get("is_transactional")),
+                "description": intent.get("description", ""),
+            }
+        )
         done = f"{task}__done"
-        chain.append({"id": done, "type": "inform_and_confirm", "message": f"Done: {label}.",
-                      "question": "Can I help you with anything else?"})  # fmt: skip
+        chain.append(
+            {
+                "id": done,
+                "type": "inform_and_confirm",
+                "message": f"Done: {label}.",
+                "question": "Can I help you with anything else?",
+            }
+        )
         for before, after in zip(chain, chain[1:], strict=False):
             edge: dict[str, Any] = {"source": before["id"], "target": after["id"]}
             if before["type"] == "inform_and_confirm":
                 edge["when"] = {"answer": "yes"}
             edges.append(edge)
-        edges += [{"source": done, "target": start, "when": {"answer": "yes"}},
-                  {"source": done, "target": start, "when": {"answer": "other"}},
-                  {"source": done, "target": END, "when": {"answer": "no"}}]  # fmt: skip
+        edges += [
+            {"source": done, "target": start, "when": {"answer": "yes"}},
+            {"source": done, "target": start, "when": {"answer": "other"}},
+            {"source": done, "target": END, "when": {"answer": "no"}},
+        ]
         nodes.extend(chain)
         edges.append({"source": start, "target": chain[0]["id"], "when": {"choice": task}})
         examples = _intent_examples(intent)

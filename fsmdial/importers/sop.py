@@ -40,8 +40,10 @@ MAX_LOOPS = 3
 
 def looks_like_sop(doc: Any) -> bool:
     graph = doc.get("graph", doc) if isinstance(doc, dict) else None
-    return isinstance(graph, dict) and START in graph and all(
-        isinstance(k, str) and k.startswith(("Agent.", "User.")) for k in graph
+    return (
+        isinstance(graph, dict)
+        and START in graph
+        and all(isinstance(k, str) and k.startswith(("Agent.", "User.")) for k in graph)
     )
 
 
@@ -99,7 +101,11 @@ def sop_to_flow_dict(doc: Any, name: str = "sop", *, max_loops: int = MAX_LOOPS)
             nodes.append({"id": node_id, "type": "end", "message": message})
         elif all(s.startswith("User.") for s in successors):
             choices = [
-                {"name": _short(state), "description": _humanize(_short(state)), "examples": list(examples.get(state, []))}
+                {
+                    "name": _short(state),
+                    "description": _humanize(_short(state)),
+                    "examples": list(examples.get(state, [])),
+                }
                 for state in successors
             ]
             nodes.append({"id": node_id, "type": "inform_and_confirm", "question": message, "choices": choices})
@@ -119,7 +125,9 @@ def sop_to_flow_dict(doc: Any, name: str = "sop", *, max_loops: int = MAX_LOOPS)
     }
 
 
-def _state_edges(graph: dict, depth: dict, source: str, vertex: str, state: str, max_loops: int) -> list[dict[str, Any]]:
+def _state_edges(
+    graph: dict, depth: dict, source: str, vertex: str, state: str, max_loops: int
+) -> list[dict[str, Any]]:
     """Edges for one user state: back edges (ask again) bounded by visits, then the way on."""
     targets = graph[state]
     back = [t for t in targets if vertex in _reachable(graph, t)]

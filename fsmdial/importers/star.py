@@ -87,11 +87,26 @@ from .star_names import (
     words,
 )
 
-__all__ = ["StarFormatError", "StarImport", "StarTask", "apply_overlay", "import_star", "import_star_task",
-           "import_task", "match_inputs", "read_task", "slot_spec", "task_names", "words"]  # fmt: skip
+__all__ = [
+    "StarFormatError",
+    "StarImport",
+    "StarTask",
+    "apply_overlay",
+    "import_star",
+    "import_star_task",
+    "import_task",
+    "match_inputs",
+    "read_task",
+    "slot_spec",
+    "task_names",
+    "words",
+]
 
-QUERY_FIELDS: Document = {"found": {"type": "boolean", "required": False}, "ok": {"type": "boolean", "required": False},
-                          "count": {"type": "integer", "required": False}}  # fmt: skip
+QUERY_FIELDS: Document = {
+    "found": {"type": "boolean", "required": False},
+    "ok": {"type": "boolean", "required": False},
+    "count": {"type": "integer", "required": False},
+}
 """Result fields every query declares beside the API's outputs (see ``fsmdial.eval.star.shape_result``)."""
 
 
@@ -161,8 +176,12 @@ def build_graph(task: StarTask, graph: StarGraph, overlay: Overlay | None, notes
     edges, branching, calls = build_edges(graph, node_of, graph_asks, notes)
     optional = optional_asks(inputs, graph_asks, spare) if graph.queries else []
     if optional:
-        slots = [slot_spec(a.slot, _input(inputs, a.input), ask=a.text or None, act=a.label if a.asked else None,
-                           required=False) for a in optional]  # fmt: skip
+        slots = [
+            slot_spec(
+                a.slot, _input(inputs, a.input), ask=a.text or None, act=a.label if a.asked else None, required=False
+            )
+            for a in optional
+        ]
         place_optional_slots(nodes, edges, slots, node_of[graph.queries[0]], task.replies, notes)
     add_nothing_found(nodes, edges, task.replies, branching)
     add_closing(nodes, edges, task)
@@ -175,7 +194,9 @@ def build_graph(task: StarTask, graph: StarGraph, overlay: Overlay | None, notes
     return Draft(nodes, edges, node_of[graph.start], slot_asks, calls)
 
 
-def finish_document(task: StarTask, overlay: Overlay | None, draft: Draft, bye: str | None, notes: list[str]) -> Document:
+def finish_document(
+    task: StarTask, overlay: Overlay | None, draft: Draft, bye: str | None, notes: list[str]
+) -> Document:
     """The flow document: unreachable nodes dropped, loops asking again, placeholders bound, options stated."""
     description = f"STAR task {task.schema_name or task.name} (imported from the STAR schema)."
     flow: Document = {
@@ -211,7 +232,9 @@ def import_star_task(star_dir: str | Path, name: str, *, overlays: bool = True) 
     return import_task(task, load_overlay(name) if overlays else None)
 
 
-def import_star(star_dir: str | Path, *, tasks: Iterable[str] | None = None, overlays: bool = True) -> dict[str, StarImport]:
+def import_star(
+    star_dir: str | Path, *, tasks: Iterable[str] | None = None, overlays: bool = True
+) -> dict[str, StarImport]:
     """Import every task (or ``tasks``) of a STAR copy; the flows are validated."""
     from ..loader import flow_from_document
 
@@ -317,7 +340,9 @@ def _input(inputs: list[ApiField], name: str | None) -> ApiField | None:
 # ------------------------------------------------------------------ nodes
 
 
-def build_nodes(task: StarTask, graph: StarGraph, overlay: Overlay | None, asks: list[Ask]) -> tuple[dict[str, str], list[Document]]:
+def build_nodes(
+    task: StarTask, graph: StarGraph, overlay: Overlay | None, asks: list[Ask]
+) -> tuple[dict[str, str], list[Document]]:
     """Request nodes for runs of asks, one node per other label; and label -> node id."""
     inputs = task.api.inputs if task.api else []
     by_label = {a.label: a for a in asks}
@@ -329,8 +354,16 @@ def build_nodes(task: StarTask, graph: StarGraph, overlay: Overlay | None, asks:
         node_id = f"form_{by_label[group[0]].slot}"
         node_of.update(dict.fromkeys(group, node_id))
         members = [by_label[label] for label in group]
-        slots = [slot_spec(a.slot, _input(inputs, a.input), ask=a.text or None, act=a.label,
-                           required=a.input is not None or a.label in read) for a in members]  # fmt: skip
+        slots = [
+            slot_spec(
+                a.slot,
+                _input(inputs, a.input),
+                ask=a.text or None,
+                act=a.label,
+                required=a.input is not None or a.label in read,
+            )
+            for a in members
+        ]
         nodes.append({"id": node_id, "type": "request", "slots": slots})
     for label in graph.order:
         if label not in node_of:
@@ -409,8 +442,9 @@ def fallbacks(task: StarTask, bye: str | None) -> Document:
 # ------------------------------------------------------------------ edges
 
 
-def build_edges(graph: StarGraph, node_of: dict[str, str], asks: list[Ask],
-                notes: list[str]) -> tuple[list[Document], set[str], dict[str, list[str]]]:  # fmt: skip
+def build_edges(
+    graph: StarGraph, node_of: dict[str, str], asks: list[Ask], notes: list[str]
+) -> tuple[list[Document], set[str], dict[str, list[str]]]:
     """The flow's edges; the queries that branch on their status; named predicates -> their source nodes."""
     edges: list[Document] = []
     branching: set[str] = set()
@@ -452,7 +486,9 @@ def token_condition(token: str, source: str, graph: StarGraph, node_of: dict[str
     if token in ANSWER_TOKENS:
         return {"answer": ANSWER_TOKENS[token]}
     slots = {a.label: a.slot for a in asks}
-    declined = [slots[label] for label in graph.declined.get(token, ()) if label in slots and node_of.get(label) == source]
+    declined = [
+        slots[label] for label in graph.declined.get(token, ()) if label in slots and node_of.get(label) == source
+    ]
     if declined:
         conditions = [{"slot": slot, "op": "declined"} for slot in declined]
         return conditions[0] if len(conditions) == 1 else {"any": conditions}

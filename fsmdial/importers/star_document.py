@@ -26,8 +26,14 @@ TYPE_HINTS = (":s", ":d")
 # ------------------------------------------------------------------ completing the graph
 
 
-def place_optional_slots(nodes: list[Document], edges: list[Document], slots: list[Document], query: str,
-                         replies: dict[str, str], notes: list[str]) -> None:  # fmt: skip
+def place_optional_slots(
+    nodes: list[Document],
+    edges: list[Document],
+    slots: list[Document],
+    query: str,
+    replies: dict[str, str],
+    notes: list[str],
+) -> None:
     """Put optional slots on the request node just before ``query``, or make them one there."""
     into = [e for e in edges if e["target"] == query]
     plain_in = [e for e in into if "when" not in e]
@@ -39,7 +45,12 @@ def place_optional_slots(nodes: list[Document], edges: list[Document], slots: li
         # "I can also filter by X, Y or Z" just before the query: that is the optional criteria
         # themselves. It becomes their request node; nothing needs saying unless the user gives some.
         node_id = source["id"]
-        nodes[index[node_id]] = {"id": node_id, "type": "request", "description": replies.get(node_id, ""), "slots": slots}
+        nodes[index[node_id]] = {
+            "id": node_id,
+            "type": "request",
+            "description": replies.get(node_id, ""),
+            "slots": slots,
+        }
         notes.append(f"{node_id}: optional search criteria, imported as their request node")
     else:
         form = f"form_{query}"
@@ -49,7 +60,9 @@ def place_optional_slots(nodes: list[Document], edges: list[Document], slots: li
         edges.append({"source": form, "target": query})
 
 
-def add_nothing_found(nodes: list[Document], edges: list[Document], replies: dict[str, str], branching: set[str]) -> None:
+def add_nothing_found(
+    nodes: list[Document], edges: list[Document], replies: dict[str, str], branching: set[str]
+) -> None:
     """A query that branches on its status succeeds when its result is ``ok``; one that does not gets a failure
     branch to the schema's ``*_inform_nothing_found`` reply (success: something was ``found``)."""
     reply = next((k for k in replies if k.endswith("_inform_nothing_found") or k == "inform_nothing_found"), None)
@@ -71,8 +84,12 @@ def add_closing(nodes: list[Document], edges: list[Document], task: StarTask) ->
     if ANYTHING_ELSE not in {n["id"] for n in nodes}:
         nodes.append({"id": ANYTHING_ELSE, "type": "inform_and_confirm", "question": task.replies[ANYTHING_ELSE]})
     sources = {e["source"] for e in edges}
-    edges.extend({"source": n["id"], "target": ANYTHING_ELSE} for n in nodes if n["type"] == "inform" and n["id"] not in sources)
-    answered = {e["when"].get("answer") for e in edges if e["source"] == ANYTHING_ELSE and isinstance(e.get("when"), dict)}
+    edges.extend(
+        {"source": n["id"], "target": ANYTHING_ELSE} for n in nodes if n["type"] == "inform" and n["id"] not in sources
+    )
+    answered = {
+        e["when"].get("answer") for e in edges if e["source"] == ANYTHING_ELSE and isinstance(e.get("when"), dict)
+    }
     bye = bye_label(task.replies, task.responses)
     if "no" in answered or bye is None:
         return
@@ -174,11 +191,17 @@ def needed_options(flow: Document) -> dict[str, bool]:
       result of an earlier query is there to read when the last one's was reset (teacher forcing, a
       corrected slot). With a single query there is nothing to fall back to.
     """
-    fields = [(name, spec) for holder, key, _ in templates(flow) for _, name, spec in parse_template(holder[key]) if name]
-    whens = [e["when"] for e in flow["edges"] if e.get("when")] + [n["success_when"] for n in flow["nodes"] if n.get("success_when")]
+    fields = [
+        (name, spec) for holder, key, _ in templates(flow) for _, name, spec in parse_template(holder[key]) if name
+    ]
+    whens = [e["when"] for e in flow["edges"] if e.get("when")] + [
+        n["success_when"] for n in flow["nodes"] if n.get("success_when")
+    ]
     queries = [n for n in flow["nodes"] if n["type"] == "external_action"]
     options = {
-        "case_insensitive_values": any(compares_text(c) for when in whens for c in iter_conditions(parse_condition(when))),
+        "case_insensitive_values": any(
+            compares_text(c) for when in whens for c in iter_conditions(parse_condition(when))
+        ),
         "lenient_format_specs": any(spec for _, spec in fields),
         "result_fallback": len(queries) > 1 and any(name.startswith("result.") for name, _ in fields),
     }

@@ -155,7 +155,6 @@ class OverlayEdge(BaseModel):
         return value
 
 
-
 class Overlay(BaseModel):
     """Hand corrections to one task (``star_overlays/<task>.json``); ``why`` says what they fix."""
 

@@ -97,8 +97,11 @@ def read_graph(task: StarTask, overlay: Overlay | None) -> StarGraph:
     plain = {k: v for k, v in graph.items() if k not in tokens and k != START}
     edges, declined, notes = token_edges(task, overlay, tokens, order, queries, plain)
     answered = {edge.source for edge in edges if edge.answered}
-    confirms = {n for n in order if n in answered or (
-        asks_back(n) and task.replies.get(n, "").rstrip().endswith("?") and n not in queries)}  # fmt: skip
+    confirms = {
+        n
+        for n in order
+        if n in answered or (asks_back(n) and task.replies.get(n, "").rstrip().endswith("?") and n not in queries)
+    }
     return StarGraph(graph[START], order, queries, plain, edges, declined, confirms, notes)
 
 
@@ -124,8 +127,14 @@ def conversation_order(graph: dict[str, str], tokens: list[str], labels: list[st
 # ------------------------------------------------------------------ where tokens come from
 
 
-def token_edges(task: StarTask, overlay: Overlay | None, tokens: list[str], order: list[str], queries: list[str],
-                plain: dict[str, str]) -> tuple[list[TokenEdge], dict[str, list[str]], list[str]]:  # fmt: skip
+def token_edges(
+    task: StarTask,
+    overlay: Overlay | None,
+    tokens: list[str],
+    order: list[str],
+    queries: list[str],
+    plain: dict[str, str],
+) -> tuple[list[TokenEdge], dict[str, list[str]], list[str]]:
     """Every token edge (source label, token, target label), the tokens meaning "cannot give", and notes."""
     edges: list[TokenEdge] = []
     declined: dict[str, list[str]] = {}

@@ -13,8 +13,15 @@ from dataclasses import dataclass
 
 from .star_format import ApiField
 
-STATUS_WORDS = {"success": "success", "succeeded": "success", "available": "success", "found": "success",
-                "failure": "failure", "failed": "failure", "unavailable": "failure"}  # fmt: skip
+STATUS_WORDS = {
+    "success": "success",
+    "succeeded": "success",
+    "available": "success",
+    "found": "success",
+    "failure": "failure",
+    "failed": "failure",
+    "unavailable": "failure",
+}
 """Condition tokens that name a query's outcome (matched on the token's last word)."""
 ANSWER_TOKENS = {"yes": "yes", "no": "no"}
 ANYTHING_ELSE = "anything_else"
@@ -29,11 +36,23 @@ STOP_WORDS = {"of", "the", "a", "an", "to", "for", "is", "ask", "inform"}
 # Word-level synonyms between ask labels and API input names. Plain English,
 # not task-specific: a label says "colour"/"destination", an API "Color"/"Arrival".
 SYNONYMS: dict[str, set[str]] = {
-    "colour": {"color"}, "bedroom": {"room"}, "floor": {"level"}, "destination": {"arrival"},
-    "departing": {"departure"}, "from": {"start"}, "to": {"end"}, "starting": {"start"},
-    "dob": {"date", "birth"}, "price": {"cost"}, "number": {"num", "id"}, "num": {"number"},
-    "location": {"city"}, "needed": {"need"}, "mode": {"mode"}, "details": {"report"},
-}  # fmt: skip
+    "colour": {"color"},
+    "bedroom": {"room"},
+    "floor": {"level"},
+    "destination": {"arrival"},
+    "departing": {"departure"},
+    "from": {"start"},
+    "to": {"end"},
+    "starting": {"start"},
+    "dob": {"date", "birth"},
+    "price": {"cost"},
+    "number": {"num", "id"},
+    "num": {"number"},
+    "location": {"city"},
+    "needed": {"need"},
+    "mode": {"mode"},
+    "details": {"report"},
+}
 
 
 # ------------------------------------------------------------------ words
@@ -116,7 +135,12 @@ def status_stem(token: str) -> str:
 
 
 def is_query(label: str, reply: str) -> bool:
-    return label == "query" or label.startswith("query_") and not status_of(label) or reply.strip().lower().startswith("query")
+    return (
+        label == "query"
+        or label.startswith("query_")
+        and not status_of(label)
+        or reply.strip().lower().startswith("query")
+    )
 
 
 def is_bye(label: str) -> bool:

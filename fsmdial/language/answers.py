@@ -37,14 +37,50 @@ def parse_yes_no(text: str) -> Literal["yes", "no"] | None:
 
 
 CERTAIN_ANSWERS: dict[str, Literal["yes", "no"]] = {
-    **dict.fromkeys(["yes", "yes please", "yeah", "yep", "yup", "sure", "correct", "that's right", "right", "ok", "okay",
-                     "yes it is", "yes that's right", "yes that's correct", "absolutely", "of course"], "yes"),
-    **dict.fromkeys(["no", "nope", "nah", "no thanks", "no thank you", "not really", "incorrect", "that's wrong"], "no"),
-}  # fmt: skip
+    **dict.fromkeys(
+        [
+            "yes",
+            "yes please",
+            "yeah",
+            "yep",
+            "yup",
+            "sure",
+            "correct",
+            "that's right",
+            "right",
+            "ok",
+            "okay",
+            "yes it is",
+            "yes that's right",
+            "yes that's correct",
+            "absolutely",
+            "of course",
+        ],
+        "yes",
+    ),
+    **dict.fromkeys(
+        ["no", "nope", "nah", "no thanks", "no thank you", "not really", "incorrect", "that's wrong"], "no"
+    ),
+}
 """Normalised utterances (see :func:`~fsmdial.language.text.normalize`) that are a plain yes or no, and nothing else."""
 
 POSITIVE_WORDS = frozenset(
-    {"agree", "agrees", "accept", "accepts", "yes", "confirm", "confirms", "give", "gives", "is", "has", "want", "wants", "ok"}
+    {
+        "agree",
+        "agrees",
+        "accept",
+        "accepts",
+        "yes",
+        "confirm",
+        "confirms",
+        "give",
+        "gives",
+        "is",
+        "has",
+        "want",
+        "wants",
+        "ok",
+    }
 )
 """Words of a choice's label that say the user goes along (they carry no meaning of their own)."""
 NEGATIVE_WORDS = frozenset(

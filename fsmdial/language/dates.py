@@ -13,9 +13,19 @@ from .text import DIGIT, may_contain
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-)  # fmt: skip
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 
 _MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
@@ -36,9 +46,35 @@ _DATE_HINT = re.compile(
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
     re.I,
 )
-_DATE_HINT_WORDS = ("today", "tonight", "tomorrow", "tmr", "yesterday", "this evening", "this afternoon",
-                    "this morning", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "jan", "feb", "mar", "apr", "may",
-                    "jun", "jul", "aug", "sep", "oct", "nov", "dec")  # fmt: skip
+_DATE_HINT_WORDS = (
+    "today",
+    "tonight",
+    "tomorrow",
+    "tmr",
+    "yesterday",
+    "this evening",
+    "this afternoon",
+    "this morning",
+    "mon",
+    "tue",
+    "wed",
+    "thu",
+    "fri",
+    "sat",
+    "sun",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "may",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+)
 _MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")
 _TOMORROW = re.compile(r"\btomorrow\b|\btmrw?\b")
@@ -101,7 +137,12 @@ def clock_readings(text: str) -> tuple[str, ...]:
     return (evening, morning) if hour == 12 else (morning, evening)  # the reading as written first
 
 
-_PARTS = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 24), "night": (*range(20, 24), 0, 1, 2, 3, 4)}  # fmt: skip
+_PARTS = {
+    "morning": range(5, 12),
+    "afternoon": range(12, 17),
+    "evening": range(17, 24),
+    "night": (*range(20, 24), 0, 1, 2, 3, 4),
+}
 
 
 def _of_part(part: str, morning: str, evening: str) -> str:

@@ -16,8 +16,25 @@ DECLINE_PATTERN = re.compile(
     re.I,
 )
 """The user cannot or will not give the value just asked for ("I don't know", "I'd rather not say")."""
-DECLINE_WORDS = frozenset({"know", "have", "remember", "recall", "idea", "sure", "forgot", "find", "lost", "rather",
-                           "prefer", "say", "tell", "give", "share"})  # fmt: skip
+DECLINE_WORDS = frozenset(
+    {
+        "know",
+        "have",
+        "remember",
+        "recall",
+        "idea",
+        "sure",
+        "forgot",
+        "find",
+        "lost",
+        "rather",
+        "prefer",
+        "say",
+        "tell",
+        "give",
+        "share",
+    }
+)
 
 NO_ANSWER_PATTERN = re.compile(
     r"\b(don'?t know|do not know|dunno|no idea|not sure|no clue|idk|pass|skip|give up|can'?t remember|have no)\b", re.I
@@ -41,8 +58,9 @@ CLOSING_PATTERN = re.compile(
     re.I,
 )
 """A closing said anywhere in the sentence ("Great, that will be all. Good bye.")."""
-CLOSING_WORDS = frozenset({"bye", "goodbye", "farewell", "have", "night", "all", "everything", "for", "else", "set",
-                           "done"})  # fmt: skip
+CLOSING_WORDS = frozenset(
+    {"bye", "goodbye", "farewell", "have", "night", "all", "everything", "for", "else", "set", "done"}
+)
 THANKS_ONLY_PATTERN = re.compile(
     r"^(?:ok(?:ay)?[,.!\s]*)?(?:no[,.!\s]+)?(?:thanks?|thank you|thx|ty)(?: (?:so|very) much)?[.!\s]*$", re.I
 )

@@ -103,8 +103,9 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(data), status, headers={**SECURITY_HEADERS, **(headers or {})},
-                    media_type="application/json")  # fmt: skip
+    return Response(
+        orjson.dumps(data), status, headers={**SECURITY_HEADERS, **(headers or {})}, media_type="application/json"
+    )
 
 
 def error_response(exc: BaseException) -> Response:
@@ -216,7 +217,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
         body = await read_json(request)
         text = body.get("text")
         if not isinstance(text, str):
-            raise BadRequest("the body must be {\"text\": \"what the user says\"}")
+            raise BadRequest('the body must be {"text": "what the user says"}')
         return json_response(await in_turn_thread(playground.turn, sid, text))
 
     @endpoint
@@ -250,7 +251,9 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
         if status == 405:
-            return json_response({"error": {"type": "MethodNotAllowed", "message": f"{request.method} is not allowed here"}}, 405)
+            return json_response(
+                {"error": {"type": "MethodNotAllowed", "message": f"{request.method} is not allowed here"}}, 405
+            )
         return error_response(NotFound(f"nothing is served at {request.url.path!r}"))
 
     app.add_exception_handler(404, not_found)

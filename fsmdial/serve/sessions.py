@@ -52,8 +52,16 @@ from .diagram import Diagram, flow_diagram
 
 FORMAT = "fsmdial.serve.session"
 """``format`` of a downloaded session."""
-__all__ = ["FORMAT", "MAX_EVENTS", "NothingToUndo", "Playground", "ServeError", "SessionFull", "UnknownFlow",
-           "visible_events"]  # fmt: skip
+__all__ = [
+    "FORMAT",
+    "MAX_EVENTS",
+    "NothingToUndo",
+    "Playground",
+    "ServeError",
+    "SessionFull",
+    "UnknownFlow",
+    "visible_events",
+]
 MAX_EVENTS = 500
 """Most events one session may hold (a runaway client cannot grow a session without bound)."""
 
@@ -88,12 +96,20 @@ class Playground:
             raise ServeError("two of the flows have the same name; a session could not tell them apart")
         self.store = store
         self.max_events = max_events
-        self._options = {"tools": tools, "understander": understander, "stand_in_tools": stand_in_tools,
-                         **dialogue_options}  # fmt: skip
+        self._options = {
+            "tools": tools,
+            "understander": understander,
+            "stand_in_tools": stand_in_tools,
+            **dialogue_options,
+        }
         self.diagrams: dict[str, Diagram] = {name: flow_diagram(cls) for name, cls in self.classes.items()}
         self._turns = threading.Lock()
-        self._commits = {(node.id, node.tool) for cls in classes for node in cls.FLOW.nodes
-                         if isinstance(node, ExternalActionNode) and node.commits}  # fmt: skip
+        self._commits = {
+            (node.id, node.tool)
+            for cls in classes
+            for node in cls.FLOW.nodes
+            if isinstance(node, ExternalActionNode) and node.commits
+        }
         for name in self.classes:
             self._conversation(name)  # a missing tool or predicate fails now, not at the first session
 
@@ -189,12 +205,20 @@ class Playground:
 
     def _check_room(self, session_id: str, events: list[dict[str, Any]]) -> None:
         if len(events) >= self.max_events:
-            raise SessionFull(f"session {session_id!r} has {len(events)} events, the most one session may hold; start a new one")
+            raise SessionFull(
+                f"session {session_id!r} has {len(events)} events, the most one session may hold; start a new one"
+            )
 
     def _save(
-        self, session_id: str, number: int, kind: str, target: str | None,
-        conversation: Conversation, result: TurnResult, text: str,
-    ) -> None:  # fmt: skip
+        self,
+        session_id: str,
+        number: int,
+        kind: str,
+        target: str | None,
+        conversation: Conversation,
+        result: TurnResult,
+        text: str,
+    ) -> None:
         snapshot = conversation.snapshot()
         record = {
             "event": kind,
@@ -219,8 +243,10 @@ class Playground:
         A stored event that cannot be read (a damaged row) is ``{"event": "damaged", "turn": n, "damaged": why}``:
         it is left out of the visible turns, and the session goes on from its stored snapshot.
         """
-        events = [{"event": "damaged", **event} if event.keys() == {"turn", "damaged"} else event
-                  for event in self.store.traces(session_id, damaged="mark")]  # fmt: skip
+        events = [
+            {"event": "damaged", **event} if event.keys() == {"turn", "damaged"} else event
+            for event in self.store.traces(session_id, damaged="mark")
+        ]
         if not events or not all("event" in event for event in events):
             raise UnknownSession(session_id)  # a session of the store that no playground wrote
         if not visible_events(events):

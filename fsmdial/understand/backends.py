@@ -44,13 +44,23 @@ class Backend:
 _REGISTRY = {
     backend.name: backend
     for backend in (
-        Backend("llguidance", ".llguidance_backend", "LLGuidanceDecoder", "gguf",
-                "llguidance token masks over the bounded GBNF (lazy, no index to build)"),
+        Backend(
+            "llguidance",
+            ".llguidance_backend",
+            "LLGuidanceDecoder",
+            "gguf",
+            "llguidance token masks over the bounded GBNF (lazy, no index to build)",
+        ),
         Backend("llamacpp", ".llamacpp", "LlamaCppDecoder", "gguf", "llama.cpp's own GBNF grammar sampler"),
-        Backend("outlines", ".outlines_backend", "OutlinesDecoder", "outlines",
-                "an outlines-core index over the grammar's regex (slow to build for long strings)"),
+        Backend(
+            "outlines",
+            ".outlines_backend",
+            "OutlinesDecoder",
+            "outlines",
+            "an outlines-core index over the grammar's regex (slow to build for long strings)",
+        ),
     )
-}  # fmt: skip
+}
 
 BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 """Every backend name, the default first."""

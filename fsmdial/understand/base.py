@@ -66,8 +66,16 @@ class UnderstandingState:
     @cached_property
     def key(self) -> tuple[Any, ...]:
         """Signature of this state: equal keys accept exactly the same parses."""
-        return (self.flow, tuple(i.name for i in self.intents), tuple(s.name for s in self.slots),
-                self.expected, self.asked, self.confirm, self.confirm_slot, self.choices)  # fmt: skip
+        return (
+            self.flow,
+            tuple(i.name for i in self.intents),
+            tuple(s.name for s in self.slots),
+            self.expected,
+            self.asked,
+            self.confirm,
+            self.confirm_slot,
+            self.choices,
+        )
 
     @cached_property
     def example_index(self) -> dict[str, str]:
@@ -94,15 +102,40 @@ class UnderstandingState:
         """The slot for a person's name: a string slot without a pattern whose name says "name" and nothing but
         whose ("customer_name", "full_name", not "pet_name"); of several, the asked or confirmed one. The rules
         read it after cue words and the model may write only spans of a name's shape into it."""
-        found = [slot for slot in self.slots if slot.type is SlotType.string and slot.pattern is None
-                 and "name" in (words := set(re.split(r"[_\W]+", slot.name.lower()))) and words <= _PERSON_WORDS]  # fmt: skip
+        found = [
+            slot
+            for slot in self.slots
+            if slot.type is SlotType.string
+            and slot.pattern is None
+            and "name" in (words := set(re.split(r"[_\W]+", slot.name.lower())))
+            and words <= _PERSON_WORDS
+        ]
         if len(found) > 1:
             found = [slot for slot in found if slot.name in (self.asked, self.confirm_slot)] or found
         return found[0] if len(found) == 1 else None
 
 
-_PERSON_WORDS = frozenset({"name", "customer", "full", "owner", "user", "guest", "contact", "caller", "person",
-                           "first", "last", "your", "client", "booking", "reservation", "holder", "account"})  # fmt: skip
+_PERSON_WORDS = frozenset(
+    {
+        "name",
+        "customer",
+        "full",
+        "owner",
+        "user",
+        "guest",
+        "contact",
+        "caller",
+        "person",
+        "first",
+        "last",
+        "your",
+        "client",
+        "booking",
+        "reservation",
+        "holder",
+        "account",
+    }
+)
 
 
 @dataclass
@@ -126,8 +159,9 @@ class Parse:
 
     @property
     def empty(self) -> bool:
-        return (self.intent is None and not self.slots and self.answer is None and self.choice is None
-                and not self.negated)  # fmt: skip
+        return (
+            self.intent is None and not self.slots and self.answer is None and self.choice is None and not self.negated
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"intent": self.intent, "slots": dict(self.slots), "answer": self.answer}

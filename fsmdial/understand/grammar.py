@@ -556,8 +556,13 @@ PERSON_NAME = "x-person-name"
 def span_rules(schema: dict[str, Any]) -> SpanRules:
     """The :class:`~.grounding.SpanRules` an ``x-span-of`` schema states."""
     starts = frozenset(schema[SPAN_STARTS]) if SPAN_STARTS in schema else None
-    return SpanRules(frozenset(schema.get(NOT_AT_EDGES, ())), starts, frozenset(schema.get(NOT_INSIDE, ())),
-                     bool(schema.get(ONE_CLAUSE, False)), bool(schema.get(PERSON_NAME, False)))  # fmt: skip
+    return SpanRules(
+        frozenset(schema.get(NOT_AT_EDGES, ())),
+        starts,
+        frozenset(schema.get(NOT_INSIDE, ())),
+        bool(schema.get(ONE_CLAUSE, False)),
+        bool(schema.get(PERSON_NAME, False)),
+    )
 
 
 def json_piece(text: str) -> str:

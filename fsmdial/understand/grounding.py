@@ -143,8 +143,14 @@ ONE_CLAUSE_LENGTH = 200
 """A text slot whose values are at most this long (the default) takes a one-clause span."""
 
 
-def span_rules_for(slot: Slot, blocked: frozenset[str], starts: frozenset[int] | None,
-                   barred: frozenset[str], *, person_name: bool = False) -> SpanRules:  # fmt: skip
+def span_rules_for(
+    slot: Slot,
+    blocked: frozenset[str],
+    starts: frozenset[int] | None,
+    barred: frozenset[str],
+    *,
+    person_name: bool = False,
+) -> SpanRules:
     return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH, person_name)
 
 
@@ -172,8 +178,9 @@ def name_spans(text: str, rules: SpanRules) -> tuple[str, ...]:
 @lru_cache(maxsize=256)
 def message(text: str) -> Message:
     found = list(WORD.finditer(text))
-    return Message(text, tuple(m.span() for m in found),
-                   tuple(m.group().casefold().replace("\u2019", "'") for m in found))  # fmt: skip
+    return Message(
+        text, tuple(m.span() for m in found), tuple(m.group().casefold().replace("\u2019", "'") for m in found)
+    )
 
 
 # ------------------------------------------------------------------ typed spans
@@ -251,8 +258,11 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
         inside = _in_dates_and_times(text, now.date())
         msg = message(text)
-        return {span: value for span, value in pattern_candidates(slot.pattern, text).items()
-                if not any(i in inside for i in _word_indices(msg, span))}  # fmt: skip
+        return {
+            span: value
+            for span, value in pattern_candidates(slot.pattern, text).items()
+            if not any(i in inside for i in _word_indices(msg, span))
+        }
     raise ValueError(f"slot {slot.name!r} of type {kind.value} has no typed spans")
 
 

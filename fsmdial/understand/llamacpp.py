@@ -30,8 +30,16 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised with the module hidden (tests/test_packaging.py)
     raise MissingExtraError("gguf", "the gguf understander", exc) from exc
 
-__all__ = ["GGUF_MAGIC", "ConstrainedDecoder", "Constraint", "Generation", "LlamaCppDecoder",
-           "LlamaGrammarConstraint", "LlamaModel", "greedy"]  # fmt: skip
+__all__ = [
+    "GGUF_MAGIC",
+    "ConstrainedDecoder",
+    "Constraint",
+    "Generation",
+    "LlamaCppDecoder",
+    "LlamaGrammarConstraint",
+    "LlamaModel",
+    "greedy",
+]
 """``ConstrainedDecoder``, ``Constraint``, ``Generation`` and ``greedy`` are :mod:`.decoding`'s, re-exported."""
 
 GGUF_MAGIC = b"GGUF"

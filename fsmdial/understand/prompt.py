@@ -281,8 +281,16 @@ class PromptBuilder:
         """The prompt as text, exactly what :meth:`build` tokenizes (for ``fsmdial prompt``), no lines dropped."""
         chat = self.chat
         lines = "".join(history_line(role, said) for role, said in history if said.strip())
-        return (chat.head + static_prefix(state) + chat.middle + CONVERSATION + lines + history_line("user", text)
-                + state_note(state) + chat.tail)  # fmt: skip
+        return (
+            chat.head
+            + static_prefix(state)
+            + chat.middle
+            + CONVERSATION
+            + lines
+            + history_line("user", text)
+            + state_note(state)
+            + chat.tail
+        )
 
     def build(
         self,

@@ -227,9 +227,13 @@ class RulesUnderstander:
         return parse
 
     def certain(
-        self, state: UnderstandingState, text: str, *, history: Sequence[tuple[str, str]] = (),
+        self,
+        state: UnderstandingState,
+        text: str,
+        *,
+        history: Sequence[tuple[str, str]] = (),
         now: dt.datetime | None = None,
-    ) -> Parse:  # fmt: skip
+    ) -> Parse:
         """What the rules read with certainty (what a model may not override): their intent, and the
         values of slots with a type to read.
 
@@ -244,7 +248,11 @@ class RulesUnderstander:
             if slot is None:
                 continue
             cued = name in found.info.get("cued", ())
-            if slot.type is SlotType.string and not cued and not (slot.pattern and re.fullmatch(slot.pattern, str(value))):
+            if (
+                slot.type is SlotType.string
+                and not cued
+                and not (slot.pattern and re.fullmatch(slot.pattern, str(value)))
+            ):
                 continue
             slots[name] = value
         if state.confirm is not None and slots:
@@ -304,7 +312,13 @@ class RulesUnderstander:
         return None
 
     def _fill_slots(
-        self, state: UnderstandingState, tables: _StateTables, text: str, now: dt.datetime, parse: Parse, acts: Acts,
+        self,
+        state: UnderstandingState,
+        tables: _StateTables,
+        text: str,
+        now: dt.datetime,
+        parse: Parse,
+        acts: Acts,
         said: str,
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
@@ -338,7 +352,12 @@ class RulesUnderstander:
                 parse.slots[asked.name] = found
 
     def _fill_typed(
-        self, state: UnderstandingState, tables: _StateTables, text: str, now: dt.datetime, parse: Parse,
+        self,
+        state: UnderstandingState,
+        tables: _StateTables,
+        text: str,
+        now: dt.datetime,
+        parse: Parse,
         asked: Slot | None,
     ) -> None:
         """Dates, times, categorical values and numbers written in ``text``."""
@@ -400,7 +419,9 @@ def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
     hits: list[Slot] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
-            if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]):
+            if (word[0].isdigit() or word in WORD_NUMBERS) and any(
+                w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]
+            ):
                 hits.append(slot)
                 break
     return hits[0] if len(hits) == 1 else None
@@ -507,9 +528,12 @@ def _choice(state: UnderstandingState, tables: _StateTables, norm: str, answer: 
     polarity = answer or parse_yes_no(norm)
     if polarity in ("yes", "no"):
         fitting = [
-            c for c in state.choices
-            if (set(_choice_words(c)) & NEGATIVE_WORDS) == set() and polarity == "yes"
-            or (set(_choice_words(c)) & NEGATIVE_WORDS) and polarity == "no"
+            c
+            for c in state.choices
+            if (set(_choice_words(c)) & NEGATIVE_WORDS) == set()
+            and polarity == "yes"
+            or (set(_choice_words(c)) & NEGATIVE_WORDS)
+            and polarity == "no"
         ]
         if len(fitting) == 1:
             return fitting[0]

@@ -234,8 +234,15 @@ class TurnSchema:
     def empty(self) -> bool:
         """Nothing left to ask: no intent, slot, answer or choice to decide."""
         # An intent or a choice with one option left ("none") is no decision either.
-        return not ((self.intents and len(self.intents) > 1) or self.values or self.text_slots or self.free
-                    or self.categorical or self.answers or (self.choices and len(self.choices) > 1))  # fmt: skip
+        return not (
+            (self.intents and len(self.intents) > 1)
+            or self.values
+            or self.text_slots
+            or self.free
+            or self.categorical
+            or self.answers
+            or (self.choices and len(self.choices) > 1)
+        )
 
     def parse(self, raw: str | bytes) -> Parse:
         """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit."""
@@ -474,8 +481,14 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             texts.append(slot)
     # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
     # what the rules read for sure is another slot's value: no text span has any of its words.
-    barred = words_of(*(span for name in settled.slots if (s := state.slot(name)) is not None and is_typed(s)
-                        for span in typed_candidates(s, text, now)))  # fmt: skip
+    barred = words_of(
+        *(
+            span
+            for name in settled.slots
+            if (s := state.slot(name)) is not None and is_typed(s)
+            for span in typed_candidates(s, text, now)
+        )
+    )
     blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
@@ -490,8 +503,12 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules
-            properties[slot.name] = {"type": "string", SPAN_OF: text, NOT_AT_EDGES: sorted(rules.blocked),
-                                     "maxLength": len(text)}  # fmt: skip
+            properties[slot.name] = {
+                "type": "string",
+                SPAN_OF: text,
+                NOT_AT_EDGES: sorted(rules.blocked),
+                "maxLength": len(text),
+            }
             if rules.starts is not None:
                 properties[slot.name][SPAN_STARTS] = sorted(rules.starts)
             if rules.barred:
@@ -515,8 +532,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     if answers:
         options: list[dict[str, Any]] = [obj({**head, "answer": {"enum": possible_answers(text)}, **tail})]
         if properties:
-            options.append(obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1},
-                                **tail}))  # fmt: skip
+            options.append(
+                obj({**head, "answer": {"const": CHANGE}, "slots": {**slots_schema, "minProperties": 1}, **tail})
+            )
         schema: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
     elif must_answer(state, settled, text_slots) and intents is not None:
         # The user was asked for a text value and the rules read nothing else: a small model tends to
@@ -532,8 +550,21 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     grammar = grammar_from_schema(schema)
     stats["turn_schemas"] += 1
     stats["turn_seconds"] += time.perf_counter() - started
-    return TurnSchema(schema, schema_text, grammar, text, values, frozenset(text_slots), free, categorical, intents,
-                      answers, choices, _priority(state, text), span_rules)  # fmt: skip
+    return TurnSchema(
+        schema,
+        schema_text,
+        grammar,
+        text,
+        values,
+        frozenset(text_slots),
+        free,
+        categorical,
+        intents,
+        answers,
+        choices,
+        _priority(state, text),
+        span_rules,
+    )
 
 
 _NEGATION = frozenset("no not nope nah never don't doesn't isn't won't can't cannot later wait".split())

@@ -43,7 +43,7 @@ def test_scripted_chat_reaches_tool_calls_and_final_messages(name):
     stdin = "".join(turn.user + "\n" for turn in turns)
     result = fsmdial("chat", str(FLOWS / path), "--trace", "--tools", "tests.example_tools:registry", stdin=stdin)
     assert result.returncode == 0, result.stderr
-    traces = [orjson.loads(line[len("trace: "):]) for line in result.stdout.splitlines() if line.startswith("trace: ")]
+    traces = [orjson.loads(line[len("trace: ") :]) for line in result.stdout.splitlines() if line.startswith("trace: ")]
     assert len(traces) == len(turns) + 1
     made = [(call["tool"], call["arguments"]) for trace in traces for call in trace.get("tool_calls", [])]
     assert [tool for tool, _ in made] == [call.tool for turn in turns for call in turn.tool_calls]

@@ -13,8 +13,9 @@ from tests.eval.test_star import GROOMING_DIALOGUE, grooming_corpus  # noqa: F40
 def _copies(root, ids):
     scenario = {"Happy": True, "MultiTask": False, "WizardCapabilities": [{"Task": "pet_grooming"}]}
     for i in ids:
-        (root / "dialogues" / f"{i}.json").write_text(json.dumps({"DialogueID": i, "Scenario": scenario,
-                                                                  "Events": GROOMING_DIALOGUE}))  # fmt: skip
+        (root / "dialogues" / f"{i}.json").write_text(
+            json.dumps({"DialogueID": i, "Scenario": scenario, "Events": GROOMING_DIALOGUE})
+        )
 
 
 def test_splits_and_seeded_samples(grooming_corpus):  # noqa: F811
@@ -45,8 +46,24 @@ def test_zero_dialogues_is_an_error_that_names_the_split(grooming_corpus, tmp_pa
 
 def test_the_report_counts_repeated_calls(grooming_corpus, tmp_path):  # noqa: F811
     out = tmp_path / "r.json"
-    assert main(["eval", "star", "--data", str(grooming_corpus), "--understander", "oracle", "--no-progress",
-                 "--workers", "1", "--out", str(out)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "eval",
+                "star",
+                "--data",
+                str(grooming_corpus),
+                "--understander",
+                "oracle",
+                "--no-progress",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     report = json.loads(out.read_text())
     assert report["api"]["repeated_calls"] == 0 and "dev: 1 dialogues" in report["settings"]["split"]
 

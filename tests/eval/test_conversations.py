@@ -16,9 +16,17 @@ NOW = "2026-11-23T10:00"  # a Monday: "tomorrow" is 2026-11-24
 BOOKING = {"name": "Alex", "party_size": 4, "date": "2026-11-24", "time": "19:00"}
 
 
-def conversation(id: str, turns: list[str], calls: list[dict[str, Any]], flow: str = "restaurant_booking", **extra: Any) -> dict[str, Any]:
-    return {"id": id, "flow": str(FLOWS / f"{flow}.json"), "now": NOW, "turns": [{"user": t} for t in turns],
-            "tool_calls": calls, **extra}  # fmt: skip
+def conversation(
+    id: str, turns: list[str], calls: list[dict[str, Any]], flow: str = "restaurant_booking", **extra: Any
+) -> dict[str, Any]:
+    return {
+        "id": id,
+        "flow": str(FLOWS / f"{flow}.json"),
+        "now": NOW,
+        "turns": [{"user": t} for t in turns],
+        "tool_calls": calls,
+        **extra,
+    }
 
 
 def write(tmp_path: Path, *lines: dict[str, Any], meta: dict[str, Any] | None = None) -> Path:
@@ -34,10 +42,22 @@ def only(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_success_is_counted(tmp_path):
-    path = write(tmp_path, conversation("ok", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": BOOKING}]))
+    path = write(
+        tmp_path,
+        conversation(
+            "ok", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": BOOKING}]
+        ),
+    )
     report = run_conversations(path)
-    assert report["overall"] == {"conversations": 1, "task_success": 1, "task_success_rate": 100.0, "wrong_commits": 0,
-                                 "wrong_commit_calls": 0, "no_commit": 0, "turn_errors": 0}  # fmt: skip
+    assert report["overall"] == {
+        "conversations": 1,
+        "task_success": 1,
+        "task_success_rate": 100.0,
+        "wrong_commits": 0,
+        "wrong_commit_calls": 0,
+        "no_commit": 0,
+        "turn_errors": 0,
+    }
     conv = only(report)
     assert conv["outcome"] == "success" and conv["slot_errors"] == []
     assert conv["committed"] == [{"tool": "book_table", "arguments": BOOKING, "status": "success"}]
@@ -46,15 +66,28 @@ def test_a_success_is_counted(tmp_path):
 
 def test_a_commit_with_a_wrong_argument_is_a_wrong_commit_and_a_slot_error_of_its_kind(tmp_path):
     want = {**BOOKING, "name": "Bob Smith"}
-    path = write(tmp_path, conversation("wrong", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": want}]),
-                 meta={"slot_kinds": {"restaurant_booking.name": "person_name"}})  # fmt: skip
+    path = write(
+        tmp_path,
+        conversation(
+            "wrong", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": want}]
+        ),
+        meta={"slot_kinds": {"restaurant_booking.name": "person_name"}},
+    )
     report = run_conversations(path)
     assert report["overall"]["task_success"] == 0
     assert report["overall"]["wrong_commits"] == 1
     conv = only(report)
     assert conv["outcome"] == "wrong_commit"
-    assert conv["slot_errors"] == [{"slot": "restaurant_booking.name", "kind": "person_name", "expected": "Bob Smith",
-                                    "got": "Alex", "committed": True, "status": "wrong"}]  # fmt: skip
+    assert conv["slot_errors"] == [
+        {
+            "slot": "restaurant_booking.name",
+            "kind": "person_name",
+            "expected": "Bob Smith",
+            "got": "Alex",
+            "committed": True,
+            "status": "wrong",
+        }
+    ]
     assert report["slot_errors"]["person_name"]["wrong"] == 1
     assert report["slot_errors"]["date"]["right"] == 1
 
@@ -67,30 +100,64 @@ def test_a_commit_when_none_was_expected_is_a_wrong_commit(tmp_path):
 
 
 def test_no_commit_is_neither_a_success_nor_a_wrong_commit_and_slots_are_checked_where_they_stand(tmp_path):
-    path = write(tmp_path, conversation("declined", ["table for 4 tomorrow", "Alex", "no"], [{"tool": "book_table", "arguments": BOOKING}]))
+    path = write(
+        tmp_path,
+        conversation(
+            "declined", ["table for 4 tomorrow", "Alex", "no"], [{"tool": "book_table", "arguments": BOOKING}]
+        ),
+    )
     report = run_conversations(path)
     conv = only(report)
     assert conv["outcome"] == "no_commit" and conv["wrong_commits"] == 0
     assert report["overall"]["no_commit"] == 1
-    assert conv["slot_errors"] == [{"slot": "restaurant_booking.time", "kind": "time", "expected": "19:00", "got": None,
-                                    "committed": False, "status": "missing"}]  # fmt: skip
+    assert conv["slot_errors"] == [
+        {
+            "slot": "restaurant_booking.time",
+            "kind": "time",
+            "expected": "19:00",
+            "got": None,
+            "committed": False,
+            "status": "missing",
+        }
+    ]
 
 
 def test_expecting_nothing_committed_succeeds_when_nothing_is(tmp_path):
-    report = run_conversations(write(tmp_path, conversation("none", ["table for 4 tomorrow at 7pm", "Alex", "no", "bye"], [])))
+    report = run_conversations(
+        write(tmp_path, conversation("none", ["table for 4 tomorrow at 7pm", "Alex", "no", "bye"], []))
+    )
     assert only(report)["outcome"] == "success" and report["overall"]["task_success"] == 1
 
 
 def test_a_pattern_checks_free_text_and_the_frozen_clock_reads_relative_dates(tmp_path):
     description = {"$pattern": "(?i)pick me up at 7 ?pm"}
-    good = conversation("ride", ["Jane", "102", "please pick me up at 7pm instead"],
-                        [{"tool": "change_ride", "arguments": {"ride_id": 102, "customer_name": "Jane", "change_description": description}}],
-                        flow="ride_change")  # fmt: skip
-    bad = conversation("ride-bad", ["Jane", "102", "drop me at the station"],
-                       [{"tool": "change_ride", "arguments": {"ride_id": 102, "customer_name": "Jane", "change_description": description}}],
-                       flow="ride_change")  # fmt: skip
-    friday = conversation("friday", ["table for 2 on friday at 8pm", "Alex", "yes"],
-                          [{"tool": "book_table", "arguments": {**BOOKING, "party_size": 2, "date": "2026-11-27", "time": "20:00"}}])  # fmt: skip
+    good = conversation(
+        "ride",
+        ["Jane", "102", "please pick me up at 7pm instead"],
+        [
+            {
+                "tool": "change_ride",
+                "arguments": {"ride_id": 102, "customer_name": "Jane", "change_description": description},
+            }
+        ],
+        flow="ride_change",
+    )
+    bad = conversation(
+        "ride-bad",
+        ["Jane", "102", "drop me at the station"],
+        [
+            {
+                "tool": "change_ride",
+                "arguments": {"ride_id": 102, "customer_name": "Jane", "change_description": description},
+            }
+        ],
+        flow="ride_change",
+    )
+    friday = conversation(
+        "friday",
+        ["table for 2 on friday at 8pm", "Alex", "yes"],
+        [{"tool": "book_table", "arguments": {**BOOKING, "party_size": 2, "date": "2026-11-27", "time": "20:00"}}],
+    )
     report = run_conversations(write(tmp_path, good, bad, friday))
     outcomes = {c["id"]: c["outcome"] for c in report["conversations"]}
     assert outcomes == {"ride": "success", "ride-bad": "wrong_commit", "friday": "success"}
@@ -100,7 +167,11 @@ def test_a_pattern_checks_free_text_and_the_frozen_clock_reads_relative_dates(tm
 
 def test_turn_expectations_are_reported_but_do_not_decide_success(tmp_path):
     line = conversation("acts", [], [{"tool": "book_table", "arguments": BOOKING}])
-    line["turns"] = [{"user": "table for 4 tomorrow at 7pm", "acts": ["ask_party_size"]}, {"user": "Alex"}, {"user": "yes"}]
+    line["turns"] = [
+        {"user": "table for 4 tomorrow at 7pm", "acts": ["ask_party_size"]},
+        {"user": "Alex"},
+        {"user": "yes"},
+    ]
     conv = only(run_conversations(write(tmp_path, line)))
     assert conv["success"] is True
     assert len(conv["turn_problems"]) == 1 and "acts differ" in conv["turn_problems"][0]
@@ -110,16 +181,26 @@ def test_turn_expectations_are_reported_but_do_not_decide_success(tmp_path):
     ("line", "message"),
     [
         ("not json", "suite.jsonl:1: not JSON"),
-        ('{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [], "tool_calls": [], "extra": 1}',
-         "unknown key(s) 'extra'"),
-        ('{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [{"user": "hi"}]}',
-         "missing key(s) 'tool_calls'"),
-        ('{"id": "x", "flow": "flows/nowhere.json", "now": "2026-11-23", "turns": [{"user": "hi"}], "tool_calls": []}',
-         "flow file 'flows/nowhere.json' not found"),
-        ('{"id": "x", "flow": "flows/restaurant_booking.json", "now": "soon", "turns": [{"user": "hi"}], "tool_calls": []}',
-         "(x): Invalid isoformat"),
-        ('{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [{"text": "hi"}], "tool_calls": []}',
-         "unknown key(s) 'text' in a scripted turn"),
+        (
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [], "tool_calls": [], "extra": 1}',
+            "unknown key(s) 'extra'",
+        ),
+        (
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [{"user": "hi"}]}',
+            "missing key(s) 'tool_calls'",
+        ),
+        (
+            '{"id": "x", "flow": "flows/nowhere.json", "now": "2026-11-23", "turns": [{"user": "hi"}], "tool_calls": []}',
+            "flow file 'flows/nowhere.json' not found",
+        ),
+        (
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "soon", "turns": [{"user": "hi"}], "tool_calls": []}',
+            "(x): Invalid isoformat",
+        ),
+        (
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [{"text": "hi"}], "tool_calls": []}',
+            "unknown key(s) 'text' in a scripted turn",
+        ),
     ],
 )
 def test_a_bad_suite_line_is_a_clear_error_naming_the_line(tmp_path, line, message):
@@ -138,8 +219,17 @@ def test_flows_are_found_relative_to_the_suite_s_folders(tmp_path, monkeypatch):
 
 
 def test_the_command_prints_the_table_and_writes_the_report(tmp_path, capsys):
-    path = write(tmp_path, conversation("ok", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": BOOKING}]),
-                 conversation("wrong", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": {**BOOKING, "time": "20:00"}}]))  # fmt: skip
+    path = write(
+        tmp_path,
+        conversation(
+            "ok", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": BOOKING}]
+        ),
+        conversation(
+            "wrong",
+            ["table for 4 tomorrow at 7pm", "Alex", "yes"],
+            [{"tool": "book_table", "arguments": {**BOOKING, "time": "20:00"}}],
+        ),
+    )
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     out = tmp_path / "report.json"

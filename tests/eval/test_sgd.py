@@ -24,31 +24,59 @@ pytest.importorskip("rapidfuzz")
 
 
 def _slot(name: str, values: list[str] | None = None, description: str = "") -> dict[str, Any]:
-    return {"name": name, "description": description or name, "is_categorical": values is not None,
-            "possible_values": values or []}  # fmt: skip
+    return {
+        "name": name,
+        "description": description or name,
+        "is_categorical": values is not None,
+        "possible_values": values or [],
+    }
 
 
 HOTELS = {
     "service_name": "Hotels_9",
     "description": "Find and book hotels",
-    "slots": [_slot("city"), _slot("check_in_date"), _slot("number_of_rooms", ["1", "2", "3"]),
-              _slot("smoking_allowed", ["True", "False"]), _slot("hotel_name"), _slot("phone_number")],
-    "intents": [
-        {"name": "SearchHotel", "description": "Find a hotel", "is_transactional": False,
-         "required_slots": ["city"], "optional_slots": {"smoking_allowed": "dontcare"}, "result_slots": []},
-        {"name": "BookHotel", "description": "Book a hotel room", "is_transactional": True,
-         "required_slots": ["hotel_name", "check_in_date", "city"], "optional_slots": {"number_of_rooms": "1"},
-         "result_slots": ["phone_number"]},
+    "slots": [
+        _slot("city"),
+        _slot("check_in_date"),
+        _slot("number_of_rooms", ["1", "2", "3"]),
+        _slot("smoking_allowed", ["True", "False"]),
+        _slot("hotel_name"),
+        _slot("phone_number"),
     ],
-}  # fmt: skip
+    "intents": [
+        {
+            "name": "SearchHotel",
+            "description": "Find a hotel",
+            "is_transactional": False,
+            "required_slots": ["city"],
+            "optional_slots": {"smoking_allowed": "dontcare"},
+            "result_slots": [],
+        },
+        {
+            "name": "BookHotel",
+            "description": "Book a hotel room",
+            "is_transactional": True,
+            "required_slots": ["hotel_name", "check_in_date", "city"],
+            "optional_slots": {"number_of_rooms": "1"},
+            "result_slots": ["phone_number"],
+        },
+    ],
+}
 RESTAURANTS = {
     "service_name": "Restaurants_9",
     "description": "Find restaurants",
     "slots": [_slot("city"), _slot("time"), _slot("cuisine", ["Italian", "Thai"])],
-    "intents": [{"name": "FindRestaurants", "description": "Find a restaurant", "is_transactional": False,
-                 "required_slots": ["city"], "optional_slots": {"cuisine": "dontcare", "time": "dontcare"},
-                 "result_slots": []}],
-}  # fmt: skip
+    "intents": [
+        {
+            "name": "FindRestaurants",
+            "description": "Find a restaurant",
+            "is_transactional": False,
+            "required_slots": ["city"],
+            "optional_slots": {"cuisine": "dontcare", "time": "dontcare"},
+            "result_slots": [],
+        }
+    ],
+}
 
 
 # ------------------------------------------------------------------ the importer
@@ -154,9 +182,12 @@ def test_joint_goal_accuracy_over_turns_with_a_carried_error():
     turns = [  # (reference, hypothesis): the day is wrong at turn 2 and the error is carried to turn 3
         (_state({"city": ["Paris"]}), _state({"city": ["paris"]})),
         (_state({"city": ["Paris"], "day": ["Mon"]}), _state({"city": ["Paris"], "day": ["Tue"]})),
-        (_state({"city": ["Paris"], "day": ["Mon"], "rooms": ["2"]}), _state({"city": ["Paris"], "day": ["Tue"], "rooms": ["2"]})),
+        (
+            _state({"city": ["Paris"], "day": ["Mon"], "rooms": ["2"]}),
+            _state({"city": ["Paris"], "day": ["Tue"], "rooms": ["2"]}),
+        ),
         (_state({"city": ["Paris"]}), _state({"city": ["Paris France"]})),  # a partial fuzzy match counts partly
-    ]  # fmt: skip
+    ]
     scores = metrics.Collections()
     for ref, hyp in turns:
         values, _ = metrics.frame_metrics(ref, hyp, SCHEMA, KINDS)
@@ -225,11 +256,18 @@ DIALOGUE = {
         _turn("USER", "Lyon", "Hotels_9", _state({"city": ["Paris"]}, "SearchHotel")),  # the gold differs on purpose
         _turn("SYSTEM", "When do you arrive?", "Hotels_9", acts=_request("check_in_date")),
         # only the booking asks the date: fsmdial goes to that task (its request node) when it hears one
-        _turn("USER", "on the 9th of March please", "Hotels_9", _state({"city": ["Paris"], "check_in_date": ["9th of March"]}, "BookHotel")),
+        _turn(
+            "USER",
+            "on the 9th of March please",
+            "Hotels_9",
+            _state({"city": ["Paris"], "check_in_date": ["9th of March"]}, "BookHotel"),
+        ),
         _turn("SYSTEM", "I found 3 hotels.", "Hotels_9"),
-        _turn("USER", "I also want to find a restaurant", "Restaurants_9", _state({"city": ["Paris"]}, "FindRestaurants")),
+        _turn(
+            "USER", "I also want to find a restaurant", "Restaurants_9", _state({"city": ["Paris"]}, "FindRestaurants")
+        ),
     ],
-}  # fmt: skip
+}
 
 
 def _frames(dialogue: dict[str, Any]) -> list[dict[str, Any]]:
@@ -260,11 +298,15 @@ def test_teacher_forcing_starts_each_turn_from_the_previous_gold_state():
 def test_an_offer_the_user_accepts_becomes_state():
     services = build_services([HOTELS], seen=set())
     offer = [{"act": "OFFER", "slot": "hotel_name", "values": ["Hotel Ibis"], "canonical_values": ["Hotel Ibis"]}]
-    dialogue = {"dialogue_id": "9_00002", "services": ["Hotels_9"], "turns": [
-        _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
-        _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
-        _turn("USER", "yes", "Hotels_9", _state({"city": ["Lyon"], "hotel_name": ["Hotel Ibis"]}, "SearchHotel")),
-    ]}  # fmt: skip
+    dialogue = {
+        "dialogue_id": "9_00002",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+            _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
+            _turn("USER", "yes", "Hotels_9", _state({"city": ["Lyon"], "hotel_name": ["Hotel Ibis"]}, "SearchHotel")),
+        ],
+    }
     states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
     assert states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]
 

@@ -25,8 +25,13 @@ def _event(agent: str, action: str, **fields) -> dict:
 
 
 def _query(request_type: str) -> dict:
-    constraints = [{"CustomerName": '"Ann"'}, {"PetName": '"Rex"'}, {"Day": 'api.is_equal_to("Tuesday")'},
-                   {"Size": '"Small"'}, {"RequestType": f'"{request_type}"'}]  # fmt: skip
+    constraints = [
+        {"CustomerName": '"Ann"'},
+        {"PetName": '"Rex"'},
+        {"Day": 'api.is_equal_to("Tuesday")'},
+        {"Size": '"Small"'},
+        {"RequestType": f'"{request_type}"'},
+    ]
     return _event("Wizard", "query", APIName="pet_grooming", Constraints=constraints)
 
 
@@ -43,7 +48,13 @@ GROOMING_DIALOGUE = [
     _event("Wizard", "pick_suggestion", ActionLabel="groom_inform_slot_available", Text="Tuesday is free. Book it?"),
     _event("User", "utter", Text="yes please"),
     _query("Book"),
-    _event("KnowledgeBase", "return_item", APIName="pet_grooming", Item={"Message": "Booking Confirmed", "BookingId": 12}, TotalItems=-1),
+    _event(
+        "KnowledgeBase",
+        "return_item",
+        APIName="pet_grooming",
+        Item={"Message": "Booking Confirmed", "BookingId": 12},
+        TotalItems=-1,
+    ),
     _event("Wizard", "pick_suggestion", ActionLabel="groom_inform_booked", Text="Done! Your booking number is 12."),
     _event("User", "utter", Text="no thanks, bye"),
     _event("Wizard", "pick_suggestion", ActionLabel="groom_bye", Text="Goodbye!"),
@@ -56,7 +67,9 @@ def grooming_corpus(tmp_path):
     root = write_grooming_task(tmp_path)
     (root / "dialogues").mkdir()
     scenario = {"Happy": True, "MultiTask": False, "WizardCapabilities": [{"Task": "pet_grooming"}]}
-    (root / "dialogues" / "1.json").write_text(json.dumps({"DialogueID": 1, "Scenario": scenario, "Events": GROOMING_DIALOGUE}))
+    (root / "dialogues" / "1.json").write_text(
+        json.dumps({"DialogueID": 1, "Scenario": scenario, "Events": GROOMING_DIALOGUE})
+    )
     (root / "dialogues" / "5.json").write_text(json.dumps({"DialogueID": 5, "Scenario": scenario, "Events": []}))
     return root
 
@@ -84,8 +97,14 @@ def test_rules_understands_only_what_it_can(grooming_corpus):
     # asks for the name (the wizard asked for the day). Day and size are understood; the check needs the
     # name the engine never got, so the engine asks for it instead of calling; the wizard's query puts the
     # machine after the check (teacher forcing) with the knowledge-base answer, and the same for the booking.
-    assert [e.pred for e in report.examples] == ["hello", "ask_name", "groom_ask_size", "groom_inform_slot_available",
-                                                 "groom_inform_booked", "groom_bye"]  # fmt: skip
+    assert [e.pred for e in report.examples] == [
+        "hello",
+        "ask_name",
+        "groom_ask_size",
+        "groom_inform_slot_available",
+        "groom_inform_booked",
+        "groom_bye",
+    ]
     data = report.to_dict()
     # five right of six; every gold label has support 1 and F1 1, but groom_ask_day (F1 0): 5/6
     assert data["overall"] == {"weighted_f1": 83.33, "accuracy": 83.33, "n": 6}
@@ -98,8 +117,21 @@ def test_cli_writes_table_and_json(grooming_corpus, tmp_path, capsys):
     from fsmdial.cli import main
 
     out = tmp_path / "report.json"
-    code = main(["eval", "star", "--data", str(grooming_corpus), "--understander", "oracle", "--out", str(out),
-                 "--no-progress", "--workers", "1"])  # fmt: skip
+    code = main(
+        [
+            "eval",
+            "star",
+            "--data",
+            str(grooming_corpus),
+            "--understander",
+            "oracle",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--workers",
+            "1",
+        ]
+    )
     assert code == 0
     table = capsys.readouterr().out
     assert "overall" in table and "100.00" in table and "pet_grooming" in table
@@ -122,10 +154,22 @@ def test_constraints_parse_to_values():
 
 
 def test_simulated_tables_are_seeded_and_queries_filter(tmp_path):
-    spec = [{"Name": "NumRooms", "Type": "Integer", "Min": 1, "Max": 3},
-            {"Name": "Price", "Type": "Integer", "Min": "!lambda p: p[\"NumRooms\"] * 300", "Max": "!lambda p: p[\"NumRooms\"] * 800"},
-            {"Name": "HasBalcony", "Type": "Boolean"},
-            {"Name": "Side", "Type": "Categorical", "Categories": ["east", "west"], "Enabled": "!lambda p: p[\"HasBalcony\"]"}]  # fmt: skip
+    spec = [
+        {"Name": "NumRooms", "Type": "Integer", "Min": 1, "Max": 3},
+        {
+            "Name": "Price",
+            "Type": "Integer",
+            "Min": '!lambda p: p["NumRooms"] * 300',
+            "Max": '!lambda p: p["NumRooms"] * 800',
+        },
+        {"Name": "HasBalcony", "Type": "Boolean"},
+        {
+            "Name": "Side",
+            "Type": "Categorical",
+            "Categories": ["east", "west"],
+            "Enabled": '!lambda p: p["HasBalcony"]',
+        },
+    ]
     first, second = Database("flat", spec, seed=3), Database("flat", spec, seed=3)
     assert first.items == second.items and first.items != Database("flat", spec, seed=4).items
     assert all(300 * i["NumRooms"] <= i["Price"] <= 800 * i["NumRooms"] for i in first.items)
@@ -139,7 +183,9 @@ def test_simulated_tables_are_seeded_and_queries_filter(tmp_path):
 
 
 def test_knowledge_base_answers_become_results():
-    result = shape_result({"HotelName": "Hilton Hotel", "Message": "Unavailable"}, -1, ["hotel_name", "Message", "price"])
+    result = shape_result(
+        {"HotelName": "Hilton Hotel", "Message": "Unavailable"}, -1, ["hotel_name", "Message", "price"]
+    )
     assert result["hotel_name"] == "Hilton Hotel" and result["price"] is None
     assert (result["found"], result["ok"], result["count"]) == (True, False, 1)
     assert shape_result(None, 0, ["x"])["found"] is False
@@ -148,8 +194,13 @@ def test_knowledge_base_answers_become_results():
 
 
 def test_schema_check_names_the_problem():
-    spec = {"input": [{"Name": "id", "Type": "Integer", "Min": 1, "Max": 10},
-                      {"Name": "Day", "Type": "Categorical", "Categories": ["Monday"]}], "required": ["id"]}  # fmt: skip
+    spec = {
+        "input": [
+            {"Name": "id", "Type": "Integer", "Min": 1, "Max": 10},
+            {"Name": "Day", "Type": "Categorical", "Categories": ["Monday"]},
+        ],
+        "required": ["id"],
+    }
     assert schema_problem(spec, {"id": 3, "Day": "monday"}) is None
     assert schema_problem(spec, {"Day": "Monday"}) == "missing required id"
     assert schema_problem(spec, {"id": 30}) == "id out of range"
@@ -163,7 +214,9 @@ def test_schema_check_names_the_problem():
 def test_pinned_star_dialogues():
     bundles = build_bundles(STAR, ["weather"])
     apis = StarApis(STAR)
-    result = evaluate_dialogue(read_dialogue(STAR / "dialogues" / "4.json"), bundles, apis, "oracle", make_inner_understander("rules"))
+    result = evaluate_dialogue(
+        read_dialogue(STAR / "dialogues" / "4.json"), bundles, apis, "oracle", make_inner_understander("rules")
+    )
     gold = [e.gold for e in result.examples]
     pred = [e.pred for e in result.examples]
     assert gold == ["hello", "weather_inform_forecast", "anything_else", "goodbye_1"]

@@ -81,7 +81,11 @@ def _reference_looping(succ: dict[str, list[str]], stuck: list[str]) -> list[str
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(1, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))))
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))
+    )
+)
 def test_nodes_on_a_cycle_are_the_ones_a_search_from_each_node_finds(graph: tuple[int, list[tuple[int, int]]]) -> None:
     size, pairs = graph
     succ: dict[str, list[str]] = {f"n{i}": [] for i in range(size)}
@@ -103,7 +107,13 @@ def looping_flow(size: int, loop: int, extra: list[tuple[int, int]] = ()) -> dic
     edges.append({"source": f"n{size - 1}", "target": f"n{size - loop}"})
     edges.append({"source": "ask", "target": "end", "when": {"slot": "k", "op": "eq", "value": 0}})
     for value, (a, b) in enumerate(extra, start=1):
-        edges.append({"source": f"n{a}", "target": f"n{b}" if b < size else "end", "when": {"slot": "k", "op": "eq", "value": value}})
+        edges.append(
+            {
+                "source": f"n{a}",
+                "target": f"n{b}" if b < size else "end",
+                "when": {"slot": "k", "op": "eq", "value": value},
+            }
+        )
     return {"name": "loop", "nodes": nodes, "edges": edges}
 
 
@@ -121,14 +131,24 @@ def test_a_loop_without_exit_is_named_by_its_nodes() -> None:
     ]
     # Two loops, the first leading into the second, neither with an exit: both are named.
     found = issues(looping_flow(6, 2, extra=[(1, 0), (2, 5)]))
-    assert found == ["nodes n0, n1, n4, n5: loop with no way out: no path from here to an end node or a node without outgoing edges"]
+    assert found == [
+        "nodes n0, n1, n4, n5: loop with no way out: no path from here to an end node or a node without outgoing edges"
+    ]
     # An exit from the first loop: only the second is stuck.
     found = issues(looping_flow(6, 2, extra=[(1, 0), (2, 6)]))
-    assert found == ["nodes n4, n5: loop with no way out: no path from here to an end node or a node without outgoing edges"]
+    assert found == [
+        "nodes n4, n5: loop with no way out: no path from here to an end node or a node without outgoing edges"
+    ]
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(2, 7).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n)), max_size=6))))
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.integers(1, n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n)), max_size=6)
+        )
+    )
+)
 def test_the_loop_issue_names_what_a_search_from_each_node_names(case: tuple[int, int, list[tuple[int, int]]]) -> None:
     size, loop, extra = case
     doc = looping_flow(size, loop, extra)
@@ -145,7 +165,9 @@ def test_the_loop_issue_names_what_a_search_from_each_node_names(case: tuple[int
         assert found == []
         return
     where = f"node {looping[0]}" if len(looping) == 1 else "nodes " + ", ".join(looping)
-    assert found == [f"{where}: loop with no way out: no path from here to an end node or a node without outgoing edges"]
+    assert found == [
+        f"{where}: loop with no way out: no path from here to an end node or a node without outgoing edges"
+    ]
 
 
 # ------------------------------------------------------------ 11. date bounds
@@ -184,16 +206,20 @@ def test_earliest_after_latest_is_refused_with_its_path(earliest: str, latest: s
 
 @pytest.mark.parametrize(
     ("earliest", "latest"),
-    [("2026-11-01", "2026-11-01"), ("today", "today"), ("today-30", "today+30"), ("1900-01-01", "today"), ("today", "2020-01-01")],
+    [
+        ("2026-11-01", "2026-11-01"),
+        ("today", "today"),
+        ("today-30", "today+30"),
+        ("1900-01-01", "today"),
+        ("today", "2020-01-01"),
+    ],
 )
 def test_bounds_that_leave_a_date_or_depend_on_the_clock_are_accepted(earliest: str, latest: str) -> None:
     slot = load_flow(date_flow(earliest=earliest, latest=latest)).slots()["day"]
     assert (slot.earliest, slot.latest) == (earliest, latest)
 
 
-EXAMPLE_FLOWS = sorted(
-    [*REPO.glob("flows/*.json"), *REPO.glob("flows/star/*.json"), *REPO.glob("examples/**/*.json")]
-)
+EXAMPLE_FLOWS = sorted([*REPO.glob("flows/*.json"), *REPO.glob("flows/star/*.json"), *REPO.glob("examples/**/*.json")])
 
 
 def test_categorical_values_the_engine_cannot_tell_apart_are_a_validation_error() -> None:
@@ -231,7 +257,9 @@ def test_reserved_intent_and_choice_names_are_refused(reserved: str) -> None:
     doc = small_flow(global_actions=[{"intent": reserved, "examples": ["nothing"]}])
     assert "reserved" in issues_of(doc)
     doc = small_flow()
-    doc["nodes"].insert(1, {"id": "pick", "type": "inform_and_confirm", "question": "Which?", "choices": [{"name": reserved}]})
+    doc["nodes"].insert(
+        1, {"id": "pick", "type": "inform_and_confirm", "question": "Which?", "choices": [{"name": reserved}]}
+    )
     doc["edges"] = [{"source": "ask", "target": "pick"}, {"source": "pick", "target": "done"}]
     assert "reserved" in issues_of(doc)
 
@@ -276,7 +304,13 @@ def test_result_field_conditions_are_type_checked() -> None:
 def test_date_bounds_and_invalid_messages_are_validated() -> None:
     doc = small_flow()
     doc["nodes"][0]["slots"] = [
-        {"name": "birth", "type": "date", "latest": "today", "earliest": "1900-01-01", "invalid": "Not a birth date: {birth}"}
+        {
+            "name": "birth",
+            "type": "date",
+            "latest": "today",
+            "earliest": "1900-01-01",
+            "invalid": "Not a birth date: {birth}",
+        }
     ]
     doc["nodes"][1]["message"] = "{birth}"
     slot = load_flow(doc).slots()["birth"]

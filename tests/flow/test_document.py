@@ -72,7 +72,11 @@ def _flow(**overrides):
     doc = {
         "name": "t",
         "nodes": [
-            {"id": "ask", "type": "request", "slots": [{"name": "size", "type": "integer", "minimum": 1, "maximum": 9}]},
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [{"name": "size", "type": "integer", "minimum": 1, "maximum": 9}],
+            },
             {"id": "done", "type": "end", "message": "Size {size}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],

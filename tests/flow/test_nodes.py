@@ -19,10 +19,14 @@ def city_flow(**options: bool) -> dict[str, Any]:
     flow: dict[str, Any] = {
         "name": "options_demo",
         "nodes": [
-            {"id": "ask", "type": "request", "slots": [
-                {"name": "city", "type": "string", "description": "city"},
-                {"name": "count", "type": "string", "description": "count"},
-            ]},
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "city", "type": "string", "description": "city"},
+                    {"name": "count", "type": "string", "description": "count"},
+                ],
+            },
             {"id": "paris", "type": "end", "message": "Paris it is, {count:d} of you."},
             {"id": "elsewhere", "type": "end", "message": "Not Paris."},
         ],
@@ -30,7 +34,7 @@ def city_flow(**options: bool) -> dict[str, Any]:
             {"source": "ask", "target": "paris", "when": {"slot": "city", "op": "eq", "value": "Paris"}},
             {"source": "ask", "target": "elsewhere"},
         ],
-    }  # fmt: skip
+    }
     if options:
         flow["options"] = options
     return flow
@@ -85,23 +89,33 @@ def two_searches(**options: bool) -> dict[str, Any]:
         "name": "two_searches",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [{"name": "a", "type": "string", "description": "a"}]},
-            {"id": "first", "type": "external_action", "tool": "first", "arguments": {},
-             "result": {"x": "string"}},
+            {"id": "first", "type": "external_action", "tool": "first", "arguments": {}, "result": {"x": "string"}},
             {"id": "ask_b", "type": "request", "slots": [{"name": "b", "type": "string", "description": "b"}]},
-            {"id": "second", "type": "external_action", "tool": "second", "arguments": {"b": "b"},
-             "result": {"x": "string"}},
+            {
+                "id": "second",
+                "type": "external_action",
+                "tool": "second",
+                "arguments": {"b": "b"},
+                "result": {"x": "string"},
+            },
             {"id": "done", "type": "end", "message": "Found {result.x}."},
         ],
-        "edges": [{"source": "ask", "target": "first"}, {"source": "first", "target": "ask_b"},
-                  {"source": "ask_b", "target": "second"}, {"source": "second", "target": "done"}],
-    }  # fmt: skip
+        "edges": [
+            {"source": "ask", "target": "first"},
+            {"source": "first", "target": "ask_b"},
+            {"source": "ask_b", "target": "second"},
+            {"source": "second", "target": "done"},
+        ],
+    }
     if options:
         flow["options"] = options
     return flow
 
 
 @pytest.mark.parametrize("fallback, expected", [(False, None), (True, "first")])
-def test_result_x_falls_back_to_an_earlier_result_only_with_result_fallback(fallback: bool, expected: str | None) -> None:
+def test_result_x_falls_back_to_an_earlier_result_only_with_result_fallback(
+    fallback: bool, expected: str | None
+) -> None:
     cls = compile_flow(load_flow(two_searches(result_fallback=fallback)))
     machine = cls()
     session = machine.session

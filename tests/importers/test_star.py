@@ -69,7 +69,10 @@ GROOMING_API = {
         {"Name": "Groomer", "Type": "Categorical", "Categories": ["Anna", "Ben"]},
         {"Name": "RequestType", "Type": "RequestType", "Categories": ["Check", "Book"]},
     ],
-    "output": [{"Name": "Message", "Type": "ShortString"}, {"Name": "BookingId", "Type": "Integer", "Min": 1, "Max": 99}],
+    "output": [
+        {"Name": "Message", "Type": "ShortString"},
+        {"Name": "BookingId", "Type": "Integer", "Min": 1, "Max": 99},
+    ],
     "required": ["CustomerName", "PetName", "Day", "Size", "RequestType"],
     "db": None,
     "function": "pet_grooming",
@@ -81,10 +84,14 @@ def write_grooming_task(root: Path) -> Path:
     """A STAR copy holding one task the importer has never seen."""
     folder = root / "tasks" / "pet_grooming"
     folder.mkdir(parents=True)
-    (folder / "pet_grooming.json").write_text(json.dumps({"task": "book_grooming", "replies": GROOMING_REPLIES, "graph": GROOMING_GRAPH}))
+    (folder / "pet_grooming.json").write_text(
+        json.dumps({"task": "book_grooming", "replies": GROOMING_REPLIES, "graph": GROOMING_GRAPH})
+    )
     wizard = {k: v for k, v in GROOMING_REPLIES.items() if k.startswith(("ask", "groom", "hello", "anything", "out"))}
     (folder / "responses.json").write_text(json.dumps(wizard))
-    (folder / "wizard_nlu_training_data.md").write_text("## intent:hello\n- hi\n- I need my dog groomed\n\n## intent:ask_name\n- name?\n")
+    (folder / "wizard_nlu_training_data.md").write_text(
+        "## intent:hello\n- hi\n- I need my dog groomed\n\n## intent:ask_name\n- name?\n"
+    )
     (root / "apis").mkdir()
     (root / "apis" / "pet_grooming.json").write_text(json.dumps(GROOMING_API))
     return root
@@ -102,13 +109,21 @@ def test_an_unseen_task_imports_into_a_valid_flow(tmp_path):
 
     # consecutive asks become request nodes; a re-asked label ("no" -> day) starts its own node
     assert [(s.name, s.act, s.type.value) for s in nodes["form_name"].slots] == [
-        ("name", "ask_name", "string"), ("pet_name", "groom_ask_pet_name", "string")]  # fmt: skip
+        ("name", "ask_name", "string"),
+        ("pet_name", "groom_ask_pet_name", "string"),
+    ]
     day, size, _groomer = nodes["form_day"].slots
     assert (day.act, day.type.value, day.values) == ("groom_ask_day", "categorical", ["Monday", "Tuesday", "Wednesday"])
     assert (size.act, size.ask) == ("groom_ask_size", "How big is your pet?")
     # an input no graph ask covers becomes an optional slot before the first query
     assert any(s.name == "groomer" and not s.required for s in nodes["form_day"].slots)
-    assert imported.inputs == {"name": "CustomerName", "pet_name": "PetName", "day": "Day", "size": "Size", "groomer": "Groomer"}
+    assert imported.inputs == {
+        "name": "CustomerName",
+        "pet_name": "PetName",
+        "day": "Day",
+        "size": "Size",
+        "groomer": "Groomer",
+    }
 
     check, book = nodes["query_check"], nodes["query_book"]
     assert check.tool == book.tool == "pet_grooming"
@@ -132,10 +147,16 @@ def test_an_unseen_task_imports_into_a_valid_flow(tmp_path):
     # placeholders after a query read its result (a declared output keeps its own name, others are declared);
     # STAR's type hints (:d, :s) are dropped, so no value can fail to fit its format spec
     assert nodes["groom_inform_booked"].message == "Done! Your booking number is {result.BookingId}."
-    assert nodes["groom_inform_slot_available"].question == "{result.day} is free for {result.pet_name}. Shall I book it?"
+    assert (
+        nodes["groom_inform_slot_available"].question == "{result.day} is free for {result.pet_name}. Shall I book it?"
+    )
     # the only leniency left: with two queries, {result.x} reads the check's result when the booking's was reset
     assert imported.flow["options"] == {"result_fallback": True}
-    assert flow.options.result_fallback and not flow.options.lenient_format_specs and not flow.options.case_insensitive_values
+    assert (
+        flow.options.result_fallback
+        and not flow.options.lenient_format_specs
+        and not flow.options.case_insensitive_values
+    )
     assert {"found", "ok", "count", "Message", "BookingId", "day", "pet_name"} <= set(check.result)
     assert not check.result["day"].required
     assert "hi" in flow.global_actions[0].examples
@@ -149,8 +170,14 @@ def test_the_unseen_task_runs_with_a_tool(tmp_path):
     def pet_grooming(**arguments):
         calls.append(arguments)
         # the fields the flow's templates read: declared outputs, and what the replies name
-        return {"Message": "Available", "ok": True, "found": True, "BookingId": 7, "day": arguments["Day"],
-                "pet_name": arguments["PetName"]}  # fmt: skip
+        return {
+            "Message": "Available",
+            "ok": True,
+            "found": True,
+            "BookingId": 7,
+            "day": arguments["Day"],
+            "pet_name": arguments["PetName"],
+        }
 
     dialogue = Dialogue(flow, tools={"pet_grooming": pet_grooming})
     assert dialogue.turn("hi").act_names[0] == "hello"
@@ -158,19 +185,34 @@ def test_the_unseen_task_runs_with_a_tool(tmp_path):
     assert dialogue.turn("Rex").act_names == ["groom_ask_day"]
     assert dialogue.turn("Tuesday").act_names == ["groom_ask_size"]
     assert dialogue.turn("small").act_names == ["groom_inform_slot_available"]
-    assert calls[-1] == {"RequestType": "Check", "CustomerName": "Ann", "PetName": "Rex", "Day": "Tuesday", "Size": "Small"}
+    assert calls[-1] == {
+        "RequestType": "Check",
+        "CustomerName": "Ann",
+        "PetName": "Rex",
+        "Day": "Tuesday",
+        "Size": "Small",
+    }
     assert dialogue.turn("yes").act_names == ["groom_inform_booked", "anything_else"]
     assert calls[-1]["RequestType"] == "Book"
     assert dialogue.turn("no thanks").act_names == ["groom_bye"]
 
 
 def test_input_matching_reads_names_not_positions():
-    asks = [Ask("ask_name", "name", ""), Ask("meeting_ask_guest_name", "guest_name", ""),
-            Ask("spaceship_ask_colour_top_cable", "colour_top_cable", ""), Ask("bank_ask_mothers_maiden_name", "mothers_maiden_name", "")]  # fmt: skip
-    inputs = [ApiField.model_validate(spec) for spec in (
-        {"Name": "Name", "ReadableName": "Guest Name", "Type": "Categorical", "Categories": ["John"]},
-        {"Name": "UserName", "Type": "ShortString"}, {"Name": "ColorOfTopCable", "Type": "ShortString"},
-        {"Name": "BankName", "Type": "Categorical", "Categories": ["PNC"]})]  # fmt: skip
+    asks = [
+        Ask("ask_name", "name", ""),
+        Ask("meeting_ask_guest_name", "guest_name", ""),
+        Ask("spaceship_ask_colour_top_cable", "colour_top_cable", ""),
+        Ask("bank_ask_mothers_maiden_name", "mothers_maiden_name", ""),
+    ]
+    inputs = [
+        ApiField.model_validate(spec)
+        for spec in (
+            {"Name": "Name", "ReadableName": "Guest Name", "Type": "Categorical", "Categories": ["John"]},
+            {"Name": "UserName", "Type": "ShortString"},
+            {"Name": "ColorOfTopCable", "Type": "ShortString"},
+            {"Name": "BankName", "Type": "Categorical", "Categories": ["PNC"]},
+        )
+    ]
     assert match_inputs(asks, inputs, {"meeting"}) == {
         "ask_name": "UserName",  # the user's own name, not the entity's
         "meeting_ask_guest_name": "Name",
@@ -184,8 +226,14 @@ def test_overlays_must_say_why_and_use_known_keys(tmp_path):
         apply_overlay(task, {"labels": {"goodbye": "x"}})
     with pytest.raises(ValueError, match="unknown keys"):
         apply_overlay(task, {"why": "test", "nodes": {}})
-    patched = import_task(task, {"why": "the dialogues say goodbye_9", "labels": {"goodbye": "goodbye_9"},
-                                 "rename": {"groom_ask_size": "ask_size"}})  # fmt: skip
+    patched = import_task(
+        task,
+        {
+            "why": "the dialogues say goodbye_9",
+            "labels": {"goodbye": "goodbye_9"},
+            "rename": {"groom_ask_size": "ask_size"},
+        },
+    )
     flow = load_flow(patched.flow)
     assert patched.labels == {"goodbye": "goodbye_9"} and patched.overlay == "the dialogues say goodbye_9"
     assert next(n for n in flow.nodes if n.id == "groom_bye").act == "goodbye_9"
@@ -216,14 +264,18 @@ def test_committed_flows_are_the_importers_output():
     """flows/star/*.json are generated: re-running ``fsmdial import star`` must not change them."""
     for name in task_names(STAR):
         committed = json.loads((REPO / "flows" / "star" / f"{name}.json").read_text())
-        assert committed == import_star_task(STAR, name).flow, f"flows/star/{name}.json is stale: re-run fsmdial import star"
+        assert committed == import_star_task(STAR, name).flow, (
+            f"flows/star/{name}.json is stale: re-run fsmdial import star"
+        )
 
 
 @needs_star
 def test_star_specific_structure():
     bank = import_star_task(STAR, "bank_balance")
     edges = _edges(bank.flow)
-    assert edges[("form_name", "form_dob")] == {"any": [{"slot": "account_number", "op": "declined"}, {"slot": "pin", "op": "declined"}]}
+    assert edges[("form_name", "form_dob")] == {
+        "any": [{"slot": "account_number", "op": "declined"}, {"slot": "pin", "op": "declined"}]
+    }
     trivia = load_flow(import_star_task(STAR, "trivia").flow)
     assert next(n for n in trivia.nodes if n.id == "form_question").slots[0].ask == "{result.question}"
     weather = import_star_task(STAR, "weather")
@@ -264,8 +316,14 @@ def test_a_loop_back_to_a_request_node_asks_again(tmp_path):
     assert loops == {("groom_inform_slot_available", "form_day")}
 
     def pet_grooming(**arguments):
-        return {"Message": "Available", "ok": True, "found": True, "BookingId": 7, "day": arguments["Day"],
-                "pet_name": arguments["PetName"]}  # fmt: skip
+        return {
+            "Message": "Available",
+            "ok": True,
+            "found": True,
+            "BookingId": 7,
+            "day": arguments["Day"],
+            "pet_name": arguments["PetName"],
+        }
 
     dialogue = Dialogue(load_flow(imported.flow), tools={"pet_grooming": pet_grooming})
     for text in ("hi", "Ann", "Rex", "Tuesday"):
@@ -293,8 +351,11 @@ def test_status_tokens_follow_open_queries_in_order(tmp_path):
 
 
 def test_unknown_tokens_become_named_predicates(tmp_path):
-    imported = _import(tmp_path, replies={"too big": "Too big", "groom_inform_too_big": "We cannot groom pets that big."},
-                       graph={"too big": "groom_inform_too_big"})  # fmt: skip
+    imported = _import(
+        tmp_path,
+        replies={"too big": "Too big", "groom_inform_too_big": "We cannot groom pets that big."},
+        graph={"too big": "groom_inform_too_big"},
+    )
     # the token follows the label the graph named just before it (the last entry's target: anything_else)
     assert _edges(imported.flow)[("anything_else", "groom_inform_too_big")] == {"call": "too_big"}
     assert imported.tokens == {"too_big": ["anything_else"]}  # under the name the flow calls
@@ -307,8 +368,11 @@ def test_overlay_conditions_are_read_structurally(tmp_path):
             # an answer nested in "any" makes the source a yes/no question
             {"source": "groom_inform_unavailable", "when": {"any": [{"answer": "yes"}]}, "target": "groom_ask_day"},
             # a predicate merely *named* "answer" does not (a regex over the condition's text thought so)
-            {"source": "groom_inform_need_pet", "when": {"all": [{"call": "answer"}, {"call": "vip"}]},
-             "target": "groom_ask_day"},  # fmt: skip
+            {
+                "source": "groom_inform_need_pet",
+                "when": {"all": [{"call": "answer"}, {"call": "vip"}]},
+                "target": "groom_ask_day",
+            },
         ],
     }
     imported = _import(tmp_path, overlay)
@@ -328,11 +392,26 @@ def test_options_name_only_the_leniencies_still_needed(tmp_path):
     assert "options" not in single.flow
     assert "{result.BookingId}" in str(single.flow["nodes"])
     # a real format spec is kept, and so is the leniency it needs; a text comparison needs case folding
-    overlay = {"why": "test", "edges": [{"source": "groom_inform_unavailable", "when": {"slot": "size", "op": "eq", "value": "large"},
-                                        "target": "groom_ask_day"}]}  # fmt: skip
+    overlay = {
+        "why": "test",
+        "edges": [
+            {
+                "source": "groom_inform_unavailable",
+                "when": {"slot": "size", "op": "eq", "value": "large"},
+                "target": "groom_ask_day",
+            }
+        ],
+    }
     both = _import(tmp_path / "both", overlay, replies={"groom_inform_booked": "Done, {price:.2f} dollars."})
-    assert both.flow["options"] == {"case_insensitive_values": True, "lenient_format_specs": True, "result_fallback": True}
-    assert next(n for n in both.flow["nodes"] if n["id"] == "groom_inform_booked")["message"] == "Done, {result.price:.2f} dollars."
+    assert both.flow["options"] == {
+        "case_insensitive_values": True,
+        "lenient_format_specs": True,
+        "result_fallback": True,
+    }
+    assert (
+        next(n for n in both.flow["nodes"] if n["id"] == "groom_inform_booked")["message"]
+        == "Done, {result.price:.2f} dollars."
+    )
     flow = flow_from_document(both.flow)
     assert flow.options.case_insensitive_values and flow.options.lenient_format_specs
 
@@ -347,7 +426,9 @@ def test_bad_star_files_name_the_file_and_the_field(tmp_path):
         read_task(root, "pet_grooming")
     task = read_task(write_grooming_task(tmp_path / "other"), "pet_grooming")
     with pytest.raises(StarFormatError, match=r"overlay for pet_grooming: edges\.0\.when"):
-        import_task(task, {"why": "test", "edges": [{"source": "a", "target": "b", "when": {"slot": "x", "op": "around"}}]})
+        import_task(
+            task, {"why": "test", "edges": [{"source": "a", "target": "b", "when": {"slot": "x", "op": "around"}}]}
+        )
     with pytest.raises(StarFormatError, match="no 'hello' entry"):
         import_task(task.model_copy(update={"graph": {"ask_name": "groom_ask_day"}}))
 

@@ -65,19 +65,37 @@ def test_parse_date(text, date):
 
 @pytest.mark.parametrize(
     ("text", "time"),
-    [("7pm", "19:00"), ("7:30 am", "07:30"), ("19:00", "19:00"), ("7 p.m.", "19:00"), ("at 12am", "00:00"),
-     ("noon", "12:00"), ("midnight", "00:00"), ("13pm", None), ("24:00", None), ("no time", None),
-     ("at 8.30pm please", "20:30"), ("9.30 am", "09:30"), ("it costs 8.30", None)],
-)  # fmt: skip
+    [
+        ("7pm", "19:00"),
+        ("7:30 am", "07:30"),
+        ("19:00", "19:00"),
+        ("7 p.m.", "19:00"),
+        ("at 12am", "00:00"),
+        ("noon", "12:00"),
+        ("midnight", "00:00"),
+        ("13pm", None),
+        ("24:00", None),
+        ("no time", None),
+        ("at 8.30pm please", "20:30"),
+        ("9.30 am", "09:30"),
+        ("it costs 8.30", None),
+    ],
+)
 def test_parse_time(text, time):
     assert parse_time(text) == time
 
 
 @pytest.mark.parametrize(
     ("text", "numbers"),
-    [("two people and 3 kids", [2, 3]), ("1,200.50 dollars", [1200.5]), ("a dozen eggs", [12]),
-     ("-4 and +5", [-4, 5]), ("twenty one", [20, 1]), ("none at all", [])],
-)  # fmt: skip
+    [
+        ("two people and 3 kids", [2, 3]),
+        ("1,200.50 dollars", [1200.5]),
+        ("a dozen eggs", [12]),
+        ("-4 and +5", [-4, 5]),
+        ("twenty one", [20, 1]),
+        ("none at all", []),
+    ],
+)
 def test_find_numbers(text, numbers):
     assert find_numbers(text) == numbers
 
@@ -90,9 +108,17 @@ def test_dates_and_times_are_removed_before_numbers_are_read():
 
 @pytest.mark.parametrize(
     ("text", "answer"),
-    [("yes", "yes"), ("Yeah, at 7pm", "yes"), ("that's right", "yes"), ("no, make it 4", "no"),
-     ("nope", "no"), ("don't", "no"), ("maybe", None), ("I know", None)],
-)  # fmt: skip
+    [
+        ("yes", "yes"),
+        ("Yeah, at 7pm", "yes"),
+        ("that's right", "yes"),
+        ("no, make it 4", "no"),
+        ("nope", "no"),
+        ("don't", "no"),
+        ("maybe", None),
+        ("I know", None),
+    ],
+)
 def test_parse_yes_no(text, answer):
     assert parse_yes_no(text) == answer
 
@@ -104,9 +130,47 @@ def test_every_certain_answer_is_normalised_and_read_the_same_way_by_parse_yes_n
 
 
 # The words every match contains are a pre-test in front of the patterns: it must never rule out a match.
-PHRASE_WORDS = ["i", "don't", "do", "not", "know", "have", "no", "idea", "sure", "forgot", "can't", "remember", "rather",
-                "prefer", "won't", "say", "going", "to", "that's", "all", "bye", "good", "night", "we're", "set", "done",
-                "nothing", "else", "it", "for", "now", "have", "a", "nice", "day", "thanks", "my", "lost", "find"]  # fmt: skip
+PHRASE_WORDS = [
+    "i",
+    "don't",
+    "do",
+    "not",
+    "know",
+    "have",
+    "no",
+    "idea",
+    "sure",
+    "forgot",
+    "can't",
+    "remember",
+    "rather",
+    "prefer",
+    "won't",
+    "say",
+    "going",
+    "to",
+    "that's",
+    "all",
+    "bye",
+    "good",
+    "night",
+    "we're",
+    "set",
+    "done",
+    "nothing",
+    "else",
+    "it",
+    "for",
+    "now",
+    "have",
+    "a",
+    "nice",
+    "day",
+    "thanks",
+    "my",
+    "lost",
+    "find",
+]
 
 
 @given(st.lists(st.sampled_from(PHRASE_WORDS), min_size=1, max_size=8))
@@ -150,7 +214,9 @@ def test_the_rules_keep_their_tables_per_state_and_drop_them_with_it():
 def test_a_categorical_value_is_read_by_its_own_words_when_no_other_value_has_them():
     from fsmdial.flow import Slot
 
-    hotels = Slot(name="hotel", type="categorical", values=["Shadyside Inn", "Hilton Hotel", "Hyatt Hotel", "Old Town Inn"])
+    hotels = Slot(
+        name="hotel", type="categorical", values=["Shadyside Inn", "Hilton Hotel", "Hyatt Hotel", "Old Town Inn"]
+    )
     state = UnderstandingState("f", "n", (), (hotels,), expected=("hotel",))
     understander = rules.RulesUnderstander()
     read = lambda text: understander.understand(state, text).slots.get("hotel")  # noqa: E731

@@ -182,7 +182,10 @@ def test_download_has_the_snapshot_and_every_trace(client):
     from fsmdial.runtime import Dialogue
 
     assert Dialogue.restore(RESTAURANT, orjson.dumps(data["snapshot"]), stand_in_tools=True).slots == {
-        "name": "Alex", "party_size": 4, "date": "2026-11-23"}  # fmt: skip
+        "name": "Alex",
+        "party_size": 4,
+        "date": "2026-11-23",
+    }
 
 
 def test_a_restarted_server_keeps_its_sessions(db, clock):
@@ -234,8 +237,14 @@ def test_unknown_sessions_and_paths(client):
         response = client.get(path)
         assert response.status_code == 404, path
         assert response.json()["error"]["type"] in ("UnknownSession", "NotFound")
-    for path in ["/static/..%2Fapp.py", "/static/%2e%2e%2fsessions.py", "/static/index.html", "/static/app.py",
-                 "/static/../app.py", "/nothing"]:  # fmt: skip
+    for path in [
+        "/static/..%2Fapp.py",
+        "/static/%2e%2e%2fsessions.py",
+        "/static/index.html",
+        "/static/app.py",
+        "/static/../app.py",
+        "/nothing",
+    ]:
         response = client.get(path)
         assert response.status_code == 404, path
         assert "import" not in response.text
@@ -251,6 +260,7 @@ def test_requests_must_be_small_json(client):
     big = orjson.dumps({"text": "x" * MAX_BODY_BYTES})
     response = client.post(url, content=big, headers=JSON)
     assert response.status_code == 413 and response.json()["error"]["type"] == "RequestTooLarge"
+
     # a body that lies about its length is cut off all the same
     def chunks():
         yield b'{"text": "'
@@ -432,7 +442,9 @@ def test_fsmdial_serve_answers_on_localhost(tmp_path):
                 break
             except httpx.TransportError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"fsmdial serve did not answer: {process.stdout.read() if process.stdout else ''}") from None
+                    raise AssertionError(
+                        f"fsmdial serve did not answer: {process.stdout.read() if process.stdout else ''}"
+                    ) from None
                 time.sleep(0.2)
         assert response.json()["flows"][0]["name"] == "restaurant_booking"
         created = httpx.post(f"http://127.0.0.1:{port}/sessions", json={}, timeout=5)
@@ -462,7 +474,9 @@ class Bookings:
         self.registry = ToolRegistry()
         self.registry.register("book_table", self.book_table)
 
-    def book_table(self, name: str, party_size: int, date: str, time: str, seating: str | None = None) -> dict[str, Any]:
+    def book_table(
+        self, name: str, party_size: int, date: str, time: str, seating: str | None = None
+    ) -> dict[str, Any]:
         import time as clock
 
         self.threads.add(threading.current_thread().name)
@@ -487,7 +501,9 @@ def test_undo_with_no_body_as_the_readme_shows(client):
     response = client.post(f"/sessions/{sid}/undo")  # curl -X POST .../undo: no body, no content type
     assert response.status_code == 200, response.text
     assert response.json()["can_undo"] is False
-    form = client.post(f"/sessions/{sid}/undo", content=b"a=1", headers={"content-type": "application/x-www-form-urlencoded"})
+    form = client.post(
+        f"/sessions/{sid}/undo", content=b"a=1", headers={"content-type": "application/x-www-form-urlencoded"}
+    )
     assert form.status_code == 415  # a body must still be JSON (a cross-site form cannot post one)
     untyped = client.post(f"/sessions/{sid}/turns", content=b'{"text": "Sam"}')
     assert untyped.status_code == 415  # a body with no content type is not taken for JSON
@@ -565,7 +581,11 @@ def test_serve_keeps_answering_for_a_session_with_a_damaged_row(tmp_path, clock)
         damage(tmp_path / "s.db", sid, 3)  # the second turn's event
         view = client.get(f"/sessions/{sid}")
         assert view.status_code == 200, view.text
-        assert view.json()["node"] == "ask_booking" and [t["user"] for t in view.json()["turns"]] == [None, "Alex", "tomorrow"]
+        assert view.json()["node"] == "ask_booking" and [t["user"] for t in view.json()["turns"]] == [
+            None,
+            "Alex",
+            "tomorrow",
+        ]
         assert say(client, sid, "7pm")["node"] == "confirm_booking"
         download = client.get(f"/sessions/{sid}/download")
         assert download.status_code == 200
@@ -601,8 +621,9 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
 
     understander = TestUnderstander(delay=0.08)
     tools = Bookings()
-    playground = Playground([RESTAURANT], SessionStore(tmp_path / "s.db"), understander=understander,
-                            tools=tools.registry, clock=clock)  # fmt: skip
+    playground = Playground(
+        [RESTAURANT], SessionStore(tmp_path / "s.db"), understander=understander, tools=tools.registry, clock=clock
+    )
     other, busy = playground.create()["id"], playground.create()["id"]
     booking = [playground.create()["id"] for _ in range(3)]
     for sid in booking:
@@ -611,6 +632,7 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
     queued = 80  # more than the server's pool of worker threads (40)
     before = understander.calls
     with live_server(create_app(playground)) as url, httpx.Client(base_url=url, timeout=120) as http:
+
         def turn(sid, text):
             http.post(f"/sessions/{sid}/turns", json={"text": text})
 

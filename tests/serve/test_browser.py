@@ -41,10 +41,16 @@ from tests.serve_support import BOOKING, RESTAURANT, TestUnderstander, live_serv
 WAIT = 20.0
 """Longest any step may take (seconds)."""
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--window-size=1400,1000",
-)  # fmt: skip
+)
 
 
 def _installed() -> tuple[str, str]:
@@ -52,8 +58,9 @@ def _installed() -> tuple[str, str]:
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
         missing = " and ".join(n for n, p in (("chromium", browser), ("chromedriver", driver)) if p is None)
-        pytest.skip(f"browser tests skipped: {missing} not found on PATH "
-                    "(Debian: apt-get install chromium chromium-driver)")  # fmt: skip
+        pytest.skip(
+            f"browser tests skipped: {missing} not found on PATH (Debian: apt-get install chromium chromium-driver)"
+        )
     return browser, driver
 
 
@@ -91,8 +98,9 @@ def shots(tmp_path) -> Path:
 
 
 def serve(tmp_path: Path, clock: Any, flows: list[Any] | None = None, understander: Any = None):
-    playground = Playground(flows or [RESTAURANT], SessionStore(tmp_path / "sessions.db"), understander=understander,
-                            clock=clock)  # fmt: skip
+    playground = Playground(
+        flows or [RESTAURANT], SessionStore(tmp_path / "sessions.db"), understander=understander, clock=clock
+    )
     return live_server(create_app(playground))
 
 
@@ -147,7 +155,9 @@ def error_shown(driver) -> bool:
 
 
 def messages(driver, who: str) -> list[str]:
-    return driver.execute_script(f"return [...document.querySelectorAll('#chat-log .msg.{who}')].map(m => m.textContent)")
+    return driver.execute_script(
+        f"return [...document.querySelectorAll('#chat-log .msg.{who}')].map(m => m.textContent)"
+    )
 
 
 def highlighted(driver) -> dict[str, str]:
@@ -175,7 +185,9 @@ def session_in_url(driver) -> str:
 
 def no_script_ran(driver) -> None:
     assert driver.execute_script("return window.pwned === undefined"), "injected script ran"
-    injected = driver.execute_script("return document.querySelectorAll('main script, main img, main b, #error b').length")
+    injected = driver.execute_script(
+        "return document.querySelectorAll('main script, main img, main b, #error b').length"
+    )
     assert injected == 0, "markup from the conversation or the flow became elements"
 
 
@@ -191,7 +203,10 @@ def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, 
 
         for text in BOOKING:
             say(browser, text)
-        assert messages(browser, "bot")[-1] == "A table for 4 on 2026-11-23 at 19:00, under the name Alex. Shall I book it?"
+        assert (
+            messages(browser, "bot")[-1]
+            == "A table for 4 on 2026-11-23 at 19:00, under the name Alex. Shall I book it?"
+        )
         assert highlighted(browser) == {"confirm_booking": "current"}
         assert slots(browser)["time"] == ("19:00", "4", "")
         assert slots(browser)["seating"] == ("—", "", "")
@@ -226,9 +241,7 @@ def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, 
         browser.save_screenshot(str(shots / "serve-trace.png"))
 
         href = browser.find_element(By.ID, "download").get_attribute("href")
-        download = browser.execute_async_script(
-            "fetch(arguments[0]).then(r => r.json()).then(arguments[1])", href
-        )
+        download = browser.execute_async_script("fetch(arguments[0]).then(r => r.json()).then(arguments[1])", href)
         assert download["format"] == "fsmdial.serve.session" and len(download["events"]) == 7
         no_script_ran(browser)
         # nothing failed on the page: no script error, no request refused, no Content Security Policy violation
@@ -269,7 +282,10 @@ def test_markup_in_what_the_user_says_is_shown_as_text(browser, tmp_path, clock,
             say(browser, text)
         assert messages(browser, "user")[:2] == [name, other]
         assert slots(browser)["name"][0] == name
-        assert messages(browser, "bot")[-1] == f"A table for 4 on 2026-11-23 at 19:00, under the name {name}. Shall I book it?"
+        assert (
+            messages(browser, "bot")[-1]
+            == f"A table for 4 on 2026-11-23 at 19:00, under the name {name}. Shall I book it?"
+        )
         trace_text = browser.find_element(By.ID, "traces").get_attribute("textContent")
         assert name in trace_text
         browser.save_screenshot(str(shots / "serve-markup.png"))
@@ -290,7 +306,9 @@ def test_flow_text_is_escaped_in_the_diagram(browser, tmp_path, clock):
     with serve(tmp_path, clock, flows=[path]) as url:
         open_page(browser, url + "/")
         assert highlighted(browser) == {evil: "current"}
-        label = browser.execute_script("return document.querySelector('#diagram g[data-highlight=current]').textContent")
+        label = browser.execute_script(
+            "return document.querySelector('#diagram g[data-highlight=current]').textContent"
+        )
         assert label.strip() == evil
         assert browser.find_element(By.ID, "flow-name").text == "<b>evil</b> flow"
         assert browser.find_element(By.ID, "node-name").text == evil
@@ -358,7 +376,9 @@ def test_several_flows_talk_as_one_assistant_and_the_diagram_follows_the_active_
 
     with serve(tmp_path, clock, flows=[RESTAURANT, RIDE]) as url:
         open_page(browser, url + "/")
-        options = browser.execute_script("return [...document.querySelectorAll('#flow-select option')].map(o => o.textContent)")
+        options = browser.execute_script(
+            "return [...document.querySelectorAll('#flow-select option')].map(o => o.textContent)"
+        )
         assert options == ["all flows (assistant)", "restaurant_booking", "ride_change"]
         assert "No flow is active yet" in browser.find_element(By.ID, "diagram").text
         say(browser, "I'd like to book a table")

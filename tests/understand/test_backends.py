@@ -207,7 +207,12 @@ def test_a_grammar_is_compiled_once_per_decoder():
 
 @pytest.mark.parametrize(
     ("pieces", "closes_at"),
-    [([b'{"a":1}'], (0, 7)), ([b'{"a":"}', b'"}'], (1, 2)), ([b'{"a":"\\"}"', b"}"], (1, 1)), ([b"{", b"[{}]", b"}"], (2, 1))],
+    [
+        ([b'{"a":1}'], (0, 7)),
+        ([b'{"a":"}', b'"}'], (1, 2)),
+        ([b'{"a":"\\"}"', b"}"], (1, 1)),
+        ([b"{", b"[{}]", b"}"], (2, 1)),
+    ],
 )
 def test_json_end_finds_the_closing_brace_outside_strings(pieces, closes_at):
     closer = JsonEnd()

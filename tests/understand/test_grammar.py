@@ -51,8 +51,6 @@ def flow(slots: list[dict[str, Any]], name: str = "f") -> dict[str, Any]:
     }
 
 
-
-
 def run_turns(understander: GGUFUnderstander, doc: dict[str, Any], replies: list[str], seeds: int = 4) -> list[Any]:
     """Each reply in a fresh dialogue, under noisy logits: no turn may raise."""
     parses = []
@@ -74,8 +72,12 @@ def test_integer_bounds_beyond_64_bits_are_clamped_in_schema_and_grammar(tiny):
     number = re.compile(grammar_from_schema({"type": "number", "minimum": -1e19, "maximum": 1e300}).regex)
     assert number.fullmatch("12.5") and not number.fullmatch("1" * 25)
     u = GGUFUnderstander(tiny, n_threads=1, fast_path=False)
-    doc = flow([{"name": "n", "type": "integer", "minimum": -1e19, "extract": "free"},
-                {"name": "x", "type": "number", "minimum": -1e19, "maximum": 1e300, "extract": "free"}])  # fmt: skip
+    doc = flow(
+        [
+            {"name": "n", "type": "integer", "minimum": -1e19, "extract": "free"},
+            {"name": "x", "type": "number", "minimum": -1e19, "maximum": 1e300, "extract": "free"},
+        ]
+    )
     for _, slots in run_turns(u, doc, ["hmm not sure", "minus a lot"]):
         assert set(slots) <= {"n", "x"}
         assert "n" not in slots or type(slots["n"]) is int  # never a float or a bool past the grammar

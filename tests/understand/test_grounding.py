@@ -52,7 +52,10 @@ def test_a_message_without_a_date_offers_no_date_and_words_become_numbers():
     slot = state.slot("party_size")
     assert typed_candidates(slot, "four of us please", NOW) == {"four": 4}
     assert typed_candidates(state.slot("date"), "on the 3rd of March, 1980", NOW) == {
-        "3rd": "2026-12-03", "3rd of March": "2027-03-03", "3rd of March, 1980": "1980-03-03"}  # fmt: skip
+        "3rd": "2026-12-03",
+        "3rd of March": "2027-03-03",
+        "3rd of March, 1980": "1980-03-03",
+    }
 
 
 def test_free_text_is_a_span_of_the_message_never_starting_or_ending_with_a_function_word():
@@ -172,12 +175,23 @@ def test_a_long_text_value_may_hold_clauses_but_not_run_across_sentences():
                 ), (rules, span)
 
 
-@pytest.mark.parametrize("text", [
-    "he's bleeding badly", "hi there", "Good evening", "hey, do you guys have vegan options?",
-    "Priya, I'd like to make a reservation", "it's under Okafor", "um, Jane Doe please, we are 4 of us",
-    "my dog Rex is limping badly since Monday", "Dr. Alexis Moore. Thanks a lot", "the booking's for Mary-Jane O'Neil",
-    "I am looking for a table for Anna and Bob tonight", "call me Ishmael",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "he's bleeding badly",
+        "hi there",
+        "Good evening",
+        "hey, do you guys have vegan options?",
+        "Priya, I'd like to make a reservation",
+        "it's under Okafor",
+        "um, Jane Doe please, we are 4 of us",
+        "my dog Rex is limping badly since Monday",
+        "Dr. Alexis Moore. Thanks a lot",
+        "the booking's for Mary-Jane O'Neil",
+        "I am looking for a table for Anna and Bob tonight",
+        "call me Ishmael",
+    ],
+)
 def test_a_person_name_slot_is_offered_only_spans_the_rules_would_read_as_a_name(text):
     from fsmdial.language.names import is_name
 
@@ -197,8 +211,12 @@ def test_a_person_name_slot_is_offered_only_spans_the_rules_would_read_as_a_name
             elif "name" in schema.text_slots:
                 with pytest.raises(UnderstandingError, match="not a span"):
                     schema.parse(output)
-    names = {"he's bleeding badly": set(), "hi there": set(), "Good evening": set(),
-             "hey, do you guys have vegan options?": set()}  # fmt: skip
+    names = {
+        "he's bleeding badly": set(),
+        "hi there": set(),
+        "Good evening": set(),
+        "hey, do you guys have vegan options?": set(),
+    }
     if text in names:
         assert offered == names[text] and "name" not in schema.text_slots
     if text == "Priya, I'd like to make a reservation":
@@ -222,8 +240,18 @@ def test_the_rules_certain_reading_is_one_method_for_the_model_path_and_fsmdial_
     assert rules.certain(confirming, "make it 5 people", history=history, now=NOW).slots == {"party_size": 5}
 
 
-@pytest.mark.parametrize("text", ["hi there", "thanks!", "what do you need to know?", "can you tell me what happens next",
-                                  "I don't know yet", "hmm let me think", "no idea, sorry"])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi there",
+        "thanks!",
+        "what do you need to know?",
+        "can you tell me what happens next",
+        "I don't know yet",
+        "hmm let me think",
+        "no idea, sorry",
+    ],
+)
 def test_a_greeting_question_or_dont_know_offers_no_text_span_to_any_text_slot(text):
     dialogue = Dialogue(REPO / "flows" / "bank_fraud_report.json", stand_in_tools=True, clock=lambda: NOW)
     seek(dialogue, "ask_fraud_details", asked="fraud_report")

@@ -11,13 +11,20 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 
 VALUES = ["Hauptstraße", "İstanbul", "Zürich"]
-FLOW = load_flow({
-    "name": "places",
-    "nodes": [{"id": "ask", "type": "request",
-               "slots": [{"name": "place", "type": "categorical", "values": VALUES, "ask": "Which place?"}]},
-              {"id": "done", "type": "end", "message": "Going to {place}."}],
-    "edges": [{"source": "ask", "target": "done"}],
-})  # fmt: skip
+FLOW = load_flow(
+    {
+        "name": "places",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [{"name": "place", "type": "categorical", "values": VALUES, "ask": "Which place?"}],
+            },
+            {"id": "done", "type": "end", "message": "Going to {place}."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+)
 
 
 def _read(text: str) -> object:
@@ -28,8 +35,9 @@ def _read(text: str) -> object:
 
 
 @pytest.mark.parametrize("value", VALUES)
-@pytest.mark.parametrize("form", ["{}", "{lower}", "{upper}", "I want to go to {} please", "to {upper}, quickly",
-                                  "{lower}!"])  # fmt: skip
+@pytest.mark.parametrize(
+    "form", ["{}", "{lower}", "{upper}", "I want to go to {} please", "to {upper}, quickly", "{lower}!"]
+)
 def test_a_value_is_read_however_its_case_is_written(value: str, form: str):
     text = form.format(value, lower=value.lower(), upper=value.upper())
     assert _read(text) == value, text

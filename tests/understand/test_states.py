@@ -81,8 +81,11 @@ def test_when_the_flow_is_over_nothing_is_asked(clock):
 
 
 def test_an_assistant_offers_the_other_flows_as_intents(clock):
-    bot = Assistant([load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")],
-                    tools=example_tools.registry, clock=clock)
+    bot = Assistant(
+        [load_flow(FLOWS / "restaurant_booking.json"), load_flow(FLOWS / "ride_change.json")],
+        tools=example_tools.registry,
+        clock=clock,
+    )
     bot.turn("book a table")
     schema = schema_of(bot.dialogues["restaurant_booking"])
     assert "switch_to_ride_change" in enum_of(schema, "intent")

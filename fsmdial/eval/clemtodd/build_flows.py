@@ -39,7 +39,9 @@ def _distinct(data_dir: Path, domain: str, column: str) -> list[str]:
     path = data_dir / "db" / f"{domain}-dbase.db"
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return sorted({str(v).strip().lower() for (v,) in conn.execute(f'SELECT DISTINCT "{column}" FROM {domain}') if v})
+        return sorted(
+            {str(v).strip().lower() for (v,) in conn.execute(f'SELECT DISTINCT "{column}" FROM {domain}') if v}
+        )
     finally:
         conn.close()
 
@@ -77,12 +79,22 @@ def _ontology(data_dir: Path) -> dict[str, list[str]]:
 def _common(what: str) -> dict[str, Any]:
     return {
         "global_actions": [
-            {"intent": "hello", "examples": ["hello", "hi", "hey", "good morning", "good evening"],
-             "response": f"Hello! I can find and book {what} for you."},
-            {"intent": "ask_reference", "examples": ["what is the reference number", "can i have the reference number",
-                                                      "could i get the reference number", "reference number please",
-                                                      "can i get the reference number"],
-             "response": "You will get the reference number as soon as the booking is made."},
+            {
+                "intent": "hello",
+                "examples": ["hello", "hi", "hey", "good morning", "good evening"],
+                "response": f"Hello! I can find and book {what} for you.",
+            },
+            {
+                "intent": "ask_reference",
+                "examples": [
+                    "what is the reference number",
+                    "can i have the reference number",
+                    "could i get the reference number",
+                    "reference number please",
+                    "can i get the reference number",
+                ],
+                "response": "You will get the reference number as soon as the booking is made.",
+            },
         ],
         "fallbacks": {
             "goodbye": "Thank you, goodbye!",
@@ -94,39 +106,93 @@ def _common(what: str) -> dict[str, Any]:
 
 
 def _cat(name: str, values: list[str], description: str, ask: str, required: bool = True) -> dict[str, Any]:
-    return {"name": name, "type": "categorical", "values": values, "description": description, "ask": ask,
-            "required": required}  # fmt: skip
+    return {
+        "name": name,
+        "type": "categorical",
+        "values": values,
+        "description": description,
+        "ask": ask,
+        "required": required,
+    }
 
 
 def _people() -> dict[str, Any]:
-    return {"name": "people", "type": "integer", "minimum": 1, "maximum": 20, "description": "Number of people",
-            "examples": [2, 4], "ask": "For how many people?"}  # fmt: skip
+    return {
+        "name": "people",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 20,
+        "description": "Number of people",
+        "examples": [2, 4],
+        "ask": "For how many people?",
+    }
 
 
-def _find_and_book(domain: str, search_args: dict[str, str], book_args: dict[str, Any], confirm: str,
-                   booked: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # fmt: skip
+def _find_and_book(
+    domain: str, search_args: dict[str, str], book_args: dict[str, Any], confirm: str, booked: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The nodes and edges from the search on (the request nodes are the caller's)."""
     search, book = f"search_{domain}", f"book_{domain}"
     nodes: list[dict[str, Any]] = [
-        {"id": search, "type": "external_action", "tool": f"search_{domain}s", "arguments": search_args,
-         "result": {"count": "integer", "offer": "string", "searched": "string",
-                    "name": {"type": "string", "required": False}, "entity": {"type": "integer", "required": False}},
-         "success_when": {"result": "count", "op": "gt", "value": 0}},
-        {"id": "offer", "type": "inform", "label": f"offer_{domain}",
-         "message": f"I found {{{search}.count}} matching. {{{search}.offer}}"},
-        {"id": "no_match", "type": "inform", "label": f"nomatch_{domain}",
-         "message": f"I'm sorry, there is no {{{search}.searched}}. Would you like to change one of your requirements?"},
-        {"id": "confirm_booking", "type": "inform_and_confirm", "label": f"confirm_{domain}",
-         "message": confirm, "question": "Shall I book it?",
-         "change_question": "No problem. What would you like to change?"},
-        {"id": book, "type": "external_action", "tool": book, "arguments": book_args,
-         "result": {"booked": "boolean", "reference": {"type": "string", "required": False},
-                    "reason": {"type": "string", "required": False}},
-         "success_when": {"result": "booked", "op": "eq", "value": True}},
+        {
+            "id": search,
+            "type": "external_action",
+            "tool": f"search_{domain}s",
+            "arguments": search_args,
+            "result": {
+                "count": "integer",
+                "offer": "string",
+                "searched": "string",
+                "name": {"type": "string", "required": False},
+                "entity": {"type": "integer", "required": False},
+            },
+            "success_when": {"result": "count", "op": "gt", "value": 0},
+        },
+        {
+            "id": "offer",
+            "type": "inform",
+            "label": f"offer_{domain}",
+            "message": f"I found {{{search}.count}} matching. {{{search}.offer}}",
+        },
+        {
+            "id": "no_match",
+            "type": "inform",
+            "label": f"nomatch_{domain}",
+            "message": f"I'm sorry, there is no {{{search}.searched}}. Would you like to change one of your requirements?",
+        },
+        {
+            "id": "confirm_booking",
+            "type": "inform_and_confirm",
+            "label": f"confirm_{domain}",
+            "message": confirm,
+            "question": "Shall I book it?",
+            "change_question": "No problem. What would you like to change?",
+        },
+        {
+            "id": book,
+            "type": "external_action",
+            "tool": book,
+            "arguments": book_args,
+            "result": {
+                "booked": "boolean",
+                "reference": {"type": "string", "required": False},
+                "reason": {"type": "string", "required": False},
+            },
+            "success_when": {"result": "booked", "op": "eq", "value": True},
+        },
         {"id": "booked", "type": "inform", "label": f"booked_{domain}", "message": booked},
-        {"id": "not_booked", "type": "inform", "label": f"bookfail_{domain}",
-         "message": f"I'm sorry, the booking failed: {{{book}.reason}}. Would you like to change something?"},
-        {"id": "done", "type": "end", "label": f"done_{domain}", "message": "Is there anything else I can help you with?"},
+        {
+            "id": "not_booked",
+            "type": "inform",
+            "label": f"bookfail_{domain}",
+            "message": f"I'm sorry, the booking failed: {{{book}.reason}}. Would you like to change something?",
+        },
+        {
+            "id": "done",
+            "type": "end",
+            "label": f"done_{domain}",
+            "message": "Is there anything else I can help you with?",
+        },
     ]
     edges: list[dict[str, Any]] = [
         {"source": search, "target": "offer", "when": {"status": "success"}},
@@ -145,31 +211,52 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
     onto = _ontology(data_dir)
     names = _distinct(data_dir, "restaurant", "name")  # the ontology's names are mostly typing fragments
     foods = _vocabulary(_distinct(data_dir, "restaurant", "food"), onto.get("restaurant-food", []))
-    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
-        _cat("food", foods, "Kind of food", "What kind of food would you like?", False),
-        _cat("restaurant_area", AREAS, "Area of the restaurant", "In which part of town?", False),
-        _cat("restaurant_pricerange", PRICES, "Price range of the restaurant", "In which price range?", False),
-        _cat("restaurant_name", names, "Name of the restaurant", "Do you have a restaurant in mind?", False),
-    ]}  # fmt: skip
+    find: dict[str, Any] = {
+        "id": "find",
+        "type": "request",
+        "slots": [
+            _cat("food", foods, "Kind of food", "What kind of food would you like?", False),
+            _cat("restaurant_area", AREAS, "Area of the restaurant", "In which part of town?", False),
+            _cat("restaurant_pricerange", PRICES, "Price range of the restaurant", "In which price range?", False),
+            _cat("restaurant_name", names, "Name of the restaurant", "Do you have a restaurant in mind?", False),
+        ],
+    }
     find["rule"] = {"kind": "any", "slots": [slot["name"] for slot in find["slots"]]}
-    ask = {"id": "ask_booking", "type": "request", "slots": [
-        _people(),
-        _cat("restaurant_day", list(WEEKDAYS), "Day of the booking", "On which day?"),
-        {"name": "restaurant_time", "type": "time", "description": "Time of the booking", "ask": "At what time?"},
-    ]}  # fmt: skip
+    ask = {
+        "id": "ask_booking",
+        "type": "request",
+        "slots": [
+            _people(),
+            _cat("restaurant_day", list(WEEKDAYS), "Day of the booking", "On which day?"),
+            {"name": "restaurant_time", "type": "time", "description": "Time of the booking", "ask": "At what time?"},
+        ],
+    }
     nodes, edges = _find_and_book(
         "restaurant",
         {"name": "restaurant_name", "food": "food", "area": "restaurant_area", "pricerange": "restaurant_pricerange"},
-        {"entity": {"result": "entity", "node": "search_restaurant"}, "people": "people", "day": "restaurant_day",
-         "time": "restaurant_time"},
+        {
+            "entity": {"result": "entity", "node": "search_restaurant"},
+            "people": "people",
+            "day": "restaurant_day",
+            "time": "restaurant_time",
+        },
         "A table at {search_restaurant.name} for {people} people on {restaurant_day} at {restaurant_time}.",
         "Your table at {search_restaurant.name} is booked. Your reference number is {book_restaurant.reference}.",
-    )  # fmt: skip
+    )
     return {
         "name": "restaurant",
         "description": "find and book a restaurant in Cambridge",
-        "examples": ["a restaurant", "restaurant", "a place to eat", "a place to dine", "somewhere to eat",
-                     "book a table", "a table", "looking for a restaurant", "need a restaurant"],
+        "examples": [
+            "a restaurant",
+            "restaurant",
+            "a place to eat",
+            "a place to dine",
+            "somewhere to eat",
+            "book a table",
+            "a table",
+            "looking for a restaurant",
+            "need a restaurant",
+        ],
         "context": "You help tourists in Cambridge find and book restaurants.",
         "nodes": [find, *nodes[:3], ask, *nodes[3:]],
         "edges": [{"source": "find", "target": "search_restaurant"}, *edges],
@@ -180,35 +267,78 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
 def hotel_flow(data_dir: Path) -> dict[str, Any]:
     names = _distinct(data_dir, "hotel", "name")
     stars = [f"{n} star" for n in range(6)] + ["any star rating"]
-    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
-        _cat("hotel_area", AREAS, "Area of the place to stay", "In which part of town would you like to stay?", False),
-        _cat("hotel_pricerange", PRICES, "Price range of the place to stay", "In which price range?", False),
-        _cat("hotel_type", ["guest house", "hotel", "any type"], "Hotel or guesthouse", "A hotel or a guesthouse?", False),
-        _cat("stars", stars, "Star rating", "How many stars?", False),
-        _cat("parking", ["free parking", "no parking"], "Parking", "Do you need free parking?", False),
-        _cat("internet", ["free wifi", "no wifi"], "Internet", "Do you need free wifi?", False),
-        _cat("hotel_name", names, "Name of the place to stay", "Do you have a place in mind?", False),
-    ]}  # fmt: skip
+    find: dict[str, Any] = {
+        "id": "find",
+        "type": "request",
+        "slots": [
+            _cat(
+                "hotel_area", AREAS, "Area of the place to stay", "In which part of town would you like to stay?", False
+            ),
+            _cat("hotel_pricerange", PRICES, "Price range of the place to stay", "In which price range?", False),
+            _cat(
+                "hotel_type",
+                ["guest house", "hotel", "any type"],
+                "Hotel or guesthouse",
+                "A hotel or a guesthouse?",
+                False,
+            ),
+            _cat("stars", stars, "Star rating", "How many stars?", False),
+            _cat("parking", ["free parking", "no parking"], "Parking", "Do you need free parking?", False),
+            _cat("internet", ["free wifi", "no wifi"], "Internet", "Do you need free wifi?", False),
+            _cat("hotel_name", names, "Name of the place to stay", "Do you have a place in mind?", False),
+        ],
+    }
     find["rule"] = {"kind": "any", "slots": [slot["name"] for slot in find["slots"]]}
-    ask = {"id": "ask_booking", "type": "request", "slots": [
-        _people(),
-        _cat("hotel_day", list(WEEKDAYS), "Day of arrival", "On which day will you arrive?"),
-        {"name": "stay", "type": "integer", "minimum": 1, "maximum": 30, "description": "Number of nights",
-         "ask": "For how many nights?"},
-    ]}  # fmt: skip
+    ask = {
+        "id": "ask_booking",
+        "type": "request",
+        "slots": [
+            _people(),
+            _cat("hotel_day", list(WEEKDAYS), "Day of arrival", "On which day will you arrive?"),
+            {
+                "name": "stay",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 30,
+                "description": "Number of nights",
+                "ask": "For how many nights?",
+            },
+        ],
+    }
     nodes, edges = _find_and_book(
         "hotel",
-        {"name": "hotel_name", "type": "hotel_type", "area": "hotel_area", "pricerange": "hotel_pricerange",
-         "stars": "stars", "parking": "parking", "internet": "internet"},
-        {"entity": {"result": "entity", "node": "search_hotel"}, "people": "people", "day": "hotel_day", "stay": "stay"},
+        {
+            "name": "hotel_name",
+            "type": "hotel_type",
+            "area": "hotel_area",
+            "pricerange": "hotel_pricerange",
+            "stars": "stars",
+            "parking": "parking",
+            "internet": "internet",
+        },
+        {
+            "entity": {"result": "entity", "node": "search_hotel"},
+            "people": "people",
+            "day": "hotel_day",
+            "stay": "stay",
+        },
         "A stay at {search_hotel.name} for {people} people, {stay} nights from {hotel_day}.",
         "Your stay at {search_hotel.name} is booked. Your reference number is {book_hotel.reference}.",
-    )  # fmt: skip
+    )
     return {
         "name": "hotel",
         "description": "find and book a place to stay in Cambridge",
-        "examples": ["a hotel", "hotel", "a place to stay", "somewhere to stay", "a guesthouse", "a guest house",
-                     "looking for a hotel", "need a hotel", "a room"],
+        "examples": [
+            "a hotel",
+            "hotel",
+            "a place to stay",
+            "somewhere to stay",
+            "a guesthouse",
+            "a guest house",
+            "looking for a hotel",
+            "need a hotel",
+            "a room",
+        ],
         "context": "You help tourists in Cambridge find and book hotels and guesthouses.",
         "nodes": [find, *nodes[:3], ask, *nodes[3:]],
         "edges": [{"source": "find", "target": "search_hotel"}, *edges],
@@ -218,32 +348,75 @@ def hotel_flow(data_dir: Path) -> dict[str, Any]:
 
 def train_flow(data_dir: Path) -> dict[str, Any]:
     stations = sorted(set(_distinct(data_dir, "train", "departure")) | set(_distinct(data_dir, "train", "destination")))
-    find: dict[str, Any] = {"id": "find", "type": "request", "slots": [
-        _cat("departure", [f"from {s}" for s in stations], "Station the train leaves from", "Where will you be leaving from?"),
-        _cat("destination", [f"to {s}" for s in stations], "Station the train goes to", "Where are you heading to?"),
-        _cat("train_day", list(WEEKDAYS), "Day of travel", "On which day will you travel?"),
-    ]}  # fmt: skip
+    find: dict[str, Any] = {
+        "id": "find",
+        "type": "request",
+        "slots": [
+            _cat(
+                "departure",
+                [f"from {s}" for s in stations],
+                "Station the train leaves from",
+                "Where will you be leaving from?",
+            ),
+            _cat(
+                "destination", [f"to {s}" for s in stations], "Station the train goes to", "Where are you heading to?"
+            ),
+            _cat("train_day", list(WEEKDAYS), "Day of travel", "On which day will you travel?"),
+        ],
+    }
     # Two time slots in one node would be ambiguous ("15:45": leave or arrive?): one node each,
     # the arrival asked when the user has no departure time ("I don't have a departure time").
-    leave = {"id": "ask_leave", "type": "request", "slots": [
-        {"name": "leave_at", "type": "time", "description": "Earliest departure time",
-         "ask": "What time would you like to leave after? (If you only have an arrival time, just say so.)"}]}
-    arrive = {"id": "ask_arrive", "type": "request", "slots": [
-        {"name": "arrive_by", "type": "time", "description": "Latest arrival time", "ask": "By what time do you need to arrive?"}]}
+    leave = {
+        "id": "ask_leave",
+        "type": "request",
+        "slots": [
+            {
+                "name": "leave_at",
+                "type": "time",
+                "description": "Earliest departure time",
+                "ask": "What time would you like to leave after? (If you only have an arrival time, just say so.)",
+            }
+        ],
+    }
+    arrive = {
+        "id": "ask_arrive",
+        "type": "request",
+        "slots": [
+            {
+                "name": "arrive_by",
+                "type": "time",
+                "description": "Latest arrival time",
+                "ask": "By what time do you need to arrive?",
+            }
+        ],
+    }
     ask = {"id": "ask_booking", "type": "request", "slots": [_people()]}
     nodes, edges = _find_and_book(
         "train",
-        {"departure": "departure", "destination": "destination", "day": "train_day", "leave_at": "leave_at",
-         "arrive_by": "arrive_by"},
+        {
+            "departure": "departure",
+            "destination": "destination",
+            "day": "train_day",
+            "leave_at": "leave_at",
+            "arrive_by": "arrive_by",
+        },
         {"entity": {"result": "entity", "node": "search_train"}, "people": "people"},
         "{people} tickets on train {search_train.name}.",
         "Your tickets on train {search_train.name} are booked. Your reference number is {book_train.reference}.",
-    )  # fmt: skip
+    )
     return {
         "name": "train",
         "description": "find and book a train ticket",
-        "examples": ["a train", "train", "a train ticket", "train tickets", "looking for a train", "need a train",
-                     "book a train", "take the train"],
+        "examples": [
+            "a train",
+            "train",
+            "a train ticket",
+            "train tickets",
+            "looking for a train",
+            "need a train",
+            "book a train",
+            "take the train",
+        ],
         "context": "You help travellers find and book trains to and from Cambridge.",
         "nodes": [find, leave, arrive, *nodes[:3], ask, *nodes[3:]],
         "edges": [

@@ -77,8 +77,16 @@ class Episode:
         return out
 
 
-def run_episode(task: Mapping[str, Any], db: MultiwozDB, flows: list[Any], *, understander: Any = None,
-                seed: int = 0, cap: int = CAP, corpus_rate: float = 0.5) -> Episode:  # fmt: skip
+def run_episode(
+    task: Mapping[str, Any],
+    db: MultiwozDB,
+    flows: list[Any],
+    *,
+    understander: Any = None,
+    seed: int = 0,
+    cap: int = CAP,
+    corpus_rate: float = 0.5,
+) -> Episode:
     from ...assistant import Assistant
 
     session = str(task.get("filename", "task"))
@@ -104,13 +112,33 @@ def run_episode(task: Mapping[str, Any], db: MultiwozDB, flows: list[Any], *, un
     bookings = db.bookings(session)
     generated = generated_slots(bookings, db.row)
     score = score_episode(task["domains"], generated, aborted=aborted, turns=turns, cap=cap)
-    return Episode(session, list(task["domains"]), turns, aborted, assistant.ended, score.inform, score.booking,
-                   score.reasons, error, bookings, log, calls)  # fmt: skip
+    return Episode(
+        session,
+        list(task["domains"]),
+        turns,
+        aborted,
+        assistant.ended,
+        score.inform,
+        score.booking,
+        score.reasons,
+        error,
+        bookings,
+        log,
+        calls,
+    )
 
 
-def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, understander: Any = None, seed: int = 0,
-             cap: int = CAP, progress: bool = False,
-             on_episode: Callable[[Episode], None] | None = None, corpus_rate: float = 0.5) -> dict[str, Any]:  # fmt: skip
+def evaluate(
+    tasks: Iterable[Mapping[str, Any]],
+    data_dir: str | Path,
+    *,
+    understander: Any = None,
+    seed: int = 0,
+    cap: int = CAP,
+    progress: bool = False,
+    on_episode: Callable[[Episode], None] | None = None,
+    corpus_rate: float = 0.5,
+) -> dict[str, Any]:
     """Run every task; the report as a JSON-ready dict."""
     tqdm = require("tqdm", "eval", "fsmdial eval clemtodd").tqdm
 
@@ -122,13 +150,16 @@ def evaluate(tasks: Iterable[Mapping[str, Any]], data_dir: str | Path, *, unders
     bar = tqdm(tasks, desc="clem:todd", unit="task", disable=not progress)
     try:
         for task in bar:
-            episode = run_episode(task, db, flows, understander=understander, seed=seed, cap=cap,
-                                  corpus_rate=corpus_rate)  # fmt: skip
+            episode = run_episode(
+                task, db, flows, understander=understander, seed=seed, cap=cap, corpus_rate=corpus_rate
+            )
             episodes.append(episode)
             if on_episode is not None:
                 on_episode(episode)
-            bar.set_postfix(success=f"{sum(e.booking for e in episodes) / len(episodes):.2f}",
-                            aborts=sum(e.aborted for e in episodes))  # fmt: skip
+            bar.set_postfix(
+                success=f"{sum(e.booking for e in episodes) / len(episodes):.2f}",
+                aborts=sum(e.aborted for e in episodes),
+            )
     finally:
         bar.close()
         db.close()
@@ -185,7 +216,9 @@ def format_table(data: Mapping[str, Any]) -> str:
         f"{'average over tasks':32s} {fmt(data['booking_success']['tasks']):>15s} {fmt(data['inform_rate']['tasks']):>11s}",
     ]
     for name, g in data["per_domains"].items():
-        lines.append(f"  {name:30s} {g['booked'] / g['tasks']:15.2f} {g['informed'] / g['tasks']:11.2f}   ({g['tasks']} tasks)")
+        lines.append(
+            f"  {name:30s} {g['booked'] / g['tasks']:15.2f} {g['informed'] / g['tasks']:11.2f}   ({g['tasks']} tasks)"
+        )
     lines += [
         "",
         f"aborts {data['aborts']}, turn cap reached {data['turn_cap_reached']}, turns per task {data['turns_per_task']}",

@@ -73,8 +73,12 @@ def _value_matches(key: str, goal: str, generated: str, fail: str | None) -> boo
     return False
 
 
-def _compare(goal: Mapping[str, Mapping[str, Any]], fail: Mapping[str, Mapping[str, Any]],
-             generated: Mapping[str, Mapping[str, str]], what: str) -> list[str]:  # fmt: skip
+def _compare(
+    goal: Mapping[str, Mapping[str, Any]],
+    fail: Mapping[str, Mapping[str, Any]],
+    generated: Mapping[str, Mapping[str, str]],
+    what: str,
+) -> list[str]:
     """What does not match (empty: everything matches)."""
     problems = []
     for domain, values in goal.items():
@@ -95,8 +99,14 @@ def _compare(goal: Mapping[str, Mapping[str, Any]], fail: Mapping[str, Mapping[s
     return problems
 
 
-def score_episode(goal_domains: Mapping[str, Mapping[str, Any]], generated: Mapping[str, Mapping[str, Mapping[str, str]]],
-                  *, aborted: bool, turns: int, cap: int) -> EpisodeScore:  # fmt: skip
+def score_episode(
+    goal_domains: Mapping[str, Mapping[str, Any]],
+    generated: Mapping[str, Mapping[str, Mapping[str, str]]],
+    *,
+    aborted: bool,
+    turns: int,
+    cap: int,
+) -> EpisodeScore:
     """Inform and booking success of one task (0 or 1 each), with the reasons for a failure."""
     if aborted:
         return EpisodeScore(0, 0, ["aborted"])

@@ -217,8 +217,10 @@ class MultiwozDB:
             finally:
                 source.close()
             self.conn.execute(f"CREATE TABLE {domain} ({', '.join(_quote(c) + ' TEXT' for c in columns)})")
-            self.conn.executemany(f"INSERT INTO {domain} VALUES ({', '.join('?' * len(columns))})",
-                                  [tuple(_norm_cell(v) for v in row) for row in rows])  # fmt: skip
+            self.conn.executemany(
+                f"INSERT INTO {domain} VALUES ({', '.join('?' * len(columns))})",
+                [tuple(_norm_cell(v) for v in row) for row in rows],
+            )
         self.conn.execute(
             "CREATE TABLE bookings (session TEXT, seq INTEGER, domain TEXT, reference TEXT, entity INTEGER,"
             " people INTEGER, day TEXT, time TEXT, stay INTEGER)"
@@ -258,12 +260,23 @@ class MultiwozDB:
         return [dict(row) for row in self.conn.execute(f"{sql} ORDER BY {order}", params)]
 
     # ------------------------------------------------------------ bookings
-    def book(self, session: str, domain: Domain, entity: int, people: int, *, day: str | None = None,
-             time: str | None = None, stay: int | None = None) -> str:  # fmt: skip
+    def book(
+        self,
+        session: str,
+        domain: Domain,
+        entity: int,
+        people: int,
+        *,
+        day: str | None = None,
+        time: str | None = None,
+        stay: int | None = None,
+    ) -> str:
         (seq,) = self.conn.execute("SELECT COUNT(*) FROM bookings WHERE session = ?", (session,)).fetchone()
         reference = hashlib.sha1(f"{session}|{domain}|{seq}".encode()).hexdigest()[:8].upper()
-        self.conn.execute("INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          (session, seq, domain, reference, entity, people, day, time, stay))  # fmt: skip
+        self.conn.execute(
+            "INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (session, seq, domain, reference, entity, people, day, time, stay),
+        )
         return reference
 
     def bookings(self, session: str) -> list[dict[str, Any]]:
@@ -307,15 +320,19 @@ def _hotel_text(q: HotelQuery) -> str:
     text = _article(" ".join(w for w in words if w))
     if q.area:
         text += f" in the {q.area}"
-    extras = [f"{'free' if v == 'yes' else 'no'} {what}" for what, v in (("parking", q.parking), ("wifi", q.internet)) if v]
+    extras = [
+        f"{'free' if v == 'yes' else 'no'} {what}" for what, v in (("parking", q.parking), ("wifi", q.internet)) if v
+    ]
     return text + (" with " + " and ".join(extras) if extras else "")
 
 
 def _hotel_offer(row: dict[str, Any]) -> str:
     parking = "free parking" if row["parking"] == "yes" else "no free parking"
     wifi = "free wifi" if row["internet"] == "yes" else "no free wifi"
-    return (f"{row['name']} is {_article(row['pricerange'])} {row['stars']} star {row['type']} in the {row['area']}, "
-            f"with {parking} and {wifi}.")  # fmt: skip
+    return (
+        f"{row['name']} is {_article(row['pricerange'])} {row['stars']} star {row['type']} in the {row['area']}, "
+        f"with {parking} and {wifi}."
+    )
 
 
 class Tools:
@@ -327,26 +344,42 @@ class Tools:
     def search_restaurants(self, **arguments: Any) -> SearchResult:
         q = RestaurantQuery(**arguments)
         # A name identifies the place: the other constraints are the user's description of it.
-        rows = self.db.find("restaurant", name=q.name) if q.name else self.db.find(
-            "restaurant", food=q.food, area=q.area, pricerange=q.pricerange)  # fmt: skip
+        rows = (
+            self.db.find("restaurant", name=q.name)
+            if q.name
+            else self.db.find("restaurant", food=q.food, area=q.area, pricerange=q.pricerange)
+        )
         if not rows:
             return SearchResult(count=0, searched=_restaurant_text(q))
         top = rows[0]
         offer = f"{top['name']} is {_article(top['pricerange'])} {top['food']} restaurant in the {top['area']}."
-        return SearchResult(count=len(rows), offer=offer, searched=_restaurant_text(q), name=top["name"],
-                            entity=top["entity"])  # fmt: skip
+        return SearchResult(
+            count=len(rows), offer=offer, searched=_restaurant_text(q), name=top["name"], entity=top["entity"]
+        )
 
     def search_hotels(self, **arguments: Any) -> SearchResult:
         q = HotelQuery(**arguments)
         if q.name:
             rows = self.db.find("hotel", name=q.name)
         else:
-            rows = self.db.find("hotel", type=q.type, area=q.area, pricerange=q.pricerange, stars=q.stars,
-                                parking=q.parking, internet=q.internet)  # fmt: skip
+            rows = self.db.find(
+                "hotel",
+                type=q.type,
+                area=q.area,
+                pricerange=q.pricerange,
+                stars=q.stars,
+                parking=q.parking,
+                internet=q.internet,
+            )
         if not rows:
             return SearchResult(count=0, searched=_hotel_text(q))
-        return SearchResult(count=len(rows), offer=_hotel_offer(rows[0]), searched=_hotel_text(q), name=rows[0]["name"],
-                            entity=rows[0]["entity"])  # fmt: skip
+        return SearchResult(
+            count=len(rows),
+            offer=_hotel_offer(rows[0]),
+            searched=_hotel_text(q),
+            name=rows[0]["name"],
+            entity=rows[0]["entity"],
+        )
 
     def search_trains(self, **arguments: Any) -> SearchResult:
         q = TrainQuery(**arguments)
@@ -356,8 +389,10 @@ class Tools:
         if not rows:
             return SearchResult(count=0, searched=searched)
         top = rows[0]
-        offer = (f"Train {top['trainID']} leaves {top['departure']} at {top['leaveAt']} on {top['day']} and arrives in "
-                 f"{top['destination']} at {top['arriveBy']}; the fare is {top['price']}.")  # fmt: skip
+        offer = (
+            f"Train {top['trainID']} leaves {top['departure']} at {top['leaveAt']} on {top['day']} and arrives in "
+            f"{top['destination']} at {top['arriveBy']}; the fare is {top['price']}."
+        )
         return SearchResult(count=len(rows), offer=offer, searched=searched, name=top["trainID"], entity=top["entity"])
 
     def book_restaurant(self, **arguments: Any) -> BookingResult:
@@ -369,20 +404,28 @@ class Tools:
     def book_train(self, **arguments: Any) -> BookingResult:
         return self._book("train", TrainBooking(**arguments), "that train")
 
-    def _book(self, domain: Domain, booking: RestaurantBooking | HotelBooking | TrainBooking, what: str) -> BookingResult:
+    def _book(
+        self, domain: Domain, booking: RestaurantBooking | HotelBooking | TrainBooking, what: str
+    ) -> BookingResult:
         """Book the offered row of ``domain`` (day, time and stay where the domain's booking has them)."""
         if self.db.row(domain, booking.entity) is None:
             return BookingResult(booked=False, reason=f"{what} is not in the database")
         extra = booking.model_dump(exclude={"entity", "people"})
-        return BookingResult(booked=True, reference=self.db.book(self.session, domain, booking.entity, booking.people, **extra))
+        return BookingResult(
+            booked=True, reference=self.db.book(self.session, domain, booking.entity, booking.people, **extra)
+        )
 
     def registry(self) -> ToolRegistry:
         """Every tool, with its pydantic argument model (the engine validates before calling)."""
         registry = ToolRegistry()
         models: dict[str, type[BaseModel]] = {
-            "search_restaurants": RestaurantQuery, "search_hotels": HotelQuery, "search_trains": TrainQuery,
-            "book_restaurant": RestaurantBooking, "book_hotel": HotelBooking, "book_train": TrainBooking,
-        }  # fmt: skip
+            "search_restaurants": RestaurantQuery,
+            "search_hotels": HotelQuery,
+            "search_trains": TrainQuery,
+            "book_restaurant": RestaurantBooking,
+            "book_hotel": HotelBooking,
+            "book_train": TrainBooking,
+        }
         for name, model in models.items():
             function: Callable[..., Any] = getattr(self, name)
             registry.register(name, function, arguments=model)

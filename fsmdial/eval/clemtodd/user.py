@@ -42,48 +42,96 @@ from typing import Any
 
 # Flow slot -> (part of the goal, key) per domain.
 SLOT_GOAL: dict[str, dict[str, tuple[str, str]]] = {
-    "restaurant": {"food": ("info", "food"), "restaurant_area": ("info", "area"),
-                   "restaurant_pricerange": ("info", "pricerange"), "restaurant_name": ("info", "name"),
-                   "people": ("book", "people"), "restaurant_day": ("book", "day"), "restaurant_time": ("book", "time")},
-    "hotel": {"hotel_area": ("info", "area"), "hotel_pricerange": ("info", "pricerange"), "hotel_type": ("info", "type"),
-              "stars": ("info", "stars"), "parking": ("info", "parking"), "internet": ("info", "internet"),
-              "hotel_name": ("info", "name"), "people": ("book", "people"), "hotel_day": ("book", "day"),
-              "stay": ("book", "stay")},
-    "train": {"departure": ("info", "departure"), "destination": ("info", "destination"), "train_day": ("info", "day"),
-              "leave_at": ("info", "leaveAt"), "arrive_by": ("info", "arriveBy"), "people": ("book", "people")},
-}  # fmt: skip
+    "restaurant": {
+        "food": ("info", "food"),
+        "restaurant_area": ("info", "area"),
+        "restaurant_pricerange": ("info", "pricerange"),
+        "restaurant_name": ("info", "name"),
+        "people": ("book", "people"),
+        "restaurant_day": ("book", "day"),
+        "restaurant_time": ("book", "time"),
+    },
+    "hotel": {
+        "hotel_area": ("info", "area"),
+        "hotel_pricerange": ("info", "pricerange"),
+        "hotel_type": ("info", "type"),
+        "stars": ("info", "stars"),
+        "parking": ("info", "parking"),
+        "internet": ("info", "internet"),
+        "hotel_name": ("info", "name"),
+        "people": ("book", "people"),
+        "hotel_day": ("book", "day"),
+        "stay": ("book", "stay"),
+    },
+    "train": {
+        "departure": ("info", "departure"),
+        "destination": ("info", "destination"),
+        "train_day": ("info", "day"),
+        "leave_at": ("info", "leaveAt"),
+        "arrive_by": ("info", "arriveBy"),
+        "people": ("book", "people"),
+    },
+}
 DOMAIN_WORDS = {
     "restaurant": ("restaurant", "place to dine", "place to eat", "somewhere to eat"),
     "hotel": ("place to stay", "hotel", "guesthouse", "guest house", "somewhere to stay"),
     "train": ("train",),
 }
 # Corpus act slot names -> goal keys (MultiWOZ writes book slots as bookpeople, times without case).
-_CORPUS_KEYS = {"bookpeople": "people", "bookday": "day", "booktime": "time", "bookstay": "stay", "leaveat": "leaveAt",
-                "arriveby": "arriveBy", "price": "pricerange"}  # fmt: skip
+_CORPUS_KEYS = {
+    "bookpeople": "people",
+    "bookday": "day",
+    "booktime": "time",
+    "bookstay": "stay",
+    "leaveat": "leaveAt",
+    "arriveby": "arriveBy",
+    "price": "pricerange",
+}
 _REFERENCE = re.compile(r"reference (?:number )?is:? ?([A-Z0-9]{6,})")
 _TIME = re.compile(r"\b(\d{1,2}:\d{2})\b")
-GOODBYES = ("Thank you, that's all I need. Goodbye!", "Great, thanks for your help. Bye!",
-            "That's everything, thank you. Goodbye.", "Thanks, that will be all. Have a nice day!")  # fmt: skip
+GOODBYES = (
+    "Thank you, that's all I need. Goodbye!",
+    "Great, thanks for your help. Bye!",
+    "That's everything, thank you. Goodbye.",
+    "Thanks, that will be all. Have a nice day!",
+)
 YES = ("Yes, please.", "Yes please, go ahead.", "Yes, that's right.", "Sure, please book it.", "Yes.")
 OPENERS = {
-    "restaurant": ("I'm looking for a restaurant", "I need a restaurant", "Can you help me find a restaurant",
-                   "I would like to find a restaurant"),
-    "hotel": ("I'm looking for a place to stay", "I need a place to stay", "Can you help me find a place to stay",
-              "I would like to find somewhere to stay"),
-    "train": ("I'm looking for a train", "I need a train", "Can you help me find a train", "I would like to book a train"),
-}  # fmt: skip
+    "restaurant": (
+        "I'm looking for a restaurant",
+        "I need a restaurant",
+        "Can you help me find a restaurant",
+        "I would like to find a restaurant",
+    ),
+    "hotel": (
+        "I'm looking for a place to stay",
+        "I need a place to stay",
+        "Can you help me find a place to stay",
+        "I would like to find somewhere to stay",
+    ),
+    "train": (
+        "I'm looking for a train",
+        "I need a train",
+        "Can you help me find a train",
+        "I would like to book a train",
+    ),
+}
 SHORT_DOMAIN = {"restaurant": "A restaurant.", "hotel": "A place to stay.", "train": "A train."}
 HOTEL_TYPE_OPENERS = ("I'm looking for a {v}", "I need a {v}", "Can you help me find a {v}")
 MAX_RESTATES = 2
 # What the user says when a no-match shows a constraint its goal does not have: (goal key, pattern, words).
 _DONT_CARE = {
-    "restaurant": (("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
-                   ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine.")),
-    "hotel": (("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
-              ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine."),
-              ("type", r"\b(?:hotel|guest ?house)\b", "Any type is fine."),
-              ("stars", r"\b\d star\b", "Any star rating is fine.")),
-}  # fmt: skip
+    "restaurant": (
+        ("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
+        ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine."),
+    ),
+    "hotel": (
+        ("area", r"\bin the (?:centre|north|south|east|west)\b", "Any area is fine."),
+        ("pricerange", r"\b(?:cheap|moderate|expensive)\b", "Any price range is fine."),
+        ("type", r"\b(?:hotel|guest ?house)\b", "Any type is fine."),
+        ("stars", r"\b\d star\b", "Any star rating is fine."),
+    ),
+}
 
 
 def phrase(domain: str, key: str, value: str, rng: random.Random) -> str:
@@ -108,7 +156,9 @@ def phrase(domain: str, key: str, value: str, rng: random.Random) -> str:
     }
     options: Sequence[str] = table.get(key, ())
     if key == "day":
-        options = (f"on {v}", f"for {v}") if not (domain == "hotel") else (f"from {v}", f"starting {v}", f"arriving {v}")
+        options = (
+            (f"on {v}", f"for {v}") if not (domain == "hotel") else (f"from {v}", f"starting {v}", f"arriving {v}")
+        )
     return rng.choice(list(options)) if options else v
 
 
@@ -162,8 +212,9 @@ class SimulatedUser:
         fail_book = {k: str(v) for k, v in goal.get("fail_book", {}).items() if k not in ("invalid", "pre_invalid")}
         first = fail_info or info
         alternatives = {k: v for k, v in info.items() if first.get(k) != v}
-        return DomainAgenda(name, dict(first), alternatives, {**book, **fail_book},
-                            {k: book[k] for k in fail_book if k in book})  # fmt: skip
+        return DomainAgenda(
+            name, dict(first), alternatives, {**book, **fail_book}, {k: book[k] for k in fail_book if k in book}
+        )
 
     @property
     def current(self) -> DomainAgenda | None:
@@ -203,8 +254,9 @@ class SimulatedUser:
                 return text, keys
         return None
 
-    def _values_sentence(self, domain: str, values: Mapping[str, str], *, opening: bool = False,
-                         prefix: str = "", corpus: bool = True) -> str:  # fmt: skip
+    def _values_sentence(
+        self, domain: str, values: Mapping[str, str], *, opening: bool = False, prefix: str = "", corpus: bool = True
+    ) -> str:
         """Say ``values`` (a corpus utterance where one fits, templates for the rest)."""
         said: set[str] = set()
         parts: list[str] = []
@@ -275,7 +327,9 @@ class SimulatedUser:
         if agenda.phase == "new" or (question is None and not_understood):
             # Open the domain (again, in plain words, when the bot did not follow).
             agenda.phase = "find"
-            return self._say(self._values_sentence(d, self._find_values(agenda), opening=True, corpus=not not_understood))
+            return self._say(
+                self._values_sentence(d, self._find_values(agenda), opening=True, corpus=not not_understood)
+            )
         if question is not None:
             return self._say(self._answer(agenda, question))
         # Nothing asked (a misunderstanding, an out-of-scope reply): say what is pending again.
@@ -292,14 +346,22 @@ class SimulatedUser:
 
     def _after_no_match(self, agenda: DomainAgenda, text: str) -> str:
         # Constraints the bot searched with that the goal does not have (misread): "any area is fine".
-        unwanted = [say for key, pattern, say in _DONT_CARE.get(agenda.name, ())
-                    if key not in agenda.constraints and re.search(pattern, text.lower())]  # fmt: skip
+        unwanted = [
+            say
+            for key, pattern, say in _DONT_CARE.get(agenda.name, ())
+            if key not in agenda.constraints and re.search(pattern, text.lower())
+        ]
         drop = (" ".join(unwanted) + " ") if unwanted else ""
         if agenda.alternatives and not agenda.switched:
             agenda.switched = True
             agenda.constraints.update(agenda.alternatives)
-            return drop + self._values_sentence(agenda.name, agenda.alternatives, prefix=self.rng.choice(
-                ("How about a place ", "Then how about something ", "OK, what about something ")))  # fmt: skip
+            return drop + self._values_sentence(
+                agenda.name,
+                agenda.alternatives,
+                prefix=self.rng.choice(
+                    ("How about a place ", "Then how about something ", "OK, what about something ")
+                ),
+            )
         if unwanted:
             return " ".join(unwanted)
         # Nothing else to try: say it all again once, then give up.
@@ -359,9 +421,13 @@ class SimulatedUser:
         values = agenda.constraints if part == "info" else agenda.book
         if key not in values:
             if key == "leaveAt":
-                return self.rng.choice(("I don't have a departure time in mind.", "I don't have a time to leave, sorry."))
+                return self.rng.choice(
+                    ("I don't have a departure time in mind.", "I don't have a time to leave, sorry.")
+                )
             if part == "info":  # not in the goal: say what does matter instead
-                return self._values_sentence(d, self._find_values(agenda), prefix="I don't mind, but I'd like something ")
+                return self._values_sentence(
+                    d, self._find_values(agenda), prefix="I don't mind, but I'd like something "
+                )
             return self._values_sentence(d, agenda.book)
         if part == "book":
             # The booking details, the asked one first, with at most one number (people or nights).
@@ -377,7 +443,12 @@ class SimulatedUser:
 
     def _wrong_in_confirmation(self, agenda: DomainAgenda, text: str) -> dict[str, str]:
         low = text.lower()
-        checks = {"people": f"{agenda.book.get('people')} people" if agenda.name != "train" else f"{agenda.book.get('people')} tickets",
-                  "day": f"{agenda.book.get('day')}", "time": f"{agenda.book.get('time')}",
-                  "stay": f"{agenda.book.get('stay')} nights"}  # fmt: skip
+        checks = {
+            "people": f"{agenda.book.get('people')} people"
+            if agenda.name != "train"
+            else f"{agenda.book.get('people')} tickets",
+            "day": f"{agenda.book.get('day')}",
+            "time": f"{agenda.book.get('time')}",
+            "stay": f"{agenda.book.get('stay')} nights",
+        }
         return {k: agenda.book[k] for k, needle in checks.items() if k in agenda.book and needle.lower() not in low}

@@ -19,9 +19,13 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", metavar="DIR", default=os.environ.get("FSMDIAL_SGD", "../shared/data/sgd"),
-                        help="SGD laid out as the dataset: DIR/SPLIT/schema.json, DIR/SPLIT/dialogues_*.json, "
-                             "DIR/train/schema.json (default: $FSMDIAL_SGD or ../shared/data/sgd)")  # fmt: skip
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        default=os.environ.get("FSMDIAL_SGD", "../shared/data/sgd"),
+        help="SGD laid out as the dataset: DIR/SPLIT/schema.json, DIR/SPLIT/dialogues_*.json, "
+        "DIR/train/schema.json (default: $FSMDIAL_SGD or ../shared/data/sgd)",
+    )
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
@@ -30,8 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--services", nargs="+", metavar="NAME", help="only dialogues whose services are all among these"
     )
-    parser.add_argument("--teacher-forced", action="store_true",
-                        help="diagnostic: the previous gold state as the session's slots before each user turn")  # fmt: skip
+    parser.add_argument(
+        "--teacher-forced",
+        action="store_true",
+        help="diagnostic: the previous gold state as the session's slots before each user turn",
+    )
     parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
     parser.add_argument("--predictions", metavar="DIR", help="write the predicted dialogues in SGD's format")
     parser.add_argument(
@@ -56,9 +63,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: no dialogue of {split.directory / split.name} has only the services asked for", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    report = evaluate(split, dialogues, kind=args.understander, model=args.model, teacher_forced=args.teacher_forced,
-                      workers=args.workers, seed=args.seed, predictions=args.predictions,
-                      progress=not args.no_progress)  # fmt: skip
+    report = evaluate(
+        split,
+        dialogues,
+        kind=args.understander,
+        model=args.model,
+        teacher_forced=args.teacher_forced,
+        workers=args.workers,
+        seed=args.seed,
+        predictions=args.predictions,
+        progress=not args.no_progress,
+    )
     report["settings"]["seconds"] = round(time.perf_counter() - started, 1)
     report["settings"]["sample"] = args.sample
     report["settings"]["services"] = args.services or "all"

@@ -17,8 +17,10 @@ from .tracking import Service, Tracked, build_services, read_dialogues, track_di
 UNDERSTANDERS = ("rules", "gguf")
 MISSES_KEPT = 60
 OFFICIAL = "official: fsmdial's own state, carried from its own earlier turns; the gold state is never an input"
-TEACHER_FORCED = ("teacher_forced (diagnostic, not comparable with published figures): the previous gold state "
-                  "is the session's slots before each user turn")  # fmt: skip
+TEACHER_FORCED = (
+    "teacher_forced (diagnostic, not comparable with published figures): the previous gold state "
+    "is the session's slots before each user turn"
+)
 
 
 @dataclass
@@ -37,8 +39,10 @@ class Split:
         schema_path, train_path = directory / name / "schema.json", directory / "train" / "schema.json"
         for path in (schema_path, train_path):
             if not path.is_file():
-                raise ValueError(f"{path} not found: --data must hold {name}/schema.json, {name}/dialogues_*.json "
-                                 "and train/schema.json (the SGD layout)")  # fmt: skip
+                raise ValueError(
+                    f"{path} not found: --data must hold {name}/schema.json, {name}/dialogues_*.json "
+                    "and train/schema.json (the SGD layout)"
+                )
         files = sorted((directory / name).glob("dialogues_*.json"))
         if not files:
             raise ValueError(f"no dialogues_*.json in {directory / name}")
@@ -47,8 +51,13 @@ class Split:
         return cls(directory, name, schema, {s["service_name"] for s in train}, files)
 
 
-def select(dialogues: list[tuple[str, dict[str, Any]]], *, services: list[str] | None = None,
-           sample: int | None = None, seed: int = 0) -> list[tuple[str, dict[str, Any]]]:  # fmt: skip
+def select(
+    dialogues: list[tuple[str, dict[str, Any]]],
+    *,
+    services: list[str] | None = None,
+    sample: int | None = None,
+    seed: int = 0,
+) -> list[tuple[str, dict[str, Any]]]:
     """The dialogues whose services are all among ``services`` (when given), then a seeded sample of ``sample``."""
     if services:
         wanted = set(services)
@@ -87,13 +96,33 @@ class Scores:
                 self.collections.add(service.name, service.seen, values, scores)
                 for score in scores:
                     if score.score < 1.0:
-                        self._keep({"dialogue": reference["dialogue_id"], "turn": index, "text": ref_turn["utterance"],
-                                    "service": service.name, "slot": score.slot, "type": score.kind,
-                                    "expected": list(score.expected), "got": score.got, "score": score.score})  # fmt: skip
+                        self._keep(
+                            {
+                                "dialogue": reference["dialogue_id"],
+                                "turn": index,
+                                "text": ref_turn["utterance"],
+                                "service": service.name,
+                                "slot": score.slot,
+                                "type": score.kind,
+                                "expected": list(score.expected),
+                                "got": score.got,
+                                "score": score.score,
+                            }
+                        )
                 if values[INTENT] < 1.0:
-                    self._keep({"dialogue": reference["dialogue_id"], "turn": index, "text": ref_turn["utterance"],
-                                "service": service.name, "slot": "active_intent", "type": "intent",
-                                "expected": [frame["state"]["active_intent"]], "got": hyp["active_intent"], "score": 0.0})  # fmt: skip
+                    self._keep(
+                        {
+                            "dialogue": reference["dialogue_id"],
+                            "turn": index,
+                            "text": ref_turn["utterance"],
+                            "service": service.name,
+                            "slot": "active_intent",
+                            "type": "intent",
+                            "expected": [frame["state"]["active_intent"]],
+                            "got": hyp["active_intent"],
+                            "score": 0.0,
+                        }
+                    )
 
     def _keep(self, miss: dict[str, Any]) -> None:
         """Reservoir sampling: every miss has the same chance of being among the kept ones."""
@@ -114,15 +143,18 @@ class Scores:
             if key.endswith("]"):
                 metric, kind = key[:-1].split("[")
                 per_type[kind][metric] = value
-        services = {k: {m: v for m, v in row.items() if m in official or m == "frames"}
-                    for k, row in means.items() if not k.startswith("#")}  # fmt: skip
+        services = {
+            k: {m: v for m, v in row.items() if m in official or m == "frames"}
+            for k, row in means.items()
+            if not k.startswith("#")
+        }
         slots = {k: round(100 * sum(v) / len(v), 2) for k, v in sorted(self.collections.slot_values.items())}
         return {
             "metrics": {
                 k: {m: v for m, v in means[k].items() if m in official or m == "frames" or m.startswith("requested")}
                 for k in (ALL, SEEN, UNSEEN)
                 if k in means
-            },  # fmt: skip
+            },
             "per_slot_type": dict(sorted(per_type.items())),
             "per_service": services,
             "per_slot_average_accuracy": slots,
@@ -146,8 +178,9 @@ def _init_worker(
 
 
 def _track(dialogue: dict[str, Any]) -> Tracked:
-    return track_dialogue(dialogue, _WORKER["services"], _WORKER["understander"],
-                          teacher_forced=_WORKER["teacher_forced"])  # fmt: skip
+    return track_dialogue(
+        dialogue, _WORKER["services"], _WORKER["understander"], teacher_forced=_WORKER["teacher_forced"]
+    )
 
 
 def _tracked(dialogues: list[dict[str, Any]], args: tuple[Any, ...], workers: int) -> Iterator[Tracked]:
@@ -161,9 +194,18 @@ def _tracked(dialogues: list[dict[str, Any]], args: tuple[Any, ...], workers: in
         yield from map(_track, dialogues)
 
 
-def evaluate(split: Split, dialogues: list[tuple[str, dict[str, Any]]], *, kind: str = "rules",
-             model: str | None = None, teacher_forced: bool = False, workers: int = 1, seed: int = 0,
-             predictions: str | Path | None = None, progress: bool = False) -> dict[str, Any]:  # fmt: skip
+def evaluate(
+    split: Split,
+    dialogues: list[tuple[str, dict[str, Any]]],
+    *,
+    kind: str = "rules",
+    model: str | None = None,
+    teacher_forced: bool = False,
+    workers: int = 1,
+    seed: int = 0,
+    predictions: str | Path | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
     """Track ``dialogues`` (from :func:`read_dialogues`) with fsmdial and score them; the report as a dict.
 
     ``predictions``: a directory to write the predicted dialogues into, one file per source file,
@@ -196,19 +238,29 @@ def evaluate(split: Split, dialogues: list[tuple[str, dict[str, Any]]], *, kind:
     report["turn_errors"] = errors
     report["model_calls"] = model_calls
     report["dialogues"] = len(dialogues)
-    report["settings"] = {"split": split.name, "data": str(split.directory), "understander": kind, "model": model,
-                          "teacher_forced": teacher_forced, "seed": seed,
-                          "seen_services": sorted(s for s in services if services[s].seen),
-                          "unseen_services": sorted(s for s in services if not services[s].seen)}  # fmt: skip
+    report["settings"] = {
+        "split": split.name,
+        "data": str(split.directory),
+        "understander": kind,
+        "model": model,
+        "teacher_forced": teacher_forced,
+        "seed": seed,
+        "seen_services": sorted(s for s in services if services[s].seen),
+        "unseen_services": sorted(s for s in services if not services[s].seen),
+    }
     return report
 
 
 def format_table(report: dict[str, Any]) -> str:
     """The report as plain text: the official metrics over all/seen/unseen services, per type, per service."""
     s = report["settings"]
-    lines = [f"SGD {s['split']} dialogue state tracking ({s['understander']}, {report['dialogues']} dialogues, "
-             f"{s.get('seconds', '?')} s)", f"protocol: {report['protocol']}", "",
-             f"{'':22s} {'JGA':>7s} {'avg GA':>7s} {'intent':>7s} {'req F1':>7s} {'frames':>7s}"]  # fmt: skip
+    lines = [
+        f"SGD {s['split']} dialogue state tracking ({s['understander']}, {report['dialogues']} dialogues, "
+        f"{s.get('seconds', '?')} s)",
+        f"protocol: {report['protocol']}",
+        "",
+        f"{'':22s} {'JGA':>7s} {'avg GA':>7s} {'intent':>7s} {'req F1':>7s} {'frames':>7s}",
+    ]
 
     def row(name: str, values: Mapping[str, float]) -> None:
         cells = [values.get(m) for m in (JGA, AGA, INTENT, REQUESTED_F1)]

@@ -91,8 +91,12 @@ class SlotScore:
     got: str | None
 
 
-def slot_scores(reference: Mapping[str, Sequence[str]], hypothesis: Mapping[str, Sequence[str]],
-                service: Mapping[str, Any], kinds: Mapping[str, str]) -> list[SlotScore]:  # fmt: skip
+def slot_scores(
+    reference: Mapping[str, Sequence[str]],
+    hypothesis: Mapping[str, Sequence[str]],
+    service: Mapping[str, Any],
+    kinds: Mapping[str, str],
+) -> list[SlotScore]:
     """One score per slot of ``service``'s schema (the official ``compare_slot_values``)."""
     out = []
     for slot in service["slots"]:
@@ -108,8 +112,17 @@ def slot_scores(reference: Mapping[str, Sequence[str]], hypothesis: Mapping[str,
                 score = noncategorical_match(expected, got)
         else:
             score = 0.0 if got is not None else 1.0
-        out.append(SlotScore(name, kinds.get(name, "categorical" if categorical else "free text"), categorical,
-                             name in reference, score, expected, got))  # fmt: skip
+        out.append(
+            SlotScore(
+                name,
+                kinds.get(name, "categorical" if categorical else "free text"),
+                categorical,
+                name in reference,
+                score,
+                expected,
+                got,
+            )
+        )
     return out
 
 
@@ -120,8 +133,9 @@ def _product(values: Iterable[float]) -> float:
     return result
 
 
-def frame_metrics(reference: Mapping[str, Any], hypothesis: Mapping[str, Any], service: Mapping[str, Any],
-                  kinds: Mapping[str, str]) -> tuple[dict[str, float], list[SlotScore]]:  # fmt: skip
+def frame_metrics(
+    reference: Mapping[str, Any], hypothesis: Mapping[str, Any], service: Mapping[str, Any], kinds: Mapping[str, str]
+) -> tuple[dict[str, float], list[SlotScore]]:
     """The metrics of one frame (``reference`` and ``hypothesis`` are the frames' ``state`` objects)."""
     scores = slot_scores(reference["slot_values"], hypothesis["slot_values"], service, kinds)
     requested = f1(reference["requested_slots"], hypothesis["requested_slots"])

@@ -81,8 +81,9 @@ def build_services(schema: Iterable[dict[str, Any]], seen: set[str]) -> dict[str
         intents = {intent["name"] for intent in service["intents"]}
         node_task = {node.id: node.id.split("__")[0] for node in cls.FLOW.nodes if node.id.split("__")[0] in intents}
         kinds = {slot["name"]: slot_kind(slot) for slot in service["slots"]}
-        out[service["service_name"]] = Service(service["service_name"], service, cls, kinds,
-                                               service["service_name"] in seen, node_task)  # fmt: skip
+        out[service["service_name"]] = Service(
+            service["service_name"], service, cls, kinds, service["service_name"] in seen, node_task
+        )
     return out
 
 
@@ -112,8 +113,11 @@ class Tracker:
         actions = (frame or {}).get("actions", ())
         slots = self.service.slots
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
-        self.offered = {a["slot"]: a["values"][0] for a in actions
-                        if a.get("act") in ("OFFER", "CONFIRM") and a["slot"] in slots and a.get("values")}  # fmt: skip
+        self.offered = {
+            a["slot"]: a["values"][0]
+            for a in actions
+            if a.get("act") in ("OFFER", "CONFIRM") and a["slot"] in slots and a.get("values")
+        }
         session = checkpoint(self.dialogue)
         session.history.append(("bot", text))
         self.dialogue.load_session(session)
@@ -228,8 +232,9 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     kind = slot.type
     if kind not in (SlotType.date, SlotType.time):
         return _as_text(value)
-    found = next(((first, last) for read, first, last in read_spans(text, kind, CLOCK.date()).values()
-                  if read == value), None)  # fmt: skip
+    found = next(
+        ((first, last) for read, first, last in read_spans(text, kind, CLOCK.date()).values() if read == value), None
+    )
     if found is None:
         return _as_text(value)
     msg = message(text)
@@ -262,8 +267,13 @@ class Tracked:
     model_calls: int
 
 
-def track_dialogue(dialogue: Mapping[str, Any], services: Mapping[str, Service], understander: Understander, *,
-                   teacher_forced: bool = False) -> Tracked:  # fmt: skip
+def track_dialogue(
+    dialogue: Mapping[str, Any],
+    services: Mapping[str, Service],
+    understander: Understander,
+    *,
+    teacher_forced: bool = False,
+) -> Tracked:
     """Run one SGD dialogue through fsmdial; the gold states are read only under ``teacher_forced``."""
     trackers: dict[str, Tracker] = {}
     gold: dict[str, dict[str, list[str]]] = {}

@@ -20,10 +20,25 @@ GOAL = {
         "fail_book": {},
     },
 }
-RESTAURANT_ROW = {"name": "chiquito restaurant bar", "area": "south", "pricerange": "expensive", "food": "mexican",
-                  "address": "x", "phone": "y", "postcode": "z"}  # fmt: skip
-TRAIN_ROW = {"trainID": "TR1234", "departure": "cambridge", "destination": "london kings cross", "day": "thursday",
-             "leaveAt": "17:00", "arriveBy": "17:51", "duration": "51 minutes", "price": "23.60 pounds"}  # fmt: skip
+RESTAURANT_ROW = {
+    "name": "chiquito restaurant bar",
+    "area": "south",
+    "pricerange": "expensive",
+    "food": "mexican",
+    "address": "x",
+    "phone": "y",
+    "postcode": "z",
+}
+TRAIN_ROW = {
+    "trainID": "TR1234",
+    "departure": "cambridge",
+    "destination": "london kings cross",
+    "day": "thursday",
+    "leaveAt": "17:00",
+    "arriveBy": "17:51",
+    "duration": "51 minutes",
+    "price": "23.60 pounds",
+}
 ROWS = {("restaurant", 1): RESTAURANT_ROW, ("train", 7): TRAIN_ROW}
 
 
@@ -46,8 +61,12 @@ def score(rows: list[dict], *, aborted: bool = False, turns: int = 9) -> tuple[i
 
 def test_generated_slots_read_the_booked_entity_and_the_booking_keys() -> None:
     slots = generated_slots(bookings(), entity_of)
-    assert slots["restaurant"]["info"] == {"name": "chiquito restaurant bar", "area": "south",
-                                           "pricerange": "expensive", "food": "mexican"}  # fmt: skip
+    assert slots["restaurant"]["info"] == {
+        "name": "chiquito restaurant bar",
+        "area": "south",
+        "pricerange": "expensive",
+        "food": "mexican",
+    }
     assert slots["restaurant"]["book"] == {"people": "6", "day": "wednesday", "time": "15:00"}
     assert slots["train"]["info"]["leaveat"] == "17:00" and slots["train"]["book"] == {"people": "6"}
 

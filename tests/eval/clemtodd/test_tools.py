@@ -38,7 +38,7 @@ def test_nothing_matches_says_what_was_searched(db: MultiwozDB) -> None:
 def test_values_are_parameters_never_sql(db: MultiwozDB) -> None:
     tools = Tools(db, "t1")
     assert tools.search_restaurants(area="north' OR '1'='1").count == 0
-    assert tools.search_hotels(name="x\"; DROP TABLE hotel; --").count == 0
+    assert tools.search_hotels(name='x"; DROP TABLE hotel; --').count == 0
     assert db.find("hotel")  # still there
 
 
@@ -50,8 +50,14 @@ def test_user_phrases_map_to_database_values() -> None:
 
 
 def test_train_times_leave_after_and_arrive_by(db: MultiwozDB) -> None:
-    leave = db.trains(TrainQuery(departure="cambridge", destination="london kings cross", day="monday", leave_at="15:45"))
-    assert leave and all(r["leaveAt"] >= "15:45" for r in leave) and leave[0]["leaveAt"] == min(r["leaveAt"] for r in leave)
+    leave = db.trains(
+        TrainQuery(departure="cambridge", destination="london kings cross", day="monday", leave_at="15:45")
+    )
+    assert (
+        leave
+        and all(r["leaveAt"] >= "15:45" for r in leave)
+        and leave[0]["leaveAt"] == min(r["leaveAt"] for r in leave)
+    )
     arrive = db.trains(TrainQuery(departure="cambridge", destination="ely", day="monday", arrive_by="12:00"))
     assert arrive and all(r["arriveBy"] <= "12:00" for r in arrive)
     assert arrive[0]["arriveBy"] == max(r["arriveBy"] for r in arrive)  # the latest that is still in time
@@ -63,7 +69,13 @@ def test_booking_writes_a_row_with_a_reference(db: MultiwozDB) -> None:
     booked = tools.book_hotel(entity=hotel.entity, people=2, day="friday", stay=3)
     assert booked.booked and booked.reference and len(booked.reference) == 8
     [row] = db.bookings("t-book")
-    assert (row["domain"], row["entity"], row["people"], row["day"], row["stay"]) == ("hotel", hotel.entity, 2, "friday", 3)
+    assert (row["domain"], row["entity"], row["people"], row["day"], row["stay"]) == (
+        "hotel",
+        hotel.entity,
+        2,
+        "friday",
+        3,
+    )
     assert row["reference"] == booked.reference
     assert not tools.book_hotel(entity=99999, people=2, day="friday", stay=3).booked
     assert db.bookings("another-task") == []
@@ -92,5 +104,10 @@ def test_the_shared_databases_are_never_written(db: MultiwozDB) -> None:
 
 def test_any_value_is_no_constraint(db: MultiwozDB) -> None:
     tools = Tools(db, "t-any")
-    assert tools.search_hotels(type="any type", area="east", stars="4 star").count == len(db.find("hotel", area="east", stars="4"))
-    assert HotelQuery(area="any area", pricerange="Any price range", stars="any star rating").model_dump(exclude_none=True) == {}
+    assert tools.search_hotels(type="any type", area="east", stars="4 star").count == len(
+        db.find("hotel", area="east", stars="4")
+    )
+    assert (
+        HotelQuery(area="any area", pricerange="Any price range", stars="any star rating").model_dump(exclude_none=True)
+        == {}
+    )
