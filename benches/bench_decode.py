@@ -34,7 +34,10 @@ from .conftest import FLOWS, REPO, frozen_clock
 sys.path.insert(0, str(REPO))
 from tests.understand.test_gguf import steered  # noqa: E402
 
-ANSWER = '{"intent":"none","slots":{"customer_name":"Jane Doe","ride_id":102,"change_description":"Change the pickup time to seven in the evening"}}'
+ANSWER = (
+    '{"intent":"none","slots":{"customer_name":"Jane Doe","ride_id":102,'
+    '"change_description":"Change the pickup time to seven in the evening"}}'
+)
 UNCONSTRAINED_TOKENS = 32
 
 

@@ -1,4 +1,5 @@
-"""Stage 3: building the understanding schema and grammar of a state, cold and cached, for every state of the example flows."""
+"""Stage 3: building the understanding schema and grammar of a state, cold and cached,
+for every state of the example flows."""
 
 from __future__ import annotations
 

@@ -101,7 +101,8 @@ def ratio_rows(benches: dict[str, dict]) -> list[str]:
         if value is not None:
             module = bench["name"].split("[", 1)[1].rstrip("]")
             rows.append(
-                f"| `import {module}` in a fresh interpreter | {fmt_time(value)} | < 300 ms | {'holds' if value < 0.3 else 'MISSED'} |"
+                f"| `import {module}` in a fresh interpreter | {fmt_time(value)} | < 300 ms | "
+                f"{'holds' if value < 0.3 else 'MISSED'} |"
             )
     star = find(benches, r"test_compile_all_star_flows")
     if star:

@@ -203,7 +203,8 @@ def _option_imports(flow: Flow) -> list[str]:
         return []
     return [
         "# Flow option case_insensitive_values: string values compare case-insensitively.",
-        "from fsmdial.machine import eq_folded as eq, ne_folded as ne, isin_folded as isin, notin_folded as notin  # noqa: E402,F401,F811",
+        "from fsmdial.machine import eq_folded as eq, ne_folded as ne, isin_folded as isin, notin_folded as notin"
+        "  # noqa: E402,F401,F811",
     ]
 
 
@@ -318,7 +319,8 @@ def mermaid_text(text: str, keep: re.Pattern[str] = LABEL_CHARS) -> str:
 
 
 def _state_names(cls: type[FlowMachine]) -> dict[str, str]:
-    """Node id -> its Mermaid state name: the id when it is a plain identifier (and no Mermaid word), else ``state_N``."""
+    """Node id -> its Mermaid state name: the id when it is a plain identifier (and no Mermaid word),
+    else ``state_N``."""
     names: dict[str, str] = {}
     used: set[str] = set()
     for index, node in enumerate(cls.FLOW.nodes):

@@ -272,5 +272,6 @@ def fsmdial_conversation() -> Callable[[Dialogue], Conversation]:
 
 @pytest.fixture
 def fsmdial_bench(benchmark: Any) -> Bench:
-    """Benchmark helpers on this test's ``benchmark``: ``.turn(dialogue, text)``, ``.conversation(dialogue, script)``."""
+    """Benchmark helpers on this test's ``benchmark``: ``.turn(dialogue, text)``,
+    ``.conversation(dialogue, script)``."""
     return Bench(benchmark)

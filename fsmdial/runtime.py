@@ -134,7 +134,6 @@ class Dialogue:
         self.store = store
         self.session_id = session_id or uuid.uuid4().hex
 
-    # ----------------------------------------------------------- reading
     @property
     def session(self) -> SessionState:
         """Everything the conversation holds (read it; change it through the methods below)."""

@@ -68,7 +68,8 @@ class FlowTables:
     failure_edge: frozenset[str]
     """Actions with an edge for ``status == failure`` (a tool error is an outcome there, not a failed turn)."""
     commits: frozenset[str]
-    """Actions with ``"commits": true``: once succeeded, corrections do not run them again (see turn.committed_action)."""
+    """Actions with ``"commits": true``: once succeeded, corrections do not run them again
+    (see turn.committed_action)."""
     commit_guards: Mapping[str, tuple[str, ...]]
     """Per committing action: the confirmations guarding it (confirm nodes, and request nodes confirming a
     field, from which it is reached without another question in between)."""

@@ -272,7 +272,8 @@ class Turn:
             unknown = sorted(set(spec) - known)
             if unknown:
                 raise TypeError(
-                    f"unknown key(s) {', '.join(map(repr, unknown))} in a scripted turn (known: {', '.join(sorted(known))})"
+                    f"unknown key(s) {', '.join(map(repr, unknown))} in a scripted turn "
+                    f"(known: {', '.join(sorted(known))})"
                 )
             if "user" not in spec:
                 raise TypeError("a scripted turn needs 'user' (the user's text, or None for the bot's opening)")
@@ -467,7 +468,8 @@ def format_trace(trace: TurnTrace, indent: str = "  ") -> str:
         lines.append(f"rejected: {rejected}")
     if trace.slot_changes:
         changes = "; ".join(
-            f"{c.get('slot')}: {'unset' if c.get('old') is None else _short(c.get('old'), 40)} -> {_short(c.get('new'), 40)}"
+            f"{c.get('slot')}: {'unset' if c.get('old') is None else _short(c.get('old'), 40)} "
+            f"-> {_short(c.get('new'), 40)}"
             for c in trace.slot_changes
         )
         lines.append(f"slots changed: {changes}")

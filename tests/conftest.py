@@ -25,7 +25,8 @@ NOW = dt.datetime(2026, 11, 22, 12, 0)
 
 @pytest.fixture
 def clock() -> FrozenClock:
-    """The one frozen clock of fsmdial's tests, at :data:`NOW`; a test moves it with ``clock.set`` / ``clock.advance``."""
+    """The one frozen clock of fsmdial's tests, at :data:`NOW`;
+    a test moves it with ``clock.set`` / ``clock.advance``."""
     return FrozenClock(NOW)
 
 

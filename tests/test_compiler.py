@@ -37,7 +37,10 @@ EXAMPLES = sorted(FLOWS.glob("*.json"))
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_source_is_byte_identical_across_processes(path):
     here = emit_source(load_flow(path))
-    code = f"import sys; from fsmdial.compiler import emit_source; from fsmdial.loader import load_flow; sys.stdout.write(emit_source(load_flow({str(path)!r})))"
+    code = (
+        "import sys; from fsmdial.compiler import emit_source; from fsmdial.loader import load_flow; "
+        f"sys.stdout.write(emit_source(load_flow({str(path)!r})))"
+    )
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
     assert here == there
 

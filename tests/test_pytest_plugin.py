@@ -344,14 +344,23 @@ def test_fixtures_load_flows_build_dialogues_and_check_a_conversation(app: pytes
                 {"user": None, "acts": ["ask_drink"]},
                 {"user": "one espresso", "acts": ["ask_day"], "slots": {"drink": "espresso", "cups": 1}},
                 {"user": "tomorrow", "acts": ["confirm"], "slots": {"day": "2025-03-02"}},
-                {"user": "yes", "acts": ["ready", "bye"], "tool_calls": [{"tool": "brew", "arguments": {"drink": "espresso", "cups": 1}}], "ended": True},
+                {
+                    "user": "yes",
+                    "acts": ["ready", "bye"],
+                    "tool_calls": [{"tool": "brew", "arguments": {"drink": "espresso", "cups": 1}}],
+                    "ended": True,
+                },
             ])
             assert machine.calls == [("espresso", 1)]
 
         def test_tools_can_be_given_per_dialogue(fsmdial_dialogue, fsmdial_conversation, machine):
             seen = []
-            dialogue = fsmdial_dialogue("coffee.json", tools={"brew": lambda drink, cups: seen.append(cups) or {"ticket": 7}})
-            fsmdial_conversation(dialogue).run([{"user": None}, "two cups of tea", "today", {"user": "yes", "messages": ["Your ticket is 7.", "Bye."]}])
+            dialogue = fsmdial_dialogue(
+                "coffee.json", tools={"brew": lambda drink, cups: seen.append(cups) or {"ticket": 7}}
+            )
+            fsmdial_conversation(dialogue).run(
+                [{"user": None}, "two cups of tea", "today", {"user": "yes", "messages": ["Your ticket is 7.", "Bye."]}]
+            )
             assert seen == [2] and machine.calls == []
         """
     )
@@ -429,7 +438,12 @@ class FakeGGUF(RulesUnderstander):
     def understand(self, state, text, **kwargs):
         parse = super().understand(state, text, **kwargs)
         parse.path, parse.model_calls = "model", 1
-        parse.info = {"backend": "fake", "prompt_tokens": 400 + len(text), "evaluated_tokens": len(text), "output_tokens": 12}
+        parse.info = {
+            "backend": "fake",
+            "prompt_tokens": 400 + len(text),
+            "evaluated_tokens": len(text),
+            "output_tokens": 12,
+        }
         return parse
 
 module = types.ModuleType("fsmdial.understand.gguf")
@@ -507,7 +521,10 @@ def test_a_model_is_loaded_lazily_once_and_only_when_asked(pytester: pytest.Pyte
 
 
 def test_importing_the_plugin_loads_no_model_code():
-    code = "import sys, fsmdial.pytest_plugin; print(sorted(m for m in sys.modules if m.startswith(('fsmdial.understand.gguf', 'llama_cpp', 'outlines'))))"
+    code = (
+        "import sys, fsmdial.pytest_plugin; "
+        "print(sorted(m for m in sys.modules if m.startswith(('fsmdial.understand.gguf', 'llama_cpp', 'outlines'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -587,7 +604,9 @@ def test_the_tiny_model_drives_a_benchmarked_conversation(pytester: pytest.Pytes
         def test_order(fsmdial_bench, fsmdial_dialogue):
             dialogue = fsmdial_dialogue("coffee.json", tools={"brew": lambda drink, cups: {"ticket": 1}})
             # The tiny model's weights are random: time the plumbing, do not check its replies.
-            results = fsmdial_bench.conversation(dialogue, [None, "two cups, the milky one", "tomorrow", "yes"], check=False, rounds=2)
+            results = fsmdial_bench.conversation(
+                dialogue, [None, "two cups, the milky one", "tomorrow", "yes"], check=False, rounds=2
+            )
             assert len(results) == 4 and type(dialogue.understander).__name__ == "GGUFUnderstander"
         """
     )

@@ -192,7 +192,8 @@ def test_history_keeps_its_bound_through_copies_and_restores(monkeypatch: pytest
     assert len(dialogue.history) == HISTORY_LIMIT and dialogue.history[-1] == ("user", f"m{HISTORY_LIMIT * 3 - 1}")
 
 
-# ------------------------------------------------------------------ issue 22 #5: date bounds apply when a value is given
+# ------------------------------------------------------------------
+# issue 22 #5: date bounds apply when a value is given
 
 
 def test_a_date_valid_when_given_is_still_loadable_the_next_day(tmp_path):
@@ -226,7 +227,8 @@ def test_a_date_valid_when_given_is_still_loadable_the_next_day(tmp_path):
     assert fresh.turn("2026-11-22").trace.invalid and "day" not in fresh.slots
 
 
-# ------------------------------------------------------------------ issue 22 #6: a snapshot's call memory and results are checked
+# ------------------------------------------------------------------
+# issue 22 #6: a snapshot's call memory and results are checked
 
 
 def _search_snapshot(**changes):

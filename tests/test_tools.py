@@ -119,7 +119,8 @@ def test_a_non_finite_tool_result_is_a_tool_error(bad: float) -> None:
     assert resumed.session == dialogue.session  # what was said live is what a resumed session holds
 
 
-# ------------------------------------------------------------------ issue 22 #16: only a declared failure takes the failure edge
+# ------------------------------------------------------------------
+# issue 22 #16: only a declared failure takes the failure edge
 
 
 class NoFreeSlot(Exception):

@@ -22,7 +22,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     for spec in MODELS.values():
         where = locate(spec.name)
         print(
-            f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  ({spec.note}; {spec.license})"
+            f"{spec.name:10s} {spec.filename:40s} {'fetched: ' + str(where) if where else 'not fetched'}  "
+            f"({spec.note}; {spec.license})"
         )
     return 0
 

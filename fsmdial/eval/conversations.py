@@ -146,7 +146,8 @@ def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConver
 
 
 def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Argument values as :class:`ExpectedCall` takes them: ``{"$pattern": regex}`` -> a pattern, ``{"$any": true}`` -> ANY."""
+    """Argument values as :class:`ExpectedCall` takes them: ``{"$pattern": regex}`` -> a pattern,
+    ``{"$any": true}`` -> ANY."""
     if arguments is None:
         return None
     values = {}

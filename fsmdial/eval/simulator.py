@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 REFUSAL = re.compile(
-    r"\b(unavailable|fail(?:ed|ure)?|unable|error|conflict(?:ing)?|too small|not (?:authori[sz]ed|able|available|possible)"
+    r"\b(unavailable|fail(?:ed|ure)?|unable|error|conflict(?:ing)?|too small|"
+    r"not (?:authori[sz]ed|able|available|possible)"
     r"|cannot|can't|sorry|must provide|booked at)\b",
     re.I,
 )

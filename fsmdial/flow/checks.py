@@ -287,7 +287,8 @@ class FlowChecker:
             elif slot is not None and slot.type is SlotType.categorical and not _one_of(value, slot.values or [], fold):
                 self.add(
                     where,
-                    f"{what} is compared with {value!r}, which is not one of its values ({', '.join(slot.values or ())})",
+                    f"{what} is compared with {value!r}, which is not one of its values "
+                    f"({', '.join(slot.values or ())})",
                 )
 
     # ------------------------------------------------------------ graph shape

@@ -123,7 +123,8 @@ class StarImport:
     labels: dict[str, str]
     """Act name -> STAR label where they differ (the goodbye fallback -> ``goodbye_1``...)."""
     tokens: dict[str, list[str]]
-    """Named predicates the flow calls (``{"call": name}``, the name the application registers) -> their source nodes."""
+    """Named predicates the flow calls (``{"call": name}``, the name the application registers)
+    -> their source nodes."""
     notes: list[str] = field(default_factory=list)
     overlay: str | None = None
 

@@ -1,4 +1,5 @@
-"""How STAR names things: the words of labels and API fields, what a label says it does, and which ask feeds which input.
+"""How STAR names things: the words of labels and API fields, what a label says it does,
+and which ask feeds which input.
 
 Plain English and STAR's label grammar, nothing task-specific: ``hotel_ask_date_from``
 asks for a value, ``query_check`` queries the API, ``available``/``query_failure``

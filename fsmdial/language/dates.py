@@ -118,7 +118,8 @@ value check resolves it (:func:`clock_readings`) rather than taking it as writte
 def clock_readings(text: str) -> tuple[str, ...]:
     """The readings of the first time of day in ``text`` as ``HH:MM``: none, one, or two for a clock time
     without am/pm that a 12-hour clock can mean, the one as written first ("7:45": 07:45 then 19:45; "at 4":
-    04:00 then 16:00; "12:30": 12:30 then 00:30). A part of the day after it ("7:45 in the evening") picks one; "07:45" and "19:45" have one.
+    04:00 then 16:00; "12:30": 12:30 then 00:30). A part of the day after it ("7:45 in the evening") picks
+    one; "07:45" and "19:45" have one.
     """
     match = _TIME.search(text) if DIGIT.search(text) or _TIME_WORD.search(text) else None
     if match is not None and match.group(4) and not match.group(4).startswith("0") and int(match.group(4)) <= 12:

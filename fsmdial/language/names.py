@@ -17,8 +17,10 @@ from functools import lru_cache
 from .numbers import WORD_NUMBERS
 
 STRONG_CUES = re.compile(
-    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name\s+(?:is|'s|should be|will be|"
-    r"would be|must be|has to be|needs to be)|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|under the name(?: of)?|"
+    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name\s+"
+    r"(?:is|'s|should be|will be|"
+    r"would be|must be|has to be|needs to be)|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
+    r"under the name(?: of)?|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,

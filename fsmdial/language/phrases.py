@@ -53,7 +53,8 @@ GOODBYE_PATTERN = re.compile(
 """A sentence that starts by closing the conversation ("thanks, bye", "that's all")."""
 CLOSING_PATTERN = re.compile(
     r"\b(?:bye|goodbye|good bye|farewell|have a (?:good|nice|great|wonderful|lovely) (?:day|night|evening|weekend|one)|"
-    r"good night|that'?s all|that is all|that (?:will|would) be all|that'?ll be all|that'?s everything|that is everything|"
+    r"good night|that'?s all|that is all|that (?:will|would) be all|that'?ll be all|"
+    r"that'?s everything|that is everything|"
     r"that'?s (?:about )?it for (?:me|now|today)|nothing else|(?:i'?m|i am|we'?re|we are) (?:all )?(?:set|done))\b",
     re.I,
 )

@@ -176,7 +176,8 @@ class GGUFUnderstander:
     def certain(
         self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime
     ) -> Parse:
-        """What the rules read with certainty (:meth:`RulesUnderstander.certain`); nothing with ``rules_first=False``."""
+        """What the rules read with certainty (:meth:`RulesUnderstander.certain`);
+        nothing with ``rules_first=False``."""
         if self.grounding is None:
             return Parse(path="rules")
         return self.grounding.certain(state, text, history=history, now=now)

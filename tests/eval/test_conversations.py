@@ -182,7 +182,8 @@ def test_turn_expectations_are_reported_but_do_not_decide_success(tmp_path):
     [
         ("not json", "suite.jsonl:1: not JSON"),
         (
-            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [], "tool_calls": [], "extra": 1}',
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", '
+            '"turns": [], "tool_calls": [], "extra": 1}',
             "unknown key(s) 'extra'",
         ),
         (
@@ -190,15 +191,18 @@ def test_turn_expectations_are_reported_but_do_not_decide_success(tmp_path):
             "missing key(s) 'tool_calls'",
         ),
         (
-            '{"id": "x", "flow": "flows/nowhere.json", "now": "2026-11-23", "turns": [{"user": "hi"}], "tool_calls": []}',
+            '{"id": "x", "flow": "flows/nowhere.json", "now": "2026-11-23", '
+            '"turns": [{"user": "hi"}], "tool_calls": []}',
             "flow file 'flows/nowhere.json' not found",
         ),
         (
-            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "soon", "turns": [{"user": "hi"}], "tool_calls": []}',
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "soon", '
+            '"turns": [{"user": "hi"}], "tool_calls": []}',
             "(x): Invalid isoformat",
         ),
         (
-            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", "turns": [{"text": "hi"}], "tool_calls": []}',
+            '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", '
+            '"turns": [{"text": "hi"}], "tool_calls": []}',
             "unknown key(s) 'text' in a scripted turn",
         ),
     ],

@@ -233,7 +233,8 @@ def test_a_categorical_value_is_read_by_its_own_words_when_no_other_value_has_th
     assert rules._found_value(punctuated, "_new york+ please") != "+new york_"
 
 
-# ------------------------------------------------------------------ issue 22 #8: a month and day never raise, whatever the clock
+# ------------------------------------------------------------------
+# issue 22 #8: a month and day never raise, whatever the clock
 
 from fsmdial.language.dates import MONTHS, impossible_date  # noqa: E402
 

@@ -540,7 +540,8 @@ def test_undo_before_the_booking_still_works(tmp_path, clock):
         assert post(client, f"/sessions/{sid}/undo").status_code == 200
 
 
-# ------------------------------------------------------------------ issue 22 #3: one turn of a session at a time, across processes
+# ------------------------------------------------------------------
+# issue 22 #3: one turn of a session at a time, across processes
 
 
 def test_two_servers_on_one_db_never_run_the_same_yes_twice(tmp_path, clock):
@@ -592,7 +593,8 @@ def test_serve_keeps_answering_for_a_session_with_a_damaged_row(tmp_path, clock)
         assert download.json()["events"][2]["event"] == "damaged"
 
 
-# ------------------------------------------------------------------ issue 22 #14: a tool's exception text stays on the server
+# ------------------------------------------------------------------
+# issue 22 #14: a tool's exception text stays on the server
 
 
 def test_a_tool_exception_text_never_reaches_the_browser(tmp_path, clock, caplog):

@@ -225,7 +225,8 @@ def test_book_a_table_correct_the_time_and_watch_the_diagram(browser, tmp_path, 
         assert messages(browser, "bot")[-2:] == ["Your table is booked. Your reference is example.", "Enjoy your meal!"]
         assert highlighted(browser) == {"goodbye": "current", "book_table": "entered", "booked": "entered"}
         calls = browser.execute_script(
-            "return [...document.querySelectorAll('#tool-calls tbody tr[data-tool]')].map(r => [...r.cells].map(c => c.textContent))"
+            "return [...document.querySelectorAll('#tool-calls tbody tr[data-tool]')]"
+            ".map(r => [...r.cells].map(c => c.textContent))"
         )
         assert len(calls) == 1 and calls[0][:3] == ["6", "book_table", "success"]
         assert orjson.loads(calls[0][3]) == {"name": "Alex", "party_size": 4, "date": "2026-11-23", "time": "20:00"}

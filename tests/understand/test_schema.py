@@ -355,7 +355,8 @@ def test_chat_template_is_split_around_the_two_messages():
 
 def test_a_template_without_system_role_gets_the_prefix_in_the_user_message():
     no_system = (
-        "{% for m in messages %}{% if m['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}"
+        "{% for m in messages %}{% if m['role'] == 'system' %}"
+        "{{ raise_exception('System role not supported') }}{% endif %}"
         "<start_of_turn>{{ m['role'] }}\n{{ m['content'] }}<end_of_turn>\n{% endfor %}<start_of_turn>model\n"
     )
     chat = ChatFormat(no_system)

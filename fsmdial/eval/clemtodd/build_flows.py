@@ -14,8 +14,9 @@ Categorical values are written the way a user says them, so the rules
 understander (which reads a categorical value only when exactly one value of
 the slot appears, and a short word only when asked) can tell them apart:
 "from cambridge" / "to cambridge" for the two train stations, "3 star",
-"free parking" / "no parking", "free wifi" / "no wifi", "guest house" (whose pattern also reads "guesthouse"). The tools map them
-back to the database's values.
+"free parking" / "no parking", "free wifi" / "no wifi", "guest house" (whose
+pattern also reads "guesthouse"). The tools map them back to the database's
+values.
 """
 
 from __future__ import annotations
@@ -158,7 +159,9 @@ def _find_and_book(
             "id": "no_match",
             "type": "inform",
             "label": f"nomatch_{domain}",
-            "message": f"I'm sorry, there is no {{{search}.searched}}. Would you like to change one of your requirements?",
+            "message": (
+                f"I'm sorry, there is no {{{search}.searched}}. Would you like to change one of your requirements?"
+            ),
         },
         {
             "id": "confirm_booking",

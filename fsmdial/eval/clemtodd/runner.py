@@ -213,7 +213,8 @@ def format_table(data: Mapping[str, Any]) -> str:
         f"{'':32s} {'booking success':>15s} {'inform rate':>11s}",
         f"{'clem:todd average (per domains)':32s} {fmt(data['booking_success']['clemtodd']):>15s} "
         f"{fmt(data['inform_rate']['clemtodd']):>11s}",
-        f"{'average over tasks':32s} {fmt(data['booking_success']['tasks']):>15s} {fmt(data['inform_rate']['tasks']):>11s}",
+        f"{'average over tasks':32s} {fmt(data['booking_success']['tasks']):>15s} "
+        f"{fmt(data['inform_rate']['tasks']):>11s}",
     ]
     for name, g in data["per_domains"].items():
         lines.append(
@@ -221,7 +222,8 @@ def format_table(data: Mapping[str, Any]) -> str:
         )
     lines += [
         "",
-        f"aborts {data['aborts']}, turn cap reached {data['turn_cap_reached']}, turns per task {data['turns_per_task']}",
+        f"aborts {data['aborts']}, turn cap reached {data['turn_cap_reached']}, "
+        f"turns per task {data['turns_per_task']}",
     ]
     lines += [f"published: {p['system']}: {p['booking_success']:.2f}" for p in data["published"]]
     return "\n".join(lines)
