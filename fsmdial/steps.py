@@ -229,6 +229,9 @@ class ConfirmStep(NodeHandler):
     def stuck(self, turn: Turn, node: ConfirmNode, trigger: str) -> Pause | End:
         # an answer no edge expects
         if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
+            # the summary is no longer the question on the table: a "yes" to "what would you like to change?"
+            # answers nothing (no confirmation is pending), and the summary is shown whole again before a yes
+            turn.session.informed.discard(node.id)
             turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
         else:
             turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)

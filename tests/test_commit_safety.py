@@ -231,3 +231,13 @@ def test_asking_for_what_the_flow_does_carries_on(clock):
     dialogue.turn("Jane")
     result = dialogue.turn("can I book a table")
     assert "only help" not in result.text and result.act_names == ["ask_party_size"]
+
+
+def test_a_yes_to_what_would_you_like_to_change_does_not_commit_before_the_summary_is_shown_again(clock):
+    """After "no", the bot asks what to change: a "yes" then answers nothing; the summary comes back first."""
+    dialogue = at_confirmation(clock)
+    assert "What would you like to change" in dialogue.turn("no, the phone number is 123").text
+    again = dialogue.turn("yes")
+    assert booked(dialogue) == [] and again.text.endswith("Shall I book it?") and "Jane Doe" in again.text
+    dialogue.turn("yes")
+    assert booked(dialogue) == [BOOKED]
