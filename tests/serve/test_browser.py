@@ -36,6 +36,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from fsmdial.serve.app import create_app  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.store import SessionStore  # noqa: E402
+from tests.reliability_support import AskedTextVerbatim  # noqa: E402
 from tests.serve_support import BOOKING, RESTAURANT, TestUnderstander, live_server  # noqa: E402
 
 WAIT = 20.0
@@ -275,7 +276,8 @@ def test_reload_restores_the_session_and_undo_goes_back(browser, tmp_path, clock
 def test_markup_in_what_the_user_says_is_shown_as_text(browser, tmp_path, clock, shots):
     name = "<script>window.pwned=true</script>"
     other = '<img src=x onerror="window.pwned=true"><b>bold</b>'
-    with serve(tmp_path, clock) as url:
+    # markup is no person's name to the rules (issue 20): an understander taking the asked text as typed stores it
+    with serve(tmp_path, clock, understander=AskedTextVerbatim()) as url:
         open_page(browser, url + "/")
         say(browser, name)
         say(browser, other)
@@ -373,7 +375,7 @@ def test_each_tab_is_its_own_session(browser, tmp_path, clock):
 
 
 def test_several_flows_talk_as_one_assistant_and_the_diagram_follows_the_active_flow(browser, tmp_path, clock):
-    from .serve_support import RIDE
+    from tests.serve_support import RIDE
 
     with serve(tmp_path, clock, flows=[RESTAURANT, RIDE]) as url:
         open_page(browser, url + "/")
