@@ -163,7 +163,8 @@ def respond(
             and flow.fallbacks.out_of_scope
             and not routed
             and not (turn.reask and not said.question)
-        ):  # a reply to a yes/no question that is neither is asked again, not called out of scope
+            and not (said.only_social and (said.greet or said.thank))
+        ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
             name = "anything_else" if flow.fallbacks.anything_else else "out_of_scope"

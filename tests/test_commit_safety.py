@@ -241,3 +241,12 @@ def test_a_yes_to_what_would_you_like_to_change_does_not_commit_before_the_summa
     assert booked(dialogue) == [] and again.text.endswith("Shall I book it?") and "Jane Doe" in again.text
     dialogue.turn("yes")
     assert booked(dialogue) == [BOOKED]
+
+
+@pytest.mark.parametrize("reply", ["hi there", "Good evening", "thanks!"])
+def test_a_bare_greeting_or_thanks_at_a_question_asks_it_again_without_calling_it_out_of_scope(clock, reply):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    result = dialogue.turn(reply)
+    assert result.text.endswith("What name should the booking be under?") and "Sorry" not in result.text
+    assert "name" not in dialogue.slots
