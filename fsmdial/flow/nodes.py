@@ -364,14 +364,17 @@ _CONDITION_TAGS = _tags(_CONDITIONS)
 _CONDITION_KEYS = tuple(tag.removeprefix("cond:") for tag in _CONDITION_TAGS.values())
 
 
-def _condition_tag(value: Any) -> str | None:
+def _tag_of(value: Any, tags: dict[Any, str], keys: tuple[str, ...], prefix: str) -> str | None:
+    """The union tag of a built model (by its class) or of raw data (by the first key it has)."""
     if isinstance(value, BaseModel):
-        return _CONDITION_TAGS.get(type(value))
+        return tags.get(type(value))
     if isinstance(value, dict):
-        for key in _CONDITION_KEYS:
-            if key in value:
-                return f"cond:{key}"
+        return next((f"{prefix}:{key}" for key in keys if key in value), None)
     return None
+
+
+def _condition_tag(value: Any) -> str | None:
+    return _tag_of(value, _CONDITION_TAGS, _CONDITION_KEYS, "cond")
 
 
 Condition = Annotated[
@@ -427,15 +430,7 @@ _ARG_KEYS = tuple(tag.removeprefix("arg:") for cls, tag in _ARG_TAGS.items() if 
 
 
 def _arg_tag(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "arg:name"
-    if isinstance(value, BaseModel):
-        return _ARG_TAGS.get(type(value))
-    if isinstance(value, dict):
-        for key in _ARG_KEYS:
-            if key in value:
-                return f"arg:{key}"
-    return None
+    return "arg:name" if isinstance(value, str) else _tag_of(value, _ARG_TAGS, _ARG_KEYS, "arg")
 
 
 ArgSource = Annotated[
