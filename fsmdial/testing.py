@@ -334,19 +334,28 @@ def _expected_call(spec: CallSpec) -> ExpectedCall:
     raise TypeError(f"an expected tool call is a tool name, call(...) or a mapping, not {type(spec).__name__}")
 
 
-def _act_problems(expected: list[ExpectedAct], actual: list[Act]) -> list[str]:
+def _list_problems(
+    noun: tuple[str, str, str], expected: list[Any], actual: list[Any], show: Callable[[Any], str], sep: str
+) -> list[str]:
+    """Expected acts or calls against the actual ones, in order: ``noun`` is (one, heading, none)."""
+    one, heading, none = noun
     wrong = [
-        f"act {i + 1}: " + "; ".join(p)
+        f"{one} {i + 1}: " + "; ".join(p)
         for i, (e, a) in enumerate(zip(expected, actual, strict=False))
         if (p := e.problems(a))
     ]
     if not wrong and len(expected) == len(actual):
         return []
     return [
-        "acts differ" + (f" ({'; '.join(wrong)})" if wrong else f" (expected {len(expected)}, got {len(actual)})"),
-        "  expected: " + (", ".join(e.describe() for e in expected) or "(no acts)"),
-        "  actual:   " + (", ".join(f"{a.kind}:{a.name}" for a in actual) or "(no acts)"),
+        f"{heading} differ"
+        + (f" ({'; '.join(wrong)})" if wrong else f" (expected {len(expected)}, got {len(actual)})"),
+        "  expected: " + (sep.join(e.describe() for e in expected) or f"({none})"),
+        "  actual:   " + (sep.join(show(a) for a in actual) or f"({none})"),
     ]
+
+
+def _act_problems(expected: list[ExpectedAct], actual: list[Act]) -> list[str]:
+    return _list_problems(("act", "acts", "no acts"), expected, actual, lambda a: f"{a.kind}:{a.name}", ", ")
 
 
 def _message_problems(expected: list[Text], actual: list[str]) -> list[str]:
@@ -376,19 +385,7 @@ def _slot_problems(expected: dict[str, Any], actual: dict[str, Any]) -> list[str
 
 
 def _call_problems(expected: list[ExpectedCall], actual: list[ToolCall]) -> list[str]:
-    wrong = [
-        f"call {i + 1}: " + "; ".join(p)
-        for i, (e, a) in enumerate(zip(expected, actual, strict=False))
-        if (p := e.problems(a))
-    ]
-    if not wrong and len(expected) == len(actual):
-        return []
-    return [
-        "tool calls differ"
-        + (f" ({'; '.join(wrong)})" if wrong else f" (expected {len(expected)}, got {len(actual)})"),
-        "  expected: " + ("; ".join(e.describe() for e in expected) or "(no calls)"),
-        "  actual:   " + ("; ".join(_show_call(a) for a in actual) or "(no calls)"),
-    ]
+    return _list_problems(("call", "tool calls", "no calls"), expected, actual, _show_call, "; ")
 
 
 def _mapping_problems(label: str, expected: dict[str, Any], actual: Mapping[str, Any], *, exact: bool) -> list[str]:
