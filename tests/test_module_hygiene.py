@@ -13,6 +13,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import fsmdial
+from fsmdial.flow.graph import components
 
 PACKAGE = Path(fsmdial.__file__).parent
 
@@ -76,38 +77,8 @@ def dependencies(name: str) -> set[str]:
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def connect(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for succ in sorted(graph[node]):
-            if succ not in index:
-                connect(succ)
-                low[node] = min(low[node], low[succ])
-            elif succ in on_stack:
-                low[node] = min(low[node], index[succ])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            connect(node)
-    return found
+    """Strongly connected components with more than one module (the flow checks' own walk)."""
+    return sorted(sorted(c) for c in components({k: sorted(v) for k, v in graph.items()}, sorted(graph)) if len(c) > 1)
 
 
 def test_the_walk_sees_the_package():

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 
 def neighbours(node_ids: Iterable[str], pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
@@ -32,19 +32,14 @@ def reachable(graph: dict[str, list[str]], roots: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def on_cycle(graph: dict[str, list[str]], nodes: Iterable[str]) -> set[str]:
-    """The nodes of ``nodes`` that lie on a cycle of ``graph`` restricted to ``nodes`` (a node that
-    leads back to itself), in one pass: Tarjan's strongly connected components, iterative.
-
-    ``nodes`` must be closed under ``graph`` (every successor of one is one too) for the answer to be
-    that of the whole graph, as the nodes that cannot reach an end are.
-    """
+def components(graph: Mapping[str, Iterable[str]], nodes: Iterable[str]) -> Iterator[list[str]]:
+    """The strongly connected components of ``graph`` restricted to ``nodes`` (Tarjan's, iterative: no
+    recursion limit on long chains), each as soon as it is complete."""
     members = dict.fromkeys(nodes)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
-    found: set[str] = set()
     for root in members:
         if root in index:
             continue
@@ -78,6 +73,18 @@ def on_cycle(graph: dict[str, list[str]], nodes: Iterable[str]) -> set[str]:
                         component.append(member)
                         if member == node:
                             break
-                    if len(component) > 1 or node in graph.get(node, ()):
-                        found.update(component)
+                    yield component
+
+
+def on_cycle(graph: dict[str, list[str]], nodes: Iterable[str]) -> set[str]:
+    """The nodes of ``nodes`` that lie on a cycle of ``graph`` restricted to ``nodes`` (a node that
+    leads back to itself), in one pass over its strongly connected components.
+
+    ``nodes`` must be closed under ``graph`` (every successor of one is one too) for the answer to be
+    that of the whole graph, as the nodes that cannot reach an end are.
+    """
+    found: set[str] = set()
+    for component in components(graph, nodes):
+        if len(component) > 1 or component[0] in graph.get(component[0], ()):
+            found.update(component)
     return found
