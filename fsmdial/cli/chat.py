@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 from ..errors import FsmdialError
-from ..understand.backends import BACKENDS, DEFAULT_BACKEND
-from .common import add_format, load, load_tools, note_missing_tools, understander_of
+from .common import add_conversation_options, load, load_tools, note_missing_tools, understander_of
 
 
 def json_line(data: Any) -> str:
@@ -63,13 +62,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "chat", help="talk to a flow in the terminal (reads stdin line by line); several flows make one assistant"
     )
-    p.add_argument("flows", nargs="+", metavar="FLOW")
-    add_format(p)
-    p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
-    p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    p.add_argument(
-        "--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})"
-    )
+    add_conversation_options(p)
     p.add_argument("--trace", action="store_true", help="print each turn's trace (without timings)")
     p.add_argument("--timings", action="store_true", help="print each turn's trace with timings")
     p.set_defaults(func=cmd_chat)

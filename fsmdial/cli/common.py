@@ -37,6 +37,21 @@ def add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_conversation_options(parser: argparse.ArgumentParser) -> None:
+    """The flows, their format, tools and understanding options that ``chat`` and ``serve`` share."""
+    from ..understand.backends import BACKENDS, DEFAULT_BACKEND
+
+    parser.add_argument("flows", nargs="+", metavar="FLOW")
+    add_format(parser)
+    parser.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
+    parser.add_argument(
+        "--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)"
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})"
+    )
+
+
 def load(path: str, fmt: Any) -> Any:
     """The flow at ``path`` (a :class:`~fsmdial.flow.Flow`), read as format ``fmt``."""
     from ..loader import load_flow

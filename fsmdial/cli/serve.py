@@ -7,7 +7,7 @@ import logging
 import sys
 from typing import Any
 
-from .common import add_format, load_tools, note_missing_tools, understander_of
+from .common import add_conversation_options, load_tools, note_missing_tools, understander_of
 
 DEFAULT_DB = "fsmdial-sessions.db"
 LOOPBACK = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -17,17 +17,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "serve", help="talk to flows in the browser: chat, live diagram, slots, trace (needs fsmdial[serve])"
     )
-    p.add_argument("flows", nargs="+", metavar="FLOW")
-    add_format(p)
-    p.add_argument("--tools", metavar="MODULE:REGISTRY", help="tools to call (default: stand-ins)")
-    p.add_argument("--model", metavar="PATH", help="GGUF model for understanding (default: $FSMDIAL_MODEL, else rules)")
-    # No `choices`: the model understander checks the name and lists the backends it has (one list, kept there).
-    p.add_argument(
-        "--backend",
-        metavar="NAME",
-        default=None,
-        help="constrained-decoding backend, as for chat (default: the understander's)",
-    )
+    add_conversation_options(p)
     p.add_argument(
         "--db", metavar="FILE", default=DEFAULT_DB, help=f"SQLite file the sessions live in (default: {DEFAULT_DB})"
     )
