@@ -145,25 +145,20 @@ def _add_messy(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data", metavar="FILE.json", help="the labelled cases (default: tests/data/messy_utterances.json)"
     )
-    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
-    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
-    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    from ..understand.factory import add_model_arguments
+
+    add_model_arguments(parser)
     parser.add_argument("--show", action="store_true", help="print every case's parse")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report as JSON")
 
 
 def _run_messy(args: argparse.Namespace) -> int:
     from ..eval.messy import DEFAULT_DATA, load_cases, score
-    from ..understand.factory import make_understander
+    from ..understand.factory import understander_from_arguments
     from ..understand.rules import RulesUnderstander
 
     try:
-        model = make_understander(
-            args.understander,
-            args.model,
-            fast_path=not args.no_fast_path,
-            n_threads=int(os.environ.get("FSMDIAL_THREADS", "1")),
-        )
+        model = understander_from_arguments(args)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -52,7 +52,7 @@ from ..errors import FsmdialError, SuiteError
 from ..flow import ExternalActionNode, Flow, SlotArg
 from ..testing import ANY, ExpectedCall, Turn, check_turn
 from ..trace import ToolCall
-from ..understand.factory import make_understander
+from ..understand.factory import add_model_arguments, understander_from_arguments
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
@@ -442,11 +442,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE.jsonl",
         help="the conversations (default: tests/data/customer_conversations/suite.jsonl)",
     )
-    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
-    parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
-    parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
-    parser.add_argument("--threads", type=int, default=1, help="CPU threads of the model (default: 1)")
-    parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    add_model_arguments(parser)
     parser.add_argument("--ids", nargs="+", metavar="ID", help="only these conversations")
     parser.add_argument("--show", action="store_true", help="print every conversation that did not succeed")
     parser.add_argument("--out", metavar="FILE.json", help="write the full report (every conversation) as JSON")
@@ -456,9 +452,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``fsmdial eval conversations``: the table on stdout, the report in ``--out``; 2 on bad input."""
     try:
-        understander = make_understander(
-            args.understander, args.model, backend=args.backend, n_threads=args.threads, fast_path=not args.no_fast_path
-        )
+        understander = understander_from_arguments(args)
         report = run_conversations(args.suite, understander, ids=args.ids, progress=not args.no_progress)
     except (ValueError, FsmdialError) as exc:
         print(f"error: {exc}", file=sys.stderr)
