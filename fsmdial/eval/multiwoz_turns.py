@@ -130,6 +130,39 @@ def load_cases(data_dir: Path, split: str = "dev") -> list[TurnCase]:
     return cases
 
 
+def first_turns(data_dir: Path, split: str = "dev") -> list[tuple[str, str, str]]:
+    """(task, domain, text) of every task whose real first user turn informs exactly one domain."""
+    path = data_dir / "tasks" / f"taskdata_{split}.json"
+    found = []
+    for task in json.loads(path.read_text(encoding="utf-8")):
+        corpus = task.get("corpususer") or []
+        if not corpus:
+            continue
+        domains = {act.lower().partition("-")[0] for act in corpus[0].get("dialog_act") or {}} & set(DOMAINS)
+        if len(domains) == 1:
+            found.append((str(task["filename"]), domains.pop(), str(corpus[0]["utterance"])))
+    return found
+
+
+def routing(understander: Understander | None, turns: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """How many real first turns an Assistant over the three flows routes into their domain's flow."""
+    from ..assistant import Assistant
+    from .clemtodd.runner import bundled_flows
+
+    flows = bundled_flows()
+    routed = 0
+    misrouted = []
+    for task, domain, text in turns:
+        assistant = Assistant(flows, understander=understander, clock=lambda: NOW, stand_in_tools=True)
+        assistant.start()
+        assistant.turn(text)
+        if assistant.active == domain:
+            routed += 1
+        else:
+            misrouted.append({"task": task, "domain": domain, "text": text, "active": assistant.active})
+    return {"first_turns": len(turns), "routed": routed, "misrouted": misrouted}
+
+
 def _start_state(domain: str) -> UnderstandingState:
     dialogue = Dialogue(str(FLOWS_DIR / f"{domain}.json"), stand_in_tools=True, clock=lambda: NOW)
     seek(dialogue, "find")
@@ -242,12 +275,17 @@ def run(args: argparse.Namespace) -> int:
     cases = load_cases(data_dir, args.split)
     started = time.perf_counter()
     report = score(model or RulesUnderstander(), cases)
+    report["routing"] = routing(model, first_turns(data_dir, args.split))
     report["seconds"] = round(time.perf_counter() - started, 1)
     report["settings"] = {"split": args.split, "understander": args.understander, "model": args.model}
     if args.show:
         for line in iter_mistakes(report):
             print(line)
+        for miss in report["routing"]["misrouted"]:
+            print(f"not routed to {miss['domain']} (active: {miss['active']}): {miss['text']!r}")
     print(format_table(report))
+    routed = report["routing"]
+    print(f"\nreal first turns routed to their domain's flow: {routed['routed']}/{routed['first_turns']}")
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
     return 0

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fsmdial.eval.multiwoz_turns import format_table, load_cases, score
+from fsmdial.eval.multiwoz_turns import first_turns, format_table, load_cases, routing, score
 from fsmdial.understand.base import Parse, UnderstandingState
 from fsmdial.understand.rules import RulesUnderstander
 
@@ -83,3 +83,16 @@ def test_the_rules_read_a_real_users_constraints(tmp_path: Path) -> None:
         "food": "italian",
     }
     assert report["precision"] == report["recall"] == 100.0
+
+
+def test_routing_counts_real_first_turns_routed_into_their_domains_flow(tmp_path: Path) -> None:
+    tasks = [
+        _task("R1", [("I need a place to stay", {"Hotel-Inform": [["type", "hotel"]]})]),
+        _task("R2", [("what is the weather like", {"Train-Inform": [["day", "monday"]]})]),
+        _task("R3", [("hello", {"general-greet": [["none", "none"]]})]),  # no domain: not a routing case
+    ]
+    turns = first_turns(_data(tmp_path, tasks))
+    assert [(task, domain) for task, domain, _ in turns] == [("R1", "hotel"), ("R2", "train")]
+    report = routing(RulesUnderstander(), turns)
+    assert report["routed"] == 1
+    assert [miss["task"] for miss in report["misrouted"]] == ["R2"]
