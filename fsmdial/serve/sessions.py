@@ -1,8 +1,8 @@
-"""Playground sessions: each conversation is a log of events in a :class:`~fsmdial.store.SessionStore`.
+"""Playground sessions: each conversation is a log of events in a session store (:mod:`fsmdial.store`).
 
 An event is one committed step: ``start`` (the bot's opening), ``turn`` (a user
 utterance and the bot's answer) or ``undo`` (back to the state before the last
-visible turn). Every event is saved with ``SessionStore.save_turn`` (event
+visible turn). Every event is saved with ``save_turn`` (event
 number as the store's turn number), so the store's row of a session always
 holds the snapshot to continue from, and its list of traces is the whole log::
 
@@ -46,7 +46,7 @@ from ..errors import (
 from ..flow import ExternalActionNode
 from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
-from ..store import SessionStore
+from ..store import Store
 from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
 
@@ -80,7 +80,7 @@ class Playground:
     def __init__(
         self,
         flows: Sequence[Any],
-        store: SessionStore,
+        store: Store[Any],
         *,
         tools: Any = None,
         understander: Any = None,
