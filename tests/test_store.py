@@ -72,6 +72,12 @@ def test_a_claim_lapses_after_its_lease(tmp_path: Path) -> None:
             one.save_turn("abc", 1, SESSION, {})
 
 
+def damage(db: Path, sid: str, turn: int) -> None:
+    """Overwrite the trace of one turn with bytes that are not JSON (tests/serve uses it too)."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE turns SET trace = ? WHERE session_id = ? AND turn = ?", (b"\xff{not json", sid, turn))
+
+
 def test_a_snapshot_stored_as_text_is_read_as_utf8_and_a_damaged_row_is_a_snapshot_error(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     with SessionStore(path) as store:
