@@ -13,6 +13,9 @@ Serialising a session's turns across processes is a PostgreSQL *advisory lock* k
   connection (waiting with ``lock_timeout``, in the server's queue: no polling), before the session is read and
   before any tool runs, and ``pg_advisory_unlock`` releases it. A holder that dies (``kill -9``, a lost machine)
   loses its connection, and the server drops its locks at once: no lease to wait out, no row left behind;
+* a claim taken on a connection that has since been lost (the server restarted, the network dropped it) is lost
+  with it: a ``save_turn`` under it raises :class:`~fsmdial.errors.ConflictError` instead of committing a turn
+  that another process may have run meanwhile; the thread's next call opens a new connection;
 * every ``save_turn`` takes the transaction-level lock ``pg_try_advisory_xact_lock`` first. It is granted when
   nobody holds the session, or when this connection holds its claim (advisory locks are re-entrant for their
   holder), and refused at once (:class:`~fsmdial.errors.ConflictError`) while another connection holds the claim;
@@ -30,7 +33,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import MissingExtraError, StoreError
+from ..errors import ConflictError, MissingExtraError, StoreError
 from .base import SessionInfo, Store
 
 if TYPE_CHECKING:
@@ -72,6 +75,15 @@ def shown(url: str) -> str:
         return url
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
+def connection_lost(exc: Exception) -> bool:
+    """Whether ``exc`` means the connection is gone: a connection exception (SQLSTATE class 08), the server
+    shutting down or terminating the backend (57P01-57P03), or an operational error with no state at all."""
+    state = getattr(exc, "sqlstate", None)
+    if state is None:
+        return type(exc).__name__ == "OperationalError"
+    return state.startswith("08") or state in ("57P01", "57P02", "57P03")
 
 
 class PostgresStore(Store["psycopg.Connection[Any]"]):
@@ -134,6 +146,9 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
         try:
             yield
         except self._psycopg.Error as exc:
+            conn = getattr(self._local, "conn", None)
+            if conn is not None and connection_lost(exc):
+                conn.close()  # the server said goodbye (a restart, a terminated backend): the next call reconnects
             raise StoreError(f"store {self.location!r}: cannot {doing}: {exc}") from exc
 
     @contextmanager
@@ -150,6 +165,8 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             conn = self._connection()
             if wait <= 0:  # lock_timeout 0 would mean "wait for ever"
                 row = conn.execute(f"SELECT pg_try_advisory_lock({KEY})", (session_id,)).fetchone()
+                if row and row[0]:
+                    self._held_on()[session_id] = conn
                 return bool(row and row[0])
             conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{max(1, round(wait * 1000))}ms",))
             try:
@@ -159,18 +176,35 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             finally:
                 if self._usable(conn):
                     conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{round(self.timeout * 1000)}ms",))
+            self._held_on()[session_id] = conn
             return True
 
+    def _held_on(self) -> dict[str, psycopg.Connection[Any]]:
+        """The connection each claim of this thread was taken on: the lock lives and dies with it."""
+        held: dict[str, psycopg.Connection[Any]] | None = getattr(self._local, "held_on", None)
+        if held is None:
+            held = self._local.held_on = {}
+        return held
+
     def _release(self, session_id: str, owner: str) -> None:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn = self._held_on().pop(session_id, None)
         if conn is None or not self._usable(conn):
             return  # the connection that held the lock is gone, and the server dropped the lock with it
-        with self._errors(f"release session {session_id!r}"):
+        try:
             conn.execute(f"SELECT pg_advisory_unlock({KEY})", (session_id,))
+        except self._psycopg.Error as exc:
+            if not connection_lost(exc):
+                raise StoreError(f"store {self.location!r}: cannot release session {session_id!r}: {exc}") from exc
+            conn.close()  # lost with its connection: the server dropped the lock already
 
     # ------------------------------------------------------------ the sink
     def _commit(self, session_id: str, turn: int, flow: str, snapshot: bytes, trace: bytes, now: float) -> None:
         with self._write(f"save turn {turn} of session {session_id!r}") as conn:
+            if session_id in self._claims() and self._held_on().get(session_id) is not conn:
+                raise ConflictError(
+                    f"the claim on session {session_id!r} was lost with the connection to the database, so another "
+                    "turn may have run meanwhile; resume the session to continue from what is stored"
+                )
             free = conn.execute(f"SELECT pg_try_advisory_xact_lock({KEY})", (session_id,)).fetchone()
             if not (free and free[0]):
                 raise self._claimed_elsewhere(session_id)
