@@ -53,3 +53,12 @@ def test_a_claim_lost_with_its_connection_commits_nothing(pg: Backend) -> None:
         with store.claim("s1", wait=5):  # a new claim, on the new connection, works
             store.save_turn("s1", 2, SESSION, {"turn": 2})
         assert store.load("s1")[0] == 2
+
+
+def test_durable_false_commits_without_waiting_for_the_disk(pg: Backend) -> None:
+    with pg.open(durable=False) as fast, pg.open() as durable:
+        fast.save_turn("s1", 1, SESSION, {})
+        setting = "SELECT current_setting('synchronous_commit')"
+        assert fast._connection().execute(setting).fetchone() == ("off",)
+        assert durable._connection().execute(setting).fetchone() == ("on",)
+        assert durable.load("s1") == (1, SESSION)
