@@ -45,7 +45,7 @@ def store_kind(url: str) -> str:
     kind = SCHEMES.get(scheme.lower())
     if kind is None:
         known = ", ".join(f"{name}://" for name in SCHEMES)
-        raise StoreError(f"store URL {url.split('://')[0]!r}:// is not one fsmdial knows (use {known} or a file path)")
+        raise StoreError(f"store URL scheme {scheme + '://'!r} is not one fsmdial knows (use {known} or a file path)")
     return kind
 
 

@@ -143,7 +143,7 @@ def test_open_store_reads_sqlite_urls_and_plain_paths(tmp_path: Path, monkeypatc
 @pytest.mark.parametrize(
     "url, message",
     [
-        ("mysql://host/db", "'mysql':// is not one fsmdial knows"),
+        ("mysql://host/db", "scheme 'mysql://' is not one fsmdial knows"),
         ("sqlite://elsewhere/x.db", "names the host 'elsewhere'"),
         ("sqlite:///", "names no file"),
     ],
