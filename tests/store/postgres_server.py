@@ -64,7 +64,12 @@ class PostgresServer:
 
     def _run(self, *command: str) -> None:
         done = subprocess.run(
-            [str(self.bin_dir / command[0]), *command[1:]], capture_output=True, text=True, timeout=120, **self.as_user
+            [str(self.bin_dir / command[0]), *command[1:]],
+            cwd=self.folder,  # a folder the server's user may enter (the checkout may be root's own)
+            capture_output=True,
+            text=True,
+            timeout=120,
+            **self.as_user,
         )
         if done.returncode != 0:
             log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
