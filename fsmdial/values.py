@@ -16,7 +16,15 @@ from typing import Any
 
 from .bounds import date_bound, has_hours, hours_words, in_hours, last_time, passed, which_reading
 from .flow import Slot, SlotType, value_key
-from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
+from .language import (
+    clock_readings,
+    date_readings,
+    find_numbers,
+    impossible_date,
+    parse_date,
+    parse_time,
+    parse_yes_no,
+)
 
 __all__ = [
     "InvalidValue",
@@ -157,13 +165,15 @@ def coerce(slot: Slot, value: Any, now: dt.datetime, *, day: dt.date | None = No
             return _within_bounds(
                 slot, dt.date.fromisoformat(value), now, bounds
             )  # the stored form, as understanders give it
-        parsed = parse_date(str(value), now)
-        if parsed is None:
+        dates = date_readings(str(value), now)  # "Friday", "the 21st": the next one inside the bounds
+        if not dates:
             written = impossible_date(str(value))
             if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
                 raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
-        return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
+        days = [dt.date.fromisoformat(reading) for reading in dates]
+        fitting = [day for day in days if _inside_dates(slot, day, now)] if bounds else days
+        return _within_bounds(slot, (fitting or days)[0], now, bounds)
     if kind is SlotType.time:
         if isinstance(value, dt.time):
             readings: tuple[str, ...] = (value.strftime("%H:%M"),)
@@ -197,6 +207,12 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
     if len(fitting) > 1:
         raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
     return fitting[0]
+
+
+def _inside_dates(slot: Slot, date: dt.date, now: dt.datetime) -> bool:
+    return (slot.earliest is None or date >= date_bound(slot.earliest, now)) and (
+        slot.latest is None or date <= date_bound(slot.latest, now)
+    )
 
 
 def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:
