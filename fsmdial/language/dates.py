@@ -71,7 +71,9 @@ _IN_DAYS = re.compile(
 )
 """"in 2 days", "in a week", "a week from today", "2 weeks from tomorrow", "a week today"."""
 _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
-_WEEKDAY = re.compile(r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b", re.I)
+_WEEKDAY = re.compile(
+    r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
+)
 _DATE_HINT = re.compile(
     r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|"
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
@@ -216,10 +218,14 @@ def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         if qualifier == "next" and ahead == 0:
             ahead = 7
         first_day = today + dt.timedelta(days=ahead)
+        if match.group(3):  # "Friday next week", "Saturday this week": that day of that calendar week (Monday on)
+            monday = today - dt.timedelta(days=today.weekday())
+            week = 1 if "next" in match.group(3).lower() else 0
+            return ((monday + dt.timedelta(weeks=week, days=target)).isoformat(),)
         if digits and may_contain(low, _ORDINAL_SUFFIXES) and (numbered := _ORDINAL_DAY.search(low)):
             # "Wednesday the 2nd": the next day with that number on that weekday, or none (no such day near)
-            days = _days_numbered(today, int(numbered.group(1) or numbered.group(2)))
-            return next(((day.isoformat(),) for day in days if day.weekday() == target), ())
+            numbered_days = _days_numbered(today, int(numbered.group(1) or numbered.group(2)))
+            return next(((found.isoformat(),) for found in numbered_days if found.weekday() == target), ())
         if qualifier:
             return (first_day.isoformat(),)
         return tuple((first_day + dt.timedelta(weeks=k)).isoformat() for k in range(_HORIZON // 7 + 1))

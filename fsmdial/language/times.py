@@ -35,7 +35,7 @@ _CLOCK = re.compile(
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
-    r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o'?\s?clock))?"
+    r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o[\"'’]?\s?clock))?"
     r"(?:\s*" + _MERIDIEM + r")?"
     r")",
     re.I,
@@ -48,7 +48,11 @@ _NOT_A_TIME_AFTER = re.compile(
     re.I,
 )
 _PART = re.compile(r"(?<!good )\b(morning|afternoon|evening|night|tonight)\b", re.I)
-_PART_RIGHT_AFTER = re.compile(r"\s*(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night)|(tonight))\b", re.I)
+_PART_RIGHT_AFTER = re.compile(
+    r"\s*(?:o[\"'’]?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening|night)|at\s+(night)|(tonight))\b", re.I
+)
+_OCLOCK = re.compile(r"\s*o[\"'’]?\s?clock", re.I)
+_PART_RIGHT_BEFORE = re.compile(r"\b(?:morning|afternoon|evening|night)\s+(?:at\s+)?$", re.I)
 _FILLER = re.compile(
     r"\b(?:ok|okay|um+|uh+|er+|hmm+|so|well|maybe|perhaps|let's|lets|say|how|about|around|at|please|thanks|"
     r"thank|you|then|would|be|great|fine|is|it's|its|that|works|good|for|me|time|the|make|it|sharp|ish)\b|\W+",
@@ -149,7 +153,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
         if _NOT_A_TIME_AFTER.match(text, end):
             return ()
-        before = _BEFORE.search(text, 0, start)
+        before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
         if not (before or _PART_RIGHT_AFTER.match(text, end)):
             if not (_ROUGHLY.search(text, 0, start) and _PART.search(text)):
                 return ()
@@ -159,7 +163,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
 
 
 def _part_next(text: str, end: int) -> bool:
-    return _PART_RIGHT_AFTER.match(text, end) is not None or bool(re.match(r"\s*o'?\s?clock", text[end:], re.I))
+    return _PART_RIGHT_AFTER.match(text, end) is not None or _OCLOCK.match(text, end) is not None
 
 
 def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
