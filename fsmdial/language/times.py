@@ -210,8 +210,17 @@ def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
     return found
 
 
+_LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
+
+
 def _first(text: str, now: dt.datetime | None) -> _Clock | None:
+    """The time ``text`` names: the first one, unless it is a limit and another time follows ("any time after 3,
+    say 3:30")."""
     found = _clocks(text, now)
+    if len(found) > 1:
+        said = words_to_digits(text)
+        chosen = [clock for clock in found if not _LIMIT_BEFORE.search(said, 0, clock.start)]
+        return chosen[0] if chosen else found[0]
     return found[0] if found else None
 
 
