@@ -193,3 +193,39 @@ def test_a_day_in_n_days_and_a_weekday_are_ahead(days: int, weekday: int) -> Non
 
 def _suffix(day: int) -> str:
     return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def _booking(hours: tuple[str, str] = ("08:00", "22:00")) -> dict[str, object]:
+    time = {"name": "time", "type": "time", "earliest": hours[0], "latest": hours[1], "not_past_with": "day"}
+    return {
+        "name": "booking",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date"}, time]},
+            {"id": "done", "type": "end", "message": "{day} at {time}."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("clock", "said", "booked"),
+    [
+        ("2025-06-13T18:30", "Friday at 7", "2025-06-13 at 19:00."),  # today's hours are still ahead
+        ("2025-06-13T22:30", "Friday at 7", "2025-06-20 at 19:00."),  # none is: the next Friday
+        ("2025-06-13T22:30", "the 13th at 9 am", "2025-07-13 at 09:00."),
+        ("2025-06-13T22:30", "next Friday at 7", "2025-06-20 at 19:00."),
+    ],
+)
+def test_a_day_with_no_hours_left_is_not_the_next_one(clock: str, said: str, booked: str) -> None:
+    now = dt.datetime.fromisoformat(clock)
+    dialogue = Dialogue(load_flow(_booking()), clock=lambda: now)
+    dialogue.start()
+    assert dialogue.turn(said).messages == [booked]
+
+
+def test_today_with_no_hours_left_is_still_refused() -> None:
+    now = dt.datetime(2025, 6, 13, 22, 30)
+    dialogue = Dialogue(load_flow(_booking()), clock=lambda: now)
+    dialogue.start()
+    result = dialogue.turn("today at 7")
+    assert result.node == "ask" and "day" not in dialogue.slots
