@@ -17,7 +17,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, read_acts, split_negated
+from .acts import Acts, read_acts, second_thoughts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -30,7 +30,7 @@ from .dates import (
     read_clock,
     remove_dates_and_times,
 )
-from .names import find_name
+from .names import find_name, name_at
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
     CLOSING_PATTERN,
@@ -50,6 +50,8 @@ from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normaliz
 __all__ = [
     "Acts",
     "find_name",
+    "name_at",
+    "second_thoughts",
     "read_acts",
     "ASCII_WORDS",
     "CERTAIN_ANSWERS",

@@ -366,6 +366,8 @@ def read_acts(text: str) -> Acts:
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
     only_social = not leftover.strip()
+    # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
+    stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
     question = "?" in text or bool(QUESTION_START.match(front))
@@ -379,7 +381,7 @@ def read_acts(text: str) -> Acts:
         question=question,
         dont_know=bool(DONT_KNOW.search(norm)),
         no_preference=bool(NO_PREFERENCE.search(norm)),
-        stall=bool(STALL.search(norm)),
+        stall=stalled,
         rest=rest,
         only_social=only_social,
     )
@@ -401,6 +403,35 @@ def _strip_front(text: str) -> str:
         else:
             return rest.strip()
         rest = rest[found.end() :]
+
+
+_PAUSE = re.compile(
+    r"\.\.+|\u2026|(?<![\w'])(?:hold on|hang on|wait|oh wait|ok(?:ay)?|ah|oh|actually|here it is|found it)(?![\w'])",
+    re.I,
+)
+_UNSURE = (DONT_KNOW, STALL)
+
+
+@lru_cache(maxsize=1024)
+def second_thoughts(text: str) -> str | None:
+    """What a message says after the user found the value they did not know at first ("hmm I don't know the booking
+    number, let me check... ok it's 640" -> "it's 640"; "I'd rather not say my pin... ok fine, it's 2468"), or None
+    when it has no such turn. The part before must say don't-know, stall or refuse; the part after must say more
+    than filler."""
+    pauses = list(_PAUSE.finditer(text))
+    if not pauses:
+        return None
+    before = normalize(text[: pauses[-1].start()])
+    if not (any(p.search(before) for p in _UNSURE) or _REFUSAL.search(before)):
+        return None
+    later = text[pauses[-1].end() :]
+    found = read_acts(later)
+    if found.only_social or found.dont_know or found.stall or not found.rest:
+        return None
+    return later.strip(" ,.;:!")
+
+
+_REFUSAL = re.compile(r"(?<![\w'])(?:rather not|prefer not|won't say|not (?:going|willing) to)(?![\w'])")
 
 
 _CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I)

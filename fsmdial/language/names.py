@@ -17,9 +17,9 @@ from functools import lru_cache
 from .numbers import WORD_NUMBERS
 
 STRONG_CUES = re.compile(
-    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name\s+"
-    r"(?:is|'s|should be|will be|"
-    r"would be|must be|has to be|needs to be)|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
+    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
+    r"(?:is|'s|was|should be|will be|"
+    r"would be|must be|has to be|needs to be))|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
     r"under the name(?: of)?|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
@@ -27,7 +27,11 @@ STRONG_CUES = re.compile(
 )
 """Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee").
 A bare "name is" counts only where no word qualifies it: "my mother's maiden name is Cooper" names someone else."""
-WEAK_CUES = re.compile(r"^(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|name)\s+", re.I)
+WEAK_CUES = re.compile(
+    r"^(?:(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|it's for|it is for|for|name|"
+    r"(?:the )?(?:booking|reservation|table|order)(?:'s| is| should be)(?: for)?)\s+)+",
+    re.I,
+)
 """Words that introduce a name at the start of a reply to a question asking for one ("I'm Jane")."""
 
 _NOT_NAME = frozenset(
@@ -53,6 +57,8 @@ _WORD = re.compile(r"[^\W\d_][\w'\-]*\.?", re.U)
 _ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof."})
 _CLAUSE_END = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s(?:and|but|for|at|on|please|thanks|thank you)\b", re.I)
 MAX_NAME_WORDS = 4
+NAME_TAILS = frozenset({"here", "speaking", "calling", "again"})
+"""Words after a name that say who speaks, not part of the name ("Lucy Gray here")."""
 
 
 def is_name_word(word: str) -> bool:
@@ -85,7 +91,15 @@ def _words_at(text: str) -> list[str] | None:
         break
     clause = clause.replace("\0", ".").strip()
     words = clause.split()
+    while len(words) > 1 and words[-1].lower() in NAME_TAILS:  # "Lucy Gray here", "Maya Patel speaking"
+        words = words[:-1]
     return words if is_name(words) else None
+
+
+def name_at(text: str) -> str | None:
+    """The name the words at the very start of ``text`` make ("Buddy" in "Buddy, he was a beagle"), or None."""
+    words = _words_at(text.replace("\u2019", "'").strip())
+    return " ".join(words).rstrip(".") if words else None
 
 
 def is_name(words: list[str]) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..flow import Slot, SlotType, fold, search_regex, value_key
+from ..language.choices import closest_value, described_synonyms, plural_tolerant
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -39,8 +40,10 @@ from ..language import (
     normalize,
     parse_date,
     parse_yes_no,
+    name_at,
     read_acts,
     read_clock,
+    second_thoughts,
     remove_dates_and_times,
     split_negated,
 )
@@ -56,6 +59,8 @@ def _value_pattern(value: str) -> re.Pattern[str]:
     """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
     any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
     words = [re.escape(w) for w in value_key(value).split()]
+    if words:  # "dogs", "guinea pigs", "boxes"
+        words[-1] = plural_tolerant(value_key(value).split()[-1])
     return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
 
 
@@ -78,7 +83,7 @@ def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], 
     return tuple(out)
 
 
-def _found_value(values: Sequence[str], text: str) -> str | None:
+def _found_value(values: Sequence[str], text: str, aliases: Sequence[tuple[str, re.Pattern[str]]] = ()) -> str | None:
     """The one categorical value written in ``text``, or None when there is none or doubt.
 
     A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
@@ -89,6 +94,7 @@ def _found_value(values: Sequence[str], text: str) -> str | None:
     """
     text = fold(text)
     hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
+    hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
     if not hits:
         named = [value for value, pattern in _short_names(tuple(values)) if pattern.search(text)]
         return named[0] if len(named) == 1 else None
@@ -99,9 +105,28 @@ def _found_value(values: Sequence[str], text: str) -> str | None:
             for value, found in hits
             if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
         ]
-    if len(hits) > 1:
+    if len({value for value, _ in hits}) > 1:
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
-    return hits[0][0] if len(hits) == 1 else None
+    named = {value for value, _ in hits}
+    return named.pop() if len(named) == 1 else None
+
+
+@lru_cache(maxsize=256)
+def _aliases(values: tuple[str, ...], description: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The synonyms a categorical slot's description gives its values, as patterns (plurals too)."""
+    return tuple(
+        (value, _value_pattern(word)) for value, words in described_synonyms(values, description) for word in words
+    )
+
+
+def _typo_value(slot: Slot, text: str) -> str | None:
+    """The value of the asked categorical slot a word of ``text`` is a typo of ("rabit", "guinae pig")."""
+    forms = {value.casefold(): value for value in slot.values or ()}
+    forms.update(
+        {word: value for value, words in described_synonyms(tuple(slot.values or ()), slot.description) for word in words}
+    )
+    words = [w for w in normalize(text).split() if w not in FUNCTION_WORDS]
+    return closest_value(words, forms)
 
 
 def _settled_value(values: Sequence[str], text: str) -> str | None:
@@ -140,18 +165,39 @@ class _StateTables:
         self.time_target = _target(state, asked, SlotType.time)
         self.number_target = _target(state, asked, SlotType.integer, SlotType.number)
         self.categorical = tuple(
-            (slot, tuple(slot.values or ()), slot is asked or slot.name in state.expected)
+            (
+                slot,
+                tuple(slot.values or ()),
+                slot is asked or slot.name in state.expected,
+                _aliases(tuple(slot.values or ()), slot.description),
+            )
             for slot in state.slots
             if slot.type is SlotType.categorical
         )
-        patterns = [_value_pattern(value).pattern for _, slot_values, _ in self.categorical for value in slot_values]
-        patterns += [found.pattern for _, values, _ in self.categorical for _, found in _short_names(values)]
-        # One search says whether any value is there at all (most turns name none).
-        self.any_value = re.compile("|".join(patterns), re.I) if patterns else None
+        patterns = [_value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
+        patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in _short_names(values)]
+        patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
+        # One search says whether any value is there at all (most turns name none); a value's words, and a "one"
+        # standing for it ("the mixed one"), are never read as a number.
+        self.any_value = (
+            re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
+        )
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
+        self.named_leads = tuple(
+            (slot, lead)
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            for lead, is_name in [_slot_lead(slot.name, slot.description)]
+            if lead is not None and is_name
+        )
+        self.patterned = tuple(
+            (slot, _slot_cue(slot.name, slot.label or ""))
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is not None
+        )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -212,6 +258,9 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
+        later = second_thoughts(text) if state.asked is not None else None
+        if later is not None:  # "I don't know it ... ok, it's 640": the value found after all
+            text, norm = later, normalize(later)
         acts = read_acts(text)
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
@@ -323,7 +372,16 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        self._fill_typed(state, tables, said, now, parse, asked)
+        if not _free_text(tables, asked) or _CORRECTION.match(acts.rest) or _CORRECTION.match(text):
+            # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
+            # pounds on November 21st") is no value of another slot.
+            self._fill_typed(state, tables, said, now, parse, asked)
+        for slot, lead in tables.named_leads:
+            # Another name of the flow said with its own words ("the pet's name is Chandler").
+            if slot is not asked and slot.name not in parse.slots and (found := lead.search(text)) is not None:
+                if (name := name_at(text[found.end() :])) is not None:
+                    parse.slots[slot.name] = name
+                    parse.info.setdefault("cued", []).append(slot.name)
         if tables.name_slot is not None and tables.name_slot.name not in parse.slots and not acts.question:
             # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
             # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
@@ -345,7 +403,7 @@ class RulesUnderstander:
         elif asked.type is SlotType.string and parse.intent is None and not parse.slots and not acts.holds_no_value:
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
-            if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
+            if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
                 parse.slots[asked.name] = _string_value(asked, text)
             elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
@@ -376,16 +434,97 @@ class RulesUnderstander:
                 parse.slots[asked.name] = written
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
+        if tables.patterned:
+            rest = _fill_patterned(tables, rest, parse, asked)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
-            for slot, values, asked_for in tables.categorical:
-                hit = _found_value(values, text)
+            for slot, values, asked_for, aliases in tables.categorical:
+                hit = _found_value(values, text, aliases)
                 if hit is not None and (asked_for or _distinctive(hit)):
                     parse.slots[slot.name] = hit
+            rest = tables.any_value.sub(" ", fold(rest))
+        if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
+            typo = _typo_value(asked, text)
+            if typo is not None:
+                parse.slots[asked.name] = typo
         numbers = find_numbers(rest)
         if numbers:
             target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
             if target is not None and target.name not in parse.slots and len(numbers) == 1:
                 parse.slots[target.name] = numbers[0]
+
+
+_DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
+"""Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
+_CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
+
+
+def _candidates(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The words of ``text`` a patterned slot may take, with their spans: digit groups joined, then single words
+    (end punctuation dropped)."""
+    out = []
+    for found in _DIGIT_GROUPS.finditer(text):
+        joined = re.sub(r"[ \-]", "", found.group())
+        if sum(c.isdigit() for c in joined) >= 6:
+            out.append((joined, found.span()))
+    for found in _CANDIDATE.finditer(text):
+        word = found.group().rstrip(".:")
+        if word and not any(a <= found.start() < b for _, (a, b) in out):
+            out.append((word, (found.start(), found.start() + len(word))))
+    return out
+
+
+def _fill_patterned(tables: _StateTables, text: str, parse: Parse, asked: Slot | None) -> str:
+    """Values of the slots with a pattern (phone, email, account number ...): a word of the message of a slot's form,
+    for the slot its cue words name ("my number is 07455 667788", "the email should be x@y.z"), else the asked slot,
+    else the one slot of the flow of that form (over-informing: "you can reach me on 07123456789"; "sorry, wrong
+    number, it's 12345679" while the 4-digit PIN is asked). Returns ``text`` without the values taken."""
+    taken: list[tuple[int, int]] = []
+    for word, span in _candidates(text):
+        fits = [(slot, cue) for slot, cue in tables.patterned if _fits(slot, word) and slot.name not in parse.slots]
+        if not fits:
+            continue
+        before = text[: span[0]]
+        cued = [(_last_cue(cue, before), slot) for slot, cue in fits]
+        cued = [item for item in cued if item[0] >= 0]
+        if cued:
+            slot = max(cued, key=lambda item: item[0])[1]  # the nearest cue names the slot
+            parse.info.setdefault("cued", []).append(slot.name)
+        elif asked is not None and any(slot is asked for slot, _ in fits):
+            slot = asked
+        elif len(fits) == 1 and (asked is None or asked.type is not SlotType.string or asked.pattern is not None):
+            slot = fits[0][0]  # never over a free-text answer just asked ("a transfer to 12345678")
+        else:
+            continue
+        parse.slots[slot.name] = word
+        taken.append(span)
+    for start, end in reversed(taken):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
+def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:
+    """Where the last cue of a slot in ``before`` ends (-1: none)."""
+    return max((found.end() for found in cue.finditer(before)), default=-1) if cue is not None else -1
+
+
+def _fits(slot: Slot, word: str) -> bool:
+    return re.fullmatch(slot.pattern or "", word) is not None
+
+
+_GENERIC_CUE_WORDS = frozenset({"number", "code", "the", "of", "your", "my", "for", "and", "address", "new", "id"})
+
+
+@lru_cache(maxsize=256)
+def _slot_cue(name: str, label: str) -> re.Pattern[str] | None:
+    """The words that name a slot in a sentence: its name's and label's own words ("pin", "email", "phone",
+    "account"), or the generic "number" for a slot whose name ends in it."""
+    words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 1}
+    own = sorted(words - _GENERIC_CUE_WORDS) or sorted(words)
+    if "number" in words or "phone" in words:
+        own.append("number")
+    if not own:
+        return None
+    return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, own)) + r")(?![\w'])", re.I)
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -427,7 +566,11 @@ def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_CORRECTION = re.compile(r"\b(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops)\b", re.I)
+_CORRECTION = re.compile(
+    r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
+    r"make (?:it|that)|change (?:it|that))\b",
+    re.I,
+)
 
 
 def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
@@ -467,12 +610,20 @@ def _search_pattern(pattern: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1024)
-def _slot_lead(name: str) -> tuple[re.Pattern[str] | None, bool]:
-    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name."""
+def _slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None, bool]:
+    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name (its name says so, or its
+    description starts "Name of ...")."""
     words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
+    if re.match(r"\W*name\b", description, re.I) and "name" not in words:
+        words.append("name")
     if not words:
         return None, False
-    pattern = r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+"
+    own = [w for w in words if w != "name"] or words
+    pattern = (
+        r"(?:^|(?<=[,;.!?]\s)|(?<=\band\s))(?:(?:my|the|our|his|her|their|your|its)\s+)?(?:[\w']+\s+){0,2}?"
+        r"(?:" + "|".join(re.escape(w) + r"(?:'s|s)?" for w in own) + r")(?:\s+name)?\s*(?:\s(?:is|are|was|were|"
+        r"should be|will be)|'s)\s+"
+    )
     return re.compile(pattern, re.I), "name" in words
 
 
@@ -482,6 +633,23 @@ def _only_yes_or_no(text: str) -> bool:
     return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
 
 
+_CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
+"""Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
+_SEND_TO = re.compile(r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I)
+"""The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
+
+
+def _free_text(tables: _StateTables, asked: Slot | None) -> bool:
+    """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
+    return (
+        asked is not None
+        and asked.type is SlotType.string
+        and asked.pattern is None
+        and asked is not tables.name_slot
+        and not _slot_lead(asked.name, asked.description)[1]
+    )
+
+
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
@@ -489,13 +657,16 @@ def _string_value(slot: Slot, text: str) -> str:
         if found is not None:
             return found
     # "my name is X" for a slot called *name*: keep X.
-    lead, is_name = _slot_lead(slot.name)
-    if lead is not None:
-        value = lead.sub("", value)
+    lead, is_name = _slot_lead(slot.name, slot.description)
     value = GREETING_PATTERN.sub("", value)
+    cue = lead.match(value) if lead is not None else None
+    cue = cue or (_CALLED.search(value) if is_name else None)
+    if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
+        return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
+    value = _SEND_TO.sub("", value)
     return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
 
 
