@@ -55,11 +55,11 @@ __all__ = ["RulesUnderstander", "normalize"]
 
 
 @lru_cache(maxsize=1024)
-def _value_pattern(value: str) -> re.Pattern[str]:
+def _value_pattern(value: str, plural: bool = True) -> re.Pattern[str]:
     """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
     any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
     words = [re.escape(w) for w in value_key(value).split()]
-    if words:  # "dogs", "guinea pigs", "boxes"
+    if words and plural:  # "dogs", "guinea pigs", "boxes"
         words[-1] = plural_tolerant(value_key(value).split()[-1])
     return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
 
@@ -79,7 +79,7 @@ def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], 
         if not own or len(own) == len(words) or own != list(range(own[0], own[-1] + 1)):
             continue
         if all(words[i].isalpha() for i in own) and any(len(words[i]) >= 4 for i in own):
-            out.append((value, _value_pattern(" ".join(words[i] for i in own))))
+            out.append((value, _value_pattern(" ".join(words[i] for i in own), plural=False)))
     return tuple(out)
 
 
@@ -269,6 +269,8 @@ class RulesUnderstander:
             parse.choice = _choice(state, tables, norm, parse.answer)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         self._fill_slots(state, tables, text, now, parse, acts, said)
+        if acts.deny and (swap := _replacement(text)) is not None:
+            parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
@@ -637,6 +639,25 @@ _CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name 
 """Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
 _SEND_TO = re.compile(r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I)
 """The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
+
+
+_SWAP = re.compile(
+    r"(?<![\w'])([\w'\-]+)\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)(?![\w'])|"
+    r"(?<![\w'])not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)\s*,?\s+(?:but\s+|it's\s+|it\s+is\s+)?([\w'\-]+)(?![\w'])",
+    re.I,
+)
+
+
+def _replacement(text: str) -> tuple[str, str] | None:
+    """A word put in place of another ("14, not 12", "not 12 but 14"): (old, new), both of one shape (digits or
+    letters), or None."""
+    found = _SWAP.search(text)
+    if found is None:
+        return None
+    new, old = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
+    if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
+        return None
+    return old, new
 
 
 def _free_text(tables: _StateTables, asked: Slot | None) -> bool:
