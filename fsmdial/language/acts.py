@@ -209,6 +209,17 @@ QUESTION_START = re.compile(
     r"don't|doesn't|won't|can't)\s+(?:you|ya|i|we|it|there|they|he|she|this|that|these|those|the|your|my|our|a|an)\b)"
 )
 """A message (after its greeting) that starts like a question ("do you have vegan options")."""
+REQUEST_START = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i)\s+(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
+)
+"""A question that asks for something to be done ("could you move it to 6pm", "can we add a stop")."""
+LEADING_WORDS = 3
+"""A cue phrase "leads" a message when it starts within its first three words."""
+
+
+def leads(norm: str, start: int) -> bool:
+    """Does a phrase found at ``start`` of the normalised message stand at its start (within its first words)?"""
+    return norm[:start].count(" ") < LEADING_WORDS
 DONT_KNOW = _phrases(
     "i don't know",
     "don't know",
@@ -328,6 +339,9 @@ class Acts:
     deny: bool
     hedge: bool
     question: bool
+    request: bool
+    """The question asks the agent to do something ("can you move it to tomorrow?"): at a free-text question it is
+    the answer."""
     dont_know: bool
     no_preference: bool
     stall: bool
@@ -371,6 +385,9 @@ def read_acts(text: str) -> Acts:
     front = normalize(rest)
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
     question = "?" in text or bool(QUESTION_START.match(front))
+    # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
+    # ("a transfer to an account I don't know").
+    unsure = DONT_KNOW.search(normalize(rest))
     return Acts(
         greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
         thank=bool(THANKS.search(norm)),
@@ -379,7 +396,8 @@ def read_acts(text: str) -> Acts:
         deny=bool(DENY.search(norm)) or "n't" in norm,
         hedge=bool(HEDGE.search(norm)),
         question=question,
-        dont_know=bool(DONT_KNOW.search(norm)),
+        request=bool(REQUEST_START.match(front)),
+        dont_know=unsure is not None and leads(normalize(rest), unsure.start()),
         no_preference=bool(NO_PREFERENCE.search(norm)),
         stall=stalled,
         rest=rest,

@@ -17,7 +17,7 @@ from functools import lru_cache
 from .numbers import WORD_NUMBERS
 
 STRONG_CUES = re.compile(
-    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
+    r"(?<![\w'])(?:(?:my|the|our|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
     r"(?:is|'s|was|should be|will be|"
     r"would be|must be|has to be|needs to be))|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
     r"under the name(?: of)?|"
@@ -25,7 +25,8 @@ STRONG_CUES = re.compile(
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,
 )
-"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee").
+"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee"); "his
+name", "her name" name someone else (a pet, a relative).
 A bare "name is" counts only where no word qualifies it: "my mother's maiden name is Cooper" names someone else."""
 WEAK_CUES = re.compile(
     r"^(?:(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|it's for|it is for|for|name|"
@@ -117,8 +118,20 @@ def find_name(text: str, asked: bool) -> str | None:
         if words:
             return " ".join(words).rstrip(".")
         position = cue.start() + 1
+    for clause in _CLAUSE_START.finditer(text):
+        # A self-introduction at the start of any sentence or clause ("ok, I want to change my ride. I'm Ahmed");
+        # written capitalised when the name was not asked for ("Hi, it's Julia, I want to order a pizza").
+        start = SELF_INTRODUCTION.match(text, clause.end())
+        if start is not None:
+            words = _words_at(text[start.end() :])
+            if words and (asked or all(word[0].isupper() for word in words)):
+                return " ".join(words).rstrip(".")
     if not asked:
         return None
     start = WEAK_CUES.match(text)
     words = _words_at(text[start.end() :] if start else text)
     return " ".join(words).rstrip(".") if words else None
+
+
+SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
+_CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

@@ -384,14 +384,16 @@ class RulesUnderstander:
                 if (name := name_at(text[found.end() :])) is not None:
                     parse.slots[slot.name] = name
                     parse.info.setdefault("cued", []).append(slot.name)
-        if tables.name_slot is not None and tables.name_slot.name not in parse.slots and not acts.question:
+        if tables.name_slot is not None and tables.name_slot.name not in parse.slots:
             # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
             # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
             # Only a name after words that introduce it is certain (the model path keeps it); one read from the
             # first clause of the reply is a reading the model may still make better.
             name_asked = asked is tables.name_slot
             cued = find_name(acts.rest, False)
-            found = cued or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value else None)
+            found = cued or (
+                find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
+            )
             if found is not None:
                 parse.slots[tables.name_slot.name] = found  # whole: over max_length is refused, never cut
                 if cued is not None:
@@ -402,7 +404,12 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and not parse.slots and not acts.holds_no_value:
+        elif (
+            asked.type is SlotType.string
+            and parse.intent is None
+            and not parse.slots
+            and not (acts.holds_no_value and not (acts.request and _free_text(tables, asked)))
+        ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
