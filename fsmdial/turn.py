@@ -11,8 +11,8 @@ say at the session's node.
 from __future__ import annotations
 
 import dataclasses
-import re
 import datetime as dt
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any

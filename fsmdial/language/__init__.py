@@ -17,7 +17,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, read_acts, second_thoughts, split_negated
+from .acts import Acts, leads, read_acts, second_thoughts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -30,7 +30,7 @@ from .dates import (
     read_clock,
     remove_dates_and_times,
 )
-from .names import find_name, name_at
+from .names import find_name, is_name_word, name_at
 from .numbers import WORD_NUMBERS, find_numbers
 from .phrases import (
     CLOSING_PATTERN,
@@ -51,6 +51,8 @@ __all__ = [
     "Acts",
     "find_name",
     "name_at",
+    "is_name_word",
+    "leads",
     "second_thoughts",
     "read_acts",
     "ASCII_WORDS",

@@ -220,6 +220,8 @@ LEADING_WORDS = 3
 def leads(norm: str, start: int) -> bool:
     """Does a phrase found at ``start`` of the normalised message stand at its start (within its first words)?"""
     return norm[:start].count(" ") < LEADING_WORDS
+
+
 DONT_KNOW = _phrases(
     "i don't know",
     "don't know",

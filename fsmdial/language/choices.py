@@ -45,7 +45,9 @@ def described_synonyms(values: tuple[str, ...], description: str) -> tuple[tuple
     for match in _SYNONYM_LIST.finditer(description):
         # The words before the colon end with the value's name ("Which box (fruit box: fruit ...").
         head = match.group(1).casefold().strip()
-        value = next((keys[k] for k in sorted(keys, key=len, reverse=True) if head == k or head.endswith(" " + k)), None)
+        value = next(
+            (keys[k] for k in sorted(keys, key=len, reverse=True) if head == k or head.endswith(" " + k)), None
+        )
         if value is None:
             continue
         words = [w.strip().casefold() for w in match.group(2).split(",")]

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..flow import Slot, SlotType, fold, search_regex, value_key
-from ..language.choices import closest_value, described_synonyms, plural_tolerant
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -37,16 +36,19 @@ from ..language import (
     find_name,
     find_numbers,
     impossible_date,
+    is_name_word,
+    leads,
+    name_at,
     normalize,
     parse_date,
     parse_yes_no,
-    name_at,
     read_acts,
     read_clock,
-    second_thoughts,
     remove_dates_and_times,
+    second_thoughts,
     split_negated,
 )
+from ..language.choices import closest_value, described_synonyms, plural_tolerant
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 from .grounding import FUNCTION_WORDS
 
@@ -123,7 +125,11 @@ def _typo_value(slot: Slot, text: str) -> str | None:
     """The value of the asked categorical slot a word of ``text`` is a typo of ("rabit", "guinae pig")."""
     forms = {value.casefold(): value for value in slot.values or ()}
     forms.update(
-        {word: value for value, words in described_synonyms(tuple(slot.values or ()), slot.description) for word in words}
+        {
+            word: value
+            for value, words in described_synonyms(tuple(slot.values or ()), slot.description)
+            for word in words
+        }
     )
     words = [w for w in normalize(text).split() if w not in FUNCTION_WORDS]
     return closest_value(words, forms)
@@ -179,9 +185,7 @@ class _StateTables:
         patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
         # One search says whether any value is there at all (most turns name none); a value's words, and a "one"
         # standing for it ("the mixed one"), are never read as a number.
-        self.any_value = (
-            re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
-        )
+        self.any_value = re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
@@ -192,6 +196,16 @@ class _StateTables:
             if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
             for lead, is_name in [_slot_lead(slot.name, slot.description)]
             if lead is not None and is_name
+        )
+        # "my cat Luna": a name right after a categorical value is the flow's one other name (the pet's).
+        kinds = [value for _, values, _, _ in self.categorical for value in values if value.isalpha()]
+        self.kind_name = (
+            (
+                self.named_leads[0][0],
+                re.compile(r"(?i:\b(?:my|our|his|her|the)\s+(?:" + "|".join(kinds) + r"))\s+([A-Z][\w'\-]*)"),
+            )
+            if len(self.named_leads) == 1 and kinds
+            else None
         )
         self.patterned = tuple(
             (slot, _slot_cue(slot.name, slot.label or ""))
@@ -352,7 +366,12 @@ class RulesUnderstander:
         if not (tables.decline or tables.goodbye):
             return None
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
-        if tables.decline and (words is None or not DECLINE_WORDS.isdisjoint(words)) and DECLINE_PATTERN.search(norm):
+        if (
+            tables.decline
+            and (words is None or not DECLINE_WORDS.isdisjoint(words))
+            and (refusal := DECLINE_PATTERN.search(norm)) is not None
+            and leads(norm, refusal.start())
+        ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
             GOODBYE_PATTERN.match(norm)
@@ -374,10 +393,20 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        if not _free_text(tables, asked) or _CORRECTION.match(acts.rest) or _CORRECTION.match(text):
+        if _free_text(tables, asked) and not (_CORRECTION.match(acts.rest) or _CORRECTION.match(text)):
             # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
-            # pounds on November 21st") is no value of another slot.
+            # pounds on November 21st") is no value of another slot; a reply that is nothing but a phone number or
+            # an email is that value.
+            whole = _DIGIT_SPACES.sub("", said.strip())
+            fitting = [slot for slot, _ in tables.patterned if _fits(slot, whole)]
+            if len(fitting) == 1:
+                parse.slots[fitting[0].name] = whole
+        else:
             self._fill_typed(state, tables, said, now, parse, asked)
+        if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
+            kind = tables.kind_name[1].search(text)
+            if kind is not None and is_name_word(kind.group(1)):
+                parse.slots[tables.kind_name[0].name] = kind.group(1)
         for slot, lead in tables.named_leads:
             # Another name of the flow said with its own words ("the pet's name is Chandler").
             if slot is not asked and slot.name not in parse.slots and (found := lead.search(text)) is not None:
@@ -464,6 +493,7 @@ class RulesUnderstander:
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
+_DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
 
@@ -500,7 +530,7 @@ def _fill_patterned(tables: _StateTables, text: str, parse: Parse, asked: Slot |
             parse.info.setdefault("cued", []).append(slot.name)
         elif asked is not None and any(slot is asked for slot, _ in fits):
             slot = asked
-        elif len(fits) == 1 and (asked is None or asked.type is not SlotType.string or asked.pattern is not None):
+        elif len(fits) == 1 and not _free_text(tables, asked):
             slot = fits[0][0]  # never over a free-text answer just asked ("a transfer to 12345678")
         else:
             continue
@@ -549,6 +579,7 @@ def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> 
     return None
 
 
+_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
 _STOP = {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
 
 
@@ -556,6 +587,8 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     """The words that name a numeric slot ("people" for party_size described as "Number of people")."""
     vocab = {w for w in re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())}
     vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
+    if vocab & _PEOPLE:  # "we'll be 5", "five of us"
+        vocab |= _PEOPLE | {"we", "us"}
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
@@ -568,7 +601,7 @@ def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
             if (word[0].isdigit() or word in WORD_NUMBERS) and any(
-                w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]
+                w in vocab for w in words[max(0, i - 3) : i] + words[i + 1 : i + 3]
             ):
                 hits.append(slot)
                 break
@@ -644,7 +677,9 @@ def _only_yes_or_no(text: str) -> bool:
 
 _CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
 """Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
-_SEND_TO = re.compile(r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I)
+_SEND_TO = re.compile(
+    r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
+)
 """The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
 
 
