@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, Va
 
 from .actions import committed_slots
 from .errors import FsmdialError, SnapshotError, TurnError
+from .flow import Flow
 from .language import sentences
 from .restoring import read_session
 from .runtime import MAX_INPUT_CHARS, AllOrNothing, Dialogue, checked_parse, clean_input
@@ -64,6 +65,7 @@ class Assistant:
         self.examples = {
             route_intent(name): tuple(cls.FLOW.examples) or (cls.FLOW.description,) for name, cls in self.flows.items()
         }
+        self.cues = flow_cues({name: cls.FLOW for name, cls in self.flows.items()})
         self.max_input_chars: int = dialogue_kwargs.get("max_input_chars", MAX_INPUT_CHARS)
         self.dialogues: dict[str, Dialogue] = {}
         self.stack: list[str] = []
@@ -160,8 +162,11 @@ class Assistant:
                 self.ended = True
                 return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], trace, "route", True)
             if parse.intent not in self.route_of:
-                offer = ", ".join(cls.FLOW.description or name for name, cls in self.flows.items())
-                act = Act("fallback", "out_of_scope", f"Sorry, I can help with: {offer}")
+                chosen = route_by_cues(self.cues, cleaned)
+                if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
+                    trace.notes.append(f"routed by the task's own words: {chosen}")
+                    return self._switch(chosen, text, [])
+                act = Act("fallback", "out_of_scope", sentences.can_help_with(task_words(name) for name in self.flows))
                 return TurnResult([act], [], trace, "route", False)
             return self._switch(self.route_of[parse.intent], text, [])
         name = self.active
@@ -251,6 +256,43 @@ class Assistant:
         self.shared = dict(saved.shared)
         self.spent = {name: dict(values) for name, values in saved.spent.items()}
         self.ended = saved.ended
+
+
+_CUE_STOP = frozenset({"with", "from", "your", "this", "that", "other", "none", "any", "dontcare", "true", "false"})
+
+
+def task_words(name: str) -> str:
+    """A flow's name in short words ("restaurant_booking" -> "restaurant booking")."""
+    return " ".join(re.split(r"[_\W]+", name)).strip()
+
+
+def flow_cues(flows: dict[str, Flow]) -> dict[str, re.Pattern[str]]:
+    """Per flow, the words only it has: its name's words and its categorical values (four letters or more), as one
+    whole-word pattern. A first message that gives a task's constraints without one of its example sentences ("I'm
+    looking for a British restaurant, in the expensive price range") is routed by them."""
+    words: dict[str, set[str]] = {}
+    for name, flow in flows.items():
+        own = {w for w in re.split(r"[_\W]+", name.casefold()) if len(w) > 3}
+        for slot in flow.slots().values():
+            own |= {str(v).casefold() for v in slot.values or () if len(str(v)) > 3}
+        words[name] = own - _CUE_STOP
+    cues = {}
+    for name, own in words.items():
+        unique = sorted(w for w in own if not any(w in other for n, other in words.items() if n != name))
+        if unique:
+            alternatives = "|".join(re.escape(w) + r"s?" for w in sorted(unique, key=len, reverse=True))
+            cues[name] = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.I)
+    return cues
+
+
+def route_by_cues(cues: dict[str, re.Pattern[str]], text: str) -> str | None:
+    """The one flow whose own words the text says most (distinct words), or None when none or a tie."""
+    scores = sorted(
+        ((len({m.casefold() for m in cue.findall(text)}), name) for name, cue in cues.items()), reverse=True
+    )
+    if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+        return None
+    return scores[0][1]
 
 
 def as_json(value: Any) -> Any:
