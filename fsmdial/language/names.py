@@ -118,6 +118,12 @@ def find_name(text: str, asked: bool) -> str | None:
         if words:
             return " ".join(words).rstrip(".")
         position = cue.start() + 1
+    for found in _FOR_NAME.finditer(text):
+        # "2 medium margherita tomorrow at 6pm for Ben": "for" and capitalised name words that end the message.
+        words = _words_at(text[found.end() :])
+        rest = text[found.end() :].strip().rstrip(".!")
+        if words and " ".join(words) == rest and all(word[0].isupper() for word in words):
+            return rest
     for clause in _CLAUSE_START.finditer(text):
         # A self-introduction at the start of any sentence or clause ("ok, I want to change my ride. I'm Ahmed");
         # written capitalised when the name was not asked for ("Hi, it's Julia, I want to order a pizza").
@@ -134,4 +140,5 @@ def find_name(text: str, asked: bool) -> str | None:
 
 
 SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
+_FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

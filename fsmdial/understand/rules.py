@@ -484,6 +484,8 @@ class RulesUnderstander:
             typo = _typo_value(asked, text)
             if typo is not None:
                 parse.slots[asked.name] = typo
+        if asked is not None and asked is tables.number_target:
+            rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         numbers = find_numbers(rest)
         if numbers:
             target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
@@ -493,6 +495,8 @@ class RulesUnderstander:
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
+_SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
+"""A number said digit by digit ("booking number 5 0 3")."""
 _DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
