@@ -49,7 +49,7 @@ from ..language import (
     split_negated,
 )
 from ..language.choices import closest_value, described_synonyms, plural_tolerant
-from .base import DECLINE, GOODBYE, Parse, UnderstandingState
+from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grounding import FUNCTION_WORDS
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -279,6 +279,8 @@ class RulesUnderstander:
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
         parse.intent = self._intent(state, tables, norm, text)
+        if parse.intent == CONTINUE and _free_text(tables, tables.asked):
+            parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
@@ -487,6 +489,9 @@ class RulesUnderstander:
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         numbers = find_numbers(rest)
+        if len(numbers) > 1 and (second := _SELF_CORRECTION.search(rest)) is not None:
+            # "one large margherita and... actually make that two": what follows the correction counts
+            rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
             target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
             if target is not None and target.name not in parse.slots and len(numbers) == 1:
@@ -495,9 +500,17 @@ class RulesUnderstander:
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
+_SELF_CORRECTION = re.compile(
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
+    re.I,
+)
+"""The last correction inside one message ("one large margherita and... actually make that two")."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 _DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
+_SPOKEN_EMAIL = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w\-]+)*\s+at\s+[\w\-]+(?:\s+dot\s+[\w\-]+)+", re.I)
+"""An email address read out ("carol dot dunn at gmail dot com")."""
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
 
@@ -509,6 +522,10 @@ def _candidates(text: str) -> list[tuple[str, tuple[int, int]]]:
         joined = re.sub(r"[ \-]", "", found.group())
         if sum(c.isdigit() for c in joined) >= 6:
             out.append((joined, found.span()))
+    spoken = _SPOKEN_EMAIL.search(text)
+    if spoken is not None:  # "carol dot dunn at gmail dot com"
+        address = re.sub(r"\s+dot\s+", ".", re.sub(r"\s+at\s+", "@", spoken.group(), count=1, flags=re.I), flags=re.I)
+        out.append((address.replace(" ", ""), spoken.span()))
     for found in _CANDIDATE.finditer(text):
         word = found.group().rstrip(".:")
         if word and not any(a <= found.start() < b for _, (a, b) in out):
