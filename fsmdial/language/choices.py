@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-TYPO_SCORE = 85.0
+TYPO_SCORE = 80.0
 """The least rapidfuzz ratio (0-100) for a written word to be read as a typo of a value."""
 TYPO_MIN_LETTERS = 5
 """Shorter words are never read as typos ("car" is no "cat")."""

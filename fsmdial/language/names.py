@@ -48,9 +48,14 @@ _NOT_NAME = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march july august september
     october november december jan feb mar apr jun jul aug sep sept oct nov dec
     let let's check wait help get got go going make made take took call called change changed cancel
-    options option menu vegan vegetarian food price please dog cat pet bleeding hurt sick emergency
-    sounds good great fine perfect correct right wrong""".split()
+    please sounds good great fine perfect correct right wrong""".split()
 ) | frozenset(w for key in WORD_NUMBERS for w in key.split())
+_NOUNS = frozenset(
+    """book table tables reservation options option menu vegan vegetarian food price dog cat pet bleeding hurt sick
+    emergency morning evening night week day""".split()
+)
+"""Nouns that are also surnames ("Hannah Price", "Tom Book"): no name on their own or first, but a capitalised
+one after a first name is part of it."""
 """Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
 "April", are left out: a reply that is only "Will" is a name)."""
 
@@ -71,7 +76,7 @@ def is_name_word(word: str) -> bool:
     low = word.lower().rstrip(".")
     if low + "." in _ABBREVIATIONS:
         return True
-    if low in _NOT_NAME:
+    if low in _NOT_NAME or low in _NOUNS:
         return False
     # A lower-case adverb or -ing form is a word of a sentence ("badly", "looking"); written capitalised it may be
     # a name ("Fleming").
@@ -105,12 +110,21 @@ def name_at(text: str) -> str | None:
 
 def is_name(words: list[str]) -> bool:
     """Can these words, as written, be a person's name (a few words, each of a name's shape)?"""
-    return 0 < len(words) <= MAX_NAME_WORDS and all(is_name_word(word) for word in words)
+    return (
+        0 < len(words) <= MAX_NAME_WORDS
+        and is_name_word(words[0])
+        and all(is_name_word(word) or _capitalised_noun(word) for word in words[1:])
+    )
+
+
+def _capitalised_noun(word: str) -> bool:
+    return word[:1].isupper() and word.lower() in _NOUNS
 
 
 @lru_cache(maxsize=2048)
-def find_name(text: str, asked: bool) -> str | None:
-    """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for."""
+def find_name(text: str, asked: bool, introductions: bool = True) -> str | None:
+    """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for;
+    ``introductions``: a self-introduction counts ("I'm Ahmed"; not while another name, a pet's, is asked)."""
     text = text.replace("\u2019", "'").strip()
     position = 0
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
@@ -124,11 +138,12 @@ def find_name(text: str, asked: bool) -> str | None:
         rest = text[found.end() :].strip().rstrip(".!")
         if words and " ".join(words) == rest and all(word[0].isupper() for word in words):
             return rest
-    for clause in _CLAUSE_START.finditer(text):
+    for clause in _CLAUSE_START.finditer(text) if introductions else ():
         # A self-introduction at the start of any sentence or clause ("ok, I want to change my ride. I'm Ahmed");
-        # written capitalised when the name was not asked for ("Hi, it's Julia, I want to order a pizza").
+        # written capitalised when the name was not asked for ("Hi, it's Julia, I want to order a pizza"); "it's"
+        # only at the start of the message.
         start = SELF_INTRODUCTION.match(text, clause.end())
-        if start is not None:
+        if start is not None and (clause.end() == 0 or start.group().lower()[:2] != "it"):
             words = _words_at(text[start.end() :])
             if words and (asked or all(word[0].isupper() for word in words)):
                 return " ".join(words).rstrip(".")

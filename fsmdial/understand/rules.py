@@ -421,7 +421,10 @@ class RulesUnderstander:
             # Only a name after words that introduce it is certain (the model path keeps it); one read from the
             # first clause of the reply is a reading the model may still make better.
             name_asked = asked is tables.name_slot
-            cued = find_name(acts.rest, False)
+            other_name = (
+                asked is not None and asked is not tables.name_slot and _slot_lead(asked.name, asked.description)[1]
+            )
+            cued = find_name(acts.rest, False, not other_name)
             found = cued or (
                 find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
             )
@@ -445,7 +448,7 @@ class RulesUnderstander:
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                parse.slots[asked.name] = _string_value(asked, text)
+                parse.slots[asked.name] = _string_value(asked, acts.rest or text)
             elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = found
 
@@ -718,6 +721,10 @@ def _replacement(text: str) -> tuple[str, str] | None:
     if found is None:
         return None
     new, old = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
+    if found.group(1) and new.isdigit() != old.isdigit():
+        # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
+        same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
+        new = same[-1] if same else new
     if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
         return None
     return old, new

@@ -18,7 +18,7 @@ from fsmdial.language import find_name, name_at
         ("it's under Okafor", "Okafor"),
         ("ok, I want to change my ride then. I'm Ahmed", "Ahmed"),
         ("Hello, can you help me change my ride? The booking ID is 350 and my name is Omar", "Omar"),
-        ("Hi, it's Julia, I want to order a pizza", "Julia"),
+        ("it's Julia, I want to order a pizza", "Julia"),  # greetings in front are stripped first (acts.rest)
         ("2 medium margherita tomorrow at 6pm for Ben", "Ben"),
     ],
 )
