@@ -109,8 +109,8 @@ def _found_value(values: Sequence[str], text: str, aliases: Sequence[tuple[str, 
         ]
     if len({value for value, _ in hits}) > 1:
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
-    named = {value for value, _ in hits}
-    return named.pop() if len(named) == 1 else None
+    distinct = {value for value, _ in hits}
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 @lru_cache(maxsize=256)
@@ -425,11 +425,11 @@ class RulesUnderstander:
                 asked is not None and asked is not tables.name_slot and _slot_lead(asked.name, asked.description)[1]
             )
             cued = find_name(acts.rest, False, not other_name)
-            found = cued or (
+            name = cued or (
                 find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
             )
-            if found is not None:
-                parse.slots[tables.name_slot.name] = found  # whole: over max_length is refused, never cut
+            if name is not None:
+                parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
                 if cued is not None:
                     parse.info.setdefault("cued", []).append(tables.name_slot.name)
             if name_asked:
@@ -449,8 +449,8 @@ class RulesUnderstander:
             if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
                 parse.slots[asked.name] = _string_value(asked, acts.rest or text)
-            elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
-                parse.slots[asked.name] = found
+            elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
+                parse.slots[asked.name] = formed
 
     def _fill_typed(
         self,
