@@ -76,6 +76,9 @@ BYE = _phrases(
 )
 AFFIRM = _phrases(
     "yes",
+    "yess",
+    "yesss",
+    "yea sure",
     "yeah",
     "yep",
     "yup",
@@ -299,6 +302,8 @@ STALL = _phrases(
     "let me see",
 )
 FILLER = _phrases(
+    "pls",
+    "plz",
     "um",
     "umm",
     "uh",
