@@ -85,20 +85,32 @@ def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], 
     return tuple(out)
 
 
-def _found_value(values: Sequence[str], text: str, aliases: Sequence[tuple[str, re.Pattern[str]]] = ()) -> str | None:
+def _found_value(
+    values: Sequence[str],
+    text: str,
+    aliases: Sequence[tuple[str, re.Pattern[str]]] = (),
+    claimed: Sequence[tuple[int, int]] = (),
+) -> str | None:
     """The one categorical value written in ``text``, or None when there is none or doubt.
 
     A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
     values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
     wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
-    whole, one named by its own words alone counts, if only one is (:func:`_short_names`). The patterns are
-    of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans are of it).
+    whole, one named by its own words alone counts, if only one is (:func:`_short_names`) and those words are
+    not ``claimed`` (spans another slot's value is written whole in: "north" is an area, not "north american").
+    The patterns are of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans
+    are of it).
     """
     text = fold(text)
     hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
     if not hits:
-        named = [value for value, pattern in _short_names(tuple(values)) if pattern.search(text)]
+        named = [
+            value
+            for value, pattern in _short_names(tuple(values))
+            if (found := pattern.search(text)) is not None
+            and not any(start < found.end() and found.start() < end for start, end in claimed)
+        ]
         return named[0] if len(named) == 1 else None
     if len(hits) > 1:
         spans = [found.span() for _, found in hits]
@@ -405,6 +417,10 @@ class RulesUnderstander:
                 parse.slots[fitting[0].name] = whole
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
+        if acts.no_preference:
+            # "it doesn't matter", "I don't care about the price": the slot's own "any" value (MultiWOZ's dontcare)
+            for slot, value in _no_preference(tables, asked, text):
+                parse.slots.setdefault(slot.name, value)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
@@ -480,9 +496,16 @@ class RulesUnderstander:
         if tables.patterned:
             rest = _fill_patterned(tables, rest, parse, asked)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
+            folded = fold(text)
+            claimed = [
+                found.span()
+                for _, values, _, aliases in tables.categorical
+                for pattern in [*(_value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
+                if (found := pattern.search(folded)) is not None
+            ]
             for slot, values, asked_for, aliases in tables.categorical:
-                hit = _found_value(values, text, aliases)
-                if hit is not None and (asked_for or _distinctive(hit)):
+                hit = _found_value(values, text, aliases, claimed)
+                if hit is not None and (asked_for or _distinctive(hit)) and not _inside_longer(hit, folded, claimed):
                     parse.slots[slot.name] = hit
             rest = tables.any_value.sub(" ", fold(rest))
         if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
@@ -728,6 +751,30 @@ def _replacement(text: str) -> tuple[str, str] | None:
     if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
         return None
     return old, new
+
+
+def _inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -> bool:
+    """Is ``value`` written only inside a longer value of another slot ("north" in "north american food")?"""
+    found = _value_pattern(value).search(folded)
+    return found is not None and any(
+        start <= found.start() and found.end() <= end and (start, end) != found.span() for start, end in claimed
+    )
+
+
+_ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
+
+
+def _no_preference(tables: _StateTables, asked: Slot | None, text: str) -> list[tuple[Slot, str]]:
+    """The categorical slots a no-preference is about, with their "any" value: the asked one, else those whose
+    own words the message names ("I don't care about the price" -> "any price range")."""
+    anys = [
+        (slot, value) for slot, values, _, _ in tables.categorical for value in values[:] if _ANY_VALUE.match(value)
+    ]
+    words = set(normalize(text).split())
+    named = [(slot, value) for slot, value in anys if words & (set(normalize(value).split()) - {"any"})]
+    if named or asked is None:
+        return named
+    return [(slot, value) for slot, value in anys if slot is asked][:1]
 
 
 def _free_text(tables: _StateTables, asked: Slot | None) -> bool:

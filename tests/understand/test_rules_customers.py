@@ -241,3 +241,43 @@ def test_the_assistant_routes_a_task_by_its_own_words_and_names_its_tasks_otherw
         reply.text
         == "Sorry, I can help with restaurant booking, vet appointment and grocery delivery. What would you like to do?"
     )
+
+
+# ------------------------------------------------------------------ no preference, values of several slots
+CLEMTODD_RESTAURANT = REPO / "fsmdial" / "eval" / "clemtodd" / "flows" / "restaurant.json"
+
+
+def _restaurant_state():
+    dialogue = Dialogue(str(CLEMTODD_RESTAURANT), stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    return dialogue.understanding_state()
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("I don't care about the price range", {"restaurant_pricerange": "any price range"}),
+        ("any area is fine", {"restaurant_area": "any area"}),
+        ("It doesn't matter to me.", {}),  # the food asked has no "any" value: asked again
+    ],
+)
+def test_no_preference_fills_the_constraint_it_names_with_its_any_value(said, read):
+    from fsmdial.understand.rules import RulesUnderstander
+
+    assert RulesUnderstander().understand(_restaurant_state(), said).slots == read
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        (
+            "I need a restaurant in the North cheap priced",
+            {"restaurant_area": "north", "restaurant_pricerange": "cheap"},
+        ),
+        ("north american food please", {"food": "north american"}),
+    ],
+)
+def test_a_value_goes_to_the_slot_it_is_written_whole_for(said, read):
+    from fsmdial.understand.rules import RulesUnderstander
+
+    assert RulesUnderstander().understand(_restaurant_state(), said).slots == read
