@@ -235,7 +235,7 @@ def replaced(turn: Turn, parse: Parse) -> dict[str, str]:
     if len(holding) != 1:
         return {}
     name, value = holding[0]
-    return {name: word.sub(new, value)}
+    return {name: word.sub(lambda _: new, value)}
 
 
 def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:
