@@ -464,7 +464,9 @@ class RulesUnderstander:
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                parse.slots[asked.name] = _string_value(asked, acts.rest or text)
+                # A name loses the filler in front of it ("uh, it's Pickles"); free text is kept as said.
+                is_name = _slot_lead(asked.name, asked.description)[1]
+                parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else text)
             elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = formed
 
