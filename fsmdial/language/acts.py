@@ -394,7 +394,9 @@ def read_acts(text: str) -> Acts:
     question = "?" in text or bool(QUESTION_START.match(front))
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
     # ("a transfer to an account I don't know").
-    unsure = DONT_KNOW.search(normalize(rest))
+    unsure = [
+        found for said in (norm, normalize(rest)) if (found := DONT_KNOW.search(said)) and leads(said, found.start())
+    ]
     return Acts(
         greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
         thank=bool(THANKS.search(norm)),
@@ -404,7 +406,7 @@ def read_acts(text: str) -> Acts:
         hedge=bool(HEDGE.search(norm)),
         question=question,
         request=bool(REQUEST_START.match(front)),
-        dont_know=unsure is not None and leads(normalize(rest), unsure.start()),
+        dont_know=bool(unsure),
         no_preference=bool(NO_PREFERENCE.search(norm)),
         stall=stalled,
         rest=rest,

@@ -55,16 +55,24 @@ def described_synonyms(values: tuple[str, ...], description: str) -> tuple[tuple
     return tuple((value, tuple(words)) for value, words in found.items())
 
 
+def _letters(form: str) -> str:
+    """A written form as the words of a normalised message are: lower case, punctuation dropped."""
+    return " ".join(re.sub(r"[^\w\s']+", " ", form.casefold()).split())
+
+
 def closest_value(words: Iterable[str], choices: Mapping[str, str]) -> str | None:
     """The value one of ``words`` (or two of them side by side) is a typo of: ``choices`` maps each written form
     (a value, a synonym; folded) to its value. None when no form is close enough, or two values are equally so."""
     words = list(words)
     spans = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    forms = {_letters(form): value for form, value in choices.items()}
+    if any(span in forms for span in spans):
+        return None  # a value written as it is (but left unread, for doubt) is no typo of another
     best: dict[str, float] = {}
     for span in spans:
         if len(span.replace(" ", "")) < TYPO_MIN_LETTERS:
             continue
-        for form, value in choices.items():
+        for form, value in forms.items():
             if form.count(" ") != span.count(" ") or len(form) < TYPO_MIN_LETTERS:
                 continue
             score = fuzz.ratio(span, form)

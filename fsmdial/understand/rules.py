@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import weakref
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -48,117 +47,21 @@ from ..language import (
     second_thoughts,
     split_negated,
 )
-from ..language.choices import closest_value, described_synonyms, plural_tolerant
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
+from .categories import (
+    alias_patterns,
+    distinctive,
+    found_value,
+    inside_longer,
+    settled_value,
+    short_names,
+    typo_value,
+    value_pattern,
+)
 from .grounding import FUNCTION_WORDS
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
-
-
-@lru_cache(maxsize=1024)
-def _value_pattern(value: str, plural: bool = True) -> re.Pattern[str]:
-    """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
-    any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
-    words = [re.escape(w) for w in value_key(value).split()]
-    if words and plural:  # "dogs", "guinea pigs", "boxes"
-        words[-1] = plural_tolerant(value_key(value).split()[-1])
-    return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
-
-
-@lru_cache(maxsize=1024)
-def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Values of several words a user may name by their own words alone: "the hilton" for "Hilton
-    Hotel" when the slot also has "Hyatt Hotel" (the words no other value of the slot has, next to
-    each other in the value, one of them a real word of four letters or more)."""
-    keyed = {value: value_key(value).split() for value in values}
-    # Words are compared without their punctuation: "york" is not "+new york_"'s own word beside "_new york+".
-    bare = lambda word: re.sub(r"\W", "", word)  # noqa: E731
-    shared = Counter(bare(word) for words in keyed.values() for word in set(words))
-    out = []
-    for value, words in keyed.items():
-        own = [i for i, word in enumerate(words) if shared[bare(word)] == 1 and word not in FUNCTION_WORDS]
-        if not own or len(own) == len(words) or own != list(range(own[0], own[-1] + 1)):
-            continue
-        if all(words[i].isalpha() for i in own) and any(len(words[i]) >= 4 for i in own):
-            out.append((value, _value_pattern(" ".join(words[i] for i in own), plural=False)))
-    return tuple(out)
-
-
-def _found_value(
-    values: Sequence[str],
-    text: str,
-    aliases: Sequence[tuple[str, re.Pattern[str]]] = (),
-    claimed: Sequence[tuple[int, int]] = (),
-) -> str | None:
-    """The one categorical value written in ``text``, or None when there is none or doubt.
-
-    A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
-    values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
-    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
-    whole, one named by its own words alone counts, if only one is (:func:`_short_names`) and those words are
-    not ``claimed`` (spans another slot's value is written whole in: "north" is an area, not "north american").
-    The patterns are of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans
-    are of it).
-    """
-    text = fold(text)
-    hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
-    hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
-    if not hits:
-        named = [
-            value
-            for value, pattern in _short_names(tuple(values))
-            if (found := pattern.search(text)) is not None
-            and not any(start < found.end() and found.start() < end for start, end in claimed)
-        ]
-        return named[0] if len(named) == 1 else None
-    if len(hits) > 1:
-        spans = [found.span() for _, found in hits]
-        hits = [
-            (value, found)
-            for value, found in hits
-            if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
-        ]
-    if len({value for value, _ in hits}) > 1:
-        hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
-    distinct = {value for value, _ in hits}
-    return distinct.pop() if len(distinct) == 1 else None
-
-
-@lru_cache(maxsize=256)
-def _aliases(values: tuple[str, ...], description: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """The synonyms a categorical slot's description gives its values, as patterns (plurals too)."""
-    return tuple(
-        (value, _value_pattern(word)) for value, words in described_synonyms(values, description) for word in words
-    )
-
-
-def _typo_value(slot: Slot, text: str) -> str | None:
-    """The value of the asked categorical slot a word of ``text`` is a typo of ("rabit", "guinae pig")."""
-    forms = {value.casefold(): value for value in slot.values or ()}
-    forms.update(
-        {
-            word: value
-            for value, words in described_synonyms(tuple(slot.values or ()), slot.description)
-            for word in words
-        }
-    )
-    words = [w for w in normalize(text).split() if w not in FUNCTION_WORDS]
-    return closest_value(words, forms)
-
-
-def _settled_value(values: Sequence[str], text: str) -> str | None:
-    """The categorical value ``text`` is, beyond doubt: the one with its :func:`~fsmdial.flow.value_key`,
-    else the one it names once punctuation is dropped, if that value has none that counts."""
-    key = value_key(text.strip())
-    for value in values:
-        if value_key(value) == key:
-            return value  # keys are unique within a slot (flow validation)
-    norm = normalize(text)
-    same = [value for value in values if normalize(value) == norm]
-    if len(same) == 1 and value_key(same[0]) == norm:
-        return same[0]
-    return None
 
 
 class _StateTables:
@@ -187,13 +90,13 @@ class _StateTables:
                 slot,
                 tuple(slot.values or ()),
                 slot is asked or slot.name in state.expected,
-                _aliases(tuple(slot.values or ()), slot.description),
+                alias_patterns(tuple(slot.values or ()), slot.description),
             )
             for slot in state.slots
             if slot.type is SlotType.categorical
         )
-        patterns = [_value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
-        patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in _short_names(values)]
+        patterns = [value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
+        patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in short_names(values)]
         patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
         # One search says whether any value is there at all (most turns name none); a value's words, and a "one"
         # standing for it ("the mixed one"), are never read as a number.
@@ -359,7 +262,7 @@ class RulesUnderstander:
         asked = state.slot(state.asked) if state.asked else None
         if asked is None:
             return None
-        if asked.type is SlotType.categorical and (value := _settled_value(asked.values or (), text)) is not None:
+        if asked.type is SlotType.categorical and (value := settled_value(asked.values or (), text)) is not None:
             return Parse(slots={asked.name: value}, path="fast")
         if asked.type in (SlotType.integer, SlotType.number) and re.fullmatch(r"\d+(?:\.\d+)?", text.strip()):
             numeric = [s for s in state.slots if s.type in (SlotType.integer, SlotType.number)]
@@ -415,6 +318,8 @@ class RulesUnderstander:
             fitting = [slot for slot, _ in tables.patterned if _fits(slot, whole)]
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
+            elif _BARE_NUMBER.fullmatch(said):  # "18": the number a slot of the flow still needs, no description
+                self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
         if acts.no_preference:
@@ -440,9 +345,15 @@ class RulesUnderstander:
             other_name = (
                 asked is not None and asked is not tables.name_slot and _slot_lead(asked.name, asked.description)[1]
             )
-            cued = find_name(acts.rest, False, not other_name)
-            name = cued or (
-                find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
+            # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
+            # is read, as the first clause is, but a model may still read it better.
+            cued = find_name(acts.rest, False, False)
+            name = (
+                cued
+                or (find_name(acts.rest, False) if not other_name else None)
+                or (
+                    find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
+                )
             )
             if name is not None:
                 parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
@@ -502,16 +413,16 @@ class RulesUnderstander:
             claimed = [
                 found.span()
                 for _, values, _, aliases in tables.categorical
-                for pattern in [*(_value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
+                for pattern in [*(value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
                 if (found := pattern.search(folded)) is not None
             ]
             for slot, values, asked_for, aliases in tables.categorical:
-                hit = _found_value(values, text, aliases, claimed)
-                if hit is not None and (asked_for or _distinctive(hit)) and not _inside_longer(hit, folded, claimed):
+                hit = found_value(values, text, aliases, claimed)
+                if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
                     parse.slots[slot.name] = hit
             rest = tables.any_value.sub(" ", fold(rest))
         if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
-            typo = _typo_value(asked, text)
+            typo = typo_value(asked, text)
             if typo is not None:
                 parse.slots[asked.name] = typo
         if asked is not None and asked is tables.number_target:
@@ -534,6 +445,7 @@ _SELF_CORRECTION = re.compile(
     re.I,
 )
 """The last correction inside one message ("one large margherita and... actually make that two")."""
+_BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 _DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
@@ -683,11 +595,6 @@ def _plain_answer(text: str) -> str | None:
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
-def _distinctive(value: str) -> bool:
-    # A categorical value found in passing counts only if it cannot be an ordinary word.
-    return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
-
-
 def _pattern_value(slot: Slot, text: str) -> str | None:
     """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
     found = _search_pattern(slot.pattern or "").search(text)
@@ -753,14 +660,6 @@ def _replacement(text: str) -> tuple[str, str] | None:
     if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
         return None
     return old, new
-
-
-def _inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -> bool:
-    """Is ``value`` written only inside a longer value of another slot ("north" in "north american food")?"""
-    found = _value_pattern(value).search(folded)
-    return found is not None and any(
-        start <= found.start() and found.end() <= end and (start, end) != found.span() for start, end in claimed
-    )
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
