@@ -122,6 +122,12 @@ class _StateTables:
             if len(self.named_leads) == 1 and kinds
             else None
         )
+        self.text_cues = tuple(
+            (slot, cue)
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            if (cue := _text_cue(slot.name, slot.label or "")) is not None
+        )
         self.patterned = tuple(
             (slot, _slot_cue(slot.name, slot.label or ""))
             for slot in state.slots
@@ -326,6 +332,13 @@ class RulesUnderstander:
             # "it doesn't matter", "I don't care about the price": the slot's own "any" value (MultiWOZ's dontcare)
             for slot, value in _no_preference(tables, asked, text):
                 parse.slots.setdefault(slot.name, value)
+        for slot, cue in tables.text_cues:
+            # A free-text value said with its cue words in a longer message ("3 fruit boxes delivered to 5 Oak Road,
+            # Leeds on Friday"): up to the next value or sentence.
+            if slot is not asked and slot.name not in parse.slots and (found := cue.search(text)) is not None:
+                value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
+                if value and any(c.isalnum() for c in value):
+                    parse.slots[slot.name] = value
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
@@ -420,7 +433,7 @@ class RulesUnderstander:
                 hit = found_value(values, text, aliases, claimed)
                 if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
                     parse.slots[slot.name] = hit
-            rest = tables.any_value.sub(" ", fold(rest))
+            rest = tables.any_value.sub(_without_numbers, fold(rest))
         if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
             typo = typo_value(asked, text)
             if typo is not None:
@@ -432,9 +445,13 @@ class RulesUnderstander:
             # "one large margherita and... actually make that two": what follows the correction counts
             rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
-            target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
-            if target is not None and target.name not in parse.slots and len(numbers) == 1:
-                parse.slots[target.name] = numbers[0]
+            named = _named_number_slot(tables, rest)
+            target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
+            if target is not None and target.name not in parse.slots:
+                if len(numbers) == 1:
+                    parse.slots[target.name] = numbers[0]
+                elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
+                    parse.slots[target.name] = named[1]
 
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
@@ -553,19 +570,21 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
-def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
-    """The numeric slot whose own words stand right next to the number ("7 people", "ride 102")."""
+def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | float] | None:
+    """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
     if not tables.number_words:
         return None
     words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
-    hits: list[Slot] = []
+    hits: list[tuple[Slot, int | float]] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
             if (word[0].isdigit() or word in WORD_NUMBERS) and any(
                 w in vocab for w in words[max(0, i - 3) : i] + words[i + 1 : i + 3]
             ):
-                hits.append(slot)
-                break
+                read = find_numbers(word)
+                if read:
+                    hits.append((slot, read[0]))
+                    break
     return hits[0] if len(hits) == 1 else None
 
 
@@ -676,6 +695,38 @@ def _no_preference(tables: _StateTables, asked: Slot | None, text: str) -> list[
     if named or asked is None:
         return named
     return [(slot, value) for slot, value in anys if slot is asked][:1]
+
+
+_NUMBER_WORD = re.compile(
+    r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
+)
+
+
+def _without_numbers(found: re.Match[str]) -> str:
+    """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
+    "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
+    return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
+
+
+_TEXT_END = re.compile(
+    r"[?!;]|\.(?:\s|$)|\s+(?:on|at|for|by|from|tomorrow|today|tonight|next|this|please)\b|,\s*(?:name|my|number|phone|"
+    r"and|it's|i'm|call|email|on|at|for|tomorrow|today)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=256)
+def _text_cue(name: str, label: str) -> re.Pattern[str] | None:
+    """The words that introduce a free-text slot's value inside a longer message: "my address is", and for an
+    address, "deliver(ed) to" / "send it to" before a house number."""
+    words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 3}
+    if "address" not in words:
+        return None
+    return re.compile(
+        r"(?<![\w'])(?:(?:my|the|our)\s+(?:delivery\s+)?address\s+(?:is|will be|should be)\s+|"
+        r"(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?)\s+(?:[\w']+\s+){0,4}?to\s+(?=\w*\d))",
+        re.I,
+    )
 
 
 def _free_text(tables: _StateTables, asked: Slot | None) -> bool:

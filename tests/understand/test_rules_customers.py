@@ -281,3 +281,11 @@ def test_a_value_goes_to_the_slot_it_is_written_whole_for(said, read):
     from fsmdial.understand.rules import RulesUnderstander
 
     assert RulesUnderstander().understand(_restaurant_state(), said).slots == read
+
+
+def test_an_all_in_one_order_reads_the_quantity_by_its_words_and_the_address_after_its_cue():
+    kept = slots("grocery_delivery.json", "can you deliver 2 mixed boxes to 7 High Street, Bath tomorrow at 5pm?")
+    assert kept["box"] == "mixed box" and kept["quantity"] == 2 and kept["address"] == "7 High Street, Bath"
+    assert kept["delivery_day"] == "2026-11-24" and kept["delivery_time"] == "17:00"
+    kept = slots("grocery_delivery.json", "fruit box", "1", "my address is 4 Elm Road, Leeds")
+    assert kept["address"] == "4 Elm Road, Leeds"
