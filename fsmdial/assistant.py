@@ -32,6 +32,7 @@ from .actions import committed_slots
 from .errors import FsmdialError, SnapshotError, TurnError
 from .flow import Flow
 from .language import sentences
+from .language.choices import closest_value
 from .restoring import read_session
 from .runtime import MAX_INPUT_CHARS, AllOrNothing, Dialogue, checked_parse, clean_input
 from .session import describe
@@ -266,30 +267,37 @@ def task_words(name: str) -> str:
     return " ".join(re.split(r"[_\W]+", name)).strip()
 
 
-def flow_cues(flows: dict[str, Flow]) -> dict[str, re.Pattern[str]]:
-    """Per flow, the words only it has: its name's words and its categorical values (four letters or more), as one
-    whole-word pattern. A first message that gives a task's constraints without one of its example sentences ("I'm
-    looking for a British restaurant, in the expensive price range") is routed by them."""
-    words: dict[str, set[str]] = {}
-    for name, flow in flows.items():
-        own = {w for w in re.split(r"[_\W]+", name.casefold()) if len(w) > 3}
-        for slot in flow.slots().values():
-            own |= {str(v).casefold() for v in slot.values or () if len(str(v)) > 3}
-        words[name] = own - _CUE_STOP
-    cues = {}
-    for name, own in words.items():
-        unique = sorted(w for w in own if not any(w in other for n, other in words.items() if n != name))
-        if unique:
-            alternatives = "|".join(re.escape(w) + r"s?" for w in sorted(unique, key=len, reverse=True))
-            cues[name] = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.I)
+def flow_cues(flows: dict[str, Flow]) -> dict[str, tuple[frozenset[str], re.Pattern[str] | None]]:
+    """Per flow, the words only it has: its name's words (four letters or more) and its categorical values, the
+    latter as one whole-word pattern. A first message that gives a task's constraints without one of its example
+    sentences ("I'm looking for a British restaurant, in the expensive price range") is routed by them."""
+    names = {name: {w for w in re.split(r"[_\W]+", name.casefold()) if len(w) > 3} - _CUE_STOP for name in flows}
+    values = {
+        name: {str(v).casefold() for slot in flow.slots().values() for v in slot.values or () if len(str(v)) > 3}
+        - _CUE_STOP
+        for name, flow in flows.items()
+    }
+    cues: dict[str, tuple[frozenset[str], re.Pattern[str] | None]] = {}
+    for name in flows:
+        others = set().union(*(names[n] | values[n] for n in flows if n != name))
+        own_names = frozenset(names[name] - others)
+        own_values = sorted(values[name] - others - own_names, key=len, reverse=True)
+        alternatives = "|".join(re.escape(w) + r"s?" for w in own_values)
+        cues[name] = (own_names, re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.I) if own_values else None)
     return cues
 
 
-def route_by_cues(cues: dict[str, re.Pattern[str]], text: str) -> str | None:
-    """The one flow whose own words the text says most (distinct words), or None when none or a tie."""
-    scores = sorted(
-        ((len({m.casefold() for m in cue.findall(text)}), name) for name, cue in cues.items()), reverse=True
-    )
+def route_by_cues(cues: dict[str, tuple[frozenset[str], re.Pattern[str] | None]], text: str) -> str | None:
+    """The one flow whose own words the text says most, or None when none or a tie. Its name's words count twice
+    (also in the plural or with a typo: "restaurants", "restuarant"), each distinct value once."""
+    words = re.findall(r"[a-z]+", text.casefold())
+    scores = []
+    for name, (own_names, values) in cues.items():
+        named = sum(
+            2 for own in own_names if any(w in (own, own + "s") or closest_value([w], {own: own}) for w in words)
+        )
+        scores.append((named + (len({m.casefold() for m in values.findall(text)}) if values else 0), name))
+    scores.sort(reverse=True)
     if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
         return None
     return scores[0][1]

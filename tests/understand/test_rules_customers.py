@@ -289,3 +289,18 @@ def test_an_all_in_one_order_reads_the_quantity_by_its_words_and_the_address_aft
     assert kept["delivery_day"] == "2026-11-24" and kept["delivery_time"] == "17:00"
     kept = slots("grocery_delivery.json", "fruit box", "1", "my address is 4 Elm Road, Leeds")
     assert kept["address"] == "4 Elm Road, Leeds"
+
+
+@pytest.mark.parametrize(
+    ("said", "flow"),
+    [
+        ("I'm looking for a British restaurant, in the expensive price range.", "restaurant"),
+        ("I'd like a restuarant in the north with expensive food.", "restaurant"),
+        ("Hi, I am planning a trip to Cambridge and need some help with restaurants.", "restaurant"),
+    ],
+)
+def test_a_first_message_with_a_tasks_constraints_is_routed_to_it(said, flow):
+    flows = sorted((REPO / "fsmdial" / "eval" / "clemtodd" / "flows").glob("*.json"))
+    assistant = Assistant(flows, stand_in_tools=True, clock=lambda: NOW)
+    assistant.start()
+    assert assistant.turn(said).flow == flow
