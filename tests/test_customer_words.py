@@ -98,9 +98,9 @@ def test_nothing_is_committed_where_the_customer_did_not_agree(report):
 
 
 def test_rules_hold_what_the_rules_round_reached(report):
-    """Measured on branch `rules` (2026-11-25): 120 of 153 (78.4 %), 4 wrong commits, every one a date or a time
+    """Measured on branch `rules` (2026-11-25): 121 of 153 (79.1 %), 4 wrong commits, every one a date or a time
     read wrong (see EVALUATION.md). A change that reads less, or commits more misunderstandings, fails here."""
-    assert report["overall"]["task_success_rate"] >= 78.0
+    assert report["overall"]["task_success_rate"] >= 78.5
     assert report["overall"]["wrong_commits"] <= 4
 
 

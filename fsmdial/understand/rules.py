@@ -200,6 +200,8 @@ class RulesUnderstander:
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
         parse.intent = self._intent(state, tables, norm, text)
+        if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
+            parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:

@@ -103,3 +103,13 @@ def test_the_value_found_after_a_dont_know_is_read(text, later):
 )
 def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
     assert second_thoughts(text) is None
+
+
+@pytest.mark.parametrize("text", ["yep that's all correct", "yess pls", "yes please", "that all looks good"])
+def test_plain_yes_in_customers_words(text):
+    assert read_acts(text).plain_yes
+
+
+@pytest.mark.parametrize("text", ["that's all correct except the time", "yes, but make it 8pm", "yes?", "yes... hmm"])
+def test_a_yes_with_anything_against_it_is_no_plain_yes(text):
+    assert not read_acts(text).plain_yes

@@ -304,3 +304,20 @@ def test_a_first_message_with_a_tasks_constraints_is_routed_to_it(said, flow):
     assistant = Assistant(flows, stand_in_tools=True, clock=lambda: NOW)
     assistant.start()
     assert assistant.turn(said).flow == flow
+
+
+def test_a_yes_with_thats_all_confirms_and_says_no_goodbye():
+    dialogue = play(
+        "vet_appointment.json",
+        [
+            *VET_START,
+            "cat",
+            "dental check",
+            "tomorrow",
+            "3pm",
+            "07444555666",
+            "zara@mail.com",
+            "yep that's all correct",
+        ],
+    )
+    assert dialogue.session.calls  # booked, not ended by a goodbye before the booking
