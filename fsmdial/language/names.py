@@ -20,7 +20,7 @@ STRONG_CUES = re.compile(
     r"(?<![\w'])(?:(?:my|the|our|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
     r"(?:is|'s|was|should be|will be|"
     r"would be|must be|has to be|needs to be))|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
-    r"under the name(?: of)?|"
+    r"under the name(?: of)?|(?:change|switch|update|correct|set|put)\s+(?:the\s+)?name\s+to|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,
@@ -122,9 +122,10 @@ def _capitalised_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=2048)
-def find_name(text: str, asked: bool, introductions: bool = True) -> str | None:
+def find_name(text: str, asked: bool, introductions: bool = True, correcting: bool = False) -> str | None:
     """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for;
-    ``introductions``: a self-introduction counts ("I'm Ahmed"; not while another name, a pet's, is asked)."""
+    ``introductions``: a self-introduction counts ("I'm Ahmed"; not while another name, a pet's, is asked);
+    ``correcting``: a confirmation is pending, so "actually make it Bob Smith" names the name (capitalised)."""
     text = text.replace("\u2019", "'").strip()
     position = 0
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
@@ -132,6 +133,10 @@ def find_name(text: str, asked: bool, introductions: bool = True) -> str | None:
         if words:
             return " ".join(words).rstrip(".")
         position = cue.start() + 1
+    for found in _CORRECTING_NAME.finditer(text) if correcting else ():
+        words = _words_at(text[found.end() :])
+        if words and all(word[0].isupper() for word in words):
+            return " ".join(words).rstrip(".")
     for found in _FOR_NAME.finditer(text):
         # "2 medium margherita tomorrow at 6pm for Ben": "for" and capitalised name words that end the message.
         words = _words_at(text[found.end() :])
@@ -155,5 +160,10 @@ def find_name(text: str, asked: bool, introductions: bool = True) -> str | None:
 
 
 SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
+_CORRECTING_NAME = re.compile(
+    r"(?<![\w'])(?:make it|make that|change it to|not \w+ but|name\b[^.?!]{0,20}?\b(?:it's|it is|should be))"
+    r"\s+(?=[A-Z])",
+    re.I,
+)
 _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

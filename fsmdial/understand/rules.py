@@ -105,6 +105,10 @@ class _StateTables:
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
+        # A self-introduction counts while the name is still wanted (not "it's Oxford Street" at a confirmation).
+        self.name_given = self.name_slot is not None and not (
+            self.name_slot is asked or self.name_slot.name in state.expected
+        )
         self.named_leads = tuple(
             (slot, lead)
             for slot in state.slots
@@ -362,10 +366,10 @@ class RulesUnderstander:
             )
             # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
             # is read, as the first clause is, but a model may still read it better.
-            cued = find_name(acts.rest, False, False)
+            cued = find_name(acts.rest, False, False, state.confirm is not None)
             name = (
                 cued
-                or (find_name(acts.rest, False) if not other_name else None)
+                or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
                 or (
                     find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
                 )

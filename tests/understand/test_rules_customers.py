@@ -321,3 +321,18 @@ def test_a_yes_with_thats_all_confirms_and_says_no_goodbye():
         ],
     )
     assert dialogue.session.calls  # booked, not ended by a goodbye before the booking
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("actually make it Bob Smith", "Bob Smith"),
+        ("can you change the name to Bob Smith", "Bob Smith"),
+        ("the name is wrong, it's Bob Smith", "Bob Smith"),
+        ("make it friday instead", "Alex"),  # a day is no name
+        ("it's Oxford Street", "Alex"),  # a self-introduction once the name is given changes nothing
+    ],
+)
+def test_a_name_corrected_at_the_confirmation(said, name):
+    dialogue = play("restaurant_booking.json", ["Alex", "4", "tomorrow", "7pm", said])
+    assert dialogue.slots["name"] == name and not dialogue.session.calls
