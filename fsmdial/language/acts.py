@@ -287,6 +287,14 @@ NO_PREFERENCE = _phrases(
     "i'm easy",
     "whichever",
 )
+NO_PREFERENCE_FORMS = re.compile(
+    r"(?<![\w'])(?:(?:don't|do not|doesn't|does not) (?:really )?(?:have )?(?:a |any )?(?:particular |specific )?"
+    r"(?:preference|care|mind)|no (?:particular|specific|real) (?:preference|\w+)|not picky|"
+    r"any (?:\w+ )?(?:is|are|would be|will be) (?:fine|ok|okay|good)|any (?:\w+ )?(?:will|would) do|"
+    r"any (?:of them|one of them|place|time)|(?:\w+ )?in particular)(?![\w'])"
+)
+"""No-preference phrasings with a word inside ("I don't really care about the area", "any area is fine", "no
+particular type of food"), read in MultiWOZ's users' turns marked dontcare."""
 STALL = _phrases(
     "hmm",
     "hmmm",
@@ -414,7 +422,7 @@ def read_acts(text: str) -> Acts:
         question=question,
         request=bool(REQUEST_START.match(front)),
         dont_know=bool(unsure),
-        no_preference=bool(NO_PREFERENCE.search(norm)),
+        no_preference=bool(NO_PREFERENCE.search(norm) or NO_PREFERENCE_FORMS.search(norm)),
         stall=stalled,
         rest=rest,
         only_social=only_social,

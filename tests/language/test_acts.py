@@ -113,3 +113,24 @@ def test_plain_yes_in_customers_words(text):
 @pytest.mark.parametrize("text", ["that's all correct except the time", "yes, but make it 8pm", "yes?", "yes... hmm"])
 def test_a_yes_with_anything_against_it_is_no_plain_yes(text):
     assert not read_acts(text).plain_yes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It doesn't matter to me.",
+        "I don't really care about the area, but I would like it to have free parking.",
+        "Any area is fine.",
+        "No particular type of food but I need it in the moderate price range.",
+        "No, I am not picky.",
+        "any will be fine but should include free wifi",
+        "I don't have a preference for the area.",
+    ],
+)
+def test_no_preference_as_multiwoz_users_say_it(text):
+    assert read_acts(text).no_preference
+
+
+@pytest.mark.parametrize("text", ["I need a cheap restaurant", "do you have any vegan options?", "the area is north"])
+def test_a_constraint_is_no_no_preference(text):
+    assert not read_acts(text).no_preference
