@@ -224,6 +224,8 @@ REQUEST_START = re.compile(
 )
 """A question that asks for something to be done ("could you move it to 6pm", "can we add a stop")."""
 LEADING_WORDS = 3
+SHORT_WORDS = 8
+"""A no-preference makes a message no value only in a short one ("whatever box you recommend"), not in a report."""
 """A cue phrase "leads" a message when it starts within its first three words."""
 
 
@@ -366,6 +368,8 @@ class Acts:
     the answer."""
     dont_know: bool
     no_preference: bool
+    preference_leads: bool
+    """The no-preference starts the message ("whatever you have"): the message is no text value."""
     stall: bool
     rest: str
     only_social: bool
@@ -387,7 +391,7 @@ class Acts:
     @property
     def holds_no_value(self) -> bool:
         """The message cannot be the text value of a slot: a greeting, thanks, a question, a don't-know ..."""
-        return self.only_social or self.question or self.dont_know or self.no_preference or self.stall
+        return self.only_social or self.question or self.dont_know or self.preference_leads or self.stall
 
 
 _SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
@@ -409,6 +413,7 @@ def read_acts(text: str) -> Acts:
     question = "?" in text or bool(QUESTION_START.match(front))
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
     # ("a transfer to an account I don't know").
+    preference = [found for pattern in (NO_PREFERENCE, NO_PREFERENCE_FORMS) if (found := pattern.search(norm))]
     unsure = [
         found for said in (norm, normalize(rest)) if (found := DONT_KNOW.search(said)) and leads(said, found.start())
     ]
@@ -422,7 +427,8 @@ def read_acts(text: str) -> Acts:
         question=question,
         request=bool(REQUEST_START.match(front)),
         dont_know=bool(unsure),
-        no_preference=bool(NO_PREFERENCE.search(norm) or NO_PREFERENCE_FORMS.search(norm)),
+        no_preference=bool(preference),
+        preference_leads=norm.count(" ") < SHORT_WORDS and any(leads(norm, found.start()) for found in preference),
         stall=stalled,
         rest=rest,
         only_social=only_social,

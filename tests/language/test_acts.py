@@ -134,3 +134,9 @@ def test_no_preference_as_multiwoz_users_say_it(text):
 @pytest.mark.parametrize("text", ["I need a cheap restaurant", "do you have any vegan options?", "the area is north"])
 def test_a_constraint_is_no_no_preference(text):
     assert not read_acts(text).no_preference
+
+
+def test_a_no_preference_inside_a_long_statement_leaves_it_a_value():
+    assert read_acts("whatever box you recommend").holds_no_value
+    said = read_acts("nothing in particular happened, but a payment of 80 pounds went out")
+    assert said.no_preference and not said.holds_no_value
