@@ -95,3 +95,16 @@ def test_nothing_is_committed_where_the_customer_did_not_agree(report):
     """Conversations that must commit nothing (a no, a goodbye, no way to authenticate) commit nothing (holds today)."""
     refused = [c for c in report["conversations"] if not c["expected"]]
     assert refused and all(c["success"] for c in refused)
+
+
+def test_rules_hold_what_the_rules_round_reached(report):
+    """Measured on branch `rules` (2026-11-25): 121 of 153 (79.1 %), 4 wrong commits, every one a date or a time
+    read wrong (see EVALUATION.md). A change that reads less, or commits more misunderstandings, fails here."""
+    assert report["overall"]["task_success_rate"] >= 78.5
+    assert report["overall"]["wrong_commits"] <= 4
+
+
+def test_the_rules_round_conversations_all_succeed(report):
+    """The `ru-*` conversations, written for the classes the rules round reads, in new wordings."""
+    ours = [c for c in report["conversations"] if c["id"].startswith("ru-")]
+    assert len(ours) == 20 and [c["id"] for c in ours if not c["success"]] == []
