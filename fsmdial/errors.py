@@ -16,6 +16,7 @@ __all__ = [
     "FlowError",
     "TurnError",
     "UnderstandingError",
+    "ModelServerError",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -86,6 +87,15 @@ class TurnError(FsmdialError):
 
 class UnderstandingError(TurnError):
     """The understander could not produce a parse (model failure, bad output)."""
+
+
+class ModelServerError(UnderstandingError):
+    """The model server could not be reached, timed out or kept failing (after retries): the turn is rolled
+    back, and can be sent again once the server is back. ``url`` names the server."""
+
+    def __init__(self, url: str, message: str):
+        self.url = url
+        super().__init__(f"model server {url}: {message}")
 
 
 class ToolError(TurnError):
