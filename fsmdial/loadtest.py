@@ -141,8 +141,13 @@ class Process:
     def start(self) -> None:
         if self.process is not None:
             self.restarts += 1
-        out = self.log.open("ab") if self.log else subprocess.DEVNULL
-        self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=self.env)
+        if self.log is None:
+            self.process = subprocess.Popen(
+                self.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=self.env
+            )
+        else:
+            with self.log.open("ab") as out:  # the child keeps its own copy of the descriptor
+                self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=self.env)
         wait_http(self.port, self.ready, self.process, self.startup)
 
     def kill(self) -> None:
@@ -228,6 +233,7 @@ class Client:
         self._local = threading.local()
         self.in_flight: Counter[int] = Counter()
         self.down: dict[int, float] = {}
+        self.opened: list[http.client.HTTPConnection] = []
         """Workers that failed to answer, until when they are skipped."""
         self._lock = threading.Lock()
 
@@ -240,12 +246,21 @@ class Client:
                 return port
         return port
 
+    def close(self) -> None:
+        """Close every connection of every thread."""
+        with self._lock:
+            for connection in self.opened:
+                connection.close()
+            self.opened.clear()
+
     def call(self, port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """(status, decoded body); OSError/HTTPException when the worker does not answer."""
         connections = self._local.__dict__.setdefault("connections", {})
         connection = connections.get(port)
         if connection is None:
             connection = connections[port] = http.client.HTTPConnection(LOOPBACK, port, timeout=self.timeout)
+            with self._lock:
+                self.opened.append(connection)
         data = None if body is None else orjson.dumps(body)
         headers = {"content-type": "application/json"} if data is not None else {}
         with self._lock:
@@ -458,6 +473,7 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
         injector.join(60)
         restarted = next((worker.port for worker in workers if worker.restarts), None)
         checks = check(client, logs, ledger, restarted)
+        client.close()
     latencies = [latency for log in logs for latency in log.latencies]
     errors: Counter[str] = Counter()
     for log in logs:
