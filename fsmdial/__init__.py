@@ -47,6 +47,7 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "GrammarError": "fsmdial.errors",
     "UnderstandingError": "fsmdial.errors",
     "ModelServerError": "fsmdial.errors",
+    "LoadTestError": "fsmdial.errors",
     "ToolError": "fsmdial.errors",
     "ToolArgumentError": "fsmdial.errors",
     "ToolResultError": "fsmdial.errors",
@@ -110,6 +111,7 @@ if TYPE_CHECKING:
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
     from .errors import GrammarError as GrammarError
+    from .errors import LoadTestError as LoadTestError
     from .errors import MissingExtraError as MissingExtraError
     from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError

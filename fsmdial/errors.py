@@ -17,6 +17,7 @@ __all__ = [
     "TurnError",
     "UnderstandingError",
     "ModelServerError",
+    "LoadTestError",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -240,6 +241,11 @@ class UnsupportedMediaType(BadRequest):
 
 class NotFound(ServeError):
     """Nothing is served at this address."""
+
+
+class LoadTestError(FsmdialError):
+    """``fsmdial loadtest`` cannot run as asked: an address that is not loopback, a store URL of no known kind, a
+    process (a worker, the model server) that did not start; the message says which."""
 
 
 class SuiteError(FsmdialError, ValueError):

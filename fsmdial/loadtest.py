@@ -64,7 +64,7 @@ from typing import Any
 
 import orjson
 
-from .errors import FsmdialError
+from .errors import LoadTestError
 from .tools import ToolRegistry
 
 LOOPBACK = "127.0.0.1"
@@ -74,10 +74,6 @@ CONFLICTS = 1
 """A user gives a session up after this many 409 answers (its claim is held; see ``blocked_sessions``)."""
 LEDGER_ENV = "FSMDIAL_LOADTEST_LEDGER"
 """The file the load test's ``book_table`` appends one line to per call (its side effect)."""
-
-
-class LoadTestError(FsmdialError):
-    """The load test could not be set up (a process did not start, an address is not loopback)."""
 
 
 # ---------------------------------------------------------------- the tool

@@ -38,7 +38,8 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     if model.startswith(SERVER_SCHEME):
         from .server import ServerUnderstander
 
-        return ServerUnderstander(model, **{key: options[key] for key in SERVER_OPTIONS if key in options})
+        taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
+        return ServerUnderstander(model[len(SERVER_SCHEME) :], **taken)
     from .gguf import GGUFUnderstander
 
     return GGUFUnderstander(model, **options)

@@ -1,7 +1,7 @@
 """``ServerUnderstander``: the grounded turn of :class:`~.gguf.GGUFUnderstander`, decoded by a model server.
 
     fsmdial serve flows/x.json --model-server http://127.0.0.1:8080
-    ServerUnderstander("http://127.0.0.1:8080")    # or make_understander("auto", "server+http://...")
+    ServerUnderstander("http://127.0.0.1:8080")   # make_understander("auto", "server+http://...") too
 
 Everything but the decoding is the in-process understander's, inherited:
 the fast path, the rules' certain reading, the turn's grounded schema and
@@ -42,7 +42,6 @@ can be sent again once the server is back. ``fsmdial serve`` answers it with
 from __future__ import annotations
 
 import http.client
-import os
 import threading
 import time
 import urllib.parse
@@ -54,7 +53,6 @@ import orjson
 from ..errors import ModelError, ModelServerError, UnderstandingError
 from .base import Parse, UnderstandingState
 from .decoding import JsonEnd
-from .factory import SERVER_SCHEME
 from .gguf import OUTPUT_SHARE, GGUFUnderstander
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
@@ -65,13 +63,6 @@ CANARY = "fsmdial-canary-q7z"
 CANARY_GRAMMAR = f'root ::= "{CANARY}"'
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """HTTP statuses worth another try (the server is loading, busy or restarting)."""
-
-
-def server_url(model: str | os.PathLike[str] | None) -> str | None:
-    """The server's URL when ``model`` names one (``server+http://...``), else None."""
-    if isinstance(model, str) and model.startswith(SERVER_SCHEME):
-        return model[len(SERVER_SCHEME) :]
-    return None
 
 
 class LlamaServer:
@@ -165,7 +156,7 @@ class LlamaServer:
 class ServerUnderstander(GGUFUnderstander):
     """Understands users with a model on a ``llama-server`` (see the module docstring).
 
-    ``url`` is ``http://host:port`` (or ``server+http://...``). ``timeout`` is
+    ``url`` is ``http://host:port``. ``timeout`` is
     per request; ``retries`` and ``backoff`` say how long a turn waits for a
     server that is restarting. ``canary=False`` skips the start-up check that
     the server enforces grammars (tests use it to reach a server that does not).
@@ -183,7 +174,7 @@ class ServerUnderstander(GGUFUnderstander):
         backoff: float = 0.25,
         canary: bool = True,
     ):
-        self.server = LlamaServer(server_url(url) or url, timeout=timeout, retries=retries, backoff=backoff)
+        self.server = LlamaServer(url, timeout=timeout, retries=retries, backoff=backoff)
         try:
             props = self.server.props()
             settings = props.get("default_generation_settings") or {}
