@@ -216,7 +216,7 @@ def test_a_real_server_gives_the_in_process_parses(served):
             parses.append(said)
         assert parses[0] == parses[1], name
         compared += sum(1 for _, path, _ in parses[0] if path == "model")
-    assert compared >= 8  # model calls compared, not only rules
+    assert compared >= 5  # model calls compared, not only rules (SmolLM2: 6 of the 32 turns, tiny: more)
 
 
 NOW = dt.datetime(2026, 11, 22, 12, 0).isoformat(timespec="minutes")
