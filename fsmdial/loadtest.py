@@ -21,10 +21,13 @@ What runs (every process is this machine's, bound to 127.0.0.1, and stopped at t
 
 The client is what a careful front end would be: a turn answered 503 (the
 model server is down: the turn was rolled back) is sent again after a pause;
-a turn whose answer never came (its worker died) is looked up on another worker
-first (the session's event count says whether it was committed) and sent again
-only if it was not. Nothing else is retried; a 422 is a turn the engine refused
-(counted, not retried).
+a turn whose answer never came (its worker died, or the request timed out) is
+looked up on another worker first (the session's event count says whether it
+was committed; after a timeout, for as long again) and sent again only if it
+was not. That is as far as a client can go: a turn still queued on a live
+worker after all that is applied twice (``fsmdial serve`` takes no turn id to
+answer a repeated request from), and the check below counts it. Nothing else
+is retried; a 422 is a turn the engine refused (counted, not retried).
 
 Checked at the end, on the store, through a worker (the one restarted, if one was):
 
@@ -314,7 +317,12 @@ def run_user(client: Client, turns: Sequence[str], deadline: float, log: UserLog
                 status, view = client.call(port, "POST", f"/sessions/{log.session}/turns", {"text": text})
             except (OSError, http.client.HTTPException) as exc:
                 log.errors[f"turn: {type(exc).__name__}"] += 1
-                found = committed_events(client, log.session, log.errors)  # did the dead worker commit it?
+                # Did the worker commit it? A worker that timed out may still be running it: wait for it as long.
+                found = committed_events(client, log.session, log.errors)
+                patience = time.monotonic() + (client.timeout if isinstance(exc, TimeoutError) else 0.0)
+                while found is not None and found <= events and time.monotonic() < patience:
+                    time.sleep(0.5)
+                    found = committed_events(client, log.session, log.errors)
                 if found is None:
                     break
                 if found > events:
@@ -374,7 +382,7 @@ class Options:
     duration: float = 120.0
     kill_worker: bool = False
     model_outage: float = 0.0
-    timeout: float = 60.0
+    timeout: float = 120.0
     seed: int = 0
     root: Path = field(default_factory=lambda: Path.cwd())
     directory: Path | None = None

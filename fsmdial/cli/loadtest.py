@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--model-outage", type=float, default=0.0, metavar="S", help="kill --llama-server for S seconds, then restart"
     )
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds a request may take (default 60)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds a request may take (default 120)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--keep", metavar="DIR", help="run in DIR and keep the store, ledger and process logs")
     p.set_defaults(func=cmd_loadtest)
