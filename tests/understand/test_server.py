@@ -30,6 +30,7 @@ from tests.understand.server_fake import FakeLlamaServer
 
 REPO = Path(__file__).resolve().parents[2]
 BOOKING = REPO / "flows" / "restaurant_booking.json"
+NOW = dt.datetime(2026, 11, 22, 12, 0).isoformat(timespec="minutes")
 NAME_REPLY = '{"intent":"none","slots":{"name":"Dana Lee"}}'
 
 
@@ -217,6 +218,3 @@ def test_a_real_server_gives_the_in_process_parses(served):
         assert parses[0] == parses[1], name
         compared += sum(1 for _, path, _ in parses[0] if path == "model")
     assert compared >= 5  # model calls compared, not only rules (SmolLM2: 6 of the 32 turns, tiny: more)
-
-
-NOW = dt.datetime(2026, 11, 22, 12, 0).isoformat(timespec="minutes")
