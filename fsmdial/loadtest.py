@@ -223,16 +223,14 @@ def conversations(root: Path, flow: str = FLOW) -> list[list[str]]:
 
 
 class Client:
-    """JSON over HTTP to the workers, round robin; one keep-alive connection per worker and thread."""
+    """JSON over HTTP to the workers, round robin."""
 
     def __init__(self, ports: Sequence[int], timeout: float):
         self.ports = list(ports)
         self.timeout = timeout
         self._next = itertools.count()
-        self._local = threading.local()
         self.in_flight: Counter[int] = Counter()
         self.down: dict[int, float] = {}
-        self.opened: list[http.client.HTTPConnection] = []
         """Workers that failed to answer, until when they are skipped."""
         self._lock = threading.Lock()
 
@@ -245,21 +243,13 @@ class Client:
                 return port
         return port
 
-    def close(self) -> None:
-        """Close every connection of every thread."""
-        with self._lock:
-            for connection in self.opened:
-                connection.close()
-            self.opened.clear()
-
     def call(self, port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """(status, decoded body); OSError/HTTPException when the worker does not answer."""
-        connections = self._local.__dict__.setdefault("connections", {})
-        connection = connections.get(port)
-        if connection is None:
-            connection = connections[port] = http.client.HTTPConnection(LOOPBACK, port, timeout=self.timeout)
-            with self._lock:
-                self.opened.append(connection)
+        """(status, decoded body); OSError/HTTPException when the worker does not answer.
+
+        A connection per request: a kept-alive one that the worker closed while idle would fail the next request
+        as if the worker had died.
+        """
+        connection = http.client.HTTPConnection(LOOPBACK, port, timeout=self.timeout)
         data = None if body is None else orjson.dumps(body)
         headers = {"content-type": "application/json"} if data is not None else {}
         with self._lock:
@@ -269,11 +259,10 @@ class Client:
             response = connection.getresponse()
             payload = response.read()
         except (OSError, http.client.HTTPException):
-            connection.close()
-            connections.pop(port, None)
             self.down[port] = time.monotonic() + 1.0
             raise
         finally:
+            connection.close()
             with self._lock:
                 self.in_flight[port] -= 1
         return response.status, orjson.loads(payload) if payload else None
@@ -477,7 +466,6 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
         injector.join(60)
         restarted = next((worker.port for worker in workers if worker.restarts), None)
         checks = check(client, logs, ledger, restarted)
-        client.close()
     latencies = [latency for log in logs for latency in log.latencies]
     errors: Counter[str] = Counter()
     for log in logs:
