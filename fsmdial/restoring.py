@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import SnapshotError, ToolResultError
-from .flow import ExternalActionNode, SlotType
+from .flow import TEXT_TYPES, ExternalActionNode, SlotType
 from .session import SessionState, decode_snapshot
 from .tables import FlowTables
 from .tools import check_result
@@ -25,7 +25,7 @@ from .values import InvalidValue, coerce
 
 __all__ = ["read_session"]
 
-_TEXT = (SlotType.string, SlotType.categorical, SlotType.date, SlotType.time)
+_TEXT = (*TEXT_TYPES, SlotType.categorical, SlotType.date, SlotType.time)
 _NUMBER = (SlotType.integer, SlotType.number)
 
 

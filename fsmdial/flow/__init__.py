@@ -26,6 +26,8 @@ from .nodes import (
     NODE_TYPES,
     NOT_RESERVED,
     RESERVED_NAMES,
+    SLOT_OPTIONS,
+    TEXT_TYPES,
     TIME_BOUND,
     AllCondition,
     AnswerCondition,
@@ -72,6 +74,8 @@ from .reading import format_location, read_flow
 
 __all__ = [
     "DATE_BOUND",
+    "SLOT_OPTIONS",
+    "TEXT_TYPES",
     "TIME_BOUND",
     "bound_names",
     "DEFAULT_MAX_LENGTH",

@@ -1,0 +1,475 @@
+"""The built-in slot types, one table keyed by type: what each type reads, stores and offers a model.
+
+Each :class:`Kind` owns, for its type:
+
+* ``coerce``: a value (what the user said, or a stored value) to the normal form the session stores, checked by
+  the slot's validators; or :class:`InvalidValue`. A value is never changed silently: it is normalised (the
+  spaces of a phone number dropped, an email's domain in lower case) or refused.
+* ``find``: the values a message says, as ``{span: value}`` (the span is the exact text that says it). The rules
+  understander reads values with it, and a model asked for the slot may copy only one of these spans
+  (:mod:`fsmdial.understand.grounding`). Kinds whose values grow and shrink with their words (dates, times,
+  numbers) have a ``read`` of one span instead: grounding offers the *minimal* spans it reads a value from.
+* ``model_type``: the Python type (pydantic) of a value the model writes: its JSON schema and grammar.
+* ``prompt``: the words that describe a value in the model's prompt.
+
+What a flow may *declare* per type (options, the JSON form of a stored value) is the flow format's:
+:data:`fsmdial.flow.nodes.SLOT_OPTIONS`, below this module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import Field, StringConstraints
+
+from .bounds import date_bound, has_hours, hours_words, in_hours, passed, which_reading
+from .flow import Slot, SlotType, value_key
+from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_yes_no, read_clock
+from .language.contacts import (
+    email_value,
+    find_emails,
+    find_phones,
+    find_references,
+    phone_value,
+    reference_value,
+)
+from .language.names import is_name
+
+__all__ = ["KINDS", "DATE_PATTERN", "TIME_PATTERN", "InvalidValue", "Kind", "LARGEST", "describe_pattern", "kind_of"]
+
+DATE_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+"""The stored form of a date (what a model writes for a date slot)."""
+TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+"""The stored form of a time of day."""
+LARGEST = 2**63 - 1
+"""Numbers beyond this (and inf/nan) are refused, and a ``count`` edge stops here: a session snapshot must
+store them exactly."""
+
+Exact = Callable[[str, int], bool]
+"""Can the model's grammar enforce this regular expression on values of at most this many characters?"""
+
+
+class InvalidValue(ValueError):
+    """A value the slot's type or validators reject; ``message`` is fit to show the user.
+
+    ``question``: not refused but ambiguous (two readings of a clock time fit): ``message`` asks which.
+    """
+
+    def __init__(self, slot: str, value: Any, message: str, question: bool = False):
+        self.slot = slot
+        self.value = value
+        self.message = message
+        self.question = question
+        super().__init__(f"{slot}: {message}")
+
+
+class Kind:
+    """One slot type: see the module docstring. The base is free text (``text`` and its alias ``string``)."""
+
+    read: Callable[[str, dt.datetime], Any] | None = None
+    """A reader of one span (dates, times, numbers): grounding offers the minimal spans it reads a value from."""
+    outside_dates = False
+    """A value of this kind is never read out of a date or a time ("1990" of "12/05/1990", "7" of "7:30")."""
+    whole_text = True
+    """An asked slot of this kind may take the reply's own words as its value (free text)."""
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        return _text(slot, value)
+
+    def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any] | None:
+        """The values ``text`` says for ``slot``, ``{span: value}``; None: this kind takes any span (free text)."""
+        return None
+
+    def typed(self, slot: Slot) -> bool:
+        """Does a model take this slot's value from an enum of grounded spans (rather than any span)?"""
+        return self.read is not None or slot.pattern is not None
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        limit = slot.string_limit
+        if slot.pattern is not None and exact(slot.pattern, limit):
+            return Annotated[str, StringConstraints(pattern=slot.pattern, max_length=limit)]
+        return Annotated[str, StringConstraints(min_length=1, max_length=limit)]
+
+    def prompt(self, slot: Slot) -> str:
+        if slot.pattern is not None:
+            return f"text {describe_pattern(slot.pattern)}"
+        return "text, the user's own words"
+
+
+def _text(slot: Slot, value: Any, normal: str | None = None) -> str:
+    """A text value (``normal``: its normal form, when the kind has one) checked by the slot's length and pattern."""
+    text = str(value).strip() if normal is None else normal
+    if len(text) > slot.string_limit:
+        raise InvalidValue(slot.name, value, f"is longer than {slot.string_limit} characters")
+    if slot.pattern is not None and not re.fullmatch(slot.pattern, text):
+        raise InvalidValue(slot.name, value, f"{text!r} does not have the expected form")
+    return text
+
+
+class PersonName(Kind):
+    """A person's name: a few words of a name's shape ("Dana Lee", "O'Brien", "Dr. Alexis"), spaces collapsed."""
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        words = str(value).split()
+        if len(" ".join(words)) <= slot.string_limit and not is_name(words):
+            raise InvalidValue(slot.name, value, f"{str(value).strip()!r} is not a name")
+        return _text(slot, value, " ".join(words))
+
+    def prompt(self, slot: Slot) -> str:
+        return "a person's name, as the user writes it"
+
+
+class _Found(Kind):
+    """A kind whose values a finder reads out of a message (phone numbers, emails, references)."""
+
+    whole_text = False
+    outside_dates = True
+
+    def normal(self, slot: Slot, text: str) -> str | None:  # pragma: no cover - every subclass has one
+        raise NotImplementedError
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:  # pragma: no cover
+        raise NotImplementedError
+
+    what = ""
+    """The value in words, for a refusal ("a phone number")."""
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        written = str(value).strip()
+        normal = self.normal(slot, written) if len(written) <= 4 * slot.string_limit else None
+        if normal is None:
+            raise InvalidValue(slot.name, value, f"{written!r} is not {self.what}")
+        return _text(slot, value, normal)
+
+    def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for span, value in self.found(slot, text):
+            try:
+                found.setdefault(span, self.coerce(slot, value, now, None, False))
+            except InvalidValue:
+                continue  # not of the slot's form (a pattern, a length): not offered
+        return found
+
+    def typed(self, slot: Slot) -> bool:
+        return True
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(min_length=1, max_length=4 * slot.string_limit)]
+
+
+class Phone(_Found):
+    what = "a phone number"
+
+    def normal(self, slot: Slot, text: str) -> str | None:
+        return phone_value(text, slot.region)
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:
+        return find_phones(text, slot.region)
+
+    def prompt(self, slot: Slot) -> str:
+        return "a phone number, the words that say it"
+
+
+class Email(_Found):
+    what = "an email address"
+    outside_dates = False
+
+    def normal(self, slot: Slot, text: str) -> str | None:
+        return email_value(text)
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:
+        return find_emails(text)
+
+    def prompt(self, slot: Slot) -> str:
+        return "an email address, the words that say it"
+
+
+class Reference(_Found):
+    what = "a reference of letters and digits"
+
+    def normal(self, slot: Slot, text: str) -> str | None:
+        return reference_value(text)
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:
+        return find_references(text)
+
+    def prompt(self, slot: Slot) -> str:
+        what = "a reference (letters and digits)"
+        if slot.pattern is not None:
+            what += f" {describe_pattern(slot.pattern)}"
+        return what + ", the words that say it"
+
+
+class Categorical(Kind):
+    whole_text = False
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        # Compared by value_key, as flow validation is: no two values of a slot share a key, so
+        # at most one matches ("O-" is never taken for "O+", "-" never for anything else).
+        key = value_key(str(value))
+        for allowed in slot.values or ():
+            if value_key(allowed) == key:
+                return allowed
+        options = ", ".join(slot.values or ())
+        raise InvalidValue(slot.name, value, f"{value!r} is not one of: {options}")
+
+    def typed(self, slot: Slot) -> bool:
+        return False
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Literal[tuple(slot.values or ())]  # type: ignore[misc]
+
+    def prompt(self, slot: Slot) -> str:
+        return "one of " + ", ".join(_quote(v) for v in slot.values or ())
+
+
+class Boolean(Kind):
+    whole_text = False
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, bool):
+            return value
+        answer = parse_yes_no(str(value)) or {"true": "yes", "false": "no"}.get(str(value).strip().lower())
+        if answer is None:
+            raise InvalidValue(slot.name, value, f"{value!r} is not yes or no")
+        return answer == "yes"
+
+    def typed(self, slot: Slot) -> bool:
+        return False
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return bool
+
+    def prompt(self, slot: Slot) -> str:
+        return "true or false"
+
+
+def _read_number(span: str, now: dt.datetime) -> Any:
+    numbers = find_numbers(span)
+    return numbers[0] if len(numbers) == 1 else None
+
+
+def _read_whole_number(span: str, now: dt.datetime) -> Any:
+    number = _read_number(span, now)
+    return number if number is not None and float(number).is_integer() else None
+
+
+class Number(Kind):
+    whole_text = False
+    outside_dates = True
+    read = staticmethod(_read_number)
+    noun = "number"
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        number = self.checked(slot, value, _to_number(slot, value))
+        if slot.minimum is not None and number < slot.minimum:
+            raise InvalidValue(slot.name, value, f"{number} is below the minimum of {_fmt(slot.minimum)}")
+        if slot.maximum is not None and number > slot.maximum:
+            raise InvalidValue(slot.name, value, f"{number} is above the maximum of {_fmt(slot.maximum)}")
+        return number
+
+    def checked(self, slot: Slot, value: Any, number: int | float) -> int | float:
+        return number
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
+
+    def prompt(self, slot: Slot) -> str:
+        low, high, noun = slot.minimum, slot.maximum, self.noun
+        if low is not None and high is not None:
+            what = f"{noun} from {_fmt(low)} to {_fmt(high)}"
+        elif low is not None:
+            what = f"{noun}, at least {_fmt(low)}"
+        elif high is not None:
+            what = f"{noun}, at most {_fmt(high)}"
+        else:
+            what = noun
+        return what + ", the words that say it"
+
+
+class Integer(Number):
+    read = staticmethod(_read_whole_number)
+    noun = "whole number"
+
+    def checked(self, slot: Slot, value: Any, number: int | float) -> int | float:
+        if isinstance(number, float) and not number.is_integer():
+            raise InvalidValue(slot.name, value, f"{value!r} is not a whole number")
+        return int(number)
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        # Bounds are the flow's own; beyond 64 bits they are clamped (the engine stores no larger value).
+        return Annotated[int, Field(ge=_int(slot.minimum), le=_int(slot.maximum))]
+
+
+class Date(Kind):
+    whole_text = False
+    read = staticmethod(parse_date)
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, dt.datetime):
+            value = value.date()
+        if isinstance(value, dt.date):
+            return _within_bounds(slot, value, now, bounds)
+        if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
+            return _within_bounds(slot, dt.date.fromisoformat(value), now, bounds)  # the stored form
+        parsed = parse_date(str(value), now)
+        if parsed is None:
+            written = impossible_date(str(value))
+            if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
+                raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
+            raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
+        return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
+
+    def prompt(self, slot: Slot) -> str:
+        return "a day, the words that say it"
+
+
+def _read_time(span: str, now: dt.datetime) -> Any:
+    return read_clock(span)  # a bare "7:45" as written: the slot's hours resolve it, never the model
+
+
+class Time(Kind):
+    whole_text = False
+    read = staticmethod(_read_time)
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, dt.time):
+            readings: tuple[str, ...] = (value.strftime("%H:%M"),)
+        elif type(value) is str and _CANONICAL_TIME.fullmatch(value):
+            readings = (value,)  # already the stored form
+        else:
+            readings = clock_readings(str(value))
+            if not readings:
+                raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
+        return _resolve_time(slot, value, readings, now, day) if bounds else readings[0]
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(pattern=TIME_PATTERN)]
+
+    def prompt(self, slot: Slot) -> str:
+        return "a time of day, the words that say it"
+
+
+KINDS: dict[SlotType, Kind] = {
+    SlotType.string: Kind(),
+    SlotType.text: Kind(),
+    SlotType.person_name: PersonName(),
+    SlotType.phone: Phone(),
+    SlotType.email: Email(),
+    SlotType.reference: Reference(),
+    SlotType.integer: Integer(),
+    SlotType.number: Number(),
+    SlotType.boolean: Boolean(),
+    SlotType.categorical: Categorical(),
+    SlotType.date: Date(),
+    SlotType.time: Time(),
+}
+"""Every built-in slot type and what it does (a test checks that no type is missing)."""
+
+
+def kind_of(slot: Slot) -> Kind:
+    return KINDS[slot.type]
+
+
+# ------------------------------------------------------------------ helpers of the kinds
+
+
+def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.datetime, day: dt.date | None) -> str:
+    """The one reading of a clock time inside the slot's hours and not past on ``day``.
+
+    A slot without hours or a day takes the reading as written (a bare "7:45" is 07:45). Two fitting
+    readings are asked about (:class:`InvalidValue` with ``question``), none is refused.
+    """
+    if not has_hours(slot) and day is None:
+        return readings[0]
+    fitting = [reading for reading in readings if in_hours(slot, reading)]
+    if not fitting:
+        raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
+    if day is not None:
+        ahead = [reading for reading in fitting if not passed(day, reading, now, slot.lead_minutes)]
+        if not ahead:
+            soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
+            raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
+        fitting = ahead
+    if len(fitting) > 1:
+        raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
+    return fitting[0]
+
+
+def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:
+    """``date`` in ISO form, checked against the slot's bounds on the dialogue's clock (if ``bounds``)."""
+    if not bounds:
+        return date.isoformat()
+    if slot.earliest is not None and date < (first := date_bound(slot.earliest, now)):
+        raise InvalidValue(
+            slot.name, date.isoformat(), f"{date.isoformat()} is before the earliest allowed date, {first}"
+        )
+    if slot.latest is not None and date > (last := date_bound(slot.latest, now)):
+        raise InvalidValue(slot.name, date.isoformat(), f"{date.isoformat()} is after the latest allowed date, {last}")
+    return date.isoformat()
+
+
+_CANONICAL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_CANONICAL_TIME = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _to_number(slot: Slot, value: Any) -> int | float:
+    if isinstance(value, bool):
+        raise InvalidValue(slot.name, value, f"{value!r} is not a number")
+    if isinstance(value, (int, float)):
+        number = value
+    else:
+        numbers = find_numbers(str(value))
+        if len(numbers) != 1:
+            raise InvalidValue(slot.name, value, f"{value!r} is not a number")
+        number = numbers[0]
+    if not -LARGEST <= number <= LARGEST:  # also false for nan
+        raise InvalidValue(slot.name, value, "is too large a number" if number == number else "is not a number")
+    return number
+
+
+def _fmt(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+def _clamped(bound: float | None) -> float | None:
+    return None if bound is None else max(-float(LARGEST), min(float(LARGEST), bound))
+
+
+def _int(bound: float | None) -> int | None:
+    return None if bound is None else max(-LARGEST, min(LARGEST, int(bound)))
+
+
+def _quote(value: str) -> str:
+    return orjson.dumps(value).decode()
+
+
+_DIGITS = re.compile(r"^\^?(?:\[0-9\]|\\d)(?:\{(\d+)(?:,(\d+))?\}|(\+))\$?$")
+
+
+def describe_pattern(pattern: str) -> str:
+    """A slot's ``pattern`` in words where it is a plain run of digits, else the pattern itself."""
+    found = _DIGITS.match(pattern)
+    if found:
+        low, high, plus = found.groups()
+        if plus:
+            return "of digits only"
+        if high is None or high == low:
+            return f"of exactly {low} digits"
+        return f"of {low} to {high} digits"
+    return f"matching the regular expression {pattern}"
