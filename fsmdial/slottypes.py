@@ -76,6 +76,11 @@ class Kind:
     """A value of this kind is never read out of a date or a time ("1990" of "12/05/1990", "7" of "7:30")."""
     whole_text = True
     """An asked slot of this kind may take the reply's own words as its value (free text)."""
+    finds = False
+    """:meth:`find` reads this kind's values out of a message (the rules take them from there)."""
+    distinctive = False
+    """A value found in a message is this kind's even when its slot was not asked (a phone number, an email):
+    it goes to the flow's only slot of the type."""
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
         return _text(slot, value)
@@ -128,6 +133,8 @@ class _Found(Kind):
 
     whole_text = False
     outside_dates = True
+    finds = True
+    distinctive = True
 
     def normal(self, slot: Slot, text: str) -> str | None:  # pragma: no cover - every subclass has one
         raise NotImplementedError
@@ -190,6 +197,7 @@ class Email(_Found):
 
 class Reference(_Found):
     what = "a reference of letters and digits"
+    distinctive = False
 
     def normal(self, slot: Slot, text: str) -> str | None:
         return reference_value(text)

@@ -44,6 +44,7 @@ from ..language import (
     remove_dates_and_times,
     split_negated,
 )
+from ..slottypes import KINDS
 from .base import DECLINE, GOODBYE, Parse, UnderstandingState
 from .grounding import FUNCTION_WORDS
 
@@ -152,6 +153,13 @@ class _StateTables:
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
+        # Slots whose type finds its values in a message (phone, email, reference): phones and emails go to the
+        # flow's only slot of their type; references only to the asked slot or one named right before them.
+        self.found = tuple(
+            (slot, slot is asked or (KINDS[slot.type].distinctive and _only_of_type(state, slot)))
+            for slot in state.slots
+            if KINDS[slot.type].finds
+        )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -249,7 +257,7 @@ class RulesUnderstander:
                 continue
             cued = name in found.info.get("cued", ())
             if (
-                slot.type is SlotType.string
+                KINDS[slot.type].whole_text
                 and not cued
                 and not (slot.pattern and re.fullmatch(slot.pattern, str(value)))
             ):
@@ -342,7 +350,7 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and not parse.slots and not acts.holds_no_value:
+        elif KINDS[asked.type].whole_text and parse.intent is None and not parse.slots and not acts.holds_no_value:
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
@@ -381,11 +389,37 @@ class RulesUnderstander:
                 hit = _found_value(values, text)
                 if hit is not None and (asked_for or _distinctive(hit)):
                     parse.slots[slot.name] = hit
+        if tables.found:
+            rest = self._fill_found(tables, rest if (date or time) else remove_dates_and_times(text), now, parse)
         numbers = find_numbers(rest)
         if numbers:
             target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
             if target is not None and target.name not in parse.slots and len(numbers) == 1:
                 parse.slots[target.name] = numbers[0]
+
+    def _fill_found(self, tables: _StateTables, text: str, now: dt.datetime, parse: Parse) -> str:
+        """Phone numbers, emails and references in ``text`` (dates and times taken out); the text without them."""
+        for slot, taken in tables.found:
+            found = KINDS[slot.type].find(slot, text, now) or {}
+            if not found or slot.name in parse.slots:
+                continue
+            values = list(dict.fromkeys(found.values()))
+            spans = [span for span in found if taken or _named_before(slot, text, span)]
+            if spans and (len(values) == 1 or slot is tables.asked):
+                parse.slots[slot.name] = found[spans[0]]
+                for span in found:  # the digits of a phone number are no party size
+                    text = text.replace(span, " ")
+        return text
+
+
+def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
+    return [other.name for other in state.slots if other.type is slot.type] == [slot.name]
+
+
+def _named_before(slot: Slot, text: str, span: str) -> bool:
+    """Is ``span`` said right after a word naming ``slot`` ("booking number 503", "my account is 10203040")?"""
+    before = re.findall(r"[a-z]+", text[: text.find(span)].casefold())[-4:]
+    return any(word in _number_vocabulary(slot) for word in before)
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
