@@ -29,8 +29,8 @@ _DIGIT_WORDS = {word: str(value) for word, value in WORD_NUMBERS.items() if " " 
 }
 _REPEATS = {"double": 2, "triple": 3}
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
-_GAP = re.compile(r"[\s\-.()]{0,3}")
-"""What may stand between the digits or digit words of one number ("07700 900", "12-34", "five, oh")."""
+_GAP = re.compile(r"[\s\-.(),]{0,3}")
+"""What may stand between the digits or digit words of one number ("07700 900", "12-34", "(555) 123", "five, oh")."""
 
 
 def _digit_runs(text: str) -> list[tuple[int, int, str]]:
