@@ -474,7 +474,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name)
+        rules = span_rules_for(
+            slot, blocked, starts, barred, person_name=slot is state.person_name or slot.type is SlotType.person_name
+        )
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules
