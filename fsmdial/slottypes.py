@@ -229,7 +229,7 @@ class Categorical(Kind):
         return False
 
     def model_type(self, slot: Slot, exact: Exact) -> Any:
-        return Literal[tuple(slot.values or ())]  # type: ignore[misc]
+        return Literal[tuple(slot.values or ())]
 
     def prompt(self, slot: Slot) -> str:
         return "one of " + ", ".join(_quote(v) for v in slot.values or ())
