@@ -29,6 +29,7 @@ from pydantic import Field, StringConstraints
 from .bounds import date_bound, has_hours, hours_words, in_hours, passed, which_reading
 from .flow import Slot, SlotType, value_key
 from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_yes_no, read_clock
+from .language.amounts import NUMBER, find_durations, find_money, in_unit
 from .language.contacts import (
     email_value,
     find_emails,
@@ -37,7 +38,6 @@ from .language.contacts import (
     phone_value,
     reference_value,
 )
-from .language.names import is_name
 
 __all__ = ["KINDS", "DATE_PATTERN", "TIME_PATTERN", "InvalidValue", "Kind", "LARGEST", "describe_pattern", "kind_of"]
 
@@ -80,7 +80,11 @@ class Kind:
     """:meth:`find` reads this kind's values out of a message (the rules take them from there)."""
     distinctive = False
     """A value found in a message is this kind's even when its slot was not asked (a phone number, an email):
-    it goes to the flow's only slot of the type."""
+    it goes to the flow's only slot of the type, if the span :meth:`says_itself`."""
+
+    def says_itself(self, span: str) -> bool:
+        """Does ``span`` say what kind of value it is ("£25", "4 nights"; not a bare "25")?"""
+        return True
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
         return _text(slot, value)
@@ -116,13 +120,19 @@ def _text(slot: Slot, value: Any, normal: str | None = None) -> str:
 
 
 class PersonName(Kind):
-    """A person's name: a few words of a name's shape ("Dana Lee", "O'Brien", "Dr. Alexis"), spaces collapsed."""
+    """A person's name ("Dana Lee", "O'Brien", "Dr. Alexis"), its spaces collapsed.
+
+    What can be a name is the recognizers' job: the rules read only words of a name's shape after cue words, and
+    a model may copy only such spans (:func:`fsmdial.language.names.is_name`), so "he's bleeding badly" or
+    "hi there" never reaches a name slot. A value given otherwise (an application, a snapshot) is kept as given,
+    as data: coercion refuses only what has no letter at all.
+    """
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
-        words = str(value).split()
-        if len(" ".join(words)) <= slot.string_limit and not is_name(words):
-            raise InvalidValue(slot.name, value, f"{str(value).strip()!r} is not a name")
-        return _text(slot, value, " ".join(words))
+        name = " ".join(str(value).split())
+        if not any(char.isalpha() for char in name):
+            raise InvalidValue(slot.name, value, f"{name!r} is not a name")
+        return _text(slot, value, name)
 
     def prompt(self, slot: Slot) -> str:
         return "a person's name, as the user writes it"
@@ -269,7 +279,7 @@ def _read_whole_number(span: str, now: dt.datetime) -> Any:
 class Number(Kind):
     whole_text = False
     outside_dates = True
-    read = staticmethod(_read_number)
+    read: Callable[[str, dt.datetime], Any] | None = staticmethod(_read_number)
     noun = "number"
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
@@ -286,8 +296,11 @@ class Number(Kind):
     def model_type(self, slot: Slot, exact: Exact) -> Any:
         return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
 
+    def noun_of(self, slot: Slot) -> str:
+        return self.noun
+
     def prompt(self, slot: Slot) -> str:
-        low, high, noun = slot.minimum, slot.maximum, self.noun
+        low, high, noun = slot.minimum, slot.maximum, self.noun_of(slot)
         if low is not None and high is not None:
             what = f"{noun} from {_fmt(low)} to {_fmt(high)}"
         elif low is not None:
@@ -311,6 +324,90 @@ class Integer(Number):
     def model_type(self, slot: Slot, exact: Exact) -> Any:
         # Bounds are the flow's own; beyond 64 bits they are clamped (the engine stores no larger value).
         return Annotated[int, Field(ge=_int(slot.minimum), le=_int(slot.maximum))]
+
+
+class _Amount(Number):
+    """A number said with its unit (money, a length of time): found in a message with the unit, or bare."""
+
+    read = None
+    finds = True
+    distinctive = True
+    what = ""
+
+    def says_itself(self, span: str) -> bool:
+        return re.fullmatch(NUMBER, span.strip(), re.I) is None
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[int, int, float, str | None], ...]:  # pragma: no cover
+        raise NotImplementedError
+
+    def converted(self, slot: Slot, value: Any, amount: float, unit: str | None) -> float:  # pragma: no cover
+        raise NotImplementedError
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return super().coerce(slot, value, now, day, bounds)
+        written = str(value).strip()
+        found = self.found(slot, written) if len(written) <= 200 else ()
+        if len(found) != 1 or found[0][:2] != (0, len(written)):
+            raise InvalidValue(slot.name, value, f"{written!r} is not {self.what}")
+        _, _, amount, unit = found[0]
+        return super().coerce(slot, _whole(self.converted(slot, value, amount, unit)), now, day, bounds)
+
+    def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for start, end, _, _ in self.found(slot, text):
+            try:
+                found.setdefault(text[start:end], self.coerce(slot, text[start:end], now, None, False))
+            except InvalidValue:
+                continue
+        return found
+
+    def typed(self, slot: Slot) -> bool:
+        return True
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+def _whole(number: float) -> int | float:
+    return int(number) if float(number).is_integer() else number
+
+
+class Money(_Amount):
+    """An amount of money in the slot's ``currency`` ("£25", "25 quid", "twenty euros", "4.50"); stored as a number."""
+
+    what = "an amount of money"
+    noun = "amount of money"
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[int, int, float, str | None], ...]:
+        return find_money(text)
+
+    def converted(self, slot: Slot, value: Any, amount: float, unit: str | None) -> float:
+        if slot.currency is not None and unit is not None and unit != slot.currency:
+            raise InvalidValue(slot.name, value, f"{value!r} is not in {slot.currency}")
+        if round(amount, 2) != amount:
+            raise InvalidValue(slot.name, value, f"{value!r} has more than two decimals")
+        return amount
+
+    def noun_of(self, slot: Slot) -> str:
+        return f"amount in {slot.currency}" if slot.currency else self.noun
+
+
+class Duration(_Amount):
+    """A length of time ("4 nights", "an hour and a half", "90 minutes"), stored as a number of the slot's ``unit``
+    (minutes by default); a bare number is in that unit."""
+
+    what = "a length of time"
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[int, int, float, str | None], ...]:
+        return find_durations(text)
+
+    def converted(self, slot: Slot, value: Any, amount: float, unit: str | None) -> float:
+        wanted = (slot.unit or "minutes").rstrip("s")
+        return amount if unit is None else in_unit(amount, unit, wanted)
+
+    def noun_of(self, slot: Slot) -> str:
+        return f"length of time in {slot.unit or 'minutes'}"
 
 
 class Date(Kind):
@@ -374,6 +471,8 @@ KINDS: dict[SlotType, Kind] = {
     SlotType.reference: Reference(),
     SlotType.integer: Integer(),
     SlotType.number: Number(),
+    SlotType.money: Money(),
+    SlotType.duration: Duration(),
     SlotType.boolean: Boolean(),
     SlotType.categorical: Categorical(),
     SlotType.date: Date(),

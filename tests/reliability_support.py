@@ -43,7 +43,7 @@ clock = FrozenClock(CLOCK_NOW)
 
 
 class AskedTextVerbatim(RulesUnderstander):
-    """The rules, but a string slot asked for takes the text as typed when the rules read nothing from it.
+    """The rules, but a text or name slot asked for takes the text as typed when the rules read nothing from it.
 
     Since issue 20 the rules refuse "{ride_id}", escape codes or markup as a person's name; the tests using this
     are about what happens to such a value once it is stored (kept as data, never formatted, never markup).
@@ -52,7 +52,11 @@ class AskedTextVerbatim(RulesUnderstander):
     def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
         parse = super().understand(state, text, **kwargs)
         asked = state.slot(state.asked) if state.asked else None
-        if asked is not None and asked.type is SlotType.string and not parse.slots:
+        if (
+            asked is not None
+            and asked.type in (SlotType.string, SlotType.text, SlotType.person_name)
+            and not parse.slots
+        ):
             parse.slots[asked.name] = text
         return parse
 

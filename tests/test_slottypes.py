@@ -161,14 +161,73 @@ def test_what_is_no_reference_is_refused(said: str) -> None:
 # ------------------------------------------------------------ person name
 
 
-def test_a_person_name_is_a_name_not_a_sentence() -> None:
+def test_a_person_name_is_read_only_where_a_name_is_said() -> None:
     s = slot("person_name", max_length=40)
     assert coerce(s, "  Dana   Lee ", NOW) == "Dana Lee"
     assert coerce(s, "O'Brien", NOW) == "O'Brien"
     with pytest.raises(InvalidValue):
-        coerce(s, "he's bleeding badly and I need help now", NOW)
+        coerce(s, "1234", NOW)
     with pytest.raises(InvalidValue, match="longer than 40"):
         coerce(s, "Bartholomew Maximilian Fitzgerald-Worthington", NOW)
+    asked = UnderstandingState(flow="f", node="n", intents=(), slots=(slot("person_name"),), asked="s")
+    rules = RulesUnderstander()
+    for said in ("he's bleeding badly", "hi there", "do you have vegan options?"):
+        assert rules.understand(asked, said, now=NOW).slots == {}
+    # not tuned
+    assert rules.understand(asked, "yeah it's Ngozi Okafor", now=NOW).slots == {"s": "Ngozi Okafor"}
+
+
+# ------------------------------------------------------------- money, duration
+
+
+@pytest.mark.parametrize(
+    "said, stored",
+    [
+        ("£25", 25),
+        ("25 quid", 25),
+        ("twenty-five pounds", 25),
+        ("4.50", 4.5),
+        ("50p", 0.5),
+        # not tuned
+        ("£1,200.99", 1200.99),
+        ("forty pounds", 40),
+        ("GBP 30", None),
+        ("30 euros", None),
+        ("12.345", None),
+    ],
+)
+def test_money_is_a_number_in_the_slots_currency(said: str, stored: float | None) -> None:
+    s = slot("money", currency="GBP")
+    if stored is None:
+        with pytest.raises(InvalidValue):
+            coerce(s, said, NOW)
+    else:
+        assert coerce(s, said, NOW) == stored
+
+
+@pytest.mark.parametrize(
+    "unit, said, stored",
+    [
+        ("nights", "4 nights", 4),
+        ("nights", "a week", 7),
+        ("minutes", "an hour and a half", 90),
+        ("minutes", "half an hour", 30),
+        ("minutes", "45", 45),
+        # not tuned
+        ("hours", "90 minutes", 1.5),
+        ("days", "two weeks", 14),
+        ("minutes", "2 hrs", 120),
+    ],
+)
+def test_a_duration_is_a_number_of_the_slots_unit(unit: str, said: str, stored: float) -> None:
+    assert coerce(slot("duration", unit=unit), said, NOW) == stored
+
+
+def test_a_bare_number_is_an_amount_only_when_no_amount_names_its_unit() -> None:
+    nights = slot("duration", unit="nights")
+    assert typed_candidates(nights, "5 people and 4 nights from friday", NOW) == {"4 nights": 4}
+    assert typed_candidates(slot("money"), "about £25 for 2 people", NOW) == {"£25": 25}
+    assert typed_candidates(slot("money"), "it's 25 I think", NOW) == {"25": 25}
 
 
 # ------------------------------------------------------------------- text
@@ -191,7 +250,10 @@ def test_text_is_the_old_string_type_under_its_new_name() -> None:
     [
         ({"name": "p", "type": "email", "region": "GB"}, "'region' only applies to phone slots"),
         ({"name": "p", "type": "phone", "region": "gb"}, "region"),
-        ({"name": "p", "type": "reference", "minimum": 1}, "'minimum'/'maximum' only apply to integer and number"),
+        (
+            {"name": "p", "type": "reference", "minimum": 1},
+            "'minimum'/'maximum' only apply to integer, number, money and duration",
+        ),
         ({"name": "p", "type": "date", "max_length": 3}, "'pattern'/'max_length' only apply to string, text"),
         ({"name": "p", "type": "postcode"}, "Input should be 'string', 'text', 'person_name', 'phone'"),
     ],
@@ -298,6 +360,8 @@ def _normal_forms(kind: str, text: str) -> set[Any]:
         return {("+" if stripped.startswith("+") else "") + _digits_said(stripped)}
     if kind == "reference":
         return {_digits_said(stripped)}
+    if kind in ("money", "duration"):  # a number said in it, scaled by its unit (pence, hours...)
+        return {n * scale for n in _numbers_said(stripped) for scale in (1, 0.01, 60, 1 / 60, 1440, 10080, 0.5)}
     if kind == "email":
         marks = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-", "at": "@"}
         spoken = re.sub(
@@ -308,7 +372,16 @@ def _normal_forms(kind: str, text: str) -> set[Any]:
     raise AssertionError(kind)
 
 
-NEW_KINDS = ["string", "text", "person_name", "phone", "email", "reference"]
+def _numbers_said(text: str) -> set[float]:
+    from fsmdial.language import find_numbers
+
+    words = {"a": 1, "an": 1, "half": 0.5}
+    found = {float(n) for n in find_numbers(text.replace(",", ""))} | {v for w, v in words.items() if w in text.split()}
+    found |= {a + b for a in found for b in found} | {a + 0.5 for a in found}  # "twenty-five", "an hour and a half"
+    return found
+
+
+NEW_KINDS = ["string", "text", "person_name", "phone", "email", "reference", "money", "duration"]
 SAID = st.one_of(
     st.text(max_size=40),
     st.text(alphabet="0123456789 -+()", max_size=20),
@@ -325,6 +398,10 @@ SAID = st.one_of(
             "4 5 1 2",
             "five oh three",
             "x" * 70,
+            "£25",
+            "twenty pounds",
+            "an hour and a half",
+            "4 nights",
         ]
     ),
 )
@@ -334,11 +411,14 @@ SAID = st.one_of(
 @settings(max_examples=150, deadline=None)
 @given(text=SAID)
 def test_a_stored_value_is_the_normal_form_of_what_was_said_or_nothing(kind: str, text: str) -> None:
-    s = slot(kind, max_length=60)
+    s = slot(kind, **({} if kind in ("money", "duration") else {"max_length": 60}))
     try:
         value = coerce(s, text, NOW)
     except InvalidValue:
         return
-    assert value in _normal_forms(kind, text)
-    assert len(value) <= 60
+    forms = _normal_forms(kind, text)
+    if isinstance(value, str):
+        assert value in forms and len(value) <= 60
+    else:
+        assert any(abs(value - form) < 1e-9 for form in forms)
     assert coerce(s, value, NOW) == value  # the normal form is stable: a stored value reads back as itself

@@ -25,6 +25,7 @@ from .nodes import (
     NO_VALUE_OPS,
     NODE_TYPES,
     NOT_RESERVED,
+    NUMBER_TYPES,
     RESERVED_NAMES,
     SLOT_OPTIONS,
     TEXT_TYPES,
@@ -74,6 +75,7 @@ from .reading import format_location, read_flow
 
 __all__ = [
     "DATE_BOUND",
+    "NUMBER_TYPES",
     "SLOT_OPTIONS",
     "TEXT_TYPES",
     "TIME_BOUND",

@@ -66,6 +66,8 @@ class SlotType(str, Enum):
     reference = "reference"
     integer = "integer"
     number = "number"
+    money = "money"
+    duration = "duration"
     boolean = "boolean"
     categorical = "categorical"
     date = "date"
@@ -76,12 +78,16 @@ TEXT_TYPES = frozenset(
     {SlotType.string, SlotType.text, SlotType.person_name, SlotType.phone, SlotType.email, SlotType.reference}
 )
 """The types whose values are text (stored as strings, with a length and perhaps a pattern)."""
+NUMBER_TYPES = frozenset({SlotType.integer, SlotType.number, SlotType.money, SlotType.duration})
+"""The types whose values are numbers (with a ``minimum`` and a ``maximum``)."""
 SLOT_OPTIONS: dict[str, frozenset[SlotType]] = {
     "values": frozenset({SlotType.categorical}),
-    "minimum/maximum": frozenset({SlotType.integer, SlotType.number}),
+    "minimum/maximum": NUMBER_TYPES,
     "pattern/max_length": TEXT_TYPES,
     "earliest/latest": frozenset({SlotType.date, SlotType.time}),
     "region": frozenset({SlotType.phone}),
+    "currency": frozenset({SlotType.money}),
+    "unit": frozenset({SlotType.duration}),
 }
 """Which slot types each option applies to (one table: the format's checks and its messages come from it)."""
 
@@ -105,8 +111,8 @@ class Slot(FlowModel):
     examples: list[str | int | float | bool] = Field(default_factory=list)
     values: list[str] | None = Field(None, description="Allowed values of a categorical slot.")
     required: bool = True
-    minimum: float | None = Field(None, description="Smallest allowed value (integer, number).")
-    maximum: float | None = Field(None, description="Largest allowed value (integer, number).")
+    minimum: float | None = Field(None, description="Smallest allowed value (integer, number, money, duration).")
+    maximum: float | None = Field(None, description="Largest allowed value (integer, number, money, duration).")
     pattern: str | None = Field(None, description="Regular expression a string value must match.")
     max_length: int | None = Field(None, ge=1, description="Longest allowed string value.")
     region: str | None = Field(
@@ -114,6 +120,15 @@ class Slot(FlowModel):
         pattern=r"^[A-Z]{2}$",
         description="Phone slots: the country a number without a +country code is read in (ISO 3166 code, "
         "e.g. 'GB', 'US'); without it such a number is checked for length only.",
+    )
+    currency: str | None = Field(
+        None,
+        pattern=r"^[A-Z]{3}$",
+        description="Money slots: the currency amounts are in (ISO 4217, e.g. 'GBP'); an amount said in another is "
+        "refused. Without it an amount is taken in whatever currency it is said.",
+    )
+    unit: Literal["minutes", "hours", "days", "nights", "weeks"] | None = Field(
+        None, description="Duration slots: the unit the value is stored in (default minutes)."
     )
     ask: str | None = Field(None, description="Question template asking for this slot.")
     act: str | None = Field(None, description="Name of the act that asks for this slot (default ask_<name>).")
@@ -157,7 +172,7 @@ class Slot(FlowModel):
             raise ValueError("a categorical slot needs a non-empty 'values' list")
         if self.values is not None and self.type not in SLOT_OPTIONS["values"]:
             raise ValueError(f"'values' only applies to categorical slots, not {self.type.value}")
-        for option in ("minimum/maximum", "pattern/max_length", "region"):
+        for option in ("minimum/maximum", "pattern/max_length", "region", "currency", "unit"):
             given = any(getattr(self, name) is not None for name in option.split("/"))
             if given and self.type not in SLOT_OPTIONS[option]:
                 names = "/".join(f"'{name}'" for name in option.split("/"))
@@ -482,6 +497,8 @@ class FieldType(str, Enum):
     string = "string"
     integer = "integer"
     number = "number"
+    money = "money"
+    duration = "duration"
     boolean = "boolean"
     list = "list"
     object = "object"

@@ -404,7 +404,12 @@ class RulesUnderstander:
             if not found or slot.name in parse.slots:
                 continue
             values = list(dict.fromkeys(found.values()))
-            spans = [span for span in found if taken or _named_before(slot, text, span)]
+            says = KINDS[slot.type].says_itself
+            spans = [
+                span
+                for span in found
+                if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
+            ]
             if spans and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
                 for span in found:  # the digits of a phone number are no party size
