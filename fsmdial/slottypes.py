@@ -216,9 +216,7 @@ class Reference(_Found):
         return find_references(text)
 
     def prompt(self, slot: Slot) -> str:
-        what = "a reference (letters and digits)"
-        if slot.pattern is not None:
-            what += f" {describe_pattern(slot.pattern)}"
+        what = f"a reference {describe_pattern(slot.pattern)}" if slot.pattern else "a reference (letters and digits)"
         return what + ", the words that say it"
 
 
