@@ -187,6 +187,10 @@ class Phone(_Found):
     def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:
         return find_phones(text, slot.region)
 
+    def says_itself(self, span: str) -> bool:
+        # "+44 ...", "07700 ...", "(555) ...", or ten digits and more; "12345678" may be an account number.
+        return span.lstrip()[:1] in ("+", "0", "(") or sum(ch.isdigit() for ch in span) >= 10
+
     def prompt(self, slot: Slot) -> str:
         return "a phone number, the words that say it"
 

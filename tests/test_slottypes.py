@@ -300,6 +300,7 @@ def state(asked: str | None) -> UnderstandingState:
         # not tuned
         ("quantity", "3 boxes, and my mobile is +44 7911 123456", {"quantity": 3, "phone": "+447911123456"}),
         ("email", "no idea, sorry", {}),
+        ("quantity", "2 boxes, order 12345678", {}),  # eight digits said for no slot are no phone number
     ],
 )
 def test_the_rules_read_each_value_for_its_own_slot(asked: str | None, said: str, read: dict[str, Any]) -> None:
