@@ -28,7 +28,15 @@ from pydantic import Field, StringConstraints
 
 from .bounds import date_bound, has_hours, hours_words, in_hours, passed, which_reading
 from .flow import Slot, SlotType, value_key
-from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_yes_no, read_clock
+from .language import (
+    clock_readings,
+    date_readings,
+    find_numbers,
+    impossible_date,
+    parse_yes_no,
+    read_clock,
+    read_date,
+)
 from .language.amounts import NUMBER, find_durations, find_money, in_unit
 from .language.contacts import (
     email_value,
@@ -39,7 +47,18 @@ from .language.contacts import (
     reference_value,
 )
 
-__all__ = ["KINDS", "DATE_PATTERN", "TIME_PATTERN", "InvalidValue", "Kind", "LARGEST", "describe_pattern", "kind_of"]
+__all__ = [
+    "CANONICAL_DATE",
+    "KINDS",
+    "DATE_PATTERN",
+    "inside_dates",
+    "TIME_PATTERN",
+    "InvalidValue",
+    "Kind",
+    "LARGEST",
+    "describe_pattern",
+    "kind_of",
+]
 
 DATE_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 """The stored form of a date (what a model writes for a date slot)."""
@@ -414,22 +433,24 @@ class Duration(_Amount):
 
 class Date(Kind):
     whole_text = False
-    read = staticmethod(parse_date)
+    read = staticmethod(read_date)  # "Friday", "the 21st" as written: the slot's bounds resolve them, never the model
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
         if isinstance(value, dt.datetime):
             value = value.date()
         if isinstance(value, dt.date):
             return _within_bounds(slot, value, now, bounds)
-        if type(value) is str and _CANONICAL_DATE.fullmatch(value) and _valid_date(value):
+        if type(value) is str and CANONICAL_DATE.fullmatch(value) and _valid_date(value):
             return _within_bounds(slot, dt.date.fromisoformat(value), now, bounds)  # the stored form
-        parsed = parse_date(str(value), now)
-        if parsed is None:
+        dates = date_readings(str(value), now)  # "Friday", "the 21st": the next one inside the bounds
+        if not dates:
             written = impossible_date(str(value))
             if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
                 raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
-        return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
+        days = [dt.date.fromisoformat(reading) for reading in dates]
+        fitting = [day for day in days if inside_dates(slot, day, now)] if bounds else days
+        return _within_bounds(slot, (fitting or days)[0], now, bounds)
 
     def model_type(self, slot: Slot, exact: Exact) -> Any:
         return Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
@@ -512,6 +533,13 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
     return fitting[0]
 
 
+def inside_dates(slot: Slot, date: dt.date, now: dt.datetime) -> bool:
+    """Is ``date`` inside a date slot's ``earliest``/``latest`` on the dialogue's clock?"""
+    return (slot.earliest is None or date >= date_bound(slot.earliest, now)) and (
+        slot.latest is None or date <= date_bound(slot.latest, now)
+    )
+
+
 def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:
     """``date`` in ISO form, checked against the slot's bounds on the dialogue's clock (if ``bounds``)."""
     if not bounds:
@@ -525,7 +553,8 @@ def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = T
     return date.isoformat()
 
 
-_CANONICAL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+CANONICAL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+"""A date in its stored form (checked for being a real date apart)."""
 _CANONICAL_TIME = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from .bounds import date_bound, last_time, passed
 from .flow import Slot, SlotType
-from .language import find_numbers, parse_date, parse_time, parse_yes_no
-from .slottypes import KINDS, LARGEST, InvalidValue
+from .language import date_readings, find_numbers, parse_date, parse_time, parse_yes_no
+from .slottypes import CANONICAL_DATE, KINDS, LARGEST, InvalidValue, inside_dates
 
 __all__ = [
     "InvalidValue",
@@ -50,14 +50,36 @@ def coerce_given(
     date on which none of the hours of a time slot on it is still ahead is refused."""
     slot = slots[name]
     if slot.type is SlotType.time and slot.not_past_with is not None:
-        return coerce(slot, value, now, day=_day(slots[slot.not_past_with], given, held, now))
-    stored = coerce(slot, value, now)
+        return coerce(slot, value, now, day=_day(slots, slot.not_past_with, given, held, now))
     if slot.type is SlotType.date:
-        day = dt.date.fromisoformat(stored)
-        for other in slots.values():
-            if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
-                raise InvalidValue(name, value, f"no {other.noun} on {stored} is still possible")
-    return stored
+        return _resolved_date(slots, name, value, now)
+    return coerce(slot, value, now)
+
+
+def _resolved_date(slots: Mapping[str, Slot], name: str, value: Any, now: dt.datetime) -> str:
+    """The date ``value`` names for slot ``name``: of its readings inside the bounds ("Friday", "the 21st"), the
+    first on which some of the hours of the time slots on that date are still ahead."""
+    stored: str = coerce(slots[name], value, now)
+    readings = [stored]
+    if type(value) is str and not CANONICAL_DATE.fullmatch(value):
+        readings += [reading for reading in date_readings(value, now) if reading > stored]
+    for reading in readings:
+        if (
+            inside_dates(slots[name], dt.date.fromisoformat(reading), now)
+            and _too_late(slots, name, reading, now) is None
+        ):
+            return reading
+    other = _too_late(slots, name, stored, now)
+    raise InvalidValue(name, value, f"no {other.noun if other else 'time'} on {stored} is still possible")
+
+
+def _too_late(slots: Mapping[str, Slot], name: str, date: str, now: dt.datetime) -> Slot | None:
+    """A time slot on date slot ``name`` none of whose hours on ``date`` is still ahead."""
+    day = dt.date.fromisoformat(date)
+    for other in slots.values():
+        if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
+            return other
+    return None
 
 
 def passed_times(
@@ -79,13 +101,15 @@ def passed_times(
     return found
 
 
-def _day(slot: Slot, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime) -> dt.date | None:
-    if slot.name in given:
+def _day(
+    slots: Mapping[str, Slot], name: str, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime
+) -> dt.date | None:
+    if name in given:
         try:
-            return dt.date.fromisoformat(coerce(slot, given[slot.name], now))
+            return dt.date.fromisoformat(_resolved_date(slots, name, given[name], now))
         except InvalidValue:
             return None
-    day = held.get(slot.name)
+    day = held.get(name)
     return dt.date.fromisoformat(day) if isinstance(day, str) else None
 
 
