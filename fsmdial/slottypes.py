@@ -48,6 +48,7 @@ from .language.contacts import (
 )
 
 __all__ = [
+    "contact_spans",
     "CANONICAL_DATE",
     "KINDS",
     "DATE_PATTERN",
@@ -483,6 +484,15 @@ class Time(Kind):
 
     def prompt(self, slot: Slot) -> str:
         return "a time of day, the words that say it"
+
+
+def contact_spans(text: str) -> tuple[str, ...]:
+    """The spans of ``text`` that are a phone number that says it is one, or an email address, whatever the flow's
+    slots: no number is read out of them ("07700900151" is no number of boxes)."""
+    phone = KINDS[SlotType.phone]
+    return tuple(span for span, _ in find_phones(text, None) if phone.says_itself(span)) + tuple(
+        span for span, _ in find_emails(text)
+    )
 
 
 KINDS: dict[SlotType, Kind] = {

@@ -317,6 +317,13 @@ def test_the_model_is_offered_only_the_spans_the_recognizer_grounds() -> None:
     assert "- email: an email address, the words that say it." in prompt
 
 
+def test_no_number_is_offered_out_of_a_phone_number_or_an_email() -> None:
+    quantity = load_flow(CONTACT).slots()["quantity"]
+    assert typed_candidates(quantity, "07700900151", NOW) == {}
+    assert typed_candidates(quantity, "no, the phone number is 07700 900 152", NOW) == {}
+    assert typed_candidates(quantity, "2 boxes, mail jo42@mail.com", NOW) == {"2": 2}
+
+
 def test_a_dialogue_stores_the_normal_form_and_refuses_the_rest() -> None:
     d = Dialogue(load_flow(CONTACT), clock=lambda: NOW)
     d.start()

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..flow import Slot, SlotType
 from ..language.names import MAX_NAME_WORDS, is_name
-from ..slottypes import KINDS
+from ..slottypes import KINDS, contact_spans
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -221,6 +221,13 @@ def _in_dates_and_times(text: str, day: dt.date) -> frozenset[int]:
     return frozenset(_covered(read_spans(text, SlotType.date, day)) | _covered(read_spans(text, SlotType.time, day)))
 
 
+@lru_cache(maxsize=256)
+def _in_contacts(text: str) -> frozenset[int]:
+    """The words of ``text`` inside a phone number or an email address (:func:`fsmdial.slottypes.contact_spans`)."""
+    msg = message(text)
+    return frozenset(i for span in contact_spans(text) for i in _word_indices(msg, span))
+
+
 def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     """Span text -> value, for the spans of ``text`` that give ``slot`` a value (empty when none does).
 
@@ -232,9 +239,14 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         raise ValueError(f"slot {slot.name!r} of type {slot.type.value} has no typed spans")
     if slot.type in _READERS:
         spans = read_spans(text, slot.type, now.date())
-        if kind.outside_dates:  # a one-word value inside a date or a time of several words
+        if kind.outside_dates:  # a one-word value inside a date or a time of several words, or in a phone or email
             inside = _in_dates_and_times(text, now.date())
-            spans = {s: v for s, v in spans.items() if not (v[1] == v[2] and v[1] in inside)}
+            contact = _in_contacts(text)
+            spans = {
+                s: v
+                for s, v in spans.items()
+                if not (v[1] == v[2] and v[1] in inside) and not any(i in contact for i in range(v[1], v[2] + 1))
+            }
         return {span: value for span, (value, _, _) in spans.items()}
     found = kind.find(slot, text, now)
     if found is None:  # free text with a pattern: the spans that match it
