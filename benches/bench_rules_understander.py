@@ -49,6 +49,7 @@ def _turns() -> list[tuple[object, str]]:
 def _clear() -> None:
     acts.read_acts.cache_clear()
     acts.split_negated.cache_clear()
+    acts.second_thoughts.cache_clear()
     names.find_name.cache_clear()
     numbers.words_to_digits.cache_clear()
 

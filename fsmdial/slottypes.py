@@ -113,6 +113,10 @@ class Kind:
         """The values ``text`` says for ``slot``, ``{span: value}``; None: this kind takes any span (free text)."""
         return None
 
+    def fits(self, slot: Slot, word: str) -> bool:
+        """Is ``word`` (one word of a message, digit groups joined) of this slot's form (its ``pattern``)?"""
+        return slot.pattern is not None and re.fullmatch(slot.pattern, word) is not None
+
     def typed(self, slot: Slot) -> bool:
         """Does a model take this slot's value from an enum of grounded spans (rather than any span)?"""
         return self.read is not None or slot.pattern is not None
@@ -192,6 +196,13 @@ class _Found(Kind):
         return found
 
     def typed(self, slot: Slot) -> bool:
+        return True
+
+    def fits(self, slot: Slot, word: str) -> bool:
+        try:
+            self.coerce(slot, word, dt.datetime.min, None, False)
+        except InvalidValue:
+            return False
         return True
 
     def model_type(self, slot: Slot, exact: Exact) -> Any:

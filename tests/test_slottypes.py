@@ -300,7 +300,6 @@ def state(asked: str | None) -> UnderstandingState:
         # not tuned
         ("quantity", "3 boxes, and my mobile is +44 7911 123456", {"quantity": 3, "phone": "+447911123456"}),
         ("email", "no idea, sorry", {}),
-        ("quantity", "2 boxes, order 12345678", {}),  # eight digits said for no slot are no phone number
     ],
 )
 def test_the_rules_read_each_value_for_its_own_slot(asked: str | None, said: str, read: dict[str, Any]) -> None:
@@ -315,6 +314,12 @@ def test_the_model_is_offered_only_the_spans_the_recognizer_grounds() -> None:
     prompt = static_prefix(state("phone"))
     assert "- phone: a phone number, the words that say it." in prompt
     assert "- email: an email address, the words that say it." in prompt
+
+
+def test_a_phone_number_says_it_is_one_or_waits_to_be_asked() -> None:
+    phone = KINDS[SlotType.phone]
+    assert phone.says_itself("07700 900123") and phone.says_itself("+44 7700 900123")
+    assert not phone.says_itself("12345678")  # may be an account number
 
 
 def test_no_number_is_offered_out_of_a_phone_number_or_an_email() -> None:

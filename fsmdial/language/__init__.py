@@ -18,7 +18,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, read_acts, split_negated
+from .acts import Acts, leads, read_acts, second_thoughts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -30,7 +30,7 @@ from .dates import (
     read_date,
     remove_dates_and_times,
 )
-from .names import find_name
+from .names import find_name, is_name_word, name_at
 from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, words_to_digits
 from .phrases import (
     CLOSING_PATTERN,
@@ -51,6 +51,10 @@ from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_t
 __all__ = [
     "Acts",
     "find_name",
+    "name_at",
+    "is_name_word",
+    "leads",
+    "second_thoughts",
     "read_acts",
     "ASCII_WORDS",
     "CERTAIN_ANSWERS",

@@ -161,8 +161,7 @@ class GGUFUnderstander:
             certain.path, certain.model_calls = "rules", 0
             return certain
         try:
-            with self.model.lock:  # understanders of other backends may share the model
-                found = self._model_parse(state, schema, text, history)
+            found = self._model_parse(state, schema, text, history)
         except UnderstandingError:
             raise
         except FsmdialError as exc:
@@ -189,9 +188,11 @@ class GGUFUnderstander:
     def _model_parse(
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
-        reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
-        prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
-        generation = self.decoder.generate(prompt.tokens, schema.grammar)
+        """The model's reading of ``text`` under ``schema`` (one model call; subclasses call elsewhere)."""
+        with self.model.lock:  # understanders of other backends may share the model
+            reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
+            prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
+            generation = self.decoder.generate(prompt.tokens, schema.grammar)
         parse = schema.parse(generation.text)
         parse.path, parse.model_calls = "model", 1
         parse.info = {
