@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import SnapshotError, ToolResultError
-from .flow import ExternalActionNode, SlotType
+from .flow import NUMBER_TYPES, TEXT_TYPES, ExternalActionNode, SlotType
 from .session import SessionState, decode_snapshot
 from .tables import FlowTables
 from .tools import check_result
@@ -25,8 +25,8 @@ from .values import InvalidValue, coerce
 
 __all__ = ["read_session"]
 
-_TEXT = (SlotType.string, SlotType.categorical, SlotType.date, SlotType.time)
-_NUMBER = (SlotType.integer, SlotType.number)
+_TEXT = (*TEXT_TYPES, SlotType.categorical, SlotType.date, SlotType.time)
+_NUMBER = NUMBER_TYPES
 
 
 def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], now: dt.datetime) -> SessionState:

@@ -19,11 +19,12 @@ from typing import Any
 
 from .bounds import bound_words
 from .errors import UnderstandingError
-from .flow import ConfirmNode, RequestNode, Slot, SlotType
+from .flow import ConfirmNode, RequestNode, Slot
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences
 from .machine import fold
 from .session import SessionState
+from .slottypes import KINDS
 from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
@@ -228,7 +229,7 @@ def replaced(turn: Turn, parse: Parse) -> dict[str, str]:
         if isinstance(value, str)
         and name not in parse.slots
         and (slot := turn.tables.slots.get(name)) is not None
-        and slot.type is SlotType.string
+        and KINDS[slot.type].whole_text
         and slot.pattern is None
         and len(word.findall(value)) == 1
     ]

@@ -22,7 +22,17 @@ import orjson
 from hypothesis import HealthCheck
 from pydantic import ConfigDict, Field, create_model
 
-from fsmdial.flow import ExternalActionNode, FieldType, Flow, RequestNode, SlotArg, SlotType, ValueArg
+from fsmdial.flow import (
+    NUMBER_TYPES,
+    TEXT_TYPES,
+    ExternalActionNode,
+    FieldType,
+    Flow,
+    RequestNode,
+    SlotArg,
+    SlotType,
+    ValueArg,
+)
 from fsmdial.loader import load_flow
 from fsmdial.testing import FrozenClock
 from fsmdial.tools import ToolRegistry
@@ -43,7 +53,7 @@ clock = FrozenClock(CLOCK_NOW)
 
 
 class AskedTextVerbatim(RulesUnderstander):
-    """The rules, but a string slot asked for takes the text as typed when the rules read nothing from it.
+    """The rules, but a text or name slot asked for takes the text as typed when the rules read nothing from it.
 
     Since issue 20 the rules refuse "{ride_id}", escape codes or markup as a person's name; the tests using this
     are about what happens to such a value once it is stored (kept as data, never formatted, never markup).
@@ -52,7 +62,11 @@ class AskedTextVerbatim(RulesUnderstander):
     def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
         parse = super().understand(state, text, **kwargs)
         asked = state.slot(state.asked) if state.asked else None
-        if asked is not None and asked.type is SlotType.string and not parse.slots:
+        if (
+            asked is not None
+            and asked.type in (SlotType.string, SlotType.text, SlotType.person_name)
+            and not parse.slots
+        ):
             parse.slots[asked.name] = text
         return parse
 
@@ -78,9 +92,11 @@ DANGEROUS_TOOLS = ("refund", "delete_account", "transfer_money", "system")
 """Registered next to the flow's tools; no flow reaches them, so they must never run."""
 
 _PY_TYPES = {
-    SlotType.string: str,
+    **{kind: str for kind in TEXT_TYPES},
     SlotType.integer: int,
     SlotType.number: float,
+    SlotType.money: float,
+    SlotType.duration: float,
     SlotType.boolean: bool,
     SlotType.categorical: str,
     SlotType.date: str,
@@ -118,12 +134,8 @@ class SpyTools:
             for arg, source in flow.action_arguments(node).items():
                 if isinstance(source, (str, SlotArg)):
                     slot = slots[source if isinstance(source, str) else source.slot]
-                    bounds = (
-                        {"ge": slot.minimum, "le": slot.maximum}
-                        if slot.type in (SlotType.integer, SlotType.number)
-                        else {}
-                    )
-                    limit = {"max_length": slot.string_limit} if slot.type is SlotType.string else {}
+                    bounds = {"ge": slot.minimum, "le": slot.maximum} if slot.type in NUMBER_TYPES else {}
+                    limit = {"max_length": slot.string_limit} if slot.type in TEXT_TYPES else {}
                     # Optional: a slot asked on another branch (or not required) is not passed at all.
                     constraints = {k: v for k, v in {**bounds, **limit}.items() if v is not None}
                     fields[arg] = (_PY_TYPES[slot.type] | None, Field(None, strict=True, **constraints))
@@ -167,11 +179,11 @@ def answer_for(slot: Any) -> str:
         return str(example)
     if slot.type is SlotType.categorical:
         return slot.values[0]
-    if slot.type in (SlotType.integer, SlotType.number):
+    if slot.type in NUMBER_TYPES:
         low = slot.minimum if slot.minimum is not None else 1
         return str(int(low) if float(low).is_integer() else low)
-    if slot.type is SlotType.string:
-        for candidate in ("something", "1234", "ABC123", "jane@example.com"):
+    if slot.type in TEXT_TYPES:
+        for candidate in ("something", "1234", "ABC123", "jane@example.com", "07700 900123"):
             try:
                 coerce(slot, candidate, CLOCK_NOW)
             except ValueError:

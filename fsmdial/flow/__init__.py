@@ -25,7 +25,10 @@ from .nodes import (
     NO_VALUE_OPS,
     NODE_TYPES,
     NOT_RESERVED,
+    NUMBER_TYPES,
     RESERVED_NAMES,
+    SLOT_OPTIONS,
+    TEXT_TYPES,
     TIME_BOUND,
     AllCondition,
     AnswerCondition,
@@ -72,6 +75,9 @@ from .reading import format_location, read_flow
 
 __all__ = [
     "DATE_BOUND",
+    "NUMBER_TYPES",
+    "SLOT_OPTIONS",
+    "TEXT_TYPES",
     "TIME_BOUND",
     "bound_names",
     "DEFAULT_MAX_LENGTH",

@@ -24,6 +24,8 @@ from .graph import on_cycle, reachable
 from .nodes import (
     LIST_OPS,
     NO_VALUE_OPS,
+    NUMBER_TYPES,
+    TEXT_TYPES,
     AnswerCondition,
     ChoiceCondition,
     Comparison,
@@ -66,10 +68,9 @@ _FALLBACKS = ("goodbye", "out_of_scope", "anything_else", "cannot_continue", "co
 """The fallback templates of a flow, checked in this order."""
 
 _SLOT_VALUE_TYPES: dict[SlotType, tuple[str, Any]] = {
-    SlotType.integer: ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
-    SlotType.number: ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)),
+    **{kind: ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)) for kind in NUMBER_TYPES},
     SlotType.boolean: ("true or false", lambda v: isinstance(v, bool)),
-    SlotType.string: ("a string", lambda v: isinstance(v, str)),
+    **{kind: ("a string", lambda v: isinstance(v, str)) for kind in TEXT_TYPES},
     SlotType.categorical: ("a string", lambda v: isinstance(v, str)),
     SlotType.date: ("a date YYYY-MM-DD", lambda v: isinstance(v, str) and bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", v))),
     SlotType.time: ("a time HH:MM", lambda v: isinstance(v, str) and bool(re.fullmatch(r"\d{2}:\d{2}", v))),

@@ -54,13 +54,48 @@ class FlowModel(BaseModel):
 
 
 class SlotType(str, Enum):
+    """The built-in slot types. What each one reads, stores and offers a model is :mod:`fsmdial.slottypes`'s table;
+    what a flow may declare with it is :data:`SLOT_OPTIONS`."""
+
     string = "string"
+    """Free text (the type before ``text`` had a name: the same type, kept for existing flows)."""
+    text = "text"
+    person_name = "person_name"
+    phone = "phone"
+    email = "email"
+    reference = "reference"
     integer = "integer"
     number = "number"
+    money = "money"
+    duration = "duration"
     boolean = "boolean"
     categorical = "categorical"
     date = "date"
     time = "time"
+
+
+TEXT_TYPES = frozenset(
+    {SlotType.string, SlotType.text, SlotType.person_name, SlotType.phone, SlotType.email, SlotType.reference}
+)
+"""The types whose values are text (stored as strings, with a length and perhaps a pattern)."""
+NUMBER_TYPES = frozenset({SlotType.integer, SlotType.number, SlotType.money, SlotType.duration})
+"""The types whose values are numbers (with a ``minimum`` and a ``maximum``)."""
+SLOT_OPTIONS: dict[str, frozenset[SlotType]] = {
+    "values": frozenset({SlotType.categorical}),
+    "minimum/maximum": NUMBER_TYPES,
+    "pattern/max_length": TEXT_TYPES,
+    "earliest/latest": frozenset({SlotType.date, SlotType.time}),
+    "region": frozenset({SlotType.phone}),
+    "currency": frozenset({SlotType.money}),
+    "unit": frozenset({SlotType.duration}),
+}
+"""Which slot types each option applies to (one table: the format's checks and its messages come from it)."""
+
+
+def option_types(option: str) -> str:
+    """The types an option applies to, in words ("integer and number slots")."""
+    names = [kind.value for kind in SlotType if kind in SLOT_OPTIONS[option]]
+    return (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]) + " slots"
 
 
 DEFAULT_MAX_LENGTH = 200
@@ -76,10 +111,25 @@ class Slot(FlowModel):
     examples: list[str | int | float | bool] = Field(default_factory=list)
     values: list[str] | None = Field(None, description="Allowed values of a categorical slot.")
     required: bool = True
-    minimum: float | None = Field(None, description="Smallest allowed value (integer, number).")
-    maximum: float | None = Field(None, description="Largest allowed value (integer, number).")
+    minimum: float | None = Field(None, description="Smallest allowed value (integer, number, money, duration).")
+    maximum: float | None = Field(None, description="Largest allowed value (integer, number, money, duration).")
     pattern: str | None = Field(None, description="Regular expression a string value must match.")
     max_length: int | None = Field(None, ge=1, description="Longest allowed string value.")
+    region: str | None = Field(
+        None,
+        pattern=r"^[A-Z]{2}$",
+        description="Phone slots: the country a number without a +country code is read in (ISO 3166 code, "
+        "e.g. 'GB', 'US'); without it such a number is checked for length only.",
+    )
+    currency: str | None = Field(
+        None,
+        pattern=r"^[A-Z]{3}$",
+        description="Money slots: the currency amounts are in (ISO 4217, e.g. 'GBP'); an amount said in another is "
+        "refused. Without it an amount is taken in whatever currency it is said.",
+    )
+    unit: Literal["minutes", "hours", "days", "nights", "weeks"] | None = Field(
+        None, description="Duration slots: the unit the value is stored in (default minutes)."
+    )
     ask: str | None = Field(None, description="Question template asking for this slot.")
     act: str | None = Field(None, description="Name of the act that asks for this slot (default ask_<name>).")
     confirm: bool | str = Field(
@@ -118,18 +168,18 @@ class Slot(FlowModel):
 
     @model_validator(mode="after")
     def _check_type_options(self) -> Slot:
-        if self.type is SlotType.categorical:
-            if not self.values:
-                raise ValueError("a categorical slot needs a non-empty 'values' list")
-        elif self.values is not None:
+        if self.type is SlotType.categorical and not self.values:
+            raise ValueError("a categorical slot needs a non-empty 'values' list")
+        if self.values is not None and self.type not in SLOT_OPTIONS["values"]:
             raise ValueError(f"'values' only applies to categorical slots, not {self.type.value}")
-        numeric = self.type in (SlotType.integer, SlotType.number)
-        if not numeric and (self.minimum is not None or self.maximum is not None):
-            raise ValueError("'minimum'/'maximum' only apply to integer and number slots")
+        for option in ("minimum/maximum", "pattern/max_length", "region", "currency", "unit"):
+            given = any(getattr(self, name) is not None for name in option.split("/"))
+            if given and self.type not in SLOT_OPTIONS[option]:
+                names = "/".join(f"'{name}'" for name in option.split("/"))
+                verb = "apply" if "/" in option else "applies"
+                raise ValueError(f"{names} only {verb} to {option_types(option)}")
         if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
             raise ValueError(f"minimum {self.minimum} is greater than maximum {self.maximum}")
-        if self.type is not SlotType.string and (self.pattern is not None or self.max_length is not None):
-            raise ValueError("'pattern'/'max_length' only apply to string slots")
         if self.pattern is not None:
             problem = pattern_problem(self.pattern)
             if problem:
@@ -447,6 +497,8 @@ class FieldType(str, Enum):
     string = "string"
     integer = "integer"
     number = "number"
+    money = "money"
+    duration = "duration"
     boolean = "boolean"
     list = "list"
     object = "object"

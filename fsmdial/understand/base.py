@@ -99,13 +99,15 @@ class UnderstandingState:
 
     @cached_property
     def person_name(self) -> Slot | None:
-        """The slot for a person's name: a string slot without a pattern whose name says "name" and nothing but
-        whose ("customer_name", "full_name", not "pet_name"); of several, the asked or confirmed one. The rules
-        read it after cue words and the model may write only spans of a name's shape into it."""
+        """The slot for a person's name: a ``person_name`` slot, or a ``string`` slot without a pattern whose name
+        says "name" and nothing but whose ("customer_name", "full_name", not "pet_name"); of several, the asked or
+        confirmed one. The rules read it after cue words and the model may write only spans of a name's shape into
+        it."""
         found = [
             slot
             for slot in self.slots
-            if slot.type is SlotType.string
+            if slot.type is SlotType.person_name
+            or slot.type is SlotType.string
             and slot.pattern is None
             and "name" in (words := set(re.split(r"[_\W]+", slot.name.lower())))
             and words <= _PERSON_WORDS

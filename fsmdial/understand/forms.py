@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..flow import Slot
+from ..slottypes import KINDS
 from .base import Parse
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
@@ -81,7 +82,8 @@ def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:
 
 
 def fits_form(slot: Slot, word: str) -> bool:
-    return re.fullmatch(slot.pattern or "", word) is not None
+    """Is ``word`` of the slot's form: its pattern, or a value of its type (a phone number, an email, a reference)?"""
+    return KINDS[slot.type].fits(slot, word)
 
 
 _GENERIC_CUE_WORDS = frozenset({"number", "code", "the", "of", "your", "my", "for", "and", "address", "new", "id"})

@@ -41,9 +41,6 @@ REGEX_STRING_CHARS = 100
 """Longest free JSON string in the regex form (the outlines backend): its index is built over
 every string length times the whole vocabulary (600 characters took 25 s and 2 GB)."""
 
-DATE_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
-TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
-
 
 # ------------------------------------------------------------------- nodes
 

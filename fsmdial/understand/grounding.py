@@ -30,9 +30,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..flow import Slot, SlotType
-from ..language import read_clock, read_date
 from ..language.names import MAX_NAME_WORDS, is_name
-from ..values import find_numbers
+from ..slottypes import KINDS, contact_spans
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -187,26 +186,8 @@ def message(text: str) -> Message:
 
 Reader = Any  # (span text, now) -> value or None
 
-
-def _read_number(span: str, now: dt.datetime) -> Any:
-    numbers = find_numbers(span)
-    return numbers[0] if len(numbers) == 1 else None
-
-
-def _read_date(span: str, now: dt.datetime) -> Any:
-    return read_date(span, now)  # "Friday", "the 21st" as written: the slot's bounds resolve them, never the model
-
-
-def _read_time(span: str, now: dt.datetime) -> Any:
-    return read_clock(span)  # a bare "7:45" as written: the slot's hours resolve it, never the model
-
-
-_READERS: dict[SlotType, Reader] = {
-    SlotType.date: _read_date,
-    SlotType.time: _read_time,
-    SlotType.integer: _read_number,
-    SlotType.number: _read_number,
-}
+_READERS: dict[SlotType, Reader] = {kind: entry.read for kind, entry in KINDS.items() if entry.read is not None}
+"""The types whose values grow and shrink with their words (dates, times, numbers): their minimal spans are offered."""
 
 
 def _minimal(msg: Message, read: Reader, now: dt.datetime) -> dict[str, tuple[Any, int, int]]:
@@ -240,30 +221,41 @@ def _in_dates_and_times(text: str, day: dt.date) -> frozenset[int]:
     return frozenset(_covered(read_spans(text, SlotType.date, day)) | _covered(read_spans(text, SlotType.time, day)))
 
 
+@lru_cache(maxsize=256)
+def _in_contacts(text: str) -> frozenset[int]:
+    """The words of ``text`` inside a phone number or an email address (:func:`fsmdial.slottypes.contact_spans`)."""
+    msg = message(text)
+    return frozenset(i for span in contact_spans(text) for i in _word_indices(msg, span))
+
+
 def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     """Span text -> value, for the spans of ``text`` that give ``slot`` a value (empty when none does).
 
-    Numbers inside a date or a time ("7:30", "March 3") are not offered to number slots.
+    Values of a kind read :attr:`~fsmdial.slottypes.Kind.outside_dates` are not offered from inside a date or
+    a time ("7" of "7:30", "1990" of "12/05/1990").
     """
-    kind = slot.type
-    if kind in _READERS:
-        spans = read_spans(text, kind, now.date())
-        if kind in (SlotType.integer, SlotType.number):
+    kind = KINDS[slot.type]
+    if not kind.typed(slot):
+        raise ValueError(f"slot {slot.name!r} of type {slot.type.value} has no typed spans")
+    if slot.type in _READERS:
+        spans = read_spans(text, slot.type, now.date())
+        if kind.outside_dates:  # a one-word value inside a date or a time of several words, or in a phone or email
             inside = _in_dates_and_times(text, now.date())
-            spans = {s: v for s, v in spans.items() if not (v[1] == v[2] and v[1] in inside)}
-            if kind is SlotType.integer:
-                spans = {s: v for s, v in spans.items() if float(v[0]).is_integer()}
+            contact = _in_contacts(text)
+            spans = {
+                s: v
+                for s, v in spans.items()
+                if not (v[1] == v[2] and v[1] in inside) and not any(i in contact for i in range(v[1], v[2] + 1))
+            }
         return {span: value for span, (value, _, _) in spans.items()}
-    if kind is SlotType.string and slot.pattern is not None:
-        # A pattern of digits is not read out of a date or a time ("1990" of "12/05/1990").
-        inside = _in_dates_and_times(text, now.date())
-        msg = message(text)
-        return {
-            span: value
-            for span, value in pattern_candidates(slot.pattern, text).items()
-            if not any(i in inside for i in _word_indices(msg, span))
-        }
-    raise ValueError(f"slot {slot.name!r} of type {kind.value} has no typed spans")
+    found = kind.find(slot, text, now)
+    if found is None:  # free text with a pattern: the spans that match it
+        found = pattern_candidates(slot.pattern or "", text)
+    if not found or not (kind.outside_dates or slot.pattern is not None):
+        return found
+    inside = _in_dates_and_times(text, now.date())
+    msg = message(text)
+    return {span: value for span, value in found.items() if not any(i in inside for i in _word_indices(msg, span))}
 
 
 @lru_cache(maxsize=512)
@@ -281,7 +273,7 @@ def _word_indices(msg: Message, span: str) -> list[int]:
 
 def is_typed(slot: Slot) -> bool:
     """Does the slot take a value from an enum of typed spans (rather than any span, or free text)?"""
-    return slot.type in _READERS or (slot.type is SlotType.string and slot.pattern is not None)
+    return KINDS[slot.type].typed(slot)
 
 
 def text_span_ok(text: str, span: str, rules: SpanRules = SpanRules()) -> bool:

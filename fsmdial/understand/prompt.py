@@ -29,7 +29,6 @@ message instead.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +36,8 @@ from dataclasses import dataclass
 import orjson
 
 from ..errors import ModelError, UnderstandingError
-from ..flow import Slot, SlotType
+from ..flow import Slot
+from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
 from .schema import CHANGE, NONE
 
@@ -146,52 +146,10 @@ def static_prefix(state: UnderstandingState) -> str:
 
 
 def _slot_line(slot: Slot) -> str:
-    kind = slot.type
-    if kind is SlotType.categorical:
-        what = "one of " + ", ".join(_quote(v) for v in slot.values or ())
-    elif kind in (SlotType.integer, SlotType.number):
-        noun = "whole number" if kind is SlotType.integer else "number"
-        low = slot.minimum if slot.minimum is not None else None
-        high = slot.maximum if slot.maximum is not None else None
-        if low is not None and high is not None:
-            what = f"{noun} from {_num(low)} to {_num(high)}"
-        elif low is not None:
-            what = f"{noun}, at least {_num(low)}"
-        elif high is not None:
-            what = f"{noun}, at most {_num(high)}"
-        else:
-            what = noun
-        what += ", the words that say it"
-    elif kind is SlotType.boolean:
-        what = "true or false"
-    elif kind is SlotType.date:
-        what = "a day, the words that say it"
-    elif kind is SlotType.time:
-        what = "a time of day, the words that say it"
-    elif slot.pattern is not None:
-        what = f"text {describe_pattern(slot.pattern)}"
-    else:
-        what = "text, the user's own words"
-    parts = [f"- {slot.name}: {what}."]
+    parts = [f"- {slot.name}: {KINDS[slot.type].prompt(slot)}."]
     if slot.description:
         parts.append(slot.description.strip().rstrip(".") + ".")
     return " ".join(parts)
-
-
-_DIGITS = re.compile(r"^\^?(?:\[0-9\]|\\d)(?:\{(\d+)(?:,(\d+))?\}|(\+))\$?$")
-
-
-def describe_pattern(pattern: str) -> str:
-    """A slot's ``pattern`` in words where it is a plain run of digits, else the pattern itself."""
-    found = _DIGITS.match(pattern)
-    if found:
-        low, high, plus = found.groups()
-        if plus:
-            return "of digits only"
-        if high is None or high == low:
-            return f"of exactly {low} digits"
-        return f"of {low} to {high} digits"
-    return f"matching the regular expression {pattern}"
 
 
 def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str:
@@ -220,10 +178,6 @@ def history_line(role: str, text: str) -> str:
 
 def _quote(text: str) -> str:
     return orjson.dumps(text).decode()
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 # ------------------------------------------------------------------ tokens

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot, SlotType, fold, search_regex, value_key
+from ..flow import TEXT_TYPES, Slot, SlotType, fold, search_regex, value_key
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -47,6 +47,7 @@ from ..language import (
     second_thoughts,
     split_negated,
 )
+from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
     alias_patterns,
@@ -106,6 +107,13 @@ class _StateTables:
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
+        # Slots whose type finds its values in a message (phone, email, reference): phones and emails go to the
+        # flow's only slot of their type; references only to the asked slot or one named right before them.
+        self.found = tuple(
+            (slot, slot is asked or (KINDS[slot.type].distinctive and _only_of_type(state, slot)))
+            for slot in state.slots
+            if KINDS[slot.type].finds
+        )
         # A self-introduction counts while the name is still wanted (not "it's Oxford Street" at a confirmation).
         self.name_given = self.name_slot is not None and not (
             self.name_slot is asked or self.name_slot.name in state.expected
@@ -113,7 +121,7 @@ class _StateTables:
         self.named_leads = tuple(
             (slot, lead)
             for slot in state.slots
-            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
             for lead, is_name in [_slot_lead(slot.name, slot.description)]
             if lead is not None and is_name
         )
@@ -130,13 +138,13 @@ class _StateTables:
         self.text_cues = tuple(
             (slot, cue)
             for slot in state.slots
-            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
             if (cue := _text_cue(slot.name, slot.label or "")) is not None
         )
         self.patterned = tuple(
             (slot, slot_cue(slot.name, slot.label or ""))
             for slot in state.slots
-            if slot.type is SlotType.string and slot.pattern is not None
+            if slot.type in TEXT_TYPES and (slot.pattern is not None or KINDS[slot.type].finds)
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
@@ -244,7 +252,7 @@ class RulesUnderstander:
                 continue
             cued = name in found.info.get("cued", ())
             if (
-                slot.type is SlotType.string
+                KINDS[slot.type].whole_text
                 and not cued
                 and not (slot.pattern and re.fullmatch(slot.pattern, str(value)))
             ):
@@ -386,7 +394,7 @@ class RulesUnderstander:
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
         elif (
-            asked.type is SlotType.string
+            KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
             and not (acts.holds_no_value and not (acts.request and _free_text(tables, asked)))
@@ -429,6 +437,9 @@ class RulesUnderstander:
             parse.slots[tables.time_target.name] = time
         if tables.patterned:
             rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked))
+        if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
+            undated = rest if (date or time) else remove_dates_and_times(rest)
+            rest = self._fill_found(tables, rest, undated, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -461,6 +472,26 @@ class RulesUnderstander:
                 elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
                     parse.slots[target.name] = named[1]
 
+    def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
+        """Phone numbers, emails and references in ``text`` (``rest`` with dates and times taken out); ``rest``
+        without them."""
+        for slot, taken in tables.found:
+            found = KINDS[slot.type].find(slot, text, now) or {}
+            if not found or slot.name in parse.slots:
+                continue
+            values = list(dict.fromkeys(found.values()))
+            says = KINDS[slot.type].says_itself
+            spans = [
+                span
+                for span in found
+                if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
+            ]
+            if spans and (len(values) == 1 or slot is tables.asked):
+                parse.slots[slot.name] = found[spans[0]]
+                for span in found:  # the digits of a phone number are no party size
+                    rest = rest.replace(span, " ")
+        return rest
+
 
 _SELF_CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
@@ -471,6 +502,16 @@ _SELF_CORRECTION = re.compile(
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
+
+
+def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
+    return [other.name for other in state.slots if other.type is slot.type] == [slot.name]
+
+
+def _named_before(slot: Slot, text: str, span: str) -> bool:
+    """Is ``span`` said right after a word naming ``slot`` ("booking number 503", "my account is 10203040")?"""
+    before = re.findall(r"[a-z]+", text[: text.find(span)].casefold())[-4:]
+    return any(word in _number_vocabulary(slot) for word in before)
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -662,7 +703,7 @@ def _free_text(tables: _StateTables, asked: Slot | None) -> bool:
     """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
     return (
         asked is not None
-        and asked.type is SlotType.string
+        and KINDS[asked.type].whole_text
         and asked.pattern is None
         and asked is not tables.name_slot
         and not _slot_lead(asked.name, asked.description)[1]

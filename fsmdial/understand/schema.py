@@ -35,25 +35,23 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
 from ..language import read_acts
+from ..slottypes import KINDS
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
-    DATE_PATTERN,
-    LARGEST_INT,
     NOT_AT_EDGES,
     NOT_INSIDE,
     ONE_CLAUSE,
     PERSON_NAME,
     SPAN_OF,
     SPAN_STARTS,
-    TIME_PATTERN,
     Grammar,
     grammar_from_schema,
     max_chars,
@@ -77,37 +75,14 @@ NONE = "none"
 
 
 def slot_type(slot: Slot) -> Any:
-    """The bounded Python type of one slot's value, as the model may write it."""
-    kind = slot.type
-    if kind is SlotType.categorical:
-        return Literal[tuple(slot.values or ())]  # type: ignore[misc]
-    # Bounds are the flow's own. Where it gives none, the grammar still writes at most
-    # UNBOUNDED_INT (a subset of the schema), so that every output has a known length.
-    # Bounds beyond 64 bits are clamped: the engine stores no larger value, and orjson writes none.
-    if kind is SlotType.integer:
-        return Annotated[int, Field(ge=_int(slot.minimum), le=_int(slot.maximum))]
-    if kind is SlotType.number:
-        return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
-    if kind is SlotType.boolean:
-        return bool
-    if kind is SlotType.date:
-        return Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
-    if kind is SlotType.time:
-        return Annotated[str, StringConstraints(pattern=TIME_PATTERN)]
-    limit = slot.string_limit
-    if slot.pattern is not None:
-        contents = pattern_contents(slot.pattern)
-        if contents is not None and max_chars(contents) <= limit:  # the grammar can enforce it exactly
-            return Annotated[str, StringConstraints(pattern=slot.pattern, max_length=limit)]
-    return Annotated[str, StringConstraints(min_length=1, max_length=limit)]
+    """The bounded Python type of one slot's value, as the model may write it (its type's entry in the table)."""
+    return KINDS[slot.type].model_type(slot, _enforced)
 
 
-def _clamped(bound: float | None) -> float | None:
-    return None if bound is None else max(-float(LARGEST_INT), min(float(LARGEST_INT), bound))
-
-
-def _int(bound: float | None) -> int | None:
-    return None if bound is None else max(-LARGEST_INT, min(LARGEST_INT, int(bound)))
+def _enforced(pattern: str, limit: int) -> bool:
+    """Can the grammar enforce ``pattern`` exactly on values of at most ``limit`` characters?"""
+    contents = pattern_contents(pattern)
+    return contents is not None and max_chars(contents) <= limit
 
 
 def understanding_model(state: UnderstandingState) -> type[BaseModel]:
@@ -499,7 +474,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name)
+        rules = span_rules_for(
+            slot, blocked, starts, barred, person_name=slot is state.person_name or slot.type is SlotType.person_name
+        )
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules

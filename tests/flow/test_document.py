@@ -94,7 +94,10 @@ def test_minimal_flow_is_valid():
 @pytest.mark.parametrize(
     "slot, message",
     [
-        ({"name": "x", "type": "string", "minimum": 1}, "'minimum'/'maximum' only apply to integer and number slots"),
+        (
+            {"name": "x", "type": "string", "minimum": 1},
+            "'minimum'/'maximum' only apply to integer, number, money and duration slots",
+        ),
         ({"name": "x", "type": "integer", "minimum": 5, "maximum": 1}, "minimum 5.0 is greater than maximum 1.0"),
         ({"name": "x", "type": "string", "pattern": "("}, "not a valid regular expression"),
         ({"name": "bad name"}, "String should match pattern"),

@@ -125,7 +125,9 @@ def test_the_prompt_has_no_example_values_and_describes_patterns():
     text = static_prefix(booking_state())
     assert "Alex" not in text and "2026-12-24" not in text and "YYYY" not in text
     dialogue = Dialogue(REPO / "flows" / "card_activation.json", stand_in_tools=True)
-    assert "- card_last4: text of exactly 4 digits." in static_prefix(dialogue.understanding_state())
+    assert "- card_last4: a reference of exactly 4 digits, the words that say it." in static_prefix(
+        dialogue.understanding_state()
+    )
 
 
 def test_long_messages_keep_the_span_grammar_shallow():
