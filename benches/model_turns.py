@@ -73,15 +73,12 @@ class Run:
 def record(understander: Any, turns: list[Turn]) -> None:
     """Wrap ``understander`` (its model call, prefix, decoder and model steps) to record each model call."""
     decoder, model = understander.decoder, understander.model
-    model_parse, hold_prefix, generate, step = (
-        understander._model_parse,
-        model.hold_prefix,
-        decoder.generate,
-        model.step,
-    )
-    seen: dict[str, Any] = {"session": False}
+    model_parse, generate, step = understander._model_parse, decoder.generate, model.step
+    hold_prefix = getattr(model, "hold_prefix", None)  # None: fsmdial before issue 26 (for the "before" figures)
+    seen: dict[str, Any] = {"session": False, "prefix": (0, 0, "")}
 
     def recording_hold_prefix(tokens: list[int], disk: Any = None) -> int:
+        assert hold_prefix is not None
         before = dict(model.prefix_counts)
         evaluated = hold_prefix(tokens, disk)
         source = [k for k, v in model.prefix_counts.items() if v != before.get(k)]
@@ -111,7 +108,8 @@ def record(understander: Any, turns: list[Turn]) -> None:
         return parse
 
     understander._model_parse = recording_model_parse
-    model.hold_prefix = recording_hold_prefix
+    if hold_prefix is not None:
+        model.hold_prefix = recording_hold_prefix
     decoder.generate = recording_generate
     model.step = recording_step
 
@@ -130,12 +128,12 @@ def play(
 
     suite = load_suite(SUITE)
     conversations = [c for c in suite.conversations if ids is None or c.id in ids][:limit]
-    options: dict[str, Any] = (
-        {"kv_cache": kv_cache} if threads is None else {"n_threads": threads, "kv_cache": kv_cache}
-    )
+    options: dict[str, Any] = {} if kv_cache is None else {"kv_cache": kv_cache}
+    if threads is not None:
+        options["n_threads"] = threads
     started = time.perf_counter()
     understander = GGUFUnderstander(model_path, **options)
-    run = Run(Path(model_path).name, understander.model.n_threads)
+    run = Run(Path(model_path).name, getattr(understander.model, "n_threads", threads or 2))
     record(understander, run.turns)
     for conversation in conversations:
         understander._bench_new_session()
@@ -270,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print(orjson.dumps(first_turn(args.model, args.kv_cache, args.threads)).decode())
         return 0
-    run = play(args.model, args.ids, args.threads, args.conversations, args.kv_cache or False)
+    run = play(args.model, args.ids, args.threads, args.conversations, args.kv_cache)
     floor(run, args.model)
     for key, value in summary(run).items():
         print(f"{key:40s} {value}")

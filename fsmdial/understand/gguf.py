@@ -34,8 +34,11 @@ thread count are fixed, so the same conversation gives the same parses, run
 after run and in a fresh process. Several sessions may share one
 understander: each prompt is a pure function of the flow, the state and the
 session's history, so a session switch only costs re-evaluating that
-session's conversation lines (the flow's static prefix stays cached). Calls
-are serialised by a lock.
+session's conversation lines. The flow's static prefix is evaluated once per
+model and flow: llama.cpp's state after it is kept in memory and on disk
+(:mod:`.kv_cache`, ``kv_cache=``) and restored for a new session, a flow an
+``Assistant`` comes back to and a new process (a restored prefix counts as
+cached in ``evaluated_tokens``). Calls are serialised by a lock.
 
 Errors: a missing, unreadable, truncated or non-GGUF file, a model without
 a chat template (unless ``chat_template=`` is given) and an unknown backend

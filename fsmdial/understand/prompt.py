@@ -7,8 +7,9 @@ A prompt is the model's chat template around two messages:
   depends on the flow only, so every turn of every session of that flow
   starts with the same tokens;
 * **user**: the conversation so far, one line per utterance (``User: ...``,
-  ``Agent: ...``), ending with the new user text, then a short note on the
-  current state (what was asked; today's date when the flow has date slots).
+  ``Agent: ...``: the agent's last question in short form), ending with the new
+  user text, then a short note on the current state (what was asked, the
+  choices offered) and the cue ``JSON:``.
 
 Turn after turn the conversation only grows at its end, so the next prompt
 repeats the previous one up to its state note: llama.cpp keeps that prefix in
