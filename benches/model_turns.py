@@ -10,6 +10,8 @@ what fsmdial adds (prompt building, grammar, parsing, Python).
 
     python -m benches.model_turns --model models/SmolLM2-135M-Instruct.Q4_1.gguf [--conversations 20]
     python -m benches.model_turns --model M --first-turn --kv-cache DIR   # one fresh process's first model turn
+    python -m benches.model_turns --model M --proxy          # exact tokens per later turn over the whole suite
+    python -m benches.model_turns --model M --thread-floor   # raw per-token costs, 1 and 2 threads
 
 ``bench_model_turns.py`` runs both under pytest (quick mode: one conversation of SmolLM2, no fresh processes).
 """
@@ -254,6 +256,77 @@ def fresh_process_first_turn(model_path: str, kv_cache: str | None, threads: int
     return found
 
 
+def proxy(model_path: str) -> dict[str, Any]:
+    """Tokens each later turn evaluates, exactly, over the whole suite without decoding: the conversations are
+    played with the rules, and at every turn the fast path does not settle the GGUF prompt is built and compared
+    with the previous one of the conversation (what the KV cache would keep)."""
+    from fsmdial.eval.conversations import load_suite
+    from fsmdial.eval.conversations import play as play_one
+    from fsmdial.understand.gguf import GGUFUnderstander
+    from fsmdial.understand.prompt import state_note
+    from fsmdial.understand.rules import RulesUnderstander
+
+    gguf = GGUFUnderstander(model_path, n_threads=1)  # nothing is evaluated: only its prompts
+    rules = RulesUnderstander()
+    counts: list[int] = []
+    notes: list[int] = []
+
+    class Recording:
+        previous: list[int] | None = None
+
+        def understand(self, state: Any, text: str, *, history: Any = (), now: Any = None) -> Any:
+            if text.strip() and rules.settle(state, text, now=now) is None:
+                tokens = gguf.prompts.build(state, history, text, budget=gguf.model.n_ctx // 2).tokens
+                if self.previous is not None:
+                    kept = next(
+                        (i for i, (a, b) in enumerate(zip(self.previous, tokens, strict=False)) if a != b), len(tokens)
+                    )
+                    counts.append(len(tokens) - min(kept, len(tokens) - 1))
+                    notes.append(len(gguf.prompts.tokens(state_note(state))))
+                self.previous = tokens
+            return rules.understand(state, text, history=history, now=now)
+
+    suite = load_suite(SUITE)
+    for conversation in suite.conversations:
+        play_one(conversation, Recording(), suite.slot_kinds)
+    return {
+        "later turns": len(counts),
+        "evaluated p50 / mean / p95": (pct(counts, 0.5), round(sum(counts) / len(counts), 1), pct(counts, 0.95)),
+        "state note p50": pct(notes, 0.5),
+    }
+
+
+def thread_floor(model_path: str, rounds: int = 3) -> dict[str, Any]:
+    """Raw llama-cpp-python per prompt token and per decode step on 1 and 2 threads, interleaved, best of rounds."""
+    import llama_cpp
+
+    from fsmdial.understand.llamacpp import plain_cpu_buffers
+
+    llms = {}
+    for threads in (1, 2):
+        with plain_cpu_buffers():
+            llms[threads] = llama_cpp.Llama(
+                model_path=model_path, n_ctx=1024, n_threads=threads, n_threads_batch=threads, verbose=False
+            )
+    tokens = llms[1].tokenize(b"The quick brown fox jumps over the lazy dog. " * 12, add_bos=False)[:100]
+    best: dict[int, list[float]] = {1: [1e9, 1e9], 2: [1e9, 1e9]}
+    for _ in range(rounds):
+        for threads, llm in llms.items():
+            llm.reset()
+            started = time.perf_counter()
+            llm.eval(tokens)
+            prompt = (time.perf_counter() - started) / len(tokens)
+            started = time.perf_counter()
+            for token in tokens[:10]:
+                llm.eval([token])
+            step = (time.perf_counter() - started) / 10
+            best[threads] = [min(best[threads][0], prompt), min(best[threads][1], step)]
+    return {
+        f"{t} thread{'s' if t > 1 else ''}: ms per prompt token / per step": (round(1000 * p, 2), round(1000 * d, 1))
+        for t, (p, d) in best.items()
+    } | {"load average": os.getloadavg()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)
@@ -262,7 +335,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", nargs="*", default=None)
     parser.add_argument("--first-turn", action="store_true", help="only this process's first model turn (JSON)")
     parser.add_argument("--kv-cache", default=None, help="folder of the prefix states on disk (default: none)")
+    parser.add_argument("--proxy", action="store_true", help="only the exact tokens per later turn (no decoding)")
+    parser.add_argument("--thread-floor", action="store_true", help="only raw per-token costs on 1 and 2 threads")
     args = parser.parse_args(argv)
+    if args.proxy or args.thread_floor:
+        found = proxy(args.model) if args.proxy else thread_floor(args.model)
+        for key, value in found.items():
+            print(f"{key:40s} {value}")
+        return 0
     if args.first_turn:
         import orjson
 
