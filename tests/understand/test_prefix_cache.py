@@ -235,3 +235,14 @@ def test_models_cache_lists_and_clears(tiny, tmp_path):
     )
     assert "deleted 1 file" in cleared.stdout
     assert not list(tmp_path.glob("*.kv"))
+
+
+def test_a_folder_that_cannot_be_written_only_costs_the_evaluation(tiny, tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    u = understander(tiny, blocked)
+    logits, evaluated = logits_after(u, "ride_change.json", "Jane Doe")
+    assert u.model.prefix_counts["evaluated"] == 1 and evaluated > 100
+    again = understander(tiny, blocked)
+    assert np.array_equal(logits_after(again, "ride_change.json", "Jane Doe")[0], logits)
+    assert blocked.read_text() == "not a folder"
