@@ -46,6 +46,8 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "CommitGuardError": "fsmdial.errors",
     "GrammarError": "fsmdial.errors",
     "UnderstandingError": "fsmdial.errors",
+    "ModelServerError": "fsmdial.errors",
+    "LoadTestError": "fsmdial.errors",
     "ToolError": "fsmdial.errors",
     "ToolArgumentError": "fsmdial.errors",
     "ToolResultError": "fsmdial.errors",
@@ -109,9 +111,11 @@ if TYPE_CHECKING:
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
     from .errors import GrammarError as GrammarError
+    from .errors import LoadTestError as LoadTestError
     from .errors import MissingExtraError as MissingExtraError
     from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError
+    from .errors import ModelServerError as ModelServerError
     from .errors import NotFound as NotFound
     from .errors import NothingToUndo as NothingToUndo
     from .errors import RequestTooLarge as RequestTooLarge

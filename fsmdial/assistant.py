@@ -30,7 +30,9 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, Va
 
 from .actions import committed_slots
 from .errors import FsmdialError, SnapshotError, TurnError
+from .flow import Flow
 from .language import sentences
+from .language.choices import closest_value
 from .restoring import read_session
 from .runtime import MAX_INPUT_CHARS, AllOrNothing, Dialogue, checked_parse, clean_input
 from .session import describe
@@ -64,6 +66,7 @@ class Assistant:
         self.examples = {
             route_intent(name): tuple(cls.FLOW.examples) or (cls.FLOW.description,) for name, cls in self.flows.items()
         }
+        self.cues = flow_cues({name: cls.FLOW for name, cls in self.flows.items()})
         self.max_input_chars: int = dialogue_kwargs.get("max_input_chars", MAX_INPUT_CHARS)
         self.dialogues: dict[str, Dialogue] = {}
         self.stack: list[str] = []
@@ -160,8 +163,11 @@ class Assistant:
                 self.ended = True
                 return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], trace, "route", True)
             if parse.intent not in self.route_of:
-                offer = ", ".join(cls.FLOW.description or name for name, cls in self.flows.items())
-                act = Act("fallback", "out_of_scope", f"Sorry, I can help with: {offer}")
+                chosen = route_by_cues(self.cues, cleaned)
+                if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
+                    trace.notes.append(f"routed by the task's own words: {chosen}")
+                    return self._switch(chosen, text, [])
+                act = Act("fallback", "out_of_scope", sentences.can_help_with(task_words(name) for name in self.flows))
                 return TurnResult([act], [], trace, "route", False)
             return self._switch(self.route_of[parse.intent], text, [])
         name = self.active
@@ -251,6 +257,50 @@ class Assistant:
         self.shared = dict(saved.shared)
         self.spent = {name: dict(values) for name, values in saved.spent.items()}
         self.ended = saved.ended
+
+
+_CUE_STOP = frozenset({"with", "from", "your", "this", "that", "other", "none", "any", "dontcare", "true", "false"})
+
+
+def task_words(name: str) -> str:
+    """A flow's name in short words ("restaurant_booking" -> "restaurant booking")."""
+    return " ".join(re.split(r"[_\W]+", name)).strip()
+
+
+def flow_cues(flows: dict[str, Flow]) -> dict[str, tuple[frozenset[str], re.Pattern[str] | None]]:
+    """Per flow, the words only it has: its name's words (four letters or more) and its categorical values, the
+    latter as one whole-word pattern. A first message that gives a task's constraints without one of its example
+    sentences ("I'm looking for a British restaurant, in the expensive price range") is routed by them."""
+    names = {name: {w for w in re.split(r"[_\W]+", name.casefold()) if len(w) > 3} - _CUE_STOP for name in flows}
+    values = {
+        name: {str(v).casefold() for slot in flow.slots().values() for v in slot.values or () if len(str(v)) > 3}
+        - _CUE_STOP
+        for name, flow in flows.items()
+    }
+    cues: dict[str, tuple[frozenset[str], re.Pattern[str] | None]] = {}
+    for name in flows:
+        others = set().union(*(names[n] | values[n] for n in flows if n != name))
+        own_names = frozenset(names[name] - others)
+        own_values = sorted(values[name] - others - own_names, key=len, reverse=True)
+        alternatives = "|".join(re.escape(w) + r"s?" for w in own_values)
+        cues[name] = (own_names, re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.I) if own_values else None)
+    return cues
+
+
+def route_by_cues(cues: dict[str, tuple[frozenset[str], re.Pattern[str] | None]], text: str) -> str | None:
+    """The one flow whose own words the text says most, or None when none or a tie. Its name's words count twice
+    (also in the plural or with a typo: "restaurants", "restuarant"), each distinct value once."""
+    words = re.findall(r"[a-z]+", text.casefold())
+    scores = []
+    for name, (own_names, values) in cues.items():
+        named = sum(
+            2 for own in own_names if any(w in (own, own + "s") or closest_value([w], {own: own}) for w in words)
+        )
+        scores.append((named + (len({m.casefold() for m in values.findall(text)}) if values else 0), name))
+    scores.sort(reverse=True)
+    if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+        return None
+    return scores[0][1]
 
 
 def as_json(value: Any) -> Any:

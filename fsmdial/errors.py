@@ -16,6 +16,8 @@ __all__ = [
     "FlowError",
     "TurnError",
     "UnderstandingError",
+    "ModelServerError",
+    "LoadTestError",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -86,6 +88,15 @@ class TurnError(FsmdialError):
 
 class UnderstandingError(TurnError):
     """The understander could not produce a parse (model failure, bad output)."""
+
+
+class ModelServerError(UnderstandingError):
+    """The model server could not be reached, timed out or kept failing (after retries): the turn is rolled
+    back, and can be sent again once the server is back. ``url`` names the server."""
+
+    def __init__(self, url: str, message: str):
+        self.url = url
+        super().__init__(f"model server {url}: {message}")
 
 
 class ToolError(TurnError):
@@ -230,6 +241,11 @@ class UnsupportedMediaType(BadRequest):
 
 class NotFound(ServeError):
     """Nothing is served at this address."""
+
+
+class LoadTestError(FsmdialError):
+    """``fsmdial loadtest`` cannot run as asked: an address that is not loopback, a store URL of no known kind, a
+    process (a worker, the model server) that did not start; the message says which."""
 
 
 class SuiteError(FsmdialError, ValueError):

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .bounds import bound_words
 from .errors import UnderstandingError
-from .flow import ConfirmNode, RequestNode, Slot
+from .flow import ConfirmNode, RequestNode, Slot, SlotType
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences
 from .machine import fold
@@ -144,7 +145,7 @@ def respond(
             trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
-        proceed = update_slots(turn, parse.slots, now)
+        proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots}, now)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm is not None:
@@ -211,6 +212,30 @@ def guard_answer(turn: Turn, parse: Parse, said: Acts, state: UnderstandingState
     if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
     return parse
+
+
+def replaced(turn: Turn, parse: Parse) -> dict[str, str]:
+    """The free-text slot whose value holds the word the user put another in place of ("the house number is 14,
+    not 12" edits "12 Mill Lane, Oxford"), with its new value; nothing when no slot or several hold it."""
+    swap = parse.info.get("replace")
+    if not swap:
+        return {}
+    old, new = swap
+    word = re.compile(r"(?<![\w'])" + re.escape(old) + r"(?![\w'])", re.I)
+    holding = [
+        (name, value)
+        for name, value in turn.session.slots.items()
+        if isinstance(value, str)
+        and name not in parse.slots
+        and (slot := turn.tables.slots.get(name)) is not None
+        and slot.type is SlotType.string
+        and slot.pattern is None
+        and len(word.findall(value)) == 1
+    ]
+    if len(holding) != 1:
+        return {}
+    name, value = holding[0]
+    return {name: word.sub(lambda _: new, value)}
 
 
 def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:

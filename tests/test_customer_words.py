@@ -1,8 +1,8 @@
 """Issue 20's customers' words suite (tests/data/customer_conversations/suite.jsonl) with the rules understander.
 
 The suite was written before the parser work, as customers talk (see EVALUATION.md, "Customers' words
-suite"). The quality targets are marked xfail until that work lands; the baseline measured on main's
-code before it (rules) is kept in BASELINE so a change in either direction shows.
+suite"). The quality targets (issue 20: no wrong commit, task success >= 85 %) are asserted; the baseline
+measured on main's code before the parser work (rules) is kept in BASELINE so a change in either direction shows.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from tests.conftest import FLOWS, REPO
 SUITE = Path(__file__).resolve().parent / "data" / "customer_conversations" / "suite.jsonl"
 BASELINE = {"conversations": 130, "task_success": 37, "wrong_commits": 34, "no_commit": 59}
 """Rules on main at d68f581 (2026-11-25), before issue 20's parser work (the first 130 conversations)."""
-IN_PROGRESS = pytest.mark.xfail(strict=False, reason="issue 20: parser work in progress")
 
 
 @pytest.fixture(scope="module")
@@ -80,13 +79,11 @@ def test_the_suite_runs_without_a_failed_turn(report):
     assert report["overall"]["turn_errors"] == 0
 
 
-@IN_PROGRESS
 def test_rules_never_commit_a_misunderstanding(report):
     wrong = [c["id"] for c in report["conversations"] if c["wrong_commits"]]
     assert wrong == []
 
 
-@IN_PROGRESS
 def test_rules_task_success_is_at_least_85_percent(report):
     assert report["overall"]["task_success_rate"] >= 85.0
 
@@ -95,3 +92,16 @@ def test_nothing_is_committed_where_the_customer_did_not_agree(report):
     """Conversations that must commit nothing (a no, a goodbye, no way to authenticate) commit nothing (holds today)."""
     refused = [c for c in report["conversations"] if not c["expected"]]
     assert refused and all(c["success"] for c in refused)
+
+
+def test_rules_hold_what_the_rules_round_reached(report):
+    """Measured on branch `rules` (2026-11-25): 121 of 153 (79.1 %), 4 wrong commits, every one a date or a time
+    read wrong (see EVALUATION.md). A change that reads less, or commits more misunderstandings, fails here."""
+    assert report["overall"]["task_success_rate"] >= 78.5
+    assert report["overall"]["wrong_commits"] <= 4
+
+
+def test_the_rules_round_conversations_all_succeed(report):
+    """The `ru-*` conversations, written for the classes the rules round reads, in new wordings."""
+    ours = [c for c in report["conversations"] if c["id"].startswith("ru-")]
+    assert len(ours) == 20 and [c["id"] for c in ours if not c["success"]] == []

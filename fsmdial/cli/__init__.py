@@ -6,7 +6,8 @@
 * :mod:`.importers`: ``import star | sop``;
 * :mod:`.eval`: ``eval star | messy | clemtodd``;
 * :mod:`.understand`: ``prompt`` (what a model would be asked at a node);
-* :mod:`.serve`: ``serve`` (the browser playground).
+* :mod:`.serve`: ``serve`` (the browser playground);
+* :mod:`.loadtest`: ``loadtest`` (simulated users against several ``serve`` workers, with faults).
 
 The command line sits on top of the package: it imports the engine, no module outside it imports it.
 A group imports what its commands need inside their handlers, so ``fsmdial --help`` loads no engine.
@@ -19,9 +20,9 @@ import sys
 
 from .. import __version__
 from ..errors import FlowError, FsmdialError
-from . import chat, eval, flows, importers, models, serve, understand
+from . import chat, eval, flows, importers, loadtest, models, serve, understand
 
-GROUPS = (flows, chat, models, importers, eval, understand, serve)
+GROUPS = (flows, chat, models, importers, eval, understand, serve, loadtest)
 """The command groups, in the order ``fsmdial --help`` lists their commands."""
 
 

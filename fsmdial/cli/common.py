@@ -40,6 +40,7 @@ def add_format(parser: argparse.ArgumentParser) -> None:
 def add_conversation_options(parser: argparse.ArgumentParser) -> None:
     """The flows, their format, tools and understanding options that ``chat`` and ``serve`` share."""
     from ..understand.backends import BACKENDS, DEFAULT_BACKEND
+    from ..understand.factory import add_model_server_argument
 
     parser.add_argument("flows", nargs="+", metavar="FLOW")
     add_format(parser)
@@ -50,6 +51,7 @@ def add_conversation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})"
     )
+    add_model_server_argument(parser)
 
 
 def load(path: str, fmt: Any) -> Any:
@@ -107,6 +109,7 @@ def note_missing_tools(flows: list[Any], tools: Any, out: Any = None) -> None:
 
 def understander_of(args: argparse.Namespace) -> Any:
     """The understander ``--model``/``$FSMDIAL_MODEL`` and ``--backend`` ask for (None: the rules)."""
-    from ..understand.factory import make_understander
+    from ..understand.factory import make_understander, model_of
 
-    return make_understander("auto", getattr(args, "model", None), backend=args.backend)
+    model = model_of(getattr(args, "model", None), getattr(args, "model_server", None))
+    return make_understander("auto", model, backend=args.backend)

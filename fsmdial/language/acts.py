@@ -76,6 +76,16 @@ BYE = _phrases(
 )
 AFFIRM = _phrases(
     "yes",
+    "yess",
+    "yesss",
+    "all correct",
+    "that's all correct",
+    "that is all correct",
+    "all fine",
+    "that's all fine",
+    "all looks good",
+    "that all looks good",
+    "yea sure",
     "yeah",
     "yep",
     "yup",
@@ -209,6 +219,21 @@ QUESTION_START = re.compile(
     r"don't|doesn't|won't|can't)\s+(?:you|ya|i|we|it|there|they|he|she|this|that|these|those|the|your|my|our|a|an)\b)"
 )
 """A message (after its greeting) that starts like a question ("do you have vegan options")."""
+REQUEST_START = re.compile(
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i)\s+(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
+)
+"""A question that asks for something to be done ("could you move it to 6pm", "can we add a stop")."""
+LEADING_WORDS = 3
+SHORT_WORDS = 8
+"""A no-preference makes a message no value only in a short one ("whatever box you recommend"), not in a report."""
+"""A cue phrase "leads" a message when it starts within its first three words."""
+
+
+def leads(norm: str, start: int) -> bool:
+    """Does a phrase found at ``start`` of the normalised message stand at its start (within its first words)?"""
+    return norm[:start].count(" ") < LEADING_WORDS
+
+
 DONT_KNOW = _phrases(
     "i don't know",
     "don't know",
@@ -264,6 +289,14 @@ NO_PREFERENCE = _phrases(
     "i'm easy",
     "whichever",
 )
+NO_PREFERENCE_FORMS = re.compile(
+    r"(?<![\w'])(?:(?:don't|do not|doesn't|does not) (?:really )?(?:have )?(?:a |any )?(?:particular |specific )?"
+    r"(?:preference|care|mind)|no (?:particular|specific|real) (?:preference|\w+)|not picky|"
+    r"any (?:\w+ )?(?:is|are|would be|will be) (?:fine|ok|okay|good)|any (?:\w+ )?(?:will|would) do|"
+    r"any (?:of them|one of them|place|time)|(?:\w+ )?in particular)(?![\w'])"
+)
+"""No-preference phrasings with a word inside ("I don't really care about the area", "any area is fine", "no
+particular type of food"), read in MultiWOZ's users' turns marked dontcare."""
 STALL = _phrases(
     "hmm",
     "hmmm",
@@ -286,6 +319,8 @@ STALL = _phrases(
     "let me see",
 )
 FILLER = _phrases(
+    "pls",
+    "plz",
     "um",
     "umm",
     "uh",
@@ -328,8 +363,13 @@ class Acts:
     deny: bool
     hedge: bool
     question: bool
+    request: bool
+    """The question asks the agent to do something ("can you move it to tomorrow?"): at a free-text question it is
+    the answer."""
     dont_know: bool
     no_preference: bool
+    preference_leads: bool
+    """The no-preference starts the message ("whatever you have"): the message is no text value."""
     stall: bool
     rest: str
     only_social: bool
@@ -351,7 +391,7 @@ class Acts:
     @property
     def holds_no_value(self) -> bool:
         """The message cannot be the text value of a slot: a greeting, thanks, a question, a don't-know ..."""
-        return self.only_social or self.question or self.dont_know or self.no_preference or self.stall
+        return self.only_social or self.question or self.dont_know or self.preference_leads or self.stall
 
 
 _SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
@@ -366,9 +406,17 @@ def read_acts(text: str) -> Acts:
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
     only_social = not leftover.strip()
+    # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
+    stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
     question = "?" in text or bool(QUESTION_START.match(front))
+    # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
+    # ("a transfer to an account I don't know").
+    preference = [found for pattern in (NO_PREFERENCE, NO_PREFERENCE_FORMS) if (found := pattern.search(norm))]
+    unsure = [
+        found for said in (norm, normalize(rest)) if (found := DONT_KNOW.search(said)) and leads(said, found.start())
+    ]
     return Acts(
         greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
         thank=bool(THANKS.search(norm)),
@@ -377,9 +425,11 @@ def read_acts(text: str) -> Acts:
         deny=bool(DENY.search(norm)) or "n't" in norm,
         hedge=bool(HEDGE.search(norm)),
         question=question,
-        dont_know=bool(DONT_KNOW.search(norm)),
-        no_preference=bool(NO_PREFERENCE.search(norm)),
-        stall=bool(STALL.search(norm)),
+        request=bool(REQUEST_START.match(front)),
+        dont_know=bool(unsure),
+        no_preference=bool(preference),
+        preference_leads=norm.count(" ") < SHORT_WORDS and any(leads(norm, found.start()) for found in preference),
+        stall=stalled,
         rest=rest,
         only_social=only_social,
     )
@@ -403,7 +453,38 @@ def _strip_front(text: str) -> str:
         rest = rest[found.end() :]
 
 
-_CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I)
+_PAUSE = re.compile(
+    r"\.\.+|\u2026|(?<![\w'])(?:hold on|hang on|wait|oh wait|ok(?:ay)?|ah|oh|actually|here it is|found it)(?![\w'])",
+    re.I,
+)
+_UNSURE = (DONT_KNOW, STALL)
+
+
+@lru_cache(maxsize=1024)
+def second_thoughts(text: str) -> str | None:
+    """What a message says after the user found the value they did not know at first ("hmm I don't know the booking
+    number, let me check... ok it's 640" -> "it's 640"; "I'd rather not say my pin... ok fine, it's 2468"), or None
+    when it has no such turn. The part before must say don't-know, stall or refuse; the part after must say more
+    than filler."""
+    pauses = list(_PAUSE.finditer(text))
+    if not pauses:
+        return None
+    before = normalize(text[: pauses[-1].start()])
+    if not (any(p.search(before) for p in _UNSURE) or _REFUSAL.search(before)):
+        return None
+    later = text[pauses[-1].end() :]
+    found = read_acts(later)
+    if found.only_social or found.dont_know or found.stall or not found.rest:
+        return None
+    return later.strip(" ,.;:!")
+
+
+_REFUSAL = re.compile(r"(?<![\w'])(?:rather not|prefer not|won't say|not (?:going|willing) to)(?![\w'])")
+
+
+_CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
+    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
+)
 _NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
 
 

@@ -17,17 +17,22 @@ from functools import lru_cache
 from .numbers import WORD_NUMBERS
 
 STRONG_CUES = re.compile(
-    r"(?<![\w'])(?:(?:my|the|our|his|her|their|your)\s+(?:full\s+|last\s+|first\s+|sur)?name\s+"
-    r"(?:is|'s|should be|will be|"
-    r"would be|must be|has to be|needs to be)|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
-    r"under the name(?: of)?|"
+    r"(?<![\w'])(?:(?:my|the|our|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
+    r"(?:is|'s|was|should be|will be|"
+    r"would be|must be|has to be|needs to be))|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
+    r"under the name(?: of)?|(?:change|switch|update|correct|set|put)\s+(?:the\s+)?name\s+to|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,
 )
-"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee").
+"""Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee"); "his
+name", "her name" name someone else (a pet, a relative).
 A bare "name is" counts only where no word qualifies it: "my mother's maiden name is Cooper" names someone else."""
-WEAK_CUES = re.compile(r"^(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|name)\s+", re.I)
+WEAK_CUES = re.compile(
+    r"^(?:(?:i'm|i am|im|this is|call me|it's|it is|its|that's|that is|it's for|it is for|for|name|"
+    r"(?:the )?(?:booking|reservation|table|order)(?:'s| is| should be)(?: for)?)\s+)+",
+    re.I,
+)
 """Words that introduce a name at the start of a reply to a question asking for one ("I'm Jane")."""
 
 _NOT_NAME = frozenset(
@@ -43,9 +48,14 @@ _NOT_NAME = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march july august september
     october november december jan feb mar apr jun jul aug sep sept oct nov dec
     let let's check wait help get got go going make made take took call called change changed cancel
-    options option menu vegan vegetarian food price please dog cat pet bleeding hurt sick emergency
-    sounds good great fine perfect correct right wrong""".split()
+    please sounds good great fine perfect correct right wrong""".split()
 ) | frozenset(w for key in WORD_NUMBERS for w in key.split())
+_NOUNS = frozenset(
+    """book table tables reservation options option menu vegan vegetarian food price dog cat pet bleeding hurt sick
+    emergency morning evening night week day""".split()
+)
+"""Nouns that are also surnames ("Hannah Price", "Tom Book"): no name on their own or first, but a capitalised
+one after a first name is part of it."""
 """Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
 "April", are left out: a reply that is only "Will" is a name)."""
 
@@ -53,6 +63,8 @@ _WORD = re.compile(r"[^\W\d_][\w'\-]*\.?", re.U)
 _ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof."})
 _CLAUSE_END = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s(?:and|but|for|at|on|please|thanks|thank you)\b", re.I)
 MAX_NAME_WORDS = 4
+NAME_TAILS = frozenset({"here", "speaking", "calling", "again"})
+"""Words after a name that say who speaks, not part of the name ("Lucy Gray here")."""
 
 
 def is_name_word(word: str) -> bool:
@@ -64,7 +76,7 @@ def is_name_word(word: str) -> bool:
     low = word.lower().rstrip(".")
     if low + "." in _ABBREVIATIONS:
         return True
-    if low in _NOT_NAME:
+    if low in _NOT_NAME or low in _NOUNS:
         return False
     # A lower-case adverb or -ing form is a word of a sentence ("badly", "looking"); written capitalised it may be
     # a name ("Fleming").
@@ -85,17 +97,35 @@ def _words_at(text: str) -> list[str] | None:
         break
     clause = clause.replace("\0", ".").strip()
     words = clause.split()
+    while len(words) > 1 and words[-1].lower() in NAME_TAILS:  # "Lucy Gray here", "Maya Patel speaking"
+        words = words[:-1]
     return words if is_name(words) else None
+
+
+def name_at(text: str) -> str | None:
+    """The name the words at the very start of ``text`` make ("Buddy" in "Buddy, he was a beagle"), or None."""
+    words = _words_at(text.replace("\u2019", "'").strip())
+    return " ".join(words).rstrip(".") if words else None
 
 
 def is_name(words: list[str]) -> bool:
     """Can these words, as written, be a person's name (a few words, each of a name's shape)?"""
-    return 0 < len(words) <= MAX_NAME_WORDS and all(is_name_word(word) for word in words)
+    return (
+        0 < len(words) <= MAX_NAME_WORDS
+        and is_name_word(words[0])
+        and all(is_name_word(word) or _capitalised_noun(word) for word in words[1:])
+    )
+
+
+def _capitalised_noun(word: str) -> bool:
+    return word[:1].isupper() and word.lower() in _NOUNS
 
 
 @lru_cache(maxsize=2048)
-def find_name(text: str, asked: bool) -> str | None:
-    """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for."""
+def find_name(text: str, asked: bool, introductions: bool = True, correcting: bool = False) -> str | None:
+    """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for;
+    ``introductions``: a self-introduction counts ("I'm Ahmed"; not while another name, a pet's, is asked);
+    ``correcting``: a confirmation is pending, so "actually make it Bob Smith" names the name (capitalised)."""
     text = text.replace("\u2019", "'").strip()
     position = 0
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
@@ -103,8 +133,37 @@ def find_name(text: str, asked: bool) -> str | None:
         if words:
             return " ".join(words).rstrip(".")
         position = cue.start() + 1
+    for found in _CORRECTING_NAME.finditer(text) if correcting else ():
+        words = _words_at(text[found.end() :])
+        if words and all(word[0].isupper() for word in words):
+            return " ".join(words).rstrip(".")
+    for found in _FOR_NAME.finditer(text):
+        # "2 medium margherita tomorrow at 6pm for Ben": "for" and capitalised name words that end the message.
+        words = _words_at(text[found.end() :])
+        rest = text[found.end() :].strip().rstrip(".!")
+        if words and " ".join(words) == rest and all(word[0].isupper() for word in words):
+            return rest
+    for clause in _CLAUSE_START.finditer(text) if introductions else ():
+        # A self-introduction at the start of any sentence or clause ("ok, I want to change my ride. I'm Ahmed");
+        # written capitalised when the name was not asked for ("Hi, it's Julia, I want to order a pizza"); "it's"
+        # only at the start of the message.
+        start = SELF_INTRODUCTION.match(text, clause.end())
+        if start is not None and (clause.end() == 0 or start.group().lower()[:2] != "it"):
+            words = _words_at(text[start.end() :])
+            if words and (asked or all(word[0].isupper() for word in words)):
+                return " ".join(words).rstrip(".")
     if not asked:
         return None
     start = WEAK_CUES.match(text)
     words = _words_at(text[start.end() :] if start else text)
     return " ".join(words).rstrip(".") if words else None
+
+
+SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
+_CORRECTING_NAME = re.compile(
+    r"(?<![\w'])(?:make it|make that|change it to|not \w+ but|name\b[^.?!]{0,20}?\b(?:it's|it is|should be))"
+    r"\s+(?=[A-Z])",
+    re.I,
+)
+_FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
+_CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

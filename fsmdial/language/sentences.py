@@ -11,7 +11,7 @@ name in words), never its description, which is often not a noun phrase.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -64,3 +64,8 @@ def ruled_out(nouns: Sequence[str]) -> str:
 def take_your_time() -> str:
     """Said to "I don't know (yet)" before the question is asked again."""
     return "No problem, take your time."
+
+
+def can_help_with(tasks: Iterable[str]) -> str:
+    """The out-of-scope reply of an assistant: what it can do, in short words."""
+    return f"Sorry, I can help with {_listed(list(tasks))}. What would you like to do?"

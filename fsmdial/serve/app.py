@@ -46,6 +46,7 @@ from ..errors import (
     BadRequest,
     ConflictError,
     FsmdialError,
+    ModelServerError,
     NotFound,
     NothingToUndo,
     RequestTooLarge,
@@ -96,6 +97,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (ConflictError, 409),
     (SessionFull, 409),
     (SnapshotError, 409),
+    (ModelServerError, 503),  # the model server is down: the same turn may be sent again later
     (TurnError, 422),
     (FsmdialError, 422),
 )

@@ -19,8 +19,11 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     * ``"gguf"``: the GGUF model at ``model`` (:class:`ValueError` without one);
     * ``"auto"``: the GGUF model at ``model``, else at ``$FSMDIAL_MODEL``; None when neither names one.
 
+    A ``model`` of the form ``server+http://HOST:PORT`` is a model server
+    (:class:`~fsmdial.understand.server.ServerUnderstander`), local or not: the same turn, decoded there.
     ``options`` go to :class:`~fsmdial.understand.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
-    ``fast_path``...). Nothing is loaded for the rules.
+    ``fast_path``...); a server takes ``fast_path`` and ``timeout`` (the decoding options are the server's).
+    Nothing is loaded for the rules.
     """
     if kind == "auto":
         model = model or os.environ.get("FSMDIAL_MODEL")
@@ -32,15 +35,36 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
         raise ValueError(f"unknown understander {kind!r} (choose one of: auto, rules, gguf)")
     elif not model:
         raise ValueError("--understander gguf needs --model PATH")
+    if model.startswith(SERVER_SCHEME):
+        from .server import ServerUnderstander
+
+        taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
+        return ServerUnderstander(model[len(SERVER_SCHEME) :], **taken)
     from .gguf import GGUFUnderstander
 
     return GGUFUnderstander(model, **options)
+
+
+SERVER_SCHEME = "server+"
+"""``--model server+http://HOST:PORT`` (or ``--model-server http://HOST:PORT``) names a model server."""
+SERVER_OPTIONS = ("fast_path", "rules_first", "chat_template", "timeout", "retries", "backoff")
+"""The options of :func:`make_understander` a model server takes; the others set up in-process decoding."""
+
+
+def model_of(model: str | None, model_server: str | None) -> str | None:
+    """The model string for ``--model`` and ``--model-server`` (a server URL becomes ``server+URL``)."""
+    if model_server:
+        if model:
+            raise ValueError("give --model PATH or --model-server URL, not both")
+        return model_server if model_server.startswith(SERVER_SCHEME) else SERVER_SCHEME + model_server
+    return model
 
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a command that scores the rules or a GGUF model (``eval messy``, ``eval conversations``)."""
     parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    add_model_server_argument(parser)
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
     parser.add_argument(
         "--threads",
@@ -51,8 +75,18 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
 
 
+def add_model_server_argument(parser: argparse.ArgumentParser) -> None:
+    """``--model-server URL``: decode on a llama.cpp server instead of a GGUF file in this process."""
+    parser.add_argument(
+        "--model-server",
+        metavar="URL",
+        default=None,
+        help="a llama.cpp server (llama-server) to decode on, e.g. http://127.0.0.1:8080 (instead of --model)",
+    )
+
+
 def understander_from_arguments(args: argparse.Namespace) -> Understander | None:
     """The understander :func:`add_model_arguments`' options name (None for the rules)."""
-    return make_understander(
-        args.understander, args.model, backend=args.backend, n_threads=args.threads, fast_path=not args.no_fast_path
-    )
+    model = model_of(args.model, args.model_server)
+    kind: UnderstanderKind = "gguf" if args.model_server else args.understander
+    return make_understander(kind, model, backend=args.backend, n_threads=args.threads, fast_path=not args.no_fast_path)

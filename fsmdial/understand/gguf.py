@@ -178,8 +178,7 @@ class GGUFUnderstander:
             certain.path, certain.model_calls = "rules", 0
             return certain
         try:
-            with self.model.lock:  # understanders of other backends may share the model
-                found = self._model_parse(state, schema, text, history)
+            found = self._model_parse(state, schema, text, history)
         except UnderstandingError:
             raise
         except FsmdialError as exc:
@@ -206,11 +205,13 @@ class GGUFUnderstander:
     def _model_parse(
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
-        reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
-        prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
-        # The flow's static prefix: in the KV cache already, restored (memory, disk) or evaluated once and saved.
-        prefix = self.model.hold_prefix(prompt.tokens[: prompt.static_tokens], self.kv_cache)
-        generation = self.decoder.generate(prompt.tokens, schema.grammar)
+        """The model's reading of ``text`` under ``schema`` (one model call; subclasses call elsewhere)."""
+        with self.model.lock:  # understanders of other backends may share the model
+            reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
+            prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
+            # The flow's static prefix: in the KV cache already, restored (memory, disk) or evaluated once and saved.
+            prefix = self.model.hold_prefix(prompt.tokens[: prompt.static_tokens], self.kv_cache)
+            generation = self.decoder.generate(prompt.tokens, schema.grammar)
         parse = schema.parse(generation.text)
         parse.path, parse.model_calls = "model", 1
         parse.info = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import weakref
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -36,86 +35,34 @@ from ..language import (
     find_name,
     find_numbers,
     impossible_date,
+    is_name_word,
+    leads,
+    name_at,
     normalize,
-    parse_date,
     parse_yes_no,
     read_acts,
     read_clock,
+    read_date,
     remove_dates_and_times,
+    second_thoughts,
     split_negated,
 )
-from .base import DECLINE, GOODBYE, Parse, UnderstandingState
+from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
+from .categories import (
+    alias_patterns,
+    distinctive,
+    found_value,
+    inside_longer,
+    settled_value,
+    short_names,
+    typo_value,
+    value_pattern,
+)
+from .forms import DIGIT_SPACES, fill_patterned, fits_form, slot_cue
 from .grounding import FUNCTION_WORDS
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
-
-
-@lru_cache(maxsize=1024)
-def _value_pattern(value: str) -> re.Pattern[str]:
-    """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
-    any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
-    words = [re.escape(w) for w in value_key(value).split()]
-    return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
-
-
-@lru_cache(maxsize=1024)
-def _short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Values of several words a user may name by their own words alone: "the hilton" for "Hilton
-    Hotel" when the slot also has "Hyatt Hotel" (the words no other value of the slot has, next to
-    each other in the value, one of them a real word of four letters or more)."""
-    keyed = {value: value_key(value).split() for value in values}
-    # Words are compared without their punctuation: "york" is not "+new york_"'s own word beside "_new york+".
-    bare = lambda word: re.sub(r"\W", "", word)  # noqa: E731
-    shared = Counter(bare(word) for words in keyed.values() for word in set(words))
-    out = []
-    for value, words in keyed.items():
-        own = [i for i, word in enumerate(words) if shared[bare(word)] == 1 and word not in FUNCTION_WORDS]
-        if not own or len(own) == len(words) or own != list(range(own[0], own[-1] + 1)):
-            continue
-        if all(words[i].isalpha() for i in own) and any(len(words[i]) >= 4 for i in own):
-            out.append((value, _value_pattern(" ".join(words[i] for i in own))))
-    return tuple(out)
-
-
-def _found_value(values: Sequence[str], text: str) -> str | None:
-    """The one categorical value written in ``text``, or None when there is none or doubt.
-
-    A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
-    values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
-    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
-    whole, one named by its own words alone counts, if only one is (:func:`_short_names`). The patterns are
-    of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans are of it).
-    """
-    text = fold(text)
-    hits = [(value, found) for value in values if (found := _value_pattern(value).search(text))]
-    if not hits:
-        named = [value for value, pattern in _short_names(tuple(values)) if pattern.search(text)]
-        return named[0] if len(named) == 1 else None
-    if len(hits) > 1:
-        spans = [found.span() for _, found in hits]
-        hits = [
-            (value, found)
-            for value, found in hits
-            if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
-        ]
-    if len(hits) > 1:
-        hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
-    return hits[0][0] if len(hits) == 1 else None
-
-
-def _settled_value(values: Sequence[str], text: str) -> str | None:
-    """The categorical value ``text`` is, beyond doubt: the one with its :func:`~fsmdial.flow.value_key`,
-    else the one it names once punctuation is dropped, if that value has none that counts."""
-    key = value_key(text.strip())
-    for value in values:
-        if value_key(value) == key:
-            return value  # keys are unique within a slot (flow validation)
-    norm = normalize(text)
-    same = [value for value in values if normalize(value) == norm]
-    if len(same) == 1 and value_key(same[0]) == norm:
-        return same[0]
-    return None
 
 
 class _StateTables:
@@ -140,18 +87,57 @@ class _StateTables:
         self.time_target = _target(state, asked, SlotType.time)
         self.number_target = _target(state, asked, SlotType.integer, SlotType.number)
         self.categorical = tuple(
-            (slot, tuple(slot.values or ()), slot is asked or slot.name in state.expected)
+            (
+                slot,
+                tuple(slot.values or ()),
+                slot is asked or slot.name in state.expected,
+                alias_patterns(tuple(slot.values or ()), slot.description),
+            )
             for slot in state.slots
             if slot.type is SlotType.categorical
         )
-        patterns = [_value_pattern(value).pattern for _, slot_values, _ in self.categorical for value in slot_values]
-        patterns += [found.pattern for _, values, _ in self.categorical for _, found in _short_names(values)]
-        # One search says whether any value is there at all (most turns name none).
-        self.any_value = re.compile("|".join(patterns), re.I) if patterns else None
+        patterns = [value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
+        patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in short_names(values)]
+        patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
+        # One search says whether any value is there at all (most turns name none); a value's words, and a "one"
+        # standing for it ("the mixed one"), are never read as a number.
+        self.any_value = re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
         self.number_words = tuple(
             (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
+        # A self-introduction counts while the name is still wanted (not "it's Oxford Street" at a confirmation).
+        self.name_given = self.name_slot is not None and not (
+            self.name_slot is asked or self.name_slot.name in state.expected
+        )
+        self.named_leads = tuple(
+            (slot, lead)
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            for lead, is_name in [_slot_lead(slot.name, slot.description)]
+            if lead is not None and is_name
+        )
+        # "my cat Luna": a name right after a categorical value is the flow's one other name (the pet's).
+        kinds = [value for _, values, _, _ in self.categorical for value in values if value.isalpha()]
+        self.kind_name = (
+            (
+                self.named_leads[0][0],
+                re.compile(r"(?i:\b(?:my|our|his|her|the)\s+(?:" + "|".join(kinds) + r"))\s+([A-Z][\w'\-]*)"),
+            )
+            if len(self.named_leads) == 1 and kinds
+            else None
+        )
+        self.text_cues = tuple(
+            (slot, cue)
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is None and slot is not self.name_slot
+            if (cue := _text_cue(slot.name, slot.label or "")) is not None
+        )
+        self.patterned = tuple(
+            (slot, slot_cue(slot.name, slot.label or ""))
+            for slot in state.slots
+            if slot.type is SlotType.string and slot.pattern is not None
+        )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -212,14 +198,23 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
+        later = second_thoughts(text) if state.asked is not None else None
+        if later is not None:  # "I don't know it ... ok, it's 640": the value found after all
+            text, norm = later, normalize(later)
         acts = read_acts(text)
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
         parse.intent = self._intent(state, tables, norm, text)
+        if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
+            parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
+        if parse.intent == CONTINUE and _free_text(tables, tables.asked):
+            parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         self._fill_slots(state, tables, text, now, parse, acts, said)
+        if acts.deny and (swap := _replacement(text)) is not None:
+            parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
@@ -280,7 +275,7 @@ class RulesUnderstander:
         asked = state.slot(state.asked) if state.asked else None
         if asked is None:
             return None
-        if asked.type is SlotType.categorical and (value := _settled_value(asked.values or (), text)) is not None:
+        if asked.type is SlotType.categorical and (value := settled_value(asked.values or (), text)) is not None:
             return Parse(slots={asked.name: value}, path="fast")
         if asked.type in (SlotType.integer, SlotType.number) and re.fullmatch(r"\d+(?:\.\d+)?", text.strip()):
             numeric = [s for s in state.slots if s.type in (SlotType.integer, SlotType.number)]
@@ -301,7 +296,12 @@ class RulesUnderstander:
         if not (tables.decline or tables.goodbye):
             return None
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
-        if tables.decline and (words is None or not DECLINE_WORDS.isdisjoint(words)) and DECLINE_PATTERN.search(norm):
+        if (
+            tables.decline
+            and (words is None or not DECLINE_WORDS.isdisjoint(words))
+            and (refusal := DECLINE_PATTERN.search(norm)) is not None
+            and leads(norm, refusal.start())
+        ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
             GOODBYE_PATTERN.match(norm)
@@ -323,17 +323,60 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        self._fill_typed(state, tables, said, now, parse, asked)
-        if tables.name_slot is not None and tables.name_slot.name not in parse.slots and not acts.question:
+        if _free_text(tables, asked) and not (_CORRECTION.match(acts.rest) or _CORRECTION.match(text)):
+            # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
+            # pounds on November 21st") is no value of another slot; a reply that is nothing but a phone number or
+            # an email is that value.
+            whole = DIGIT_SPACES.sub("", said.strip())
+            fitting = [slot for slot, _ in tables.patterned if fits_form(slot, whole)]
+            if len(fitting) == 1:
+                parse.slots[fitting[0].name] = whole
+            elif _BARE_NUMBER.fullmatch(said):  # "18": the number a slot of the flow still needs, no description
+                self._fill_typed(state, tables, said, now, parse, asked)
+        else:
+            self._fill_typed(state, tables, said, now, parse, asked)
+        if acts.no_preference:
+            # "it doesn't matter", "I don't care about the price": the slot's own "any" value (MultiWOZ's dontcare)
+            for slot, value in _no_preference(tables, asked, text):
+                parse.slots.setdefault(slot.name, value)
+        for slot, cue in tables.text_cues:
+            # A free-text value said with its cue words in a longer message ("3 fruit boxes delivered to 5 Oak Road,
+            # Leeds on Friday"): up to the next value or sentence.
+            if slot is not asked and slot.name not in parse.slots and (found := cue.search(text)) is not None:
+                value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
+                if value and any(c.isalnum() for c in value):
+                    parse.slots[slot.name] = value
+        if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
+            kind = tables.kind_name[1].search(text)
+            if kind is not None and is_name_word(kind.group(1)):
+                parse.slots[tables.kind_name[0].name] = kind.group(1)
+        for slot, lead in tables.named_leads:
+            # Another name of the flow said with its own words ("the pet's name is Chandler").
+            if slot is not asked and slot.name not in parse.slots and (found := lead.search(text)) is not None:
+                if (name := name_at(text[found.end() :])) is not None:
+                    parse.slots[slot.name] = name
+                    parse.info.setdefault("cued", []).append(slot.name)
+        if tables.name_slot is not None and tables.name_slot.name not in parse.slots:
             # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
             # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
             # Only a name after words that introduce it is certain (the model path keeps it); one read from the
             # first clause of the reply is a reading the model may still make better.
             name_asked = asked is tables.name_slot
-            cued = find_name(acts.rest, False)
-            found = cued or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value else None)
-            if found is not None:
-                parse.slots[tables.name_slot.name] = found  # whole: over max_length is refused, never cut
+            other_name = (
+                asked is not None and asked is not tables.name_slot and _slot_lead(asked.name, asked.description)[1]
+            )
+            # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
+            # is read, as the first clause is, but a model may still read it better.
+            cued = find_name(acts.rest, False, False, state.confirm is not None)
+            name = (
+                cued
+                or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
+                or (
+                    find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
+                )
+            )
+            if name is not None:
+                parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
                 if cued is not None:
                     parse.info.setdefault("cued", []).append(tables.name_slot.name)
             if name_asked:
@@ -342,14 +385,21 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.string and parse.intent is None and not parse.slots and not acts.holds_no_value:
+        elif (
+            asked.type is SlotType.string
+            and parse.intent is None
+            and not parse.slots
+            and not (acts.holds_no_value and not (acts.request and _free_text(tables, asked)))
+        ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
-            if parse.answer is None and not (_slot_lead(asked.name)[1] and _only_yes_or_no(text)):
+            if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                parse.slots[asked.name] = _string_value(asked, text)
-            elif asked.pattern is not None and (found := _pattern_value(asked, text)) is not None:
-                parse.slots[asked.name] = found
+                # A name loses the filler in front of it ("uh, it's Pickles"); free text is kept as said.
+                is_name = _slot_lead(asked.name, asked.description)[1]
+                parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else text)
+            elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
+                parse.slots[asked.name] = formed
 
     def _fill_typed(
         self,
@@ -362,10 +412,11 @@ class RulesUnderstander:
     ) -> None:
         """Dates, times, categorical values and numbers written in ``text``."""
         rest = text
-        date = parse_date(text, now) if tables.has_date else None
-        time = read_clock(text) if tables.has_time else None  # a bare "7:45" is resolved by the slot's hours
+        # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
+        date = read_date(text, now) if tables.has_date else None
+        time = read_clock(text, now) if tables.has_time else None
         if date or time:
-            rest = remove_dates_and_times(text)
+            rest = remove_dates_and_times(text, now)
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:
@@ -376,16 +427,50 @@ class RulesUnderstander:
                 parse.slots[asked.name] = written
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
+        if tables.patterned:
+            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked))
         if tables.any_value is not None and tables.any_value.search(fold(text)):
-            for slot, values, asked_for in tables.categorical:
-                hit = _found_value(values, text)
-                if hit is not None and (asked_for or _distinctive(hit)):
+            folded = fold(text)
+            claimed = [
+                found.span()
+                for _, values, _, aliases in tables.categorical
+                for pattern in [*(value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
+                if (found := pattern.search(folded)) is not None
+            ]
+            for slot, values, asked_for, aliases in tables.categorical:
+                hit = found_value(values, text, aliases, claimed)
+                if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
                     parse.slots[slot.name] = hit
+            rest = tables.any_value.sub(_without_numbers, fold(rest))
+        if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
+            typo = typo_value(asked, text)
+            if typo is not None:
+                parse.slots[asked.name] = typo
+        if asked is not None and asked is tables.number_target:
+            rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         numbers = find_numbers(rest)
+        if len(numbers) > 1 and (second := _SELF_CORRECTION.search(rest)) is not None:
+            # "one large margherita and... actually make that two": what follows the correction counts
+            rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
-            target = tables.number_target or _named_number_slot(tables, rest) or _corrected_number_slot(tables, rest)
-            if target is not None and target.name not in parse.slots and len(numbers) == 1:
-                parse.slots[target.name] = numbers[0]
+            named = _named_number_slot(tables, rest)
+            target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
+            if target is not None and target.name not in parse.slots:
+                if len(numbers) == 1:
+                    parse.slots[target.name] = numbers[0]
+                elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
+                    parse.slots[target.name] = named[1]
+
+
+_SELF_CORRECTION = re.compile(
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
+    re.I,
+)
+"""The last correction inside one message ("one large margherita and... actually make that two")."""
+_BARE_NUMBER = re.compile(r"\W*\d+\W*")
+_SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
+"""A number said digit by digit ("booking number 5 0 3")."""
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -401,6 +486,7 @@ def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> 
     return None
 
 
+_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
 _STOP = {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
 
 
@@ -408,26 +494,34 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     """The words that name a numeric slot ("people" for party_size described as "Number of people")."""
     vocab = {w for w in re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())}
     vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
+    if vocab & _PEOPLE:  # "we'll be 5", "five of us"
+        vocab |= _PEOPLE | {"we", "us"}
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
-def _named_number_slot(tables: _StateTables, text: str) -> Slot | None:
-    """The numeric slot whose own words stand right next to the number ("7 people", "ride 102")."""
+def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | float] | None:
+    """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
     if not tables.number_words:
         return None
     words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
-    hits: list[Slot] = []
+    hits: list[tuple[Slot, int | float]] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
             if (word[0].isdigit() or word in WORD_NUMBERS) and any(
-                w in vocab for w in words[max(0, i - 2) : i] + words[i + 1 : i + 3]
+                w in vocab for w in words[max(0, i - 3) : i] + words[i + 1 : i + 3]
             ):
-                hits.append(slot)
-                break
+                read = find_numbers(word)
+                if read:
+                    hits.append((slot, read[0]))
+                    break
     return hits[0] if len(hits) == 1 else None
 
 
-_CORRECTION = re.compile(r"\b(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops)\b", re.I)
+_CORRECTION = re.compile(
+    r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
+    r"make (?:it|that)|change (?:it|that))\b",
+    re.I,
+)
 
 
 def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
@@ -449,11 +543,6 @@ def _plain_answer(text: str) -> str | None:
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
-def _distinctive(value: str) -> bool:
-    # A categorical value found in passing counts only if it cannot be an ordinary word.
-    return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
-
-
 def _pattern_value(slot: Slot, text: str) -> str | None:
     """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
     found = _search_pattern(slot.pattern or "").search(text)
@@ -467,12 +556,20 @@ def _search_pattern(pattern: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1024)
-def _slot_lead(name: str) -> tuple[re.Pattern[str] | None, bool]:
-    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name."""
+def _slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None, bool]:
+    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name (its name says so, or its
+    description starts "Name of ...")."""
     words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
+    if re.match(r"\W*name\b", description, re.I) and "name" not in words:
+        words.append("name")
     if not words:
         return None, False
-    pattern = r"^(?:my|the|our)\s+(?:[\w']+\s+){0,2}?(?:" + "|".join(map(re.escape, words)) + r")\s+(?:is|are|'s)\s+"
+    own = [w for w in words if w != "name"] or words
+    pattern = (
+        r"(?:^|(?<=[,;.!?]\s)|(?<=\band\s))(?:(?:my|the|our|his|her|their|your|its)\s+)?(?:[\w']+\s+){0,2}?"
+        r"(?:" + "|".join(re.escape(w) + r"(?:'s|s)?" for w in own) + r")(?:\s+name)?\s*(?:\s(?:is|are|was|were|"
+        r"should be|will be)|'s)\s+"
+    )
     return re.compile(pattern, re.I), "name" in words
 
 
@@ -482,6 +579,96 @@ def _only_yes_or_no(text: str) -> bool:
     return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
 
 
+_CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
+"""Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
+_SEND_TO = re.compile(
+    r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
+)
+"""The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
+
+
+_SWAP = re.compile(
+    r"(?<![\w'])([\w'\-]+)\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)(?![\w'])|"
+    r"(?<![\w'])not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)\s*,?\s+(?:but\s+|it's\s+|it\s+is\s+)?([\w'\-]+)(?![\w'])",
+    re.I,
+)
+
+
+def _replacement(text: str) -> tuple[str, str] | None:
+    """A word put in place of another ("14, not 12", "not 12 but 14"): (old, new), both of one shape (digits or
+    letters), or None."""
+    found = _SWAP.search(text)
+    if found is None:
+        return None
+    new, old = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
+    if found.group(1) and new.isdigit() != old.isdigit():
+        # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
+        same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
+        new = same[-1] if same else new
+    if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
+        return None
+    return old, new
+
+
+_ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
+
+
+def _no_preference(tables: _StateTables, asked: Slot | None, text: str) -> list[tuple[Slot, str]]:
+    """The categorical slots a no-preference is about, with their "any" value: the asked one, else those whose
+    own words the message names ("I don't care about the price" -> "any price range")."""
+    anys = [
+        (slot, value) for slot, values, _, _ in tables.categorical for value in values[:] if _ANY_VALUE.match(value)
+    ]
+    words = set(normalize(text).split())
+    named = [(slot, value) for slot, value in anys if words & (set(normalize(value).split()) - {"any"})]
+    if named or asked is None:
+        return named
+    return [(slot, value) for slot, value in anys if slot is asked][:1]
+
+
+_NUMBER_WORD = re.compile(
+    r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
+)
+
+
+def _without_numbers(found: re.Match[str]) -> str:
+    """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
+    "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
+    return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
+
+
+_TEXT_END = re.compile(
+    r"[?!;]|\.(?:\s|$)|\s+(?:on|at|for|by|from|tomorrow|today|tonight|next|this|please)\b|,\s*(?:name|my|number|phone|"
+    r"and|it's|i'm|call|email|on|at|for|tomorrow|today)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=256)
+def _text_cue(name: str, label: str) -> re.Pattern[str] | None:
+    """The words that introduce a free-text slot's value inside a longer message: "my address is", and for an
+    address, "deliver(ed) to" / "send it to" before a house number."""
+    words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 3}
+    if "address" not in words:
+        return None
+    return re.compile(
+        r"(?<![\w'])(?:(?:my|the|our)\s+(?:delivery\s+)?address\s+(?:is|will be|should be)\s+|"
+        r"(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?)\s+(?:[\w']+\s+){0,4}?to\s+(?=\w*\d))",
+        re.I,
+    )
+
+
+def _free_text(tables: _StateTables, asked: Slot | None) -> bool:
+    """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
+    return (
+        asked is not None
+        and asked.type is SlotType.string
+        and asked.pattern is None
+        and asked is not tables.name_slot
+        and not _slot_lead(asked.name, asked.description)[1]
+    )
+
+
 def _string_value(slot: Slot, text: str) -> str:
     value = text.strip()
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
@@ -489,13 +676,16 @@ def _string_value(slot: Slot, text: str) -> str:
         if found is not None:
             return found
     # "my name is X" for a slot called *name*: keep X.
-    lead, is_name = _slot_lead(slot.name)
-    if lead is not None:
-        value = lead.sub("", value)
+    lead, is_name = _slot_lead(slot.name, slot.description)
     value = GREETING_PATTERN.sub("", value)
+    cue = lead.match(value) if lead is not None else None
+    cue = cue or (_CALLED.search(value) if is_name else None)
+    if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
+        return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
+    value = _SEND_TO.sub("", value)
     return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
 
 

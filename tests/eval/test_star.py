@@ -93,13 +93,14 @@ def test_oracle_follows_the_gold_state(grooming_corpus):
 
 def test_rules_understands_only_what_it_can(grooming_corpus):
     report = evaluate(grooming_corpus, dev_split(grooming_corpus), kind="rules")
-    # Worked by hand: nobody asked for a name, so "I'm Ann and my dog Rex..." fills nothing and the engine
-    # asks for the name (the wizard asked for the day). Day and size are understood; the check needs the
-    # name the engine never got, so the engine asks for it instead of calling; the wizard's query puts the
-    # machine after the check (teacher forcing) with the knowledge-base answer, and the same for the booking.
+    # Worked by hand: "I'm Ann and my dog Rex..." introduces Ann (a self-introduction is read unasked) but
+    # names no pet with its words, so the engine asks for the pet's name (the wizard asked for the day). Day and
+    # size are understood; the check needs the pet's name the engine never got, so the engine asks for it instead
+    # of calling; the wizard's query puts the machine after the check (teacher forcing) with the knowledge-base
+    # answer, and the same for the booking.
     assert [e.pred for e in report.examples] == [
         "hello",
-        "ask_name",
+        "groom_ask_pet_name",
         "groom_ask_size",
         "groom_inform_slot_available",
         "groom_inform_booked",

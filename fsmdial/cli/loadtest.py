@@ -1,0 +1,64 @@
+"""``fsmdial loadtest``: simulated users against several ``fsmdial serve`` processes, with faults
+(see :mod:`fsmdial.loadtest`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "loadtest", help="N simulated users against M `fsmdial serve` workers on loopback, with faults (needs serve)"
+    )
+    p.add_argument("--users", type=int, default=20, help="concurrent simulated users, one session each (default 20)")
+    p.add_argument("--sessions", type=int, default=40, help="sessions in all, one after another per user (40)")
+    p.add_argument("--workers", type=int, default=2, help="`fsmdial serve` processes sharing the store (default 2)")
+    p.add_argument("--store", metavar="URL", help="sqlite:///PATH or postgresql://... (default: a new SQLite file)")
+    p.add_argument("--model-server", metavar="URL", help="a running llama-server on loopback (default: the rules)")
+    p.add_argument("--llama-server", metavar="BINARY", help="start this llama-server (needs --model) and use it")
+    p.add_argument("--model", metavar="GGUF", help="the model --llama-server serves")
+    p.add_argument("--slots", type=int, default=2, help="--llama-server's parallel slots (default 2)")
+    p.add_argument("--duration", type=float, default=120.0, help="most seconds users keep starting turns (120)")
+    p.add_argument("--kill-worker", action="store_true", help="SIGKILL a worker mid-turn, restart it a second later")
+    p.add_argument(
+        "--model-outage", type=float, default=0.0, metavar="S", help="kill --llama-server for S seconds, then restart"
+    )
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds a request may take (default 120)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--keep", metavar="DIR", help="run in DIR and keep the store, ledger and process logs")
+    p.set_defaults(func=cmd_loadtest)
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ..loadtest import Options, report, run
+
+    directory = Path(args.keep) if args.keep else None
+    if directory:
+        directory.mkdir(parents=True, exist_ok=True)
+    figures = run(
+        Options(
+            users=args.users,
+            sessions=args.sessions,
+            workers=args.workers,
+            store=args.store,
+            model_server=args.model_server,
+            llama_server=args.llama_server,
+            model=args.model,
+            slots=args.slots,
+            duration=args.duration,
+            kill_worker=args.kill_worker,
+            model_outage=args.model_outage,
+            timeout=args.timeout,
+            root=Path.cwd(),
+            directory=directory,
+        )
+    )
+    print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode() if args.json else report(figures))
+    sys.stdout.flush()
+    clean = not (figures["lost_turns"] or figures["repeated_turns"] or figures["unresumable_sessions"])
+    return 0 if clean and not figures["repeated_side_effects"] else 1

@@ -1,0 +1,245 @@
+"""``ServerUnderstander``: the grounded turn of :class:`~.gguf.GGUFUnderstander`, decoded by a model server.
+
+    fsmdial serve flows/x.json --model-server http://127.0.0.1:8080
+    ServerUnderstander("http://127.0.0.1:8080")   # make_understander("auto", "server+http://...") too
+
+Everything but the decoding is the in-process understander's, inherited:
+the fast path, the rules' certain reading, the turn's grounded schema and
+grammar, the prompt (the same :class:`~.prompt.PromptBuilder`, tokens built
+piece by piece), the typed values and the merge. Only the model call goes to
+the server: llama.cpp's ``llama-server`` and its native API,
+
+* ``GET /props``: the chat template, BOS/EOS text and the slot's context size;
+* ``POST /tokenize``: the prompt's pieces, with ``parse_special`` false for
+  user and agent text (typed ``<|im_end|>`` forms no control token), cached
+  by the prompt builder, so a turn tokenizes only its new lines;
+* ``POST /completion``: the prompt as token ids, the turn's bounded GBNF as
+  ``grammar``, greedy (``temperature`` 0, ``top_k`` 1), ``n_predict`` the
+  grammar's bound, ``cache_prompt`` so the server re-evaluates only the new
+  suffix. ``id_slot`` is -1: the server gives a request the idle slot whose
+  cached prompt shares the most with it, which keeps each session on a warm
+  slot without fsmdial knowing the sessions.
+
+Same tokens, same grammar, greedy decoding on the same llama.cpp: the parses
+are the in-process ones (tests/understand/test_server.py compares them).
+
+Trust nothing: the reply is parsed again against the turn's schema on this
+side (:meth:`.schema.TurnSchema.parse`), and a reply that is not exactly one
+JSON object fitting it fails the turn with :class:`UnderstandingError`. When
+the understander is made, a *canary* request asks for a completion under a
+grammar that allows one odd string only; a server that answers anything
+else ignores grammars and is refused (:class:`ModelError`).
+
+Failures: every request has a timeout; a refused connection, a timeout or a
+5xx answer is retried with exponential backoff (``retries`` times), then the
+turn fails with :class:`ModelServerError` (an :class:`UnderstandingError`):
+the runtime rolls the turn back, so nothing is half-applied and the same turn
+can be sent again once the server is back. ``fsmdial serve`` answers it with
+503. A server that cannot be reached when the understander is made is a
+:class:`ModelError`.
+"""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+import urllib.parse
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from ..errors import ModelError, ModelServerError, UnderstandingError
+from .base import Parse, UnderstandingState
+from .decoding import JsonEnd
+from .gguf import OUTPUT_SHARE, GGUFUnderstander
+from .prompt import ChatFormat, PromptBuilder
+from .rules import RulesUnderstander
+from .schema import TurnSchema
+
+CANARY = "fsmdial-canary-q7z"
+"""The one output the canary's grammar allows; no model writes it unconstrained."""
+CANARY_GRAMMAR = f'root ::= "{CANARY}"'
+RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+"""HTTP statuses worth another try (the server is loading, busy or restarting)."""
+
+
+class LlamaServer:
+    """An HTTP client of one ``llama-server`` (its native API), with timeouts and retries.
+
+    A connection per request (loopback: a fraction of a millisecond; nothing
+    is left open when the understander goes). A request that fails to connect,
+    times out or gets a status in :data:`RETRY_STATUSES` is tried again after
+    ``backoff``, ``2*backoff``, ... seconds, ``retries`` times; then
+    :class:`ModelServerError`. Other statuses fail at once.
+    """
+
+    def __init__(self, url: str, *, timeout: float = 60.0, retries: int = 3, backoff: float = 0.25):
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.scheme != "http" or not parsed.hostname:
+            raise ModelError(f"model server URL {url!r}: expected http://HOST:PORT")
+        self.url = url.rstrip("/")
+        self.host = parsed.hostname
+        self.port = parsed.port or 80
+        self.base = parsed.path.rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        """The decoded JSON answer to ``method path`` (``body`` sent as JSON)."""
+        data = None if body is None else orjson.dumps(body)
+        headers = {"content-type": "application/json"} if data is not None else {}
+        failure = ""
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            try:
+                connection.request(method, self.base + path, body=data, headers=headers)
+                response = connection.getresponse()
+                payload = response.read()
+            except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, closed mid-answer
+                failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                continue
+            finally:
+                connection.close()
+            if response.status in RETRY_STATUSES:
+                failure = f"HTTP {response.status}: {payload[:200]!r}"
+                continue
+            if response.status != 200:
+                raise ModelServerError(self.url, f"{method} {path} answered HTTP {response.status}: {payload[:300]!r}")
+            try:
+                return orjson.loads(payload)
+            except orjson.JSONDecodeError:
+                problem = f"{method} {path} answered what is not JSON: {payload[:200]!r}"
+                raise ModelServerError(self.url, problem) from None
+        tries = "once" if not self.retries else f"{self.retries + 1} times"
+        raise ModelServerError(self.url, f"{method} {path} failed {tries} (timeout {self.timeout:g} s): {failure}")
+
+    def props(self) -> dict[str, Any]:
+        found = self.request("GET", "/props")
+        if not isinstance(found, dict):
+            raise ModelServerError(self.url, f"GET /props answered {found!r}")
+        return found
+
+    def tokenize(self, text: str, special: bool, *, add_special: bool = False) -> list[int]:
+        found = self.request(
+            "POST", "/tokenize", {"content": text, "add_special": add_special, "parse_special": special}
+        )
+        tokens = found.get("tokens") if isinstance(found, dict) else None
+        if not isinstance(tokens, list) or not all(isinstance(token, int) for token in tokens):
+            raise ModelServerError(self.url, f"POST /tokenize answered {str(found)[:200]}")
+        return tokens
+
+    def complete(self, prompt: Sequence[int] | str, grammar: str, n_predict: int) -> dict[str, Any]:
+        """A greedy completion of ``prompt`` under the GBNF ``grammar`` (at most ``n_predict`` tokens)."""
+        body = {
+            "prompt": list(prompt) if not isinstance(prompt, str) else prompt,
+            "grammar": grammar,
+            "n_predict": n_predict,
+            "temperature": 0.0,
+            "top_k": 1,
+            "samplers": ["top_k", "temperature"],
+            "seed": 0,
+            "cache_prompt": True,
+            "id_slot": -1,
+            "stream": False,
+        }
+        found = self.request("POST", "/completion", body)
+        if not isinstance(found, dict) or not isinstance(found.get("content"), str):
+            raise ModelServerError(self.url, f"POST /completion answered {str(found)[:200]}")
+        return found
+
+
+class ServerUnderstander(GGUFUnderstander):
+    """Understands users with a model on a ``llama-server`` (see the module docstring).
+
+    ``url`` is ``http://host:port``. ``timeout`` is
+    per request; ``retries`` and ``backoff`` say how long a turn waits for a
+    server that is restarting. ``canary=False`` skips the start-up check that
+    the server enforces grammars (tests use it to reach a server that does not).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        fast_path: bool = True,
+        rules_first: bool = True,
+        chat_template: str | None = None,
+        timeout: float = 60.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        canary: bool = True,
+    ):
+        self.server = LlamaServer(url, timeout=timeout, retries=retries, backoff=backoff)
+        try:
+            props = self.server.props()
+            settings = props.get("default_generation_settings") or {}
+            self.n_ctx = int(settings["n_ctx"])
+            template = chat_template or props.get("chat_template")
+            if not template:
+                raise ModelError(f"{self.server.url} reports no chat template: pass chat_template= explicitly")
+            chat = ChatFormat(template, bos_token=props.get("bos_token") or "", eos_token=props.get("eos_token") or "")
+            self.prompts = PromptBuilder(chat, self.server.tokenize, bos=self._bos())
+        except ModelServerError as exc:
+            raise ModelError(f"cannot use the model server: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(
+                f"{self.server.url}: GET /props lacks the slot's n_ctx ({exc!r}): not a llama-server?"
+            ) from None
+        self.backend = "server"
+        self.rules = RulesUnderstander() if fast_path else None
+        self.grounding = RulesUnderstander() if rules_first else None
+        self._lock = threading.Lock()  # the prompt builder's caches
+        if canary:
+            self.check_grammar()
+
+    def _bos(self) -> int | None:
+        """The BOS token the model's tokenizer adds, if it adds one (what ``LlamaModel.add_bos`` says in-process)."""
+        plain = self.server.tokenize("a", False)
+        marked = self.server.tokenize("a", False, add_special=True)
+        if len(marked) > len(plain) and marked[1 : 1 + len(plain)] == plain:
+            return marked[0]
+        return None
+
+    def check_grammar(self) -> None:
+        """The canary: :class:`ModelError` unless the server's output obeys a grammar that allows one string."""
+        try:
+            prompt = list(self.prompts.tokens("Write one word, then stop.", False))
+            reply = self.server.complete(prompt, CANARY_GRAMMAR, n_predict=16)
+        except ModelServerError as exc:
+            raise ModelError(f"cannot use the model server: {exc}") from None
+        if reply["content"] != CANARY:
+            raise ModelError(
+                f"{self.server.url} does not enforce grammars: asked for {CANARY!r} only, it wrote "
+                f"{reply['content'][:100]!r} (an OpenAI-compatible server that drops 'grammar'?)"
+            )
+
+    def _model_parse(
+        self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
+    ) -> Parse:
+        reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
+        with self._lock:
+            prompt = self.prompts.build(state, history, text, budget=self.n_ctx - reserve)
+        reply = self.server.complete(prompt.tokens, schema.grammar.gbnf, n_predict=reserve)
+        output = reply["content"]
+        closer = JsonEnd()
+        end = closer.feed(output.encode("utf-8"))
+        if end is None or output.encode("utf-8")[end:].strip():
+            raise UnderstandingError(f"server: the reply is not one complete JSON object: {output[:200]!r}")
+        parse = schema.parse(output)  # the server's grammar is not trusted: the reply is checked here again
+        parse.path, parse.model_calls = "model", 1
+        cached = reply.get("tokens_cached")
+        parse.info = {
+            "backend": self.backend,
+            "prompt_tokens": len(prompt.tokens),
+            "evaluated_tokens": len(prompt.tokens) - cached if isinstance(cached, int) else None,
+            "output_tokens": reply.get("tokens_predicted"),
+            "output": output,
+        }
+        if prompt.dropped:
+            parse.info["dropped_lines"] = prompt.dropped
+        return parse
