@@ -40,7 +40,7 @@ def conversation(understander, *, reuse: bool):
     rows = []
     for text in TURNS:
         if not reuse:
-            understander.model.llm.n_tokens = 0  # forget the KV cache: the whole prompt is evaluated again
+            understander.model.forget()  # the KV cache and the prefix states: the whole prompt is evaluated again
         info = dialogue.turn(text).trace.understanding
         if info:
             rows.append(info)

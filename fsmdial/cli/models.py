@@ -1,4 +1,5 @@
-"""``fsmdial models fetch | list`` (real GGUF models, see :mod:`fsmdial.models`) and ``fsmdial tiny-model``."""
+"""``fsmdial models fetch | list | cache`` (real GGUF models, see :mod:`fsmdial.models`; their saved prefix
+states, see :mod:`fsmdial.understand.kv_cache`) and ``fsmdial tiny-model``."""
 
 from __future__ import annotations
 
@@ -28,6 +29,31 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cache(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..understand.kv_cache import clear, default_folder, list_entries
+
+    folder = Path(args.dir) if args.dir else default_folder()
+    if folder is None:
+        print("the prefix-state cache is turned off (FSMDIAL_KV_CACHE=off)")
+        return 0
+    if args.clear:
+        files, size = clear(folder)
+        print(f"{folder}: deleted {files} file{'s' if files != 1 else ''} ({size / 1e6:.1f} MB)")
+        return 0
+    entries = list_entries(folder)
+    total = sum(e.size for e in entries)
+    print(f"{folder}: {len(entries)} file{'s' if len(entries) != 1 else ''}, {total / 1e6:.1f} MB")
+    for entry in entries:
+        header = entry.header or {}
+        print(
+            f"  {entry.path.name}  {entry.size / 1e6:7.1f} MB  {header.get('model') or '?':40s} "
+            f"{header.get('n_tokens', '?')} prefix tokens  {header.get('created', 'unreadable header')}"
+        )
+    return 0
+
+
 def cmd_tiny_model(args: argparse.Namespace) -> int:
     from ..understand.tiny_model import build_tiny_model
 
@@ -53,3 +79,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_fetch)
     p = sub.add_parser("list", help="the models fetch knows, and which are here")
     p.set_defaults(func=cmd_list)
+    p = sub.add_parser(
+        "cache",
+        help="list (or --clear) the saved KV states of prompt prefixes ($FSMDIAL_KV_CACHE, ~/.cache/fsmdial/kv)",
+    )
+    p.add_argument("--clear", action="store_true", help="delete every saved state")
+    p.add_argument(
+        "--dir", default=None, help="the cache folder (default: $FSMDIAL_KV_CACHE, else ~/.cache/fsmdial/kv)"
+    )
+    p.set_defaults(func=cmd_cache)

@@ -34,8 +34,11 @@ thread count are fixed, so the same conversation gives the same parses, run
 after run and in a fresh process. Several sessions may share one
 understander: each prompt is a pure function of the flow, the state and the
 session's history, so a session switch only costs re-evaluating that
-session's conversation lines (the flow's static prefix stays cached). Calls
-are serialised by a lock.
+session's conversation lines. The flow's static prefix is evaluated once per
+model and flow: llama.cpp's state after it is kept in memory and on disk
+(:mod:`.kv_cache`, ``kv_cache=``) and restored for a new session, a flow an
+``Assistant`` comes back to and a new process (a restored prefix counts as
+cached in ``evaluated_tokens``). Calls are serialised by a lock.
 
 Errors: a missing, unreadable, truncated or non-GGUF file, a model without
 a chat template (unless ``chat_template=`` is given) and an unknown backend
@@ -65,7 +68,9 @@ from ..errors import FsmdialError, ModelError, UnderstandingError
 from .backends import DEFAULT_BACKEND, decoder_for
 from .backends import backend as backend_named
 from .base import Parse, UnderstandingState
-from .llamacpp import LlamaModel
+from .kv_cache import DiskCache
+from .kv_cache import default_folder as default_kv_folder
+from .llamacpp import LlamaModel, physical_cores
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
 from .schema import TurnSchema, turn_schema
@@ -79,8 +84,9 @@ _MODELS: dict[tuple[Any, ...], LlamaModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
-def load_model(path: str | os.PathLike[str], *, n_ctx: int, n_threads: int, seed: int) -> LlamaModel:
+def load_model(path: str | os.PathLike[str], *, n_ctx: int, n_threads: int | None, seed: int) -> LlamaModel:
     """The loaded model for these settings (loaded once per process and file version)."""
+    n_threads = n_threads or physical_cores()
     resolved = Path(path).expanduser().resolve()
     try:
         stat = resolved.stat()
@@ -99,6 +105,9 @@ class GGUFUnderstander:
 
     ``chat_template`` overrides the template in the GGUF metadata; a model
     with none raises :class:`ModelError` unless one is given here.
+    ``n_threads`` defaults to the physical cores (:func:`.llamacpp.physical_cores`).
+    ``kv_cache`` is the folder of the prefix states saved on disk (:mod:`.kv_cache`):
+    None for ``$FSMDIAL_KV_CACHE`` or the default folder, False for none.
     """
 
     def __init__(
@@ -106,12 +115,13 @@ class GGUFUnderstander:
         model_path: str | os.PathLike[str],
         backend: str | None = None,
         *,
-        n_threads: int = 2,
+        n_threads: int | None = None,
         seed: int = 0,
         n_ctx: int = DEFAULT_N_CTX,
         fast_path: bool = True,
         rules_first: bool = True,
         chat_template: str | None = None,
+        kv_cache: str | os.PathLike[str] | bool | None = None,
     ):
         name = backend_named(backend or DEFAULT_BACKEND).name  # ModelError for an unknown name
         self.model = load_model(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
@@ -132,6 +142,13 @@ class GGUFUnderstander:
         )
         self.decoder = decoder_for(name, model)
         self.backend = name
+        folder: Path | None
+        if kv_cache is None or kv_cache is True:
+            folder = default_kv_folder()
+        else:
+            folder = Path(kv_cache) if kv_cache is not False else None
+        self.kv_cache = DiskCache(folder) if folder is not None else None
+        """Prefix states on disk (None: kept in memory only)."""
         self.rules = RulesUnderstander() if fast_path else None
         self.grounding = RulesUnderstander() if rules_first else None
         """The rules reading merged under every model call (``rules_first``): what they read for sure stands."""
@@ -192,13 +209,15 @@ class GGUFUnderstander:
         with self.model.lock:  # understanders of other backends may share the model
             reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
             prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
+            # The flow's static prefix: in the KV cache already, restored (memory, disk) or evaluated once and saved.
+            prefix = self.model.hold_prefix(prompt.tokens[: prompt.static_tokens], self.kv_cache)
             generation = self.decoder.generate(prompt.tokens, schema.grammar)
         parse = schema.parse(generation.text)
         parse.path, parse.model_calls = "model", 1
         parse.info = {
             "backend": self.backend,
             "prompt_tokens": len(prompt.tokens),
-            "evaluated_tokens": generation.prompt_tokens,
+            "evaluated_tokens": prefix + generation.prompt_tokens,
             "output_tokens": len(generation.tokens),
             "forced_tokens": generation.forced_tokens,
             "forward_passes": generation.forward_passes,

@@ -3,6 +3,9 @@
 :class:`LlamaModel` owns the ``llama_cpp.Llama`` object: it checks the file,
 tokenizes, and keeps the KV cache between calls so that only the tokens after
 the longest common prefix of consecutive prompts are evaluated (and counted).
+A prompt's static prefix is evaluated once: :meth:`LlamaModel.hold_prefix` keeps
+llama.cpp's state after it (in memory, and on disk through :mod:`.kv_cache`) and
+restores it whenever a prompt starting with it comes back after another one.
 Every backend decodes on it, with the greedy loop of
 :class:`~.decoding.ConstrainedDecoder`.
 
@@ -17,12 +20,15 @@ import ctypes
 import math
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from ..errors import MissingExtraError, ModelError, UnderstandingError
 from .decoding import ConstrainedDecoder, Constraint, Generation, greedy
 from .grammar import Grammar, GrammarError
+from .kv_cache import DiskCache
 
 try:
     import llama_cpp
@@ -32,6 +38,7 @@ except ImportError as exc:  # pragma: no cover - exercised with the module hidde
 
 __all__ = [
     "GGUF_MAGIC",
+    "physical_cores",
     "ConstrainedDecoder",
     "Constraint",
     "Generation",
@@ -43,6 +50,8 @@ __all__ = [
 """``ConstrainedDecoder``, ``Constraint``, ``Generation`` and ``greedy`` are :mod:`.decoding`'s, re-exported."""
 
 GGUF_MAGIC = b"GGUF"
+PREFIX_MEMORY_BYTES = 512 << 20
+"""Prefix states kept in memory per model, least recently used dropped first (a 500-token prefix: 6-12 MB)."""
 
 
 class LlamaModel:
@@ -52,9 +61,18 @@ class LlamaModel:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, n_ctx: int = 4096, n_threads: int = 2, seed: int = 0, n_batch: int = 512
+        self,
+        path: str | os.PathLike[str],
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 0,
+        n_batch: int = 512,
     ):
         self.path = Path(path)
+        n_threads = n_threads or physical_cores()
+        self.n_threads = n_threads
+        """llama.cpp's threads (default: :func:`physical_cores`)."""
         _check_file(self.path)
         try:
             with plain_cpu_buffers():
@@ -80,6 +98,9 @@ class LlamaModel:
         self.evaluated = 0
         self.lock = threading.RLock()
         """Held for a whole call: one context, one conversation at a time."""
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+        self.prefix_counts = {"held": 0, "memory": 0, "disk": 0, "evaluated": 0}
+        """How :meth:`hold_prefix` found each prefix: already in the KV cache, restored (memory, disk), evaluated."""
 
     # ------------------------------------------------------------ metadata
     @property
@@ -162,8 +183,105 @@ class LlamaModel:
         return self._logits
 
     def forget(self) -> None:
-        """Drop the KV cache (the next call evaluates its whole prompt)."""
+        """Drop the KV cache and the prefix states kept in memory (not those on disk); zero :attr:`prefix_counts`."""
         self.llm.n_tokens = 0
+        self._states.clear()
+        self.prefix_counts = dict.fromkeys(self.prefix_counts, 0)
+
+    # ------------------------------------------------------- prefix states
+    def hold_prefix(self, tokens: list[int], disk: DiskCache | None = None) -> int:
+        """Make the KV cache start with ``tokens``; return how many had to be evaluated (0 when restored).
+
+        Already there: nothing to do. Else the state saved after these tokens
+        is restored, from memory or from ``disk``; else they are evaluated
+        (keeping what the KV cache shares with them) and the state after them
+        saved in both. Evaluated or restored, the cache holds the same state.
+        """
+        if not tokens:
+            return 0
+        llm = self.llm
+        n = len(tokens)
+        if llm.n_tokens >= n and np.array_equal(llm.input_ids[:n], np.asarray(tokens, dtype=llm.input_ids.dtype)):
+            self.prefix_counts["held"] += 1
+            return 0
+        key = tuple(tokens)
+        state = self._states.get(key)
+        if state is not None and self._restore(tokens, state):
+            self._states.move_to_end(key)
+            self.prefix_counts["memory"] += 1
+            return 0
+        expected = self._disk_header(disk, tokens) if disk is not None else None
+        if disk is not None and expected is not None:
+            state = disk.load(expected)
+            if state is not None and self._restore(tokens, state):
+                self._remember(key, state)
+                self.prefix_counts["disk"] += 1
+                return 0
+            if state is not None:
+                disk.rejected.append("a state llama.cpp could not load: rebuilt")
+        evaluated = self.feed(tokens)
+        state = self._save()
+        self._remember(key, state)
+        if disk is not None and expected is not None:
+            disk.save(expected, state, model=self.path.name)
+        self.prefix_counts["evaluated"] += 1
+        return evaluated
+
+    def _disk_header(self, disk: DiskCache, tokens: list[int]) -> dict[str, Any] | None:
+        try:
+            digest = disk.model_sha256(self.path)
+        except OSError:
+            return None
+        return disk.header(digest, {"llama_cpp": llama_cpp.__version__, "n_ctx": self.n_ctx}, tokens)
+
+    def _remember(self, key: tuple[int, ...], state: bytes) -> None:
+        self._states[key] = state
+        self._states.move_to_end(key)
+        while len(self._states) > 1 and sum(len(s) for s in self._states.values()) > PREFIX_MEMORY_BYTES:
+            self._states.popitem(last=False)
+
+    def _save(self) -> bytes:
+        """llama.cpp's state of sequence 0 (its KV cells; no logits)."""
+        ctx = self.llm.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
+        return ctypes.string_at(buffer, written)
+
+    def _restore(self, tokens: list[int], state: bytes) -> bool:
+        """Put a state of :meth:`_save` back as the KV cache holding ``tokens``; False if llama.cpp refuses it."""
+        llm = self.llm
+        llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
+        llm.n_tokens = 0
+        buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+        if llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(state), 0) != len(state):
+            llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
+            return False
+        llm.input_ids[: len(tokens)] = tokens
+        llm.n_tokens = len(tokens)
+        return True
+
+
+def physical_cores() -> int:
+    """CPU cores this process may run on, counting each physical core once (hyper-threads share one).
+
+    llama.cpp's matrix products gain nothing from a core's second hardware
+    thread, so this is the default thread count (BENCHMARKS.md has the figures).
+    """
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+    cores = set()
+    for cpu in allowed:
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            package = (topology / "physical_package_id").read_text().strip()
+            core = (topology / "core_id").read_text().strip()
+        except OSError:
+            return max(1, len(allowed))
+        cores.add((package, core))
+    return max(1, len(cores))
 
 
 _PARAMS_LOCK = threading.Lock()

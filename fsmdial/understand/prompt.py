@@ -7,8 +7,9 @@ A prompt is the model's chat template around two messages:
   depends on the flow only, so every turn of every session of that flow
   starts with the same tokens;
 * **user**: the conversation so far, one line per utterance (``User: ...``,
-  ``Agent: ...``), ending with the new user text, then a short note on the
-  current state (what was asked; today's date when the flow has date slots).
+  ``Agent: ...``: the agent's last question in short form), ending with the new
+  user text, then a short note on the current state (what was asked, the
+  choices offered) and the cue ``JSON:``.
 
 Turn after turn the conversation only grows at its end, so the next prompt
 repeats the previous one up to its state note: llama.cpp keeps that prefix in
@@ -153,7 +154,10 @@ def _slot_line(slot: Slot) -> str:
 
 
 def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str:
-    """The short, state-specific text after the new user message (no date: fsmdial reads dates itself)."""
+    """The short, state-specific text after the new user message (no date: fsmdial reads dates itself).
+
+    It is evaluated on every model turn (the next turn's new lines come before it), so it says only what
+    the state adds: the slot asked for, a pending yes/no question, the choices offered."""
     parts = []
     if state.confirm_slot is not None:
         parts.append(f'The agent asked the user to confirm {state.confirm_slot}: write "answer".')
@@ -168,12 +172,33 @@ def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str
             for name in state.choices
         ]
         parts.append('Choices for "choice": ' + "; ".join(options) + ".")
-    parts.append("JSON for the last user message:")
+    parts.append("JSON:")  # the system text says what to write, and for which message: this is the cue
     return "\n" + " ".join(parts)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
 def history_line(role: str, text: str) -> str:
-    return f"{_ROLES.get(role, role.title())}: {' '.join(text.split())}\n"
+    """One line of the conversation: the user's words as said, the agent's in short form (:func:`short_form`)."""
+    said = " ".join(text.split())
+    if role != "user":
+        said = short_form(said)
+    return f"{_ROLES.get(role, role.title())}: {said}\n"
+
+
+def short_form(said: str) -> str:
+    """What the agent asked: its last question, else its last sentence ("Great, 4 people. On which day?"
+    -> "On which day?"). The model reads the user's words; the rest of a reply (acknowledgements, the values
+    read back before a confirmation) is evaluated turn after turn and told it nothing it needs."""
+    sentences = _SENTENCE_END.split(said)
+    asking = [i for i, sentence in enumerate(sentences) if sentence.endswith("?")]
+    if not asking:
+        return sentences[-1]
+    end = start = asking[-1]
+    while start > 0 and sentences[start - 1].endswith("?"):  # "Is that 7 p.m.? Or 7 a.m.?" stays whole
+        start -= 1
+    return " ".join(sentences[start : end + 1])
 
 
 def _quote(text: str) -> str:
