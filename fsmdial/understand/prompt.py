@@ -30,6 +30,7 @@ message instead.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
