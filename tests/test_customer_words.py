@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from fsmdial.eval.conversations import load_suite, run_conversations
-from fsmdial.flow import ExternalActionNode, SlotArg
+from fsmdial.flow import ExternalActionNode, SlotArg, SlotType
 from fsmdial.loader import load_flow
 from fsmdial.values import coerce
 from tests.conftest import FLOWS, REPO
@@ -51,7 +51,7 @@ def test_every_expected_call_is_a_committing_action_with_valid_values():
                 source = mapping[argument]
                 slot = slots[source if isinstance(source, str) else source.slot if isinstance(source, SlotArg) else ""]
                 if isinstance(value, re.Pattern):
-                    assert slot.type.value in ("string", "text"), (
+                    assert slot.type in (SlotType.string, SlotType.text, SlotType.person_name), (
                         f"{conv.id}: a pattern for the {slot.type.value} slot {slot.name}"
                     )
                     continue
