@@ -307,7 +307,13 @@ def words_of(*texts: str) -> frozenset[str]:
 
 
 def mentioned(words: str, text: str) -> bool:
-    """Are all the words of ``words`` in ``text`` (each at least by its first four letters)?"""
-    said = {w.casefold()[:4] for w in WORD.findall(text)}
-    wanted = [w.casefold()[:4] for w in WORD.findall(words)]
+    """Are all the words of ``words`` in ``text`` (each at least by its first four letters, a plural as its
+    singular: "dogs" mentions "dog")?"""
+    said = {_stem4(w) for w in WORD.findall(text)}
+    wanted = [_stem4(w) for w in WORD.findall(words)]
     return bool(wanted) and all(w in said for w in wanted)
+
+
+def _stem4(word: str) -> str:
+    word = word.casefold()
+    return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:4]

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from ..language import read_acts
+from ..language import read_acts, split_negated
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     DATE_PATTERN,
@@ -423,6 +423,21 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
     return frozenset(found)
 
 
+def settled_words(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> frozenset[str]:
+    """The words of ``text`` the rules read a value from: the spans of each typed slot's value, and the whole of
+    a text value they took (function words aside: "my", "the" stay free)."""
+    found: list[str] = []
+    for name, value in settled.slots.items():
+        slot = state.slot(name)
+        if slot is None:
+            continue
+        if is_typed(slot):
+            found += [span for span, read in typed_candidates(slot, text, now).items() if read == value]
+        elif isinstance(value, str):
+            found.append(value)
+    return words_of(*found) - FUNCTION_WORDS
+
+
 def offered(state: UnderstandingState, slot: Slot) -> bool:
     """Is ``slot`` one the user is being asked about (asked, expected, or being confirmed)?"""
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
@@ -448,47 +463,60 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     span_rules: dict[str, SpanRules] = {}
     texts: list[Slot] = []
     taken: set[str] | None = None  # the spans typed slots asked for now could take (worked out when first needed)
+    # What the rules read is that slot's value: no other slot takes any of its words (a number inside the
+    # address the rules took, the digits of the phone number as a quantity). Free text may not start or end
+    # with the flow's own words, nor with a value some typed slot takes now.
+    barred = settled_words(state, text, now, settled)
+    acts = read_acts(text)
+    affirmed = split_negated(text)[0] if acts.deny else text
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
         kind = slot.type
         asked = slot.name in (state.asked, state.confirm_slot)
         if kind is SlotType.categorical:
-            allowed = tuple(slot.values or ())
-            if asked or cue(slot, text) or any(mentioned(v, text) for v in allowed):
+            # Only the values the message has words for, outside what it rules out ("not the terrace"):
+            # a name, a question or a "yes" has none ("Dana Lee" is no species).
+            allowed = tuple(v for v in slot.values or () if mentioned(v, affirmed))
+            if allowed:
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
         elif kind is SlotType.boolean:
-            if asked:
-                categorical[slot.name] = (True, False)
-                properties[slot.name] = {"type": "boolean"}
+            # Asked, and the message names it ("we have no insurance"; a bare yes or no the rules read):
+            # the polarity is the message's, the model only says whether it answers ("how much is it
+            # again?" names nothing and is a question).
+            if asked and cue(slot, text) and not acts.question:
+                polarity = (False,) if negative(text) else (True,)
+                categorical[slot.name] = polarity
+                properties[slot.name] = {"enum": list(polarity)}
         elif slot.extract == "free":
             adapter, sub = _free_slot(slot)
             free[slot.name] = adapter
             properties[slot.name] = sub
         elif is_typed(slot):
-            spans = typed_candidates(slot, text, now)
-            if not (offered(state, slot) or cue(slot, text)):
+            spans = {
+                span: value for span, value in typed_candidates(slot, text, now).items() if not words_of(span) & barred
+            }
+            if not (asked or cue(slot, text)):
+                # A slot not asked for takes a value only where the message names it ("the PIN is 9503"):
+                # "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
+                if rules_ran:
+                    continue
                 # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
                 # card asked for, not the new PIN of a later step).
                 if taken is None:
                     taken = claimed(state, text, now, settled)
                 spans = {span: value for span, value in spans.items() if span not in taken}
-            if spans:
+            # Spans of different values are a reading the parsers could not make ("one hundred and twelve"
+            # reads 1, 100 and 12; "one large margherita and... actually make that two"): none is offered.
+            if spans and len({orjson.dumps(value) for value in spans.values()}) == 1:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        elif not read_acts(text).holds_no_value:  # a greeting, thanks, a question or a don't-know is no text value
+        elif not acts.holds_no_value and not (rules_ran and slot.name == state.asked):
+            # A greeting, thanks, a question or a don't-know is no text value. The answer to an asked text
+            # slot is the rules' to read (the whole answer, never a fragment of it): when they took it as
+            # something else ("sorry, wrong number, it's 251", "Oreo is a rabbit, not a cat") it is asked again.
             texts.append(slot)
-    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
-    # what the rules read for sure is another slot's value: no text span has any of its words.
-    barred = words_of(
-        *(
-            span
-            for name in settled.slots
-            if (s := state.slot(name)) is not None and is_typed(s)
-            for span in typed_candidates(s, text, now)
-        )
-    )
     blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
@@ -576,12 +604,17 @@ def possible_answers(text: str) -> list[str]:
 
     (A plain "yes" or "no" never gets here: the rules settle it.)
     """
-    said, acts = words_of(text), read_acts(text)
+    acts = read_acts(text)
     if acts.question:
         return ["other"]
-    negated = not said.isdisjoint(_NEGATION) or acts.deny
+    negated = negative(text)
     offered = [] if negated or acts.hedge or not acts.affirm else ["yes"]
     return offered + (["no"] if negated else []) + ["other"]
+
+
+def negative(text: str) -> bool:
+    """Does the message say no, not, never or later ("I don't have insurance", "not right now")?"""
+    return not words_of(text).isdisjoint(_NEGATION) or read_acts(text).deny
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:
