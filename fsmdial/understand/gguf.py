@@ -163,7 +163,7 @@ class GGUFUnderstander:
                 return settled
         certain = self.certain(state, text, history, now)
         try:
-            schema = turn_schema(state, text, now, settled=certain)
+            schema = turn_schema(state, text, now, settled=certain if self.grounding is not None else None)
         except FsmdialError as exc:
             raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
         if schema.empty:  # the rules said everything there is to decide: no model call

@@ -497,11 +497,12 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             spans = {
                 span: value for span, value in typed_candidates(slot, text, now).items() if not words_of(span) & barred
             }
-            if not (asked or cue(slot, text)):
-                # A slot not asked for takes a value only where the message names it ("the PIN is 9503"):
-                # "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
-                if rules_ran:
-                    continue
+            named = asked or cue(slot, text) > 0
+            if rules_ran and not named:
+                # Beside the rules, a slot not asked for takes a value only where the message names it ("the PIN
+                # is 9503"): "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
+                continue
+            if not (named or offered(state, slot)):
                 # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
                 # card asked for, not the new PIN of a later step).
                 if taken is None:
@@ -514,8 +515,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
         elif not acts.holds_no_value and not (rules_ran and slot.name == state.asked):
             # A greeting, thanks, a question or a don't-know is no text value. The answer to an asked text
-            # slot is the rules' to read (the whole answer, never a fragment of it): when they took it as
-            # something else ("sorry, wrong number, it's 251", "Oreo is a rabbit, not a cat") it is asked again.
+            # slot is the rules' to read (the whole answer, never a fragment of it: :func:`.gguf.standing`);
+            # when they read something else from it ("sorry, wrong number, it's 251", "Oreo is a rabbit, not
+            # a cat") or no name from it ("my dog Rex is sick"), it is asked again.
             texts.append(slot)
     blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
