@@ -23,7 +23,8 @@ the *free* form of a state (any value of each slot's type).
 :func:`turn_schema` is what a model is given for one message: the *grounded*
 form (see :mod:`.grounding`). Text, date, time and number values are spans of
 the message (typed ones an enum of the spans their parser reads, text ones a
-chain of words), what the rules settled is left out, intents are those the
+chain of words), what the rules read is left out (the model only adds to
+it), categorical values are those the message names, intents are those the
 message says an example of, and with a confirmation pending the answer comes
 first (``yes``/``no``/``other`` without a value, ``change`` with one). It
 depends on the text, so it is built every turn (about a millisecond;
@@ -446,11 +447,20 @@ def offered(state: UnderstandingState, slot: Slot) -> bool:
 def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
     """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
 
-    Typed slots are offered only when the message has a span for them, text
-    slots only when it has a span that can be a value, categorical slots when
-    they are being asked or one of their values is mentioned, boolean slots
-    when asked. With a confirmation pending, the answer comes first: ``yes``,
-    ``no`` or ``other`` with no slot value, or ``change`` with at least one.
+    Typed slots are offered only when the message reads one value for them
+    (spans of different values are a reading no parser made), text slots only
+    when it has a span that can be a value, categorical slots only the values
+    the message has words for, an asked boolean slot only when the message
+    names it (with the message's polarity). With a confirmation pending, the
+    answer comes first: ``yes``, ``no`` or ``other`` with no slot value, or
+    ``change`` with at least one.
+
+    ``settled`` is what the rules read (:func:`.gguf.standing`); given, the
+    model is beside the rules and may only add to it: the asked text slot is
+    theirs (their whole answer, or asked again), a typed slot neither asked
+    nor named in the message is not offered, and no value is taken from the
+    words they read a value from. ``None``: the model decides alone
+    (``rules_first=False``).
     """
     rules_ran = settled is not None
     settled = settled or Parse()
