@@ -125,11 +125,17 @@ class SpanRules:
     person_name: bool = False
     """The slot holds a person's name: only spans the rules' name-shape check accepts
     (:func:`fsmdial.language.names.is_name`; see :func:`name_spans`)."""
+    whole: bool = False
+    """A span runs to the end of its clause (its sentence, for a long value), or to a word it may not hold: never
+    a fragment ("the reason is a dental check" offers "a dental check"'s clause, not "dental")."""
 
     def can_start(self, msg: Message, index: int) -> bool:
-        return self.can_end(msg, index) and (self.starts is None or index in self.starts)
+        return self._edge(msg, index) and (self.starts is None or index in self.starts)
 
     def can_end(self, msg: Message, index: int) -> bool:
+        return self._edge(msg, index) and not (self.whole and self.runs_on(msg, index))
+
+    def _edge(self, msg: Message, index: int) -> bool:
         return msg.can_edge(index, self.blocked) and msg.folded(index) not in self.barred
 
     def runs_on(self, msg: Message, index: int) -> bool:
@@ -150,8 +156,10 @@ def span_rules_for(
     barred: frozenset[str],
     *,
     person_name: bool = False,
+    whole: bool = False,
 ) -> SpanRules:
-    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH, person_name)
+    one_clause = slot.string_limit <= ONE_CLAUSE_LENGTH
+    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, one_clause, person_name, whole and not person_name)
 
 
 @lru_cache(maxsize=256)

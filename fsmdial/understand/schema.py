@@ -55,6 +55,7 @@ from .grammar import (
     SPAN_OF,
     SPAN_STARTS,
     TIME_PATTERN,
+    WHOLE_CLAUSE,
     Grammar,
     grammar_from_schema,
     max_chars,
@@ -539,7 +540,8 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
-        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name)
+        # Beside the rules, a text value the model adds is a whole clause, never a fragment of one.
+        rules = span_rules_for(slot, blocked, starts, barred, person_name=slot is state.person_name, whole=rules_ran)
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
             span_rules[slot.name] = rules
@@ -557,6 +559,8 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][ONE_CLAUSE] = True
             if rules.person_name:
                 properties[slot.name][PERSON_NAME] = True
+            if rules.whole:
+                properties[slot.name][WHOLE_CLAUSE] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}

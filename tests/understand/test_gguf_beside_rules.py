@@ -25,6 +25,7 @@ from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.base import Parse, UnderstandingState
 from fsmdial.understand.gguf import GGUFUnderstander, merge, standing
+from fsmdial.understand.grounding import text_span_ok
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.understand.schema import settled_words, turn_schema
 from fsmdial.understand.tiny_model import ensure_tiny_model
@@ -240,3 +241,16 @@ def test_over_customers_conversations_the_model_path_keeps_the_rules_reading_wha
     finally:
         del beside.understand
     assert checked >= 40
+
+
+def test_a_text_value_the_model_adds_is_a_whole_clause_never_a_fragment():
+    state = asking("vet_appointment", "species")
+    text = "a cat, and the reason is a dental check for Ginger"
+    schema = turn_schema(state, text, NOW, settled=Parse(slots={"species": "cat"}, path="rules"))
+    rules = schema.span_rules["reason"]
+    assert rules.whole
+    assert text_span_ok(text, "dental check for Ginger", rules)
+    for fragment in ("dental", "dental check", "check for Ginger"):  # SmolLM2 wrote "dental" for "dental check"
+        assert not text_span_ok(text, fragment, rules), fragment
+    # Alone (rules_first=False) the grammar still offers spans inside the clause.
+    assert not turn_schema(state, text, NOW).span_rules["reason"].whole
