@@ -77,7 +77,7 @@ from .base import Parse, UnderstandingState
 from .llamacpp import LlamaModel
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
-from .schema import TurnSchema, turn_schema
+from .schema import TurnSchema, standing, turn_schema
 
 DEFAULT_N_CTX = 4096
 OUTPUT_SHARE = 4
@@ -214,35 +214,6 @@ class GGUFUnderstander:
         if prompt.dropped:
             parse.info["dropped_lines"] = prompt.dropped
         return parse
-
-
-def standing(
-    rules: RulesUnderstander,
-    state: UnderstandingState,
-    text: str,
-    history: Sequence[tuple[str, str]],
-    now: dt.datetime,
-) -> Parse:
-    """The rules' whole reading of ``text``, which the model may add to but never change.
-
-    That is :meth:`RulesUnderstander.understand` (intent, answer, choice, values ruled out, every slot it
-    fills, the text it takes as the answer to an asked text slot); while a confirmation is pending, only
-    its certain values (:meth:`RulesUnderstander.certain`: "yes, 4 people" restates the question, no change).
-    A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
-    """
-    reading = rules.understand(state, text, history=history, now=now)
-    sure = rules.certain(state, text, history=history, now=now)
-    # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
-    # values the question names (a restatement): the first stands, the second is no change.
-    slots = dict(reading.slots) if state.confirm is None else dict(sure.slots)
-    return Parse(
-        intent=reading.intent,
-        slots=slots,
-        answer=reading.answer,
-        choice=reading.choice,
-        negated=dict(reading.negated),
-        path="rules",
-    )
 
 
 def merge(rules: Parse, model: Parse) -> Parse:

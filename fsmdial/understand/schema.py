@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, create_model
@@ -73,6 +73,11 @@ from .grounding import (
     typed_candidates,
     words_of,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .rules import RulesUnderstander
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -425,6 +430,35 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
     return frozenset(found)
 
 
+def standing(
+    rules: RulesUnderstander,
+    state: UnderstandingState,
+    text: str,
+    history: Sequence[tuple[str, str]],
+    now: dt.datetime,
+) -> Parse:
+    """The rules' whole reading of ``text``, which the model may add to but never change.
+
+    That is :meth:`RulesUnderstander.understand` (intent, answer, choice, values ruled out, every slot it
+    fills, the text it takes as the answer to an asked text slot); while a confirmation is pending, only
+    its certain values (:meth:`RulesUnderstander.certain`: "yes, 4 people" restates the question, no change).
+    A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
+    """
+    reading = rules.understand(state, text, history=history, now=now)
+    sure = rules.certain(state, text, history=history, now=now)
+    # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
+    # values the question names (a restatement): the first stands, the second is no change.
+    slots = dict(reading.slots) if state.confirm is None else dict(sure.slots)
+    return Parse(
+        intent=reading.intent,
+        slots=slots,
+        answer=reading.answer,
+        choice=reading.choice,
+        negated=dict(reading.negated),
+        path="rules",
+    )
+
+
 def settled_words(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> frozenset[str]:
     """The words of ``text`` the rules read a value from: the spans of each typed slot's value, and the whole of
     a text value they took (function words aside: "my", "the" stay free)."""
@@ -456,7 +490,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     answer comes first: ``yes``, ``no`` or ``other`` with no slot value, or
     ``change`` with at least one.
 
-    ``settled`` is what the rules read (:func:`.gguf.standing`); given, the
+    ``settled`` is what the rules read (:func:`standing`); given, the
     model is beside the rules and may only add to it: the asked text slot is
     theirs (their whole answer, or asked again), a typed slot neither asked
     nor named in the message is not offered, and no value is taken from the
@@ -526,7 +560,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
         elif not acts.holds_no_value and not (rules_ran and slot.name == state.asked):
             # A greeting, thanks, a question or a don't-know is no text value. The answer to an asked text
-            # slot is the rules' to read (the whole answer, never a fragment of it: :func:`.gguf.standing`);
+            # slot is the rules' to read (the whole answer, never a fragment of it: :func:`standing`);
             # when they read something else from it ("sorry, wrong number, it's 251", "Oreo is a rabbit, not
             # a cat") or no name from it ("my dog Rex is sick"), it is asked again.
             texts.append(slot)
