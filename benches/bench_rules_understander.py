@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
-from fsmdial.language import acts, names
+from fsmdial.language import acts, names, numbers
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.rules import RulesUnderstander
@@ -50,6 +50,7 @@ def _clear() -> None:
     acts.read_acts.cache_clear()
     acts.split_negated.cache_clear()
     names.find_name.cache_clear()
+    numbers.words_to_digits.cache_clear()
 
 
 def test_rules_understander_per_turn(benchmark):

@@ -16,7 +16,15 @@ from typing import Any
 
 from .bounds import date_bound, has_hours, hours_words, in_hours, last_time, passed, which_reading
 from .flow import Slot, SlotType, value_key
-from .language import clock_readings, find_numbers, impossible_date, parse_date, parse_time, parse_yes_no
+from .language import (
+    clock_readings,
+    date_readings,
+    find_numbers,
+    impossible_date,
+    parse_date,
+    parse_time,
+    parse_yes_no,
+)
 
 __all__ = [
     "InvalidValue",
@@ -71,14 +79,36 @@ def coerce_given(
     date on which none of the hours of a time slot on it is still ahead is refused."""
     slot = slots[name]
     if slot.type is SlotType.time and slot.not_past_with is not None:
-        return coerce(slot, value, now, day=_day(slots[slot.not_past_with], given, held, now))
-    stored = coerce(slot, value, now)
+        return coerce(slot, value, now, day=_day(slots, slot.not_past_with, given, held, now))
     if slot.type is SlotType.date:
-        day = dt.date.fromisoformat(stored)
-        for other in slots.values():
-            if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
-                raise InvalidValue(name, value, f"no {other.noun} on {stored} is still possible")
-    return stored
+        return _resolved_date(slots, name, value, now)
+    return coerce(slot, value, now)
+
+
+def _resolved_date(slots: Mapping[str, Slot], name: str, value: Any, now: dt.datetime) -> str:
+    """The date ``value`` names for slot ``name``: of its readings inside the bounds ("Friday", "the 21st"), the
+    first on which some of the hours of the time slots on that date are still ahead."""
+    stored: str = coerce(slots[name], value, now)
+    readings = [stored]
+    if type(value) is str and not _CANONICAL_DATE.fullmatch(value):
+        readings += [reading for reading in date_readings(value, now) if reading > stored]
+    for reading in readings:
+        if (
+            _inside_dates(slots[name], dt.date.fromisoformat(reading), now)
+            and _too_late(slots, name, reading, now) is None
+        ):
+            return reading
+    other = _too_late(slots, name, stored, now)
+    raise InvalidValue(name, value, f"no {other.noun if other else 'time'} on {stored} is still possible")
+
+
+def _too_late(slots: Mapping[str, Slot], name: str, date: str, now: dt.datetime) -> Slot | None:
+    """A time slot on date slot ``name`` none of whose hours on ``date`` is still ahead."""
+    day = dt.date.fromisoformat(date)
+    for other in slots.values():
+        if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
+            return other
+    return None
 
 
 def passed_times(
@@ -100,13 +130,15 @@ def passed_times(
     return found
 
 
-def _day(slot: Slot, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime) -> dt.date | None:
-    if slot.name in given:
+def _day(
+    slots: Mapping[str, Slot], name: str, given: Mapping[str, Any], held: Mapping[str, Any], now: dt.datetime
+) -> dt.date | None:
+    if name in given:
         try:
-            return dt.date.fromisoformat(coerce(slot, given[slot.name], now))
+            return dt.date.fromisoformat(_resolved_date(slots, name, given[name], now))
         except InvalidValue:
             return None
-    day = held.get(slot.name)
+    day = held.get(name)
     return dt.date.fromisoformat(day) if isinstance(day, str) else None
 
 
@@ -157,13 +189,15 @@ def coerce(slot: Slot, value: Any, now: dt.datetime, *, day: dt.date | None = No
             return _within_bounds(
                 slot, dt.date.fromisoformat(value), now, bounds
             )  # the stored form, as understanders give it
-        parsed = parse_date(str(value), now)
-        if parsed is None:
+        dates = date_readings(str(value), now)  # "Friday", "the 21st": the next one inside the bounds
+        if not dates:
             written = impossible_date(str(value))
             if written is not None:  # "February 29" in 2025, "April 31", "13/45": a date that does not exist
                 raise InvalidValue(slot.name, value, f"{written!r} is not a real date")
             raise InvalidValue(slot.name, value, f"{value!r} is not a date I understand")
-        return _within_bounds(slot, dt.date.fromisoformat(parsed), now, bounds)
+        days = [dt.date.fromisoformat(reading) for reading in dates]
+        fitting = [day for day in days if _inside_dates(slot, day, now)] if bounds else days
+        return _within_bounds(slot, (fitting or days)[0], now, bounds)
     if kind is SlotType.time:
         if isinstance(value, dt.time):
             readings: tuple[str, ...] = (value.strftime("%H:%M"),)
@@ -197,6 +231,12 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
     if len(fitting) > 1:
         raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
     return fitting[0]
+
+
+def _inside_dates(slot: Slot, date: dt.date, now: dt.datetime) -> bool:
+    return (slot.earliest is None or date >= date_bound(slot.earliest, now)) and (
+        slot.latest is None or date <= date_bound(slot.latest, now)
+    )
 
 
 def _within_bounds(slot: Slot, date: dt.date, now: dt.datetime, bounds: bool = True) -> str:

@@ -1,4 +1,4 @@
-"""A child process writing conversations to a SessionStore, for tests/test_crash.py and tests/test_store.py.
+"""A child process writing conversations to a session store, for tests/test_crash.py and tests/test_store.py.
 
 python tests/store_child.py crash DB SEED
     Prints ``ready``, then runs conversations (new ones and resumed stored
@@ -6,7 +6,7 @@ python tests/store_child.py crash DB SEED
     each turn has been committed (``Dialogue.turn`` saves before it
     returns). The parent kills it with SIGKILL at a random moment.
 
-python tests/store_child.py write DB PREFIX SESSIONS
+python tests/store_child.py write DB PREFIX SESSIONS  (DB: a file, or any store URL)
     Prints ``ready``, waits for a line on stdin, runs SESSIONS conversations
     ``PREFIX-0``... to their end (at most 12 turns each), then prints
     ``done <turns committed>``.
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fsmdial.runtime import Dialogue  # noqa: E402
-from fsmdial.store import SessionStore  # noqa: E402
+from fsmdial.store import open_store  # noqa: E402
 from tests.reliability_support import FLOW_PATHS, SpyTools, clock, flow, next_utterance  # noqa: E402
 
 NOISE = [
@@ -52,7 +52,7 @@ def report(line: str) -> None:
 
 def crash(db: str, seed: int) -> None:
     rng = random.Random(seed)
-    store = SessionStore(db)
+    store = open_store(db)
     known = flows()
     names = sorted(known)
     report("ready")
@@ -77,7 +77,7 @@ def crash(db: str, seed: int) -> None:
 
 
 def write(db: str, prefix: str, sessions: int) -> None:
-    store = SessionStore(db)
+    store = open_store(db)
     known = flows()
     names = sorted(known)
     committed = 0

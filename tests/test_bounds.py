@@ -409,7 +409,7 @@ def _confirming(doc: dict[str, Any]) -> dict[str, Any]:
         ("12:30", ("12:30", "00:30")),
         ("7:45 in the evening", ("19:45",)),
         ("12:30 at night", ("00:30",)),
-        ("9 at night", ()),
+        ("9 at night", ("21:00",)),
         ("at 9 at night", ("21:00",)),
         ("07:45", ("07:45",)),
         ("7pm", ("19:00",)),

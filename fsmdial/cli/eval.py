@@ -1,4 +1,4 @@
-"""``fsmdial eval star | messy | clemtodd``: the benchmarks of :mod:`fsmdial.eval`.
+"""``fsmdial eval star | messy | clemtodd | conversations | sgd | multiwoz``: the benchmarks of :mod:`fsmdial.eval`.
 
 * ``star``: next-action prediction on STAR's dev split (:mod:`fsmdial.eval.star`);
 * ``messy``: slot precision/recall on labelled messy utterances (:mod:`fsmdial.eval.messy`);
@@ -273,6 +273,10 @@ EVALS: dict[str, Command] = {
         "customers' words suite: task success, wrong commits, slot errors by kind", "fsmdial.eval.conversations"
     ),
     "sgd": deferred("SGD dialogue state tracking (official protocol and metrics)", "fsmdial.eval.sgd"),
+    "multiwoz": deferred(
+        "turn-level slot precision/recall on real MultiWOZ users' words (clem:todd corpususer)",
+        "fsmdial.eval.multiwoz_turns",
+    ),
 }
 """Benchmark name -> (help, add its arguments, run it)."""
 

@@ -5,8 +5,9 @@ lives in this package, so that it can be read, tested and (one day) swapped
 in one place:
 
 * :mod:`.text`: normalisation and the cheap pre-tests in front of patterns;
-* :mod:`.numbers`: numbers in digits or words;
-* :mod:`.dates`: dates and times of day;
+* :mod:`.numbers`: numbers in digits or words (``text2num``);
+* :mod:`.dates`: dates;
+* :mod:`.times`: times of day;
 * :mod:`.answers`: yes and no;
 * :mod:`.phrases`: declining to answer, closing, greeting, lead-ins;
 * :mod:`.acts`: dialogue acts (greet, thank, affirm, deny, hedge, question, don't know ...) before values;
@@ -21,17 +22,16 @@ from .acts import Acts, read_acts, split_negated
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
-    TWELVE_HOUR,
+    NEXT_ONE,
     WEEKDAYS,
-    clock_readings,
+    date_readings,
     impossible_date,
     parse_date,
-    parse_time,
-    read_clock,
+    read_date,
     remove_dates_and_times,
 )
 from .names import find_name
-from .numbers import WORD_NUMBERS, find_numbers
+from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, words_to_digits
 from .phrases import (
     CLOSING_PATTERN,
     CLOSING_WORDS,
@@ -46,6 +46,7 @@ from .phrases import (
     THANKS_ONLY_PATTERN,
 )
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
+from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
 
 __all__ = [
     "Acts",
@@ -73,6 +74,12 @@ __all__ = [
     "WORD_NUMBERS",
     "YES_PATTERN",
     "find_numbers",
+    "join_spaced_digits",
+    "words_to_digits",
+    "NEXT_ONE",
+    "date_readings",
+    "read_date",
+    "remove_times",
     "impossible_date",
     "may_contain",
     "may_have_word",

@@ -403,7 +403,9 @@ def _strip_front(text: str) -> str:
         rest = rest[found.end() :]
 
 
-_CLAUSE = re.compile(r"[,;.!?]+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I)
+_CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
+    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
+)
 _NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
 
 

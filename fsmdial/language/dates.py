@@ -1,7 +1,16 @@
-"""Dates and times of day in English text.
+"""Dates in English text, as ISO ``YYYY-MM-DD`` (times of day are :mod:`.times`', re-exported here).
 
-Dates come out as ISO ``YYYY-MM-DD``, times as ``HH:MM``. Relative dates
-("tomorrow", "next Friday", "the 9th") resolve against the ``now`` given.
+Relative dates ("tomorrow", "the day after tomorrow", "in two days", "a week from today", "next Friday",
+"the 9th") resolve against the ``now`` given. Number words are read by :func:`.numbers.words_to_digits` first
+("the twenty-first", "in two days").
+
+A day named without a month ("the 21st") or a weekday alone ("Friday") has several readings, the next one first
+(:func:`date_readings`): :func:`read_date` passes such a date on as written, with :data:`NEXT_ONE` after it, and
+the value check takes the first reading inside the slot's ``earliest``/``latest`` (:func:`fsmdial.values.coerce`),
+so the rules and a model resolve it the same way.
+
+Numbers with slashes are read month first, as in the US ("3/12" is March 12, "12/25/2026" December 25), unless
+the first cannot be a month ("25/12" is December 25); "3.12" is no date (it is a time, or money).
 """
 
 from __future__ import annotations
@@ -9,7 +18,28 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from .numbers import words_to_digits
 from .text import DIGIT, may_contain
+from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
+
+__all__ = [
+    "MONTHS",
+    "NEXT_ONE",
+    "TWELVE_HOUR",
+    "WEEKDAYS",
+    "clock_readings",
+    "date_readings",
+    "impossible_date",
+    "parse_date",
+    "parse_time",
+    "read_clock",
+    "read_date",
+    "remove_dates_and_times",
+]
+
+NEXT_ONE = " (the next one)"
+"""Marks a date read with several readings ("Friday (the next one)", "the 21st (the next one)"): never the
+stored ISO form, so the value check resolves it against the slot's bounds (:func:`date_readings`)."""
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
@@ -30,23 +60,29 @@ MONTHS = (
 _MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _YEAR = r"(?:,?\s+(\d{4}))?"
-_MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR, re.I)
+_MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR, re.I)
 _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + _YEAR, re.I)
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 _ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
-_WEEKDAY = re.compile(r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b", re.I)
-_TIME = re.compile(
-    r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|\b(\d{1,2}):(\d{2})\b|\b(noon|midday|midnight)\b",
-    re.I,
+_SHORT_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])")
+_COUNT = r"(an?|\d{1,3})\s+(days?|weeks?|fortnights?)"
+_IN_DAYS = re.compile(
+    r"\bin\s+" + _COUNT + r"\b|\b" + _COUNT + r"\s+(?:(?:from|after|on\s+from)\s+)?(today|now|tomorrow)\b", re.I
 )
-_TIME_WORD = re.compile(r"noon|midday|midnight", re.I)
-
+""""in 2 days", "in a week", "a week from today", "2 weeks from tomorrow", "a week today"."""
+_UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
+_WEEKDAY = re.compile(
+    r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
+)
 _DATE_HINT = re.compile(
-    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|"
+    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|"
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
     re.I,
 )
 _DATE_HINT_WORDS = (
+    "day",
+    "week",
+    "fortnight",
     "today",
     "tonight",
     "tomorrow",
@@ -82,106 +118,12 @@ _TODAY = re.compile(r"\btoday\b|\btonight\b|\bthis (evening|afternoon|morning)\b
 _YESTERDAY = re.compile(r"\byesterday\b")
 
 
-def parse_time(text: str) -> str | None:
-    """The first time of day in ``text`` as ``HH:MM`` ("7pm", "7:30 am", "19:00", "noon")."""
-    if not DIGIT.search(text) and not _TIME_WORD.search(text):
-        return None
-    match = _TIME.search(text)
-    if not match:
-        return None
-    if match.group(6):
-        return "00:00" if match.group(6).lower() == "midnight" else "12:00"
-    if match.group(3):
-        hour, minute = int(match.group(1)), int(match.group(2) or 0)
-        if not 1 <= hour <= 12 or minute > 59:
-            return None
-        pm = match.group(3).lower().startswith("p")
-        hour = hour % 12 + (12 if pm else 0)
-    else:
-        hour, minute = int(match.group(4)), int(match.group(5))
-        if hour > 23 or minute > 59:
-            return None
-    return f"{hour:02d}:{minute:02d}"
-
-
-_BARE_HOUR = re.compile(
-    r"\b(?:at|by)\s+(?:around\s+|about\s+)?(\d{1,2})(?::([0-5][0-9]))?\b"
-    r"(?!\s*(?:a\.?m|p\.?m|[:/.,]?\d|%|people|persons|guests|of\b|adults|kids|children|of us))",
-    re.I,
-)
-_PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|night|tonight)\b", re.I)
-TWELVE_HOUR = " (12-hour clock)"
-"""Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
-value check resolves it (:func:`clock_readings`) rather than taking it as written."""
-
-
-def clock_readings(text: str) -> tuple[str, ...]:
-    """The readings of the first time of day in ``text`` as ``HH:MM``: none, one, or two for a clock time
-    without am/pm that a 12-hour clock can mean, the one as written first ("7:45": 07:45 then 19:45; "at 4":
-    04:00 then 16:00; "12:30": 12:30 then 00:30). A part of the day after it ("7:45 in the evening") picks
-    one; "07:45" and "19:45" have one.
-    """
-    match = _TIME.search(text) if DIGIT.search(text) or _TIME_WORD.search(text) else None
-    if match is not None and match.group(4) and not match.group(4).startswith("0") and int(match.group(4)) <= 12:
-        hour, minute, end = int(match.group(4)), int(match.group(5)), match.end()
-    elif match is None and (bare := _BARE_HOUR.search(text)) is not None and 1 <= int(bare.group(1)) <= 12:
-        hour, minute, end = int(bare.group(1)), int(bare.group(2) or 0), bare.end()
-    else:
-        parsed = parse_time(text)
-        return (parsed,) if parsed else ()
-    if minute > 59:
-        return ()
-    morning, evening = f"{hour % 12:02d}:{minute:02d}", f"{hour % 12 + 12:02d}:{minute:02d}"
-    part = _PART_OF_DAY.search(text, end)
-    if part is not None:
-        return (_of_part(part.group(1).lower(), morning, evening),)
-    return (evening, morning) if hour == 12 else (morning, evening)  # the reading as written first
-
-
-_PARTS = {
-    "morning": range(5, 12),
-    "afternoon": range(12, 17),
-    "evening": range(17, 24),
-    "night": (*range(20, 24), 0, 1, 2, 3, 4),
-}
-
-
-def _of_part(part: str, morning: str, evening: str) -> str:
-    """The reading a part of the day names ("12:30 at night" is 00:30, "9 at night" 21:00)."""
-    hours = _PARTS["night" if part == "tonight" else part]
-    if int(morning[:2]) in hours and int(evening[:2]) not in hours:
-        return morning
-    return evening if part != "morning" else morning
-
-
-def read_clock(text: str) -> str | None:
-    """The first time of day in ``text``: ``HH:MM`` when it has one reading, else the clock time as written
-    with :data:`TWELVE_HOUR` after it, for the value check to resolve; None when there is no time."""
-    readings = clock_readings(text)
-    if len(readings) == 2:
-        hour, minute = readings[0].split(":")
-        return f"{int(hour)}:{minute}{TWELVE_HOUR}"
-    return readings[0] if readings else None
-
-
 def _month_index(token: str) -> int:
     token = token.lower().rstrip(".")
     for index, month in enumerate(MONTHS):
         if month.startswith(token[:3]):
             return index + 1
     raise ValueError(token)
-
-
-def _next_with_day(today: dt.date, day: int) -> dt.date | None:
-    for offset in range(0, 3):
-        year, month = divmod(today.month - 1 + offset, 12)
-        try:
-            candidate = dt.date(today.year + year, month + 1, day)
-        except ValueError:
-            continue
-        if candidate >= today:
-            return candidate
-    return None
 
 
 def _has_date_hint(text: str) -> bool:
@@ -192,57 +134,122 @@ def _has_date_hint(text: str) -> bool:
 
 
 def parse_date(text: str, now: dt.datetime) -> str | None:
-    """The first date in ``text`` as ISO ``YYYY-MM-DD``, relative words resolved against ``now``."""
-    if not _has_date_hint(text):
-        return None  # most utterances name no date: skip the patterns below
-    low = text.lower()
+    """The first date in ``text`` as ISO ``YYYY-MM-DD``, relative words resolved against ``now`` (of several
+    readings, the next one: "Friday" is the coming Friday, "the 9th" the next 9th)."""
+    readings = date_readings(text, now)
+    return readings[0] if readings else None
+
+
+def read_date(text: str, now: dt.datetime) -> str | None:
+    """The first date in ``text``: ISO when it has one reading, else the day as written with :data:`NEXT_ONE`
+    after it ("Friday (the next one)", "the 21st (the next one)"), for the value check to resolve against the
+    slot's bounds; None when there is no date."""
+    readings = date_readings(text, now)
+    if len(readings) < 2:
+        return readings[0] if readings else None
+    first = dt.date.fromisoformat(readings[0])
+    if readings[1] == (first + dt.timedelta(days=7)).isoformat():
+        return f"{WEEKDAYS[first.weekday()].capitalize()}{NEXT_ONE}"
+    return f"the {first.day}{_suffix(first.day)}{NEXT_ONE}"
+
+
+def _suffix(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+_HORIZON = 366
+"""How far ahead the readings of a weekday or of a day without a month go (days)."""
+
+
+def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
+    """The readings of the first date in ``text`` as ISO dates: one for most ("tomorrow", "December 3rd",
+    "next Friday", "in two days"), the coming ones in order for a weekday alone ("Friday") or a day without a
+    month ("the 21st"), up to a year ahead; none when there is no date."""
+    if not _has_date_hint(text) and ((said := words_to_digits(text)) is text or not _has_date_hint(said)):
+        return ()  # most utterances name no date: skip the patterns below
+    low = words_to_digits(text).lower()
     today = now.date()
     digits = DIGIT.search(low) is not None
     # Each pattern below is searched only if the text has what it needs (see may_contain).
     if digits and "-" in low and (match := _ISO_DATE.search(low)):
-        try:
-            return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3))).isoformat()
-        except ValueError:
-            return None
-    if "day after tomorrow" in low:
-        return (today + dt.timedelta(days=2)).isoformat()
+        day = _date_or_none(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        return (day.isoformat(),) if day else ()
+    if ("day" in low or "week" in low or "fortnight" in low) and (match := _IN_DAYS.search(low)):
+        count, unit, base = (match.group(1), match.group(2), None) if match.group(1) else match.group(3, 4, 5)
+        days = (1 if count[0] == "a" else int(count)) * _UNIT_DAYS[unit[0]]
+        start = today + dt.timedelta(days=1 if base == "tomorrow" else 0)
+        return ((start + dt.timedelta(days=days)).isoformat(),)
+    if "day after tomorrow" in low or "day after tmr" in low:
+        return ((today + dt.timedelta(days=2)).isoformat(),)
     if ("tomorrow" in low or "tmr" in low) and _TOMORROW.search(low):
-        return (today + dt.timedelta(days=1)).isoformat()
+        return ((today + dt.timedelta(days=1)).isoformat(),)
     if ("today" in low or "tonight" in low or "this " in low) and _TODAY.search(low):
-        return today.isoformat()
+        return (today.isoformat(),)
     if "yesterday" in low and _YESTERDAY.search(low):
-        return (today - dt.timedelta(days=1)).isoformat()
+        return ((today - dt.timedelta(days=1)).isoformat(),)
     if digits and ("/" in low or "." in low) and (match := _NUMERIC_DATE.search(low)):
         first, second, year = int(match.group(1)), int(match.group(2)), int(match.group(3))
         year += 2000 if year < 100 and year <= today.year % 100 + 10 else (1900 if year < 100 else 0)
         # US order (month/day) unless the first number cannot be a month.
-        month, day = (first, second) if first <= 12 else (second, first)
-        try:
-            return dt.date(year, month, day).isoformat()
-        except ValueError:
-            return None
+        month, day_of_month = (first, second) if first <= 12 else (second, first)
+        day = _date_or_none(year, month, day_of_month)
+        return (day.isoformat(),) if day else ()
+    if digits and "/" in low and (match := _SHORT_DATE.search(low)):
+        first, second = int(match.group(1)), int(match.group(2))
+        month, day_of_month = (first, second) if first <= 12 else (second, first)
+        year = today.year if (month, day_of_month) >= (today.month, today.day) else today.year + 1
+        day = _date_or_none(year, month, day_of_month)
+        return (day.isoformat(),) if day else ()
     if digits and may_contain(low, _MONTH_PREFIXES):
         named = False
         for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
             if match := pattern.search(low):
                 named = True
-                try:
-                    return dt.date(*_year_month_day(match, day_group, month_group, today)).isoformat()
-                except ValueError:  # no such day (April 31; February 29 of the year meant): impossible_date says so
-                    continue
+                day = _date_or_none(*_year_month_day(match, day_group, month_group, today))
+                if day is not None:
+                    return (day.isoformat(),)
+                # no such day (April 31; February 29 of the year meant): impossible_date says so
         if named:
-            return None  # a month and a day that do not exist: not "the 29th" of this month either
+            return ()  # a month and a day that do not exist: not "the 29th" of this month either
     if ("day" in low or not low.isascii()) and (match := _WEEKDAY.search(low)):
         target = WEEKDAYS.index(match.group(2).lower())
         ahead = (target - today.weekday()) % 7
-        if match.group(1) and match.group(1).strip() == "next" and ahead == 0:
+        qualifier = (match.group(1) or "").strip()
+        if qualifier == "next" and ahead == 0:
             ahead = 7
-        return (today + dt.timedelta(days=ahead)).isoformat()
+        first_day = today + dt.timedelta(days=ahead)
+        if match.group(3):  # "Friday next week", "Saturday this week": that day of that calendar week (Monday on)
+            monday = today - dt.timedelta(days=today.weekday())
+            week = 1 if "next" in match.group(3).lower() else 0
+            return ((monday + dt.timedelta(weeks=week, days=target)).isoformat(),)
+        if digits and may_contain(low, _ORDINAL_SUFFIXES) and (numbered := _ORDINAL_DAY.search(low)):
+            # "Wednesday the 2nd": the next day with that number on that weekday, or none (no such day near)
+            numbered_days = _days_numbered(today, int(numbered.group(1) or numbered.group(2)))
+            return next(((found.isoformat(),) for found in numbered_days if found.weekday() == target), ())
+        if qualifier:
+            return (first_day.isoformat(),)
+        return tuple((first_day + dt.timedelta(weeks=k)).isoformat() for k in range(_HORIZON // 7 + 1))
     if digits and may_contain(low, _ORDINAL_SUFFIXES) and (match := _ORDINAL_DAY.search(low)):
-        day = int(match.group(1) or match.group(2))
-        found = _next_with_day(today, day)
-        return found.isoformat() if found else None
-    return None
+        return tuple(day.isoformat() for day in _days_numbered(today, int(match.group(1) or match.group(2))))
+    return ()
+
+
+def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _days_numbered(today: dt.date, day: int) -> list[dt.date]:
+    """The days numbered ``day`` from ``today`` on, for a year (the months that have one)."""
+    found = []
+    for offset in range(13):
+        year, month = divmod(today.month - 1 + offset, 12)
+        candidate = _date_or_none(today.year + year, month + 1, day)
+        if candidate is not None and today <= candidate <= today + dt.timedelta(days=_HORIZON):
+            found.append(candidate)
+    return found
 
 
 _DAY_SLASH_MONTH = re.compile(r"\b(\d{1,2})[/.](\d{1,2})\b(?![/.]\d)")
@@ -296,22 +303,24 @@ def _exists(year: int, month: int, day: int) -> bool:
     return True
 
 
-def remove_dates_and_times(text: str) -> str:
-    """``text`` with every written date and time of day blanked out (so their digits are not read as numbers).
+def remove_dates_and_times(text: str, now: dt.datetime | None = None) -> str:
+    """``text`` with every written date and time of day blanked out (so their digits are not read as numbers);
+    number words in it are written in digits (:func:`.numbers.words_to_digits`).
 
     Relative words ("tomorrow", "Friday") stay: they hold no digits.
     """
-    # Every pattern but the time words needs a digit, and most also a character or word of their own:
-    # a pattern is only applied when the text has them. Removing text never adds any, so the
-    # original text is tested.
+    # Every date pattern needs a digit, and most also a character or word of their own: a pattern is only
+    # applied when the text has them. Removing text never adds any, so the text before is tested.
+    text = remove_times(text, now)
     if not DIGIT.search(text):
-        return _TIME.sub(" ", text) if _TIME_WORD.search(text) else text
+        return text
     low = text.lower()
-    text = _BARE_HOUR.sub(" ", _TIME.sub(" ", text))
     if "-" in low:
         text = _ISO_DATE.sub(" ", text)
     if "/" in low or "." in low:
-        text = _NUMERIC_DATE.sub(" ", text)
+        text = _SHORT_DATE.sub(" ", _NUMERIC_DATE.sub(" ", text))
+    if "day" in low or "week" in low or "fortnight" in low:
+        text = _IN_DAYS.sub(" ", text)
     if may_contain(low, _MONTH_PREFIXES):
         text = _DAY_MONTH.sub(" ", _MONTH_DAY.sub(" ", text))
     if may_contain(low, _ORDINAL_SUFFIXES):

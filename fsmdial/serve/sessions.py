@@ -1,8 +1,8 @@
-"""Playground sessions: each conversation is a log of events in a :class:`~fsmdial.store.SessionStore`.
+"""Playground sessions: each conversation is a log of events in a session store (:mod:`fsmdial.store`).
 
 An event is one committed step: ``start`` (the bot's opening), ``turn`` (a user
 utterance and the bot's answer) or ``undo`` (back to the state before the last
-visible turn). Every event is saved with ``SessionStore.save_turn`` (event
+visible turn). Every event is saved with ``save_turn`` (event
 number as the store's turn number), so the store's row of a session always
 holds the snapshot to continue from, and its list of traces is the whole log::
 
@@ -17,8 +17,11 @@ of history: undo stops there (:class:`~fsmdial.errors.UndoRefused`), since
 going back would let the same "yes" run the action a second time.
 
 A request restores the conversation from the store, runs it, and saves the
-new event; nothing lives only in memory, so a restarted server (or a second
-process on the same file) carries on where the last committed event left off.
+new event; nothing lives only in memory, so a restarted server (or another
+process on the same store: ``fsmdial serve --workers N``) carries on where the
+last committed event left off. A turn or undo holds the session's claim from
+before it reads the session until its view is read, so its answer shows that
+turn, whichever process serves the next.
 A turn that fails saves nothing: the session stays as it was.
 """
 
@@ -46,7 +49,7 @@ from ..errors import (
 from ..flow import ExternalActionNode
 from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
-from ..store import SessionStore
+from ..store import Store
 from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
 
@@ -80,7 +83,7 @@ class Playground:
     def __init__(
         self,
         flows: Sequence[Any],
-        store: SessionStore,
+        store: Store[Any],
         *,
         tools: Any = None,
         understander: Any = None,
@@ -175,7 +178,7 @@ class Playground:
             conversation = self._restore(session_id, events)
             result = conversation.turn(text)
             self._save(session_id, len(events) + 1, "turn", target_of(events), conversation, result, text)
-        return self.view(session_id)
+            return self.view(session_id)  # still claimed: the view of this turn, not of one another process ran since
 
     def undo(self, session_id: str) -> dict[str, Any]:
         """Back to the state before the last visible user turn (a new ``undo`` event); returns the view."""
@@ -194,7 +197,7 @@ class Playground:
             undone, (_, back_to) = visible[-1][0], visible[-2]
             record = {"event": "undo", "target": target_of(events), "undoes": undone, "snapshot": back_to["snapshot"]}
             self.store.save_turn(session_id, len(events) + 1, orjson.dumps(back_to["snapshot"]), record)
-        return self.view(session_id)
+            return self.view(session_id)
 
     def _committed(self, event: Mapping[str, Any]) -> str | None:
         """The tool of a committing action (``"commits": true``) that succeeded in this event's turn, if any."""

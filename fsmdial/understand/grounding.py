@@ -30,9 +30,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..flow import Slot, SlotType
-from ..language import read_clock
+from ..language import read_clock, read_date
 from ..language.names import MAX_NAME_WORDS, is_name
-from ..values import find_numbers, parse_date
+from ..values import find_numbers
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -202,7 +202,7 @@ def _read_number(span: str, now: dt.datetime) -> Any:
 
 
 def _read_date(span: str, now: dt.datetime) -> Any:
-    return parse_date(span, now)
+    return read_date(span, now)  # "Friday", "the 21st" as written: the slot's bounds resolve them, never the model
 
 
 def _read_time(span: str, now: dt.datetime) -> Any:

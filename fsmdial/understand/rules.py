@@ -37,10 +37,10 @@ from ..language import (
     find_numbers,
     impossible_date,
     normalize,
-    parse_date,
     parse_yes_no,
     read_acts,
     read_clock,
+    read_date,
     remove_dates_and_times,
     split_negated,
 )
@@ -362,10 +362,11 @@ class RulesUnderstander:
     ) -> None:
         """Dates, times, categorical values and numbers written in ``text``."""
         rest = text
-        date = parse_date(text, now) if tables.has_date else None
-        time = read_clock(text) if tables.has_time else None  # a bare "7:45" is resolved by the slot's hours
+        # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
+        date = read_date(text, now) if tables.has_date else None
+        time = read_clock(text, now) if tables.has_time else None
         if date or time:
-            rest = remove_dates_and_times(text)
+            rest = remove_dates_and_times(text, now)
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:

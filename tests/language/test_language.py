@@ -92,7 +92,7 @@ def test_parse_time(text, time):
         ("1,200.50 dollars", [1200.5]),
         ("a dozen eggs", [12]),
         ("-4 and +5", [-4, 5]),
-        ("twenty one", [20, 1]),
+        ("twenty one", [21]),
         ("none at all", []),
     ],
 )

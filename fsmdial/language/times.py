@@ -1,0 +1,271 @@
+"""Times of day in English text, as ``HH:MM``.
+
+Read: "7pm", "7:30 am", "19:00", "8.30pm", "9.30" (a time when said as one, after "at"/"by", or with a part of the
+day), "seven thirty", "half past seven", "quarter to five", "ten past 8", "half seven", "9 o'clock", "noon",
+"midday", "midnight", "at 7", "around 8 in the evening", "tonight at 8", and, with the dialogue's clock, "in an
+hour", "in 30 minutes", "in half an hour". Number words are read by :func:`.numbers.words_to_digits` first.
+
+A clock time without am/pm that a 12-hour clock can mean ("7:45", "at 4", "half past seven") has two readings;
+a part of the day near it picks one ("7:30 in the evening", "tomorrow evening around 7"), else the slot's hours
+do (:mod:`fsmdial.bounds`, :func:`fsmdial.values.coerce`): the understanders pass it on as written
+(:func:`read_clock`), never as a guess.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from .numbers import words_to_digits
+from .text import DIGIT
+
+__all__ = ["TWELVE_HOUR", "clock_readings", "parse_time", "read_clock", "remove_times"]
+
+TWELVE_HOUR = " (12-hour clock)"
+"""Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
+value check resolves it (:func:`clock_readings`) rather than taking it as written."""
+
+_MERIDIEM = r"(?P<mer>a\.?m\.?|p\.?m\.?)(?![a-z])"
+_CLOCK = re.compile(
+    r"(?<![\w.:/\-£$€])(?:"
+    r"(?P<rel>in\s+(?:(?P<rel_n>an?|\d{1,3})\s+(?P<rel_unit>hours?|hrs?|minutes?|mins?)|half\s+an?\s+hour)"
+    r"(?P<rel_half>\s+and\s+a\s+half)?)"
+    r"|(?P<frac>half|(?:a\s+)?quarter|\d{1,2}(?:\s+min(?:ute)?s?)?)\s+(?P<dir>past|after|to|till?|before|of)\s+"
+    r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
+    r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
+    r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
+    r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o[\"'’]?\s?clock))?"
+    r"(?:\s*" + _MERIDIEM + r")?"
+    r")",
+    re.I,
+)
+_BEFORE = re.compile(r"(?:\b(?:at|by|from|after|before|until|till|til)|@)\s+(?:(?:around|about|like)\s+)?$", re.I)
+_ROUGHLY = re.compile(r"\b(?:around|about|say|like)\s+$", re.I)
+_NOT_A_TIME_AFTER = re.compile(
+    r"\s*(?:%|[-+*/x]\s*\d|people|persons?|guests?|adults?|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
+    r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?)",
+    re.I,
+)
+_PART = re.compile(r"(?<!good )\b(morning|afternoon|evening|night|tonight)\b", re.I)
+_PART_RIGHT_AFTER = re.compile(
+    r"\s*(?:o[\"'’]?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening|night)|at\s+(night)|(tonight))\b", re.I
+)
+_OCLOCK = re.compile(r"\s*o[\"'’]?\s?clock", re.I)
+_PART_RIGHT_BEFORE = re.compile(r"\b(?:morning|afternoon|evening|night)\s+(?:at\s+)?$", re.I)
+_FILLER = re.compile(
+    r"\b(?:ok|okay|um+|uh+|er+|hmm+|so|well|maybe|perhaps|let's|lets|say|how|about|around|at|please|thanks|"
+    r"thank|you|then|would|be|great|fine|is|it's|its|that|works|good|for|me|time|the|make|it|sharp|ish)\b|\W+",
+    re.I,
+)
+_PARTS = {
+    "morning": range(5, 12),
+    "afternoon": range(12, 17),
+    "evening": range(17, 24),
+    "night": (*range(20, 24), 0, 1, 2, 3, 4),
+}
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """One time of day found in a text: its readings as ``HH:MM`` and where it is written."""
+
+    readings: tuple[str, ...]
+    start: int
+    end: int
+
+
+def _hhmm(hour: int, minute: int) -> str:
+    return f"{hour:02d}:{minute:02d}"
+
+
+def _twelve_hour(text: str, hour: int, minute: int, start: int, end: int) -> tuple[str, ...]:
+    """The readings of a clock time without am/pm: one for a 24-hour time, else the part of the day said after it
+    (or before it: "tomorrow evening around 7") picks one of the two, else both, the one as written first."""
+    if not 1 <= hour <= 12:
+        return (_hhmm(hour, minute),)
+    morning, evening = _hhmm(hour % 12, minute), _hhmm(hour % 12 + 12, minute)
+    part = _PART.search(text, end)
+    if part is None:
+        parts = list(_PART.finditer(text, 0, start))
+        part = parts[-1] if parts else None
+    if part is not None:
+        return (_of_part(part.group(1).lower(), morning, evening),)
+    return (evening, morning) if hour == 12 else (morning, evening)
+
+
+def _of_part(part: str, morning: str, evening: str) -> str:
+    """The reading a part of the day names ("12:30 at night" is 00:30, "9 at night" 21:00, "7 pm" 19:00)."""
+    hours = _PARTS["night" if part == "tonight" else part]
+    if int(morning[:2]) in hours and int(evening[:2]) not in hours:
+        return morning
+    return evening if part != "morning" else morning
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    """Is the time all the message says, but for filler ("9.30", "ok, 17.30 please", "seven thirty then")?"""
+    return not _FILLER.sub("", text[:start] + " " + text[end:]).strip()
+
+
+def _relative(match: re.Match[str], now: dt.datetime) -> str:
+    count = match.group("rel_n")
+    number = 1 if count is None or not count[0].isdigit() else int(count)
+    unit = (match.group("rel_unit") or "hour").lower()
+    minutes = number * 60 if unit.startswith("h") else number
+    if count is None:  # "in half an hour"
+        minutes = 30
+    if match.group("rel_half"):
+        minutes += 30 if unit.startswith("h") else 0
+    moment = now + dt.timedelta(minutes=minutes)
+    return _hhmm(moment.hour, moment.minute)
+
+
+def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str, ...]:
+    """The readings of one match of :data:`_CLOCK` in ``text``, or () when it is no time there."""
+    start, end = match.span()
+    if match.group("rel"):
+        return (_relative(match, now),) if now is not None else ()
+    if match.group("word"):
+        return ("00:00",) if match.group("word").lower() == "midnight" else ("12:00",)
+    if match.group("frac") or match.group("half"):
+        return _said_in_words(text, match)
+    hour, minute = int(match.group("h")), int(match.group("m") or 0)
+    sep, meridiem = match.group("sep"), match.group("mer")
+    if sep is not None and sep.isspace() and meridiem is None and not match.group("oclock"):
+        # "7 30": a time only where one is expected ("seven thirty", "at 7 30"); "2 30 minutes" is not.
+        if not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _PART_RIGHT_AFTER.match(text, end)):
+            return ()
+    if meridiem is not None:
+        if not 1 <= hour <= 12:
+            return ()
+        return (_hhmm(hour % 12 + (12 if meridiem[0] in "pP" else 0), minute),)
+    if hour > 23:
+        return ()
+    if sep == ":":
+        return (
+            _twelve_hour(text, hour, minute, start, end)
+            if not match.group("h").startswith("0")
+            else (_hhmm(hour, minute),)
+        )
+    if sep == "." and not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _part_next(text, end)):
+        return ()  # "it costs 8.30"
+    if sep is None and not match.group("oclock"):
+        # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
+        if _NOT_A_TIME_AFTER.match(text, end):
+            return ()
+        before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
+        if not (before or _PART_RIGHT_AFTER.match(text, end)):
+            if not (_ROUGHLY.search(text, 0, start) and _PART.search(text)):
+                return ()
+    return (
+        _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)
+    )
+
+
+def _part_next(text: str, end: int) -> bool:
+    return _PART_RIGHT_AFTER.match(text, end) is not None or _OCLOCK.match(text, end) is not None
+
+
+def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
+    """ "half past 7", "quarter to 5", "10 past 8", "half 7" (British: 7:30)."""
+    if match.group("half"):
+        hour, minute = int(match.group("half")), 30
+    else:
+        target = match.group("fh").lower()
+        hour = 12 if target == "noon" else 0 if target == "midnight" else int(target)
+        frac = match.group("frac").lower()
+        minute = 30 if frac == "half" else 15 if "quarter" in frac else int(frac.split()[0])
+        if minute >= 60 or hour > 23:
+            return ()
+        if match.group("dir").lower() in ("to", "till", "til", "before", "of"):
+            if minute == 30:
+                return ()  # "half to 7" is no time
+            hour, minute = (hour - 1) % 24, 60 - minute
+            if target == "midnight":
+                return (_hhmm(23, minute),)
+            if target == "noon":
+                return (_hhmm(11, minute),)
+        elif target in ("noon", "midnight"):
+            return (_hhmm(hour, minute),)
+    if hour > 23:
+        return ()
+    if hour == 0:
+        hour = 12  # "quarter to 1" is 12:45 or 00:45
+    meridiem = match.group("fmer") or match.group("hmer")
+    if meridiem is not None:
+        return (_hhmm(hour % 12 + (12 if meridiem[0] in "pP" else 0), minute),) if hour <= 12 else ()
+    return _twelve_hour(text, hour, minute, match.start(), match.end())
+
+
+def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
+    """Every time of day in ``text``, in order."""
+    if not DIGIT.search(text) and not _may_say_time(text):
+        return []
+    text = words_to_digits(text)
+    found = []
+    for match in _CLOCK.finditer(text):
+        readings = _read(text, match, now)
+        if readings:
+            found.append(_Clock(readings, *match.span()))
+    return found
+
+
+_LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
+
+
+def _first(text: str, now: dt.datetime | None) -> _Clock | None:
+    """The time ``text`` names: the first one, unless it is a limit and another time follows ("any time after 3,
+    say 3:30")."""
+    found = _clocks(text, now)
+    if len(found) > 1:
+        said = words_to_digits(text)
+        chosen = [clock for clock in found if not _LIMIT_BEFORE.search(said, 0, clock.start)]
+        return chosen[0] if chosen else found[0]
+    return found[0] if found else None
+
+
+_WORD_HINTS = re.compile(
+    r"noon|midday|midnight|hour|min|half|quarter|o'?clock|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|teen|twenty|thirty|forty|fifty",
+    re.I,
+)
+
+
+def _may_say_time(text: str) -> bool:
+    return _WORD_HINTS.search(text) is not None
+
+
+def clock_readings(text: str, now: dt.datetime | None = None) -> tuple[str, ...]:
+    """The readings of the first time of day in ``text`` as ``HH:MM``: none, one, or two for a clock time without
+    am/pm that a 12-hour clock can mean, the one as written first ("7:45": 07:45 then 19:45; "at 4": 04:00 then
+    16:00; "12:30": 12:30 then 00:30). A part of the day near it ("7:45 in the evening") picks one; "07:45",
+    "19:45" and "7pm" have one. ``now``: the dialogue's clock, for "in an hour" (without it, no time)."""
+    found = _first(text, now)
+    return found.readings if found is not None else ()
+
+
+def parse_time(text: str) -> str | None:
+    """The first time of day in ``text`` as ``HH:MM``, the reading as written first ("7pm", "7:30 am", "19:00",
+    "noon", "half past seven": 07:30)."""
+    readings = clock_readings(text)
+    return readings[0] if readings else None
+
+
+def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
+    """The first time of day in ``text``: ``HH:MM`` when it has one reading, else the clock time as written
+    with :data:`TWELVE_HOUR` after it, for the value check to resolve; None when there is no time."""
+    readings = clock_readings(text, now)
+    if len(readings) == 2:
+        hour, minute = readings[0].split(":")
+        return f"{int(hour)}:{minute}{TWELVE_HOUR}"
+    return readings[0] if readings else None
+
+
+def remove_times(text: str, now: dt.datetime | None = None) -> str:
+    """``text`` (number words in digits) with every time of day blanked out, so its digits are not read as
+    numbers ("for 2 at half past 7" -> "for 2  ")."""
+    converted = words_to_digits(text)
+    clocks = _clocks(converted, now)
+    for clock in reversed(clocks):
+        converted = converted[: clock.start] + " " + converted[clock.end :]
+    return converted
