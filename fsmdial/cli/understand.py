@@ -14,7 +14,7 @@ def _run_prompt(args: argparse.Namespace) -> int:
     from ..runtime import Dialogue
     from ..understand.gguf import GGUFUnderstander
     from ..understand.prompt import PromptBuilder
-    from ..understand.schema import turn_schema
+    from ..understand.schema import standing, turn_schema
 
     flow = load_flow(args.flow)
     dialogue = Dialogue(flow, stand_in_tools=True)
@@ -34,7 +34,7 @@ def _run_prompt(args: argparse.Namespace) -> int:
         from ..understand.tiny_model import CHATML_TEMPLATE
 
         builder = PromptBuilder(ChatFormat(CHATML_TEMPLATE), lambda text, special: [])
-        certain = RulesUnderstander().certain(state, args.text, now=dt.datetime.now())
+        certain = standing(RulesUnderstander(), state, args.text, (), dt.datetime.now())
     print(builder.text(state, (), args.text))
     schema = turn_schema(state, args.text, dt.datetime.now(), settled=certain)
     print("--- settled by the rules:", {"intent": certain.intent, "slots": certain.slots})

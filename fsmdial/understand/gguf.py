@@ -10,18 +10,27 @@ Per turn:
    answers when the text leaves no doubt (a plain yes/no to a pending
    confirmation, an exact categorical value, a bare number for the slot just
    asked, an intent's example); then no model is called (``path="fast"``);
-2. **what the rules read for sure** (``rules_first=True``, :meth:`certain`):
-   their intent and the values of typed slots (numbers, dates, times,
-   categorical values, pattern matches) stand; the model is not asked for
-   them and cannot contradict them;
-3. otherwise **one model call** (``path="model"``) under the turn's
-   *grounded* grammar (:func:`.schema.turn_schema`, :mod:`.grounding`): text,
-   date, time and number values can only be spans of the user's current
-   message, which fsmdial's own parsers turn into typed values ("tomorrow"
-   with the clock, "7pm" -> 19:00); intents only those sharing a word with
-   their examples; with a confirmation pending, ``yes`` only without a new
-   value (``change`` carries it). When nothing is left to decide, no model is
-   called (``path="rules"``). The model's values are merged under the rules'.
+2. **what the rules read stands** (``rules_first=True``, :meth:`certain`):
+   everything the rules understander reads from the message (its intent, its
+   answer and choice, the values of every slot it fills, the text it takes as
+   the answer to an asked text slot, the values it rules out) stands; the
+   model is not asked for any of it and cannot contradict it (a value the
+   question itself names at a confirmation is a restatement, left out);
+3. otherwise **one model call** (``path="model"``) that may only *add*: the
+   slots the rules left empty, an intent, answer or choice where they read
+   none, under the turn's *grounded* grammar (:func:`.schema.turn_schema`,
+   :mod:`.grounding`): text, date, time and number values can only be spans
+   of the user's current message, which fsmdial's own parsers turn into typed
+   values ("tomorrow" with the clock, "7pm" -> 19:00); categorical values only
+   those the message has words for, a boolean only when the message names it;
+   intents only those sharing a word with their examples; with a confirmation
+   pending, ``yes`` only without a new value (``change`` carries it; the
+   runtime still re-asks a committing confirmation on anything but a plain
+   yes). When nothing is left to decide, no model is called
+   (``path="rules"``).
+
+So the model path never reads less than the rules alone: it differs from
+them only where the rules read nothing, and there only by grounded values.
 
 ``Parse.info`` (copied by the runtime into the trace as ``understanding``)
 holds the backend, ``prompt_tokens`` (the whole prompt), ``evaluated_tokens``
@@ -73,7 +82,7 @@ from .kv_cache import default_folder as default_kv_folder
 from .llamacpp import LlamaModel, physical_cores
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
-from .schema import TurnSchema, turn_schema
+from .schema import TurnSchema, standing, turn_schema
 
 DEFAULT_N_CTX = 4096
 OUTPUT_SHARE = 4
@@ -171,7 +180,7 @@ class GGUFUnderstander:
                 return settled
         certain = self.certain(state, text, history, now)
         try:
-            schema = turn_schema(state, text, now, settled=certain)
+            schema = turn_schema(state, text, now, settled=certain if self.grounding is not None else None)
         except FsmdialError as exc:
             raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
         if schema.empty:  # the rules said everything there is to decide: no model call
@@ -192,11 +201,10 @@ class GGUFUnderstander:
     def certain(
         self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime
     ) -> Parse:
-        """What the rules read with certainty (:meth:`RulesUnderstander.certain`);
-        nothing with ``rules_first=False``."""
+        """What stands before the model is asked (:func:`standing`); nothing with ``rules_first=False``."""
         if self.grounding is None:
             return Parse(path="rules")
-        return self.grounding.certain(state, text, history=history, now=now)
+        return standing(self.grounding, state, text, history, now)
 
     def prompt_text(self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]] = ()) -> str:
         """The prompt the model would read for ``text`` at ``state`` (what ``fsmdial prompt`` shows)."""
@@ -228,21 +236,22 @@ class GGUFUnderstander:
         return parse
 
 
-def merge(certain: Parse, model: Parse) -> Parse:
-    """The rules' certain reading with the model's additions (the model's schema left the certain parts out)."""
+def merge(rules: Parse, model: Parse) -> Parse:
+    """The rules' reading with the model's additions: what the rules read stands, the model only fills what
+    they left empty (its schema offered nothing else; checked again here)."""
     # A value the rules gave one slot is not another slot's value too ("0093" is the card, not the new PIN).
-    taken = [value for value in certain.slots.values()]
-    slots = {name: value for name, value in model.slots.items() if value not in taken or name in certain.slots}
-    slots.update(certain.slots)
+    taken = list(rules.slots.values())
+    slots = {name: value for name, value in model.slots.items() if name not in rules.slots and value not in taken}
+    slots.update(rules.slots)
     info = dict(model.info)
-    if certain.slots or certain.intent is not None:
-        info["rules"] = {"intent": certain.intent, "slots": sorted(certain.slots)}
+    if rules.slots or rules.intent is not None or rules.answer is not None:
+        info["rules"] = {"intent": rules.intent, "slots": sorted(rules.slots), "answer": rules.answer}
     return Parse(
-        intent=certain.intent if certain.intent is not None else model.intent,
+        intent=rules.intent if rules.intent is not None else model.intent,
         slots=slots,
-        answer=model.answer,
-        choice=model.choice,
-        negated=dict(certain.negated),
+        answer=rules.answer if rules.answer is not None else model.answer,
+        choice=rules.choice if rules.choice is not None else model.choice,
+        negated=dict(rules.negated),
         path="model",
         model_calls=model.model_calls,
         info=info,

@@ -548,6 +548,8 @@ ONE_CLAUSE = "x-one-clause"
 """With ``x-span-of``: ``true`` if a span may not run across a clause (only a sentence otherwise)."""
 PERSON_NAME = "x-person-name"
 """With ``x-span-of``: ``true`` if a span must be of a person's name's shape (see :func:`.grounding.name_spans`)."""
+WHOLE_CLAUSE = "x-whole-clause"
+"""With ``x-span-of``: ``true`` if a span must run to the end of its clause (see :class:`.grounding.SpanRules`)."""
 
 
 def span_rules(schema: dict[str, Any]) -> SpanRules:
@@ -559,6 +561,7 @@ def span_rules(schema: dict[str, Any]) -> SpanRules:
         frozenset(schema.get(NOT_INSIDE, ())),
         bool(schema.get(ONE_CLAUSE, False)),
         bool(schema.get(PERSON_NAME, False)),
+        bool(schema.get(WHOLE_CLAUSE, False)),
     )
 
 

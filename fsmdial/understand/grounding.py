@@ -124,11 +124,17 @@ class SpanRules:
     person_name: bool = False
     """The slot holds a person's name: only spans the rules' name-shape check accepts
     (:func:`fsmdial.language.names.is_name`; see :func:`name_spans`)."""
+    whole: bool = False
+    """A span runs to the end of its clause (its sentence, for a long value), or to a word it may not hold: never
+    a fragment ("the reason is a dental check" offers "a dental check"'s clause, not "dental")."""
 
     def can_start(self, msg: Message, index: int) -> bool:
-        return self.can_end(msg, index) and (self.starts is None or index in self.starts)
+        return self._edge(msg, index) and (self.starts is None or index in self.starts)
 
     def can_end(self, msg: Message, index: int) -> bool:
+        return self._edge(msg, index) and not (self.whole and self.runs_on(msg, index))
+
+    def _edge(self, msg: Message, index: int) -> bool:
         return msg.can_edge(index, self.blocked) and msg.folded(index) not in self.barred
 
     def runs_on(self, msg: Message, index: int) -> bool:
@@ -149,8 +155,10 @@ def span_rules_for(
     barred: frozenset[str],
     *,
     person_name: bool = False,
+    whole: bool = False,
 ) -> SpanRules:
-    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, slot.string_limit <= ONE_CLAUSE_LENGTH, person_name)
+    one_clause = slot.string_limit <= ONE_CLAUSE_LENGTH
+    return SpanRules(blocked, starts, barred - FUNCTION_WORDS, one_clause, person_name, whole and not person_name)
 
 
 @lru_cache(maxsize=256)
@@ -299,7 +307,13 @@ def words_of(*texts: str) -> frozenset[str]:
 
 
 def mentioned(words: str, text: str) -> bool:
-    """Are all the words of ``words`` in ``text`` (each at least by its first four letters)?"""
-    said = {w.casefold()[:4] for w in WORD.findall(text)}
-    wanted = [w.casefold()[:4] for w in WORD.findall(words)]
+    """Are all the words of ``words`` in ``text`` (each at least by its first four letters, a plural as its
+    singular: "dogs" mentions "dog")?"""
+    said = {_stem4(w) for w in WORD.findall(text)}
+    wanted = [_stem4(w) for w in WORD.findall(words)]
     return bool(wanted) and all(w in said for w in wanted)
+
+
+def _stem4(word: str) -> str:
+    word = word.casefold()
+    return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:4]

@@ -23,7 +23,8 @@ the *free* form of a state (any value of each slot's type).
 :func:`turn_schema` is what a model is given for one message: the *grounded*
 form (see :mod:`.grounding`). Text, date, time and number values are spans of
 the message (typed ones an enum of the spans their parser reads, text ones a
-chain of words), what the rules settled is left out, intents are those the
+chain of words), what the rules read is left out (the model only adds to
+it), categorical values are those the message names, intents are those the
 message says an example of, and with a confirmation pending the answer comes
 first (``yes``/``no``/``other`` without a value, ``change`` with one). It
 depends on the text, so it is built every turn (about a millisecond;
@@ -35,14 +36,14 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from ..language import read_acts
+from ..language import read_acts, split_negated
 from ..slottypes import KINDS
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
@@ -52,6 +53,7 @@ from .grammar import (
     PERSON_NAME,
     SPAN_OF,
     SPAN_STARTS,
+    WHOLE_CLAUSE,
     Grammar,
     grammar_from_schema,
     max_chars,
@@ -69,6 +71,11 @@ from .grounding import (
     typed_candidates,
     words_of,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .rules import RulesUnderstander
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""
@@ -398,6 +405,50 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
     return frozenset(found)
 
 
+def standing(
+    rules: RulesUnderstander,
+    state: UnderstandingState,
+    text: str,
+    history: Sequence[tuple[str, str]],
+    now: dt.datetime,
+) -> Parse:
+    """The rules' whole reading of ``text``, which the model may add to but never change.
+
+    That is :meth:`RulesUnderstander.understand` (intent, answer, choice, values ruled out, every slot it
+    fills, the text it takes as the answer to an asked text slot); while a confirmation is pending, only
+    its certain values (:meth:`RulesUnderstander.certain`: "yes, 4 people" restates the question, no change).
+    A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
+    """
+    reading = rules.understand(state, text, history=history, now=now)
+    sure = rules.certain(state, text, history=history, now=now)
+    # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
+    # values the question names (a restatement): the first stands, the second is no change.
+    slots = dict(reading.slots) if state.confirm is None else dict(sure.slots)
+    return Parse(
+        intent=reading.intent,
+        slots=slots,
+        answer=reading.answer,
+        choice=reading.choice,
+        negated=dict(reading.negated),
+        path="rules",
+    )
+
+
+def settled_words(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> frozenset[str]:
+    """The words of ``text`` the rules read a value from: the spans of each typed slot's value, and the whole of
+    a text value they took (function words aside: "my", "the" stay free)."""
+    found: list[str] = []
+    for name, value in settled.slots.items():
+        slot = state.slot(name)
+        if slot is None:
+            continue
+        if is_typed(slot):
+            found += [span for span, read in typed_candidates(slot, text, now).items() if read == value]
+        elif isinstance(value, str):
+            found.append(value)
+    return words_of(*found) - FUNCTION_WORDS
+
+
 def offered(state: UnderstandingState, slot: Slot) -> bool:
     """Is ``slot`` one the user is being asked about (asked, expected, or being confirmed)?"""
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
@@ -406,11 +457,20 @@ def offered(state: UnderstandingState, slot: Slot) -> bool:
 def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
     """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
 
-    Typed slots are offered only when the message has a span for them, text
-    slots only when it has a span that can be a value, categorical slots when
-    they are being asked or one of their values is mentioned, boolean slots
-    when asked. With a confirmation pending, the answer comes first: ``yes``,
-    ``no`` or ``other`` with no slot value, or ``change`` with at least one.
+    Typed slots are offered only when the message reads one value for them
+    (spans of different values are a reading no parser made), text slots only
+    when it has a span that can be a value, categorical slots only the values
+    the message has words for, an asked boolean slot only when the message
+    names it (with the message's polarity). With a confirmation pending, the
+    answer comes first: ``yes``, ``no`` or ``other`` with no slot value, or
+    ``change`` with at least one.
+
+    ``settled`` is what the rules read (:func:`standing`); given, the
+    model is beside the rules and may only add to it: the asked text slot is
+    theirs (their whole answer, or asked again), a typed slot neither asked
+    nor named in the message is not offered, and no value is taken from the
+    words they read a value from. ``None``: the model decides alone
+    (``rules_first=False``).
     """
     rules_ran = settled is not None
     settled = settled or Parse()
@@ -423,47 +483,62 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     span_rules: dict[str, SpanRules] = {}
     texts: list[Slot] = []
     taken: set[str] | None = None  # the spans typed slots asked for now could take (worked out when first needed)
+    # What the rules read is that slot's value: no other slot takes any of its words (a number inside the
+    # address the rules took, the digits of the phone number as a quantity). Free text may not start or end
+    # with the flow's own words, nor with a value some typed slot takes now.
+    barred = settled_words(state, text, now, settled)
+    acts = read_acts(text)
+    affirmed = split_negated(text)[0] if acts.deny else text
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
         kind = slot.type
         asked = slot.name in (state.asked, state.confirm_slot)
         if kind is SlotType.categorical:
-            allowed = tuple(slot.values or ())
-            if asked or cue(slot, text) or any(mentioned(v, text) for v in allowed):
+            # Only the values the message has words for, outside what it rules out ("not the terrace"):
+            # a name, a question or a "yes" has none ("Dana Lee" is no species).
+            allowed = tuple(v for v in slot.values or () if mentioned(v, affirmed))
+            if allowed:
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
         elif kind is SlotType.boolean:
-            if asked:
-                categorical[slot.name] = (True, False)
-                properties[slot.name] = {"type": "boolean"}
+            # Asked, and the message names it ("we have no insurance"; a bare yes or no the rules read):
+            # the polarity is the message's, the model only says whether it answers ("how much is it
+            # again?" names nothing and is a question).
+            if asked and cue(slot, text) and not acts.question:
+                polarity = (False,) if negative(text) else (True,)
+                categorical[slot.name] = polarity
+                properties[slot.name] = {"enum": list(polarity)}
         elif slot.extract == "free":
             adapter, sub = _free_slot(slot)
             free[slot.name] = adapter
             properties[slot.name] = sub
         elif is_typed(slot):
-            spans = typed_candidates(slot, text, now)
-            if not (offered(state, slot) or cue(slot, text)):
+            spans = {
+                span: value for span, value in typed_candidates(slot, text, now).items() if not words_of(span) & barred
+            }
+            named = asked or cue(slot, text) > 0
+            if rules_ran and not named:
+                # Beside the rules, a slot not asked for takes a value only where the message names it ("the PIN
+                # is 9503"): "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
+                continue
+            if not (named or offered(state, slot)):
                 # A slot the node does not ask for now gets no span an asked slot can take ("4417" is the
                 # card asked for, not the new PIN of a later step).
                 if taken is None:
                     taken = claimed(state, text, now, settled)
                 spans = {span: value for span, value in spans.items() if span not in taken}
-            if spans:
+            # Spans of different values are a reading the parsers could not make ("one hundred and twelve"
+            # reads 1, 100 and 12; "one large margherita and... actually make that two"): none is offered.
+            if spans and len({orjson.dumps(value) for value in spans.values()}) == 1:
                 values[slot.name] = spans
                 properties[slot.name] = {"type": "string", "enum": list(spans)}
-        elif not read_acts(text).holds_no_value:  # a greeting, thanks, a question or a don't-know is no text value
+        elif not acts.holds_no_value and not (rules_ran and slot.name == state.asked):
+            # A greeting, thanks, a question or a don't-know is no text value. The answer to an asked text
+            # slot is the rules' to read (the whole answer, never a fragment of it: :func:`standing`);
+            # when they read something else from it ("sorry, wrong number, it's 251", "Oreo is a rabbit, not
+            # a cat") or no name from it ("my dog Rex is sick"), it is asked again.
             texts.append(slot)
-    # Free text may not start or end with the flow's own words, nor with a value some typed slot takes now;
-    # what the rules read for sure is another slot's value: no text span has any of its words.
-    barred = words_of(
-        *(
-            span
-            for name in settled.slots
-            if (s := state.slot(name)) is not None and is_typed(s)
-            for span in typed_candidates(s, text, now)
-        )
-    )
     blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
@@ -474,8 +549,14 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 continue
         else:
             continue
+        # Beside the rules, a text value the model adds is a whole clause, never a fragment of one.
         rules = span_rules_for(
-            slot, blocked, starts, barred, person_name=slot is state.person_name or slot.type is SlotType.person_name
+            slot,
+            blocked,
+            starts,
+            barred,
+            person_name=slot is state.person_name or slot.type is SlotType.person_name,
+            whole=rules_ran,
         )
         if span_node(text, rules=rules) is not None:
             text_slots.add(slot.name)
@@ -494,6 +575,8 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][ONE_CLAUSE] = True
             if rules.person_name:
                 properties[slot.name][PERSON_NAME] = True
+            if rules.whole:
+                properties[slot.name][WHOLE_CLAUSE] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
     head: dict[str, Any] = {}
@@ -553,12 +636,17 @@ def possible_answers(text: str) -> list[str]:
 
     (A plain "yes" or "no" never gets here: the rules settle it.)
     """
-    said, acts = words_of(text), read_acts(text)
+    acts = read_acts(text)
     if acts.question:
         return ["other"]
-    negated = not said.isdisjoint(_NEGATION) or acts.deny
+    negated = negative(text)
     offered = [] if negated or acts.hedge or not acts.affirm else ["yes"]
     return offered + (["no"] if negated else []) + ["other"]
+
+
+def negative(text: str) -> bool:
+    """Does the message say no, not, never or later ("I don't have insurance", "not right now")?"""
+    return not words_of(text).isdisjoint(_NEGATION) or read_acts(text).deny
 
 
 def must_answer(state: UnderstandingState, settled: Parse, text_slots: set[str]) -> bool:

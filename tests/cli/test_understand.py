@@ -13,11 +13,18 @@ def test_prompt_shows_the_prompt_what_the_rules_settled_and_the_grounded_grammar
     assert main(["prompt", FLOW, "ask_booking", "Jane Doe, 4 of us", "--asked", "name"]) == 0
     out = capsys.readouterr().out
     assert "User: Jane Doe, 4 of us" in out and "The agent asked for name." in out
-    assert "--- settled by the rules: {'intent': None, 'slots': {'party_size': 4}}" in out
-    assert '"x-span-of":"Jane Doe, 4 of us"' in out  # the name can only be a span of the message
-    assert '("Jane" | "Jane Doe" | "Doe")' in out  # a person's name: only spans of a name's shape, listed
+    # The rules' whole reading stands (the name asked, read from the reply's first clause): nothing left to write.
+    assert "--- settled by the rules: {'intent': None, 'slots': {'party_size': 4, 'name': 'Jane Doe'}}" in out
+    assert '"x-span-of"' not in out
     assert "Alex" not in out  # no example value anywhere
     assert "- continue: the user asks for what this dialogue already does" in out  # built-in, described in words
+    vet = str(Path(FLOW).with_name("vet_appointment.json"))
+    text = "a cat, and the reason is a dental check for Ginger"
+    assert main(["prompt", vet, "ask_appointment", text, "--asked", "species"]) == 0
+    out = capsys.readouterr().out
+    assert "--- settled by the rules: {'intent': None, 'slots': {'species': 'cat'}}" in out
+    assert '"x-span-of":"a cat, and the reason is a dental check for Ginger"' in out  # the reason: a span of it
+    assert '"x-whole-clause":true' in out and 'span-7 ::= "dental " span-8' in out  # the whole clause, no fragment
 
 
 def test_prompt_shows_a_name_after_cue_words_settled_by_the_rules(capsys):

@@ -32,6 +32,7 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 
 from fsmdial.errors import ModelError, UnderstandingError
 from fsmdial.flow import ExternalActionNode, Slot, SlotType
+from fsmdial.language.dates import TWELVE_HOUR
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slottypes import DATE_PATTERN, TIME_PATTERN
@@ -99,7 +100,11 @@ def tiny() -> Path:
 
 
 def understander(tiny: Path, backend: str | None = None, **options: Any) -> GGUFUnderstander:
+    """The tiny model, deciding everything itself unless ``rules_first=True`` is given: beside the rules it
+    is asked only what they left open ("Ada" answering the name is the rules' to read), and these tests are
+    about the model's machinery."""
     # One thread: on a busy 2-core CI machine llama.cpp's spinning threads only get in each other's way.
+    options.setdefault("rules_first", False)
     return GGUFUnderstander(tiny, backend=backend, n_threads=1, **options)
 
 
@@ -121,7 +126,10 @@ def steered(model: LlamaModel, *outputs: str) -> Iterator[None]:
     real_feed, real_step, real_logits = model.feed, model.step, model.logits
 
     def feed(tokens: list[int]) -> int:
-        state["target"], state["written"] = next(targets), b""
+        # A new output per model call: a call may feed twice (its prompt's static prefix once, then the rest), so
+        # the next output is taken only once the current one has been written.
+        if not state["target"] or state["written"]:
+            state["target"], state["written"] = next(targets), b""
         return real_feed(tokens)
 
     def step(tokens: list[int]) -> None:
@@ -256,14 +264,20 @@ def user_texts(flow: Any, rng: random.Random) -> list[str]:
 
 
 def drive(tiny: Path, backend: str, turns: int, flows: list[Any], seed: int, clock: FrozenClock) -> dict[str, int]:
-    """Drive ``turns`` generated turns over ``flows``; assert every parse and tool call fits its schema."""
-    u = understander(tiny, backend)
+    """Drive ``turns`` generated turns over ``flows``; assert every parse and tool call fits its schema.
+
+    The model decides everything (``rules_first=False``) in two dialogues of three: beside the rules it is
+    asked only what they left open, which reaches few corners of the grammars; every third dialogue runs
+    beside the rules, as shipped (those get to the tool calls).
+    """
+    alone, beside = understander(tiny, backend), understander(tiny, backend, rules_first=True)
     rng = random.Random(seed)
     counts = {"turns": 0, "model": 0, "fast": 0, "tool_calls": 0, "invalid": 0, "slot_values": 0, "noisy": 0}
     dialogue_no = 0
     while counts["turns"] < turns:
         for flow in flows:
             dialogue_no += 1
+            u = beside if dialogue_no % 3 == 0 else alone
             d = Dialogue(
                 flow,
                 understander=u,
@@ -273,6 +287,8 @@ def drive(tiny: Path, backend: str, turns: int, flows: list[Any], seed: int, clo
             )
             d.start()
             texts = user_texts(flow, rng)
+            if backend == "outlines":  # outlines-core cannot index spans in scripts the tiny vocabulary has no bytes of
+                texts = [text for text in texts if text.isascii()]
             noisy = dialogue_no % 2 == 0  # every other dialogue: adversarial decoding
             with noisy_logits(u.model, seed=dialogue_no) if noisy else _nothing():
                 for _ in range(rng.randint(3, 12)):
@@ -350,8 +366,12 @@ def check_turn(
         assert trace.path in ("fast", "rules") and trace.model_calls == 0 and not outputs
         counts["fast"] += 1
     invalid = {item["slot"] for item in trace.invalid}
+    if parse["intent"] == "goodbye":  # the conversation ends: values said with a goodbye are not applied
+        return
     for name, value in parse["slots"].items():
         counts["slot_values"] += 1
+        if isinstance(value, str) and value.endswith(TWELVE_HOUR):  # "9:30": which one is asked, never stored as is
+            continue
         valid = jsonschema.Draft202012Validator(slot_schemas[name]).is_valid(value)
         # A fast-path value outside the schema (5000 for 1..1000) is told to the user as invalid, never stored.
         assert valid or name in invalid, (trace.path, name, value)
@@ -365,7 +385,7 @@ def check_turn(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_every_parse_fits_the_state_schema(tiny, backend, clock):
-    counts = drive(tiny, backend, 36, [load_flow(PIZZA)], seed=1, clock=clock)
+    counts = drive(tiny, backend, 60, [load_flow(PIZZA)], seed=1, clock=clock)
     assert counts["model"] >= 10 and counts["noisy"] >= 5 and counts["slot_values"] >= 5
 
 
@@ -420,7 +440,7 @@ def test_a_value_the_user_did_not_say_cannot_be_written_and_invalid_ones_are_rep
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
     # The model is pushed to write a day nobody said: the turn's grammar has no day to offer.
-    with steered(u.model, '{"intent":"none","slots":{"name":"Ada","day":"2026-02-30"}}'):
+    with steered(u.model, '{"intent":"none","slots":{"count":"99","name":"Ada","day":"2026-02-30"}}'):
         result = d.turn("Ada, 99 of them")
     parse = result.trace.parse["slots"]
     assert parse["name"] == "Ada" and "day" not in parse and parse["count"] == 99
@@ -477,11 +497,12 @@ def test_logits_the_grammar_cannot_use_fail_the_turn(tiny, backend):
 
 
 def test_the_fast_path_settles_certain_turns_without_the_model(tiny, clock):
-    u = understander(tiny)
+    u = understander(tiny, rules_first=True)
     d = Dialogue(load_flow(PIZZA), understander=u, tools={"order_pizza": order_pizza}, clock=clock)
     d.start()
-    with steered(u.model, '{"intent":"none","slots":{"name":"Ada"}}'):
-        assert d.turn("I am Ada").trace.path == "model"
+    # A name after "I am" is the rules' to read: nothing is left for the model.
+    trace = d.turn("I am Ada").trace
+    assert (trace.path, trace.model_calls, trace.parse["slots"]) == ("rules", 0, {"name": "Ada"})
     trace = d.turn("large").trace  # an exact categorical value for the slot asked
     assert (trace.path, trace.model_calls, trace.parse["slots"], trace.understanding) == (
         "fast",
@@ -493,7 +514,7 @@ def test_the_fast_path_settles_certain_turns_without_the_model(tiny, clock):
     assert (trace.path, trace.model_calls) == ("fast", 0)
     asking_count = d.understanding_state()
     assert d.turn("3").trace.parse["slots"] == {"count": 3}  # a bare number for the number asked
-    slow = understander(tiny, fast_path=False)
+    slow = understander(tiny, fast_path=False, rules_first=True)
     found = slow.understand(asking_count, "3", now=NOW)
     # Without the fast path the rules still read the number for sure; nothing is left for the model to decide.
     assert (found.path, found.model_calls, found.slots) == ("rules", 0, {"count": 3})
@@ -592,7 +613,7 @@ from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.gguf import GGUFUnderstander
 
-u = GGUFUnderstander(sys.argv[1], backend=sys.argv[2], n_threads=1, seed=0, fast_path=False)
+u = GGUFUnderstander(sys.argv[1], backend=sys.argv[2], n_threads=1, seed=0, fast_path=False, rules_first=False)
 for path in sys.argv[3:]:
     d = Dialogue(load_flow(path), understander=u, stand_in_tools=True, clock=FrozenClock("2026-11-22T12:00"))
     d.start()
@@ -619,7 +640,12 @@ def test_cli_chat_traces_parses_and_is_byte_identical(tiny):
     command = [sys.executable, "-m", "fsmdial.cli", "chat", "flows/ride_change.json", "--model", str(tiny), "--trace"]
     runs = [
         subprocess.run(
-            command, input=b"Jane\n102\nchange pickup\n", capture_output=True, check=True, cwd=REPO, timeout=300
+            command,
+            input=b"Jane\nhello there\n102\nchange pickup\n",
+            capture_output=True,
+            check=True,
+            cwd=REPO,
+            timeout=300,
         )
         for _ in range(2)
     ]
@@ -665,7 +691,7 @@ def test_a_model_without_chat_template_needs_one_given(tmp_path):
     path = build_tiny_model(tmp_path / "no-template.gguf", chat_template=False)
     with pytest.raises(ModelError, match="no chat template"):
         GGUFUnderstander(path, n_threads=1)
-    u = GGUFUnderstander(path, n_threads=1, chat_template=CHATML_TEMPLATE, fast_path=False)
+    u = GGUFUnderstander(path, n_threads=1, chat_template=CHATML_TEMPLATE, fast_path=False, rules_first=False)
     state = asking(Dialogue(load_flow(PIZZA), stand_in_tools=True).understanding_state(), "name")
     assert u.understand(state, "Ada", now=NOW).path == "model"
 

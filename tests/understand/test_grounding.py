@@ -79,7 +79,7 @@ def test_the_flows_own_words_and_numbers_are_no_name():
 
 def test_the_asked_text_value_is_required_when_nothing_else_was_read():
     state = booking_state()
-    schema = turn_schema(state, "Priya Natarajan", NOW, settled=Parse(path="rules"))
+    schema = turn_schema(state, "Priya Natarajan", NOW)  # rules_first=False: the model reads the answer
     assert not fits(schema, '{"intent":"none","slots":{}}')
     assert fits(schema, '{"intent":"none","slots":{"name":"Priya Natarajan"}}')
 
@@ -94,7 +94,7 @@ def test_what_the_rules_settled_is_not_offered_to_the_model():
 def test_a_correction_during_a_confirmation_can_never_be_a_yes():
     held = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-24", "time": "19:00"}
     state = booking_state("confirm_booking", None, held, confirm=True)
-    schema = turn_schema(state, "sure, but at 8pm instead", NOW, settled=Parse(path="rules"))
+    schema = turn_schema(state, "sure, but at 8pm instead", NOW)
     assert fits(schema, '{"intent":"none","answer":"change","slots":{"time":"8pm"}}')
     assert not fits(schema, '{"intent":"none","answer":"yes","slots":{"time":"8pm"}}')
     assert not fits(schema, '{"intent":"none","answer":"change","slots":{}}')
@@ -139,18 +139,20 @@ def test_a_name_span_ends_at_its_clause_and_never_holds_what_the_rules_read_for_
     # STAR dialogue shape: the name asked, the guest count said in the same breath.
     state = booking_state()
     text = "Yes, I'm Angela, and please note, I expect a whopping 4 people to show up!"
-    schema = turn_schema(state, text, NOW, settled=Parse(slots={"party_size": 4}, path="rules"))
+    schema = turn_schema(state, text, NOW)
     assert fits(schema, '{"intent":"none","slots":{"name":"Angela"}}')
-    for run_on in ("Angela, and please note", "note, I expect a whopping 4 people", "whopping 4 people"):
+    for run_on in ("Angela, and please note", "note, I expect a whopping 4 people"):
         assert not fits(schema, '{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}"), run_on
         with pytest.raises(UnderstandingError, match="not a span"):
             schema.parse('{"intent":"none","slots":{"name":' + orjson.dumps(run_on).decode() + "}}")
+    # Beside the rules, the asked name is theirs to read: with the 4 people read, it is not offered at all.
+    assert "name" not in turn_schema(state, text, NOW, settled=Parse(slots={"party_size": 4}, path="rules")).text_slots
     # A person's name is a span of a name's shape (words only, as the rules read one): "Doe, Jane" is not
     # offered whole, its words are; a title's period is no sentence end ("Dr. Alexis"); a sentence end always is.
-    plain = turn_schema(state, "Doe, Jane", NOW, settled=Parse(path="rules"))
+    plain = turn_schema(state, "Doe, Jane", NOW)
     assert fits(plain, '{"intent":"none","slots":{"name":"Jane"}}')
     assert not fits(plain, '{"intent":"none","slots":{"name":"Doe, Jane"}}')
-    titled = turn_schema(state, "Dr. Alexis Moore. Thanks a lot", NOW, settled=Parse(path="rules"))
+    titled = turn_schema(state, "Dr. Alexis Moore. Thanks a lot", NOW)
     assert fits(titled, '{"intent":"none","slots":{"name":"Dr. Alexis Moore"}}')
     assert not fits(titled, '{"intent":"none","slots":{"name":"Alexis Moore. Thanks"}}')
 
@@ -199,7 +201,7 @@ def test_a_person_name_slot_is_offered_only_spans_the_rules_would_read_as_a_name
 
     state = booking_state()
     assert state.person_name is state.slot("name")
-    schema = turn_schema(state, text, NOW, settled=Parse(path="rules"))
+    schema = turn_schema(state, text, NOW)
     msg = message(text)
     offered = set()
     for first in range(len(msg.words)):
@@ -259,6 +261,8 @@ def test_a_greeting_question_or_dont_know_offers_no_text_span_to_any_text_slot(t
     seek(dialogue, "ask_fraud_details", asked="fraud_report")
     state = dialogue.understanding_state()
     assert state.asked == "fraud_report"
-    assert turn_schema(state, text, NOW, settled=Parse(path="rules")).text_slots == frozenset()
-    told = turn_schema(state, "someone took 300 dollars from my account", NOW, settled=Parse(path="rules"))
-    assert told.text_slots == {"fraud_report"}  # a report is offered as any span
+    assert turn_schema(state, text, NOW).text_slots == frozenset()
+    told = turn_schema(state, "someone took 300 dollars from my account", NOW)
+    assert told.text_slots == {"fraud_report"}  # a report is offered as any span (rules_first=False)
+    # Beside the rules, the answer to the asked report is theirs: the whole of it, never offered to the model.
+    assert turn_schema(state, "someone took 300 dollars from my account", NOW, settled=Parse()).text_slots == set()

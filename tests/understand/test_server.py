@@ -51,7 +51,7 @@ def booking(understander: ServerUnderstander) -> Dialogue:
 
 
 def test_a_turn_is_one_greedy_completion_under_the_turns_grammar_and_parsed_here(fake):
-    dialogue = booking(ServerUnderstander(fake.url))
+    dialogue = booking(ServerUnderstander(fake.url, rules_first=False))
     result = dialogue.turn("the booking is for Dana Lee please")
     assert result.trace.parse["slots"] == {"name": "Dana Lee"}
     assert result.trace.understanding["backend"] == "server"
@@ -66,7 +66,7 @@ def test_a_turn_is_one_greedy_completion_under_the_turns_grammar_and_parsed_here
 
 
 def test_the_prompt_is_the_chat_template_around_the_conversation(fake):
-    understander = ServerUnderstander(fake.url)
+    understander = ServerUnderstander(fake.url, rules_first=False)
     dialogue = booking(understander)
     dialogue.turn("the booking is for Dana Lee please")
     (request,) = fake.completions()
@@ -111,7 +111,7 @@ def test_a_server_that_ignores_grammars_is_refused_by_the_canary():
 )
 def test_a_reply_that_does_not_fit_the_turns_schema_fails_the_turn_and_changes_nothing(fake, reply):
     fake.replies = type(fake.replies)([reply])
-    dialogue = booking(ServerUnderstander(fake.url))
+    dialogue = booking(ServerUnderstander(fake.url, rules_first=False))
     before = dialogue.snapshot()
     with pytest.raises(UnderstandingError):
         dialogue.turn("the booking is for Dana Lee please")
@@ -128,7 +128,7 @@ def test_a_server_that_is_not_there_at_start_is_a_model_error():
 
 
 def test_a_server_gone_mid_session_fails_the_turn_with_a_typed_error_and_the_session_is_unchanged(fake):
-    dialogue = booking(ServerUnderstander(fake.url, retries=2, backoff=0.01, timeout=2))
+    dialogue = booking(ServerUnderstander(fake.url, retries=2, backoff=0.01, timeout=2, rules_first=False))
     before = dialogue.snapshot()
     fake.close()
     with pytest.raises(ModelServerError, match="failed 3 times.*ConnectionRefused") as caught:
@@ -138,7 +138,7 @@ def test_a_server_gone_mid_session_fails_the_turn_with_a_typed_error_and_the_ses
 
 
 def test_a_busy_or_loading_server_is_retried_with_backoff(fake):
-    understander = ServerUnderstander(fake.url, retries=2, backoff=0.01)
+    understander = ServerUnderstander(fake.url, retries=2, backoff=0.01, rules_first=False)
     dialogue = booking(understander)
     fake.fail.extend([503, 503])
     assert dialogue.turn("the booking is for Dana Lee please").trace.parse["slots"] == {"name": "Dana Lee"}
@@ -151,7 +151,7 @@ def test_a_busy_or_loading_server_is_retried_with_backoff(fake):
 
 
 def test_a_client_error_is_not_retried(fake):
-    dialogue = booking(ServerUnderstander(fake.url, retries=3, backoff=0.01))
+    dialogue = booking(ServerUnderstander(fake.url, retries=3, backoff=0.01, rules_first=False))
     fake.fail.append(400)
     with pytest.raises(ModelServerError, match="HTTP 400"):
         dialogue.turn("the booking is for Dana Lee please")
@@ -198,8 +198,9 @@ def test_a_real_server_gives_the_in_process_parses(served):
     from fsmdial.understand.gguf import GGUFUnderstander
 
     model, url = served
-    local = GGUFUnderstander(model, backend="llamacpp", n_threads=1, fast_path=False)
-    remote = ServerUnderstander(url, fast_path=False)
+    # rules_first=False: every turn's parse is the model's, so every turn compares the two decodings
+    local = GGUFUnderstander(model, backend="llamacpp", n_threads=1, fast_path=False, rules_first=False)
+    remote = ServerUnderstander(url, fast_path=False, rules_first=False)
     compared = 0
     for name in SAMPLE_FLOWS:
         parses = []
@@ -217,4 +218,4 @@ def test_a_real_server_gives_the_in_process_parses(served):
             parses.append(said)
         assert parses[0] == parses[1], name
         compared += sum(1 for _, path, _ in parses[0] if path == "model")
-    assert compared >= 5  # model calls compared, not only rules (SmolLM2: 6 of the 32 turns, tiny: more)
+    assert compared >= 5  # model calls compared, not only rules
