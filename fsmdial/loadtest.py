@@ -509,21 +509,25 @@ def inject_faults(
     def running() -> bool:
         return any(thread.is_alive() for thread in users)
 
-    time.sleep(min(0.5, options.duration / 4))
+    def busy(ports: Sequence[int]) -> bool:
+        """Wait (10 s at most) until a turn is in flight on one of ``ports``; whether one is."""
+        waited = time.monotonic() + 10
+        while not any(client.in_flight[port] for port in ports) and time.monotonic() < waited and running():
+            time.sleep(0.001)
+        return any(client.in_flight[port] for port in ports)
+
+    # Faults strike while turns run, however quickly the users get through their conversations.
     if options.kill_worker and running():
         victim = rng.randrange(len(workers))
         worker = workers[victim]
-        waited = time.monotonic() + 10
-        while client.in_flight[worker.port] == 0 and time.monotonic() < waited and running():
-            time.sleep(0.001)
-        mid = client.in_flight[worker.port] > 0
+        mid = busy([worker.port])
         worker.kill()
         faults.append(f"SIGKILL worker {victim} ({'a turn in flight' if mid else 'idle'})")
         time.sleep(1.0)
         worker.start()
         faults.append(f"worker {victim} restarted")
     if options.model_outage and model_process is not None and running():
-        time.sleep(1.0)
+        busy([worker.port for worker in workers])
         model_process.kill()
         faults.append(f"SIGKILL model server, down for {options.model_outage:g} s")
         time.sleep(options.model_outage)

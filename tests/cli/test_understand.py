@@ -19,12 +19,12 @@ def test_prompt_shows_the_prompt_what_the_rules_settled_and_the_grounded_grammar
     assert "Alex" not in out  # no example value anywhere
     assert "- continue: the user asks for what this dialogue already does" in out  # built-in, described in words
     vet = str(Path(FLOW).with_name("vet_appointment.json"))
-    text = "a cat, and the reason is a dental check for Ginger"
+    text = "a cat, and the reason is her sore ear"
     assert main(["prompt", vet, "ask_appointment", text, "--asked", "species"]) == 0
     out = capsys.readouterr().out
     assert "--- settled by the rules: {'intent': None, 'slots': {'species': 'cat'}}" in out
-    assert '"x-span-of":"a cat, and the reason is a dental check for Ginger"' in out  # the reason: a span of it
-    assert '"x-whole-clause":true' in out and 'span-7 ::= "dental " span-8' in out  # the whole clause, no fragment
+    assert '"x-span-of":"a cat, and the reason is her sore ear"' in out  # the reason: a span of it
+    assert '"x-whole-clause":true' in out and 'span-6 ::= "her " span-7' in out  # the whole clause, no fragment
 
 
 def test_prompt_shows_a_name_after_cue_words_settled_by_the_rules(capsys):
