@@ -18,7 +18,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, leads, read_acts, second_thoughts, split_negated
+from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -97,4 +97,5 @@ __all__ = [
     "parse_yes_no",
     "remove_dates_and_times",
     "split_negated",
+    "without_questions",
 ]

@@ -488,6 +488,18 @@ _CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
 _NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
 
 
+_ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's)\b")
+"""A clause that asks the agent something ("how many does one box feed", "what sizes do you have")."""
+
+
+@lru_cache(maxsize=1024)
+def without_questions(text: str) -> str:
+    """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
+    question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
+    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
+    return ", ".join(c for c in clauses if not _ASKS.match(normalize(c)))
+
+
 @lru_cache(maxsize=1024)
 def split_negated(text: str) -> tuple[str, str]:
     """``text`` cut into what it says and what it rules out: the clauses with a "not" ("sure, just not at 7pm",

@@ -46,6 +46,7 @@ from ..language import (
     remove_dates_and_times,
     second_thoughts,
     split_negated,
+    without_questions,
 )
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
@@ -204,7 +205,7 @@ class RulesUnderstander:
         acts = read_acts(text)
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
-        parse.intent = self._intent(state, tables, norm, text)
+        parse.intent = self._intent(state, tables, norm, text, acts)
         if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
             parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
@@ -212,6 +213,10 @@ class RulesUnderstander:
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
+        if acts.question and state.asked is not None:
+            # "not sure, how many does one box feed?" answers no question asked: its words are no value (a
+            # question with nothing asked, "what is the rating of the hilton", names what it asks about)
+            said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if acts.deny and (swap := _replacement(text)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
@@ -284,7 +289,7 @@ class RulesUnderstander:
         return None
 
     # ------------------------------------------------------------------ parts
-    def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str) -> str | None:
+    def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
         index = state.example_index
         if norm in index:
             return index[norm]
@@ -298,6 +303,7 @@ class RulesUnderstander:
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
         if (
             tables.decline
+            and not acts.question  # "not sure, how many does one box feed?" asks; it refuses nothing
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
