@@ -593,27 +593,58 @@ _SEND_TO = re.compile(
 """The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
 
 
-_SWAP = re.compile(
-    r"(?<![\w'])([\w'\-]+)\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)(?![\w'])|"
-    r"(?<![\w'])not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)\s*,?\s+(?:but\s+|it's\s+|it\s+is\s+)?([\w'\-]+)(?![\w'])",
-    re.I,
+_WORD = r"([\w'\-]+)"
+_SWAPS = (
+    # "14, not 12": (new, old)
+    (re.compile(r"(?<![\w'])" + _WORD + r"\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?" + _WORD + r"(?![\w'])", re.I), 1, 2),
+    # "not 12 but 14", "it's not Pepper, it's Paprika"
+    (
+        re.compile(
+            r"(?<![\w'])(?:not|isn't|wasn't)\s+(?:a\s+|an\s+|the\s+)?"
+            + _WORD
+            + r"\s*[,;]?\s+(?:but\s+|it's\s+|it\s+is\s+)?"
+            + _WORD
+            + r"(?![\w'])",
+            re.I,
+        ),
+        2,
+        1,
+    ),
+    # "12? no, 14", "Pepper?? no it's Paprika"
+    (
+        re.compile(
+            r"(?<![\w'])"
+            + _WORD
+            + r"\s*\?+\s*(?:no|nope|nah)\b[\s,.!]*(?:it's\s+|it\s+is\s+|make\s+it\s+)?"
+            + _WORD
+            + r"(?![\w'])",
+            re.I,
+        ),
+        2,
+        1,
+    ),
 )
+"""The ways of putting one word in place of another, with the groups of the new word and the old one."""
 
 
 def _replacement(text: str) -> tuple[str, str] | None:
-    """A word put in place of another ("14, not 12", "not 12 but 14"): (old, new), both of one shape (digits or
-    letters), or None."""
-    found = _SWAP.search(text)
-    if found is None:
-        return None
-    new, old = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
-    if found.group(1) and new.isdigit() != old.isdigit():
-        # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
-        same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
-        new = same[-1] if same else new
-    if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
-        return None
-    return old, new
+    """A word put in place of another ("14, not 12", "not 12 but 14", "it's not X, it's Y", "X? no, Y"):
+    (old, new), both of one shape (digits or letters), or None."""
+    for pattern, new_group, old_group in _SWAPS:
+        for found in pattern.finditer(text):
+            new, old = found.group(new_group), found.group(old_group)
+            if new_group < old_group and new.isdigit() != old.isdigit():
+                # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
+                same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
+                new = same[-1] if same else new
+            if (
+                new.isdigit() == old.isdigit()
+                and new.casefold() != old.casefold()
+                and new.casefold() not in FUNCTION_WORDS
+                and old.casefold() not in FUNCTION_WORDS
+            ):
+                return old, new
+    return None
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)

@@ -39,3 +39,31 @@ def test_a_value_stated_outside_the_question_is_kept():
 )
 def test_without_questions_drops_the_clauses_that_ask(said, kept):
     assert without_questions(said) == kept
+
+
+# ------------------------------------------------------------------ a held value negated at the confirmation
+VET_TO_CONFIRM = ("Tom Baker", "Biscuit", "dog", "limping", "tomorrow", "3pm", "07444555666", "tom@mail.com")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hold on, it isn't Biscuit, it's Crumble",
+        "not Biscuit but Crumble",
+        "Biscuit? no, Crumble",
+        "Crumble, not Biscuit",
+    ],
+)
+def test_a_word_put_in_place_of_a_held_value_replaces_it_and_does_not_commit(said):
+    dialogue = play("vet_appointment.json", [*VET_TO_CONFIRM, said])
+    assert dialogue.slots["pet_name"] == "Crumble" and not dialogue.session.calls
+    dialogue.turn("yes")
+    assert dialogue.session.calls["book_appointment"]["arguments"]["pet_name"] == "Crumble"
+
+
+@pytest.mark.parametrize("said", ["wait, the dog is not Biscuit", "no no, the reason isn't limping"])
+def test_a_held_value_negated_at_the_confirmation_is_cleared_and_asked_again(said):
+    dialogue = play("vet_appointment.json", [*VET_TO_CONFIRM, said])
+    dialogue.turn("yes")
+    assert not dialogue.session.calls
+    assert "Biscuit" not in dialogue.slots.values() or "limping" not in dialogue.slots.values()
