@@ -47,6 +47,8 @@ _NOT_A_TIME_AFTER = re.compile(
     r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?)",
     re.I,
 )
+_PARTY_BEFORE = re.compile(r"\b(?:table|booking|reservation|party|seats?)\s+for\s+$", re.I)
+"""The words before a bare number that make it a count of people ("a table for 2 tonight"), not a time."""
 _PART = re.compile(r"(?<!good )\b(morning|afternoon|evening|night|tonight)\b", re.I)
 _PART_RIGHT_AFTER = re.compile(
     r"\s*(?:o[\"'’]?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening|night)|at\s+(night)|(tonight))\b", re.I
@@ -151,7 +153,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
-        if _NOT_A_TIME_AFTER.match(text, end):
+        if _NOT_A_TIME_AFTER.match(text, end) or _PARTY_BEFORE.search(text, 0, start):
             return ()
         before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
         if not (before or _PART_RIGHT_AFTER.match(text, end)):

@@ -454,6 +454,8 @@ class RulesUnderstander:
                 parse.slots[asked.name] = typo
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
+        if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
+            rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
         numbers = find_numbers(rest)
         if len(numbers) > 1 and (second := _SELF_CORRECTION.search(rest)) is not None:
             # "one large margherita and... actually make that two": what follows the correction counts
@@ -474,6 +476,12 @@ _SELF_CORRECTION = re.compile(
     re.I,
 )
 """The last correction inside one message ("one large margherita and... actually make that two")."""
+_COUPLE = re.compile(
+    r"(?<![\w'])(?:just\s+|only\s+)?(?:me|myself|i)\s+and\s+(?:my\s+)?(?:wife|husband|partner|girlfriend|boyfriend|"
+    r"fianc[ée]e?|friend|mum|mom|mother|dad|father|son|daughter|brother|sister|colleague|boss|date)(?![\w'])",
+    re.I,
+)
+"""The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
@@ -505,6 +513,10 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
+_RANGE_WORDS = frozenset({"from", "to", "than", "into"})
+"""Words between a slot's own words and a number that make the number something else ("my ride from 2 to 4")."""
+
+
 def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | float] | None:
     """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
     if not tables.number_words:
@@ -513,9 +525,10 @@ def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | flo
     hits: list[tuple[Slot, int | float]] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
-            if (word[0].isdigit() or word in WORD_NUMBERS) and any(
-                w in vocab for w in words[max(0, i - 3) : i] + words[i + 1 : i + 3]
-            ):
+            before = words[max(0, i - 3) : i]
+            if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
+                before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
+            if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in before + words[i + 1 : i + 3]):
                 read = find_numbers(word)
                 if read:
                     hits.append((slot, read[0]))

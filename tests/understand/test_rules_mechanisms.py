@@ -67,3 +67,25 @@ def test_a_held_value_negated_at_the_confirmation_is_cleared_and_asked_again(sai
     dialogue.turn("yes")
     assert not dialogue.session.calls
     assert "Biscuit" not in dialogue.slots.values() or "limping" not in dialogue.slots.values()
+
+
+# ------------------------------------------------------------------ numbers to the slot their cue words name
+@pytest.mark.parametrize("said", ["could I get a table for 3 tonight", "hello, a booking for 5 this evening please"])
+def test_a_number_after_table_for_is_the_party_not_a_time(said):
+    kept = slots("restaurant_booking.json", said)
+    assert kept.get("party_size") in (3, 5) and "time" not in kept
+
+
+def test_a_bare_number_answers_the_asked_slot():
+    assert slots("restaurant_booking.json", "Ines", "6")["party_size"] == 6
+
+
+@pytest.mark.parametrize("said", ["only me and my girlfriend", "me and my dad", "it'll be myself and my colleague"])
+def test_the_user_and_one_companion_are_two_people(said):
+    assert slots("restaurant_booking.json", "Ines", said)["party_size"] == 2
+
+
+def test_numbers_of_a_range_are_no_id_named_before_them():
+    kept = slots("ride_change.json", "hi, I want to move my ride from 3 to 5 pm")
+    assert "ride_id" not in kept
+    assert slots("ride_change.json", "Li Wei", "my ride is 812")["ride_id"] == 812
