@@ -192,7 +192,7 @@ def decline(turn: Turn, said: Acts) -> None:
         missing = turn.tables.missing(node, turn.session.slots)
         if not missing:
             return
-        if said.dont_know and node.id not in turn.tables.decline_nodes:
+        if (said.dont_know and node.id not in turn.tables.decline_nodes) or said.for_now:
             turn.say("ask", "take_your_time", sentences.take_your_time(), node.id, missing[0].name)
             turn.trace.notes.append(f"slot {missing[0].name!r}: the user does not know yet; asked again")
             return

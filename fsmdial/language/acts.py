@@ -318,6 +318,33 @@ STALL = _phrases(
     "thinking",
     "let me see",
 )
+FOR_NOW = _phrases(
+    "right now",
+    "at the moment",
+    "just now",
+    "yet",
+    "with me",
+    "on me",
+    "to hand",
+    "hang on",
+    "hold on",
+    "one moment",
+    "one sec",
+    "one second",
+    "just a moment",
+    "just a second",
+    "give me a second",
+    "give me a sec",
+    "give me a minute",
+    "bear with me",
+    "let me check",
+    "let me find",
+    "let me look",
+    "let me get",
+    "let me grab",
+)
+"""Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
+the user will give the value in a moment, it is no refusal."""
 FILLER = _phrases(
     "pls",
     "plz",
@@ -371,6 +398,8 @@ class Acts:
     preference_leads: bool
     """The no-preference starts the message ("whatever you have"): the message is no text value."""
     stall: bool
+    for_now: bool
+    """A don't-know or don't-have said for now ("not with me right now, hang on"): asked again, never a decline."""
     rest: str
     only_social: bool
     """Nothing but greetings, thanks, yes/no words and filler: no value can be in it."""
@@ -430,9 +459,13 @@ def read_acts(text: str) -> Acts:
         no_preference=bool(preference),
         preference_leads=norm.count(" ") < SHORT_WORDS and any(leads(norm, found.start()) for found in preference),
         stall=stalled,
+        for_now=bool(FOR_NOW.search(norm)) and (bool(unsure) or bool(_NOT_HAVE.search(norm))),
         rest=rest,
         only_social=only_social,
     )
+
+
+_NOT_HAVE = re.compile(r"(?<![\w'])(?:don't|do not|dont|can't|cannot|can not)\s+(?:have|find|get|see|reach)(?![\w'])")
 
 
 def _strip_front(text: str) -> str:

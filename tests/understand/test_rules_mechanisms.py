@@ -89,3 +89,24 @@ def test_numbers_of_a_range_are_no_id_named_before_them():
     kept = slots("ride_change.json", "hi, I want to move my ride from 3 to 5 pm")
     assert "ride_id" not in kept
     assert slots("ride_change.json", "Li Wei", "my ride is 812")["ride_id"] == 812
+
+
+# ------------------------------------------------------------------ a pause is no decline
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't find my card at the moment, give me a minute",
+        "don't have it on me just now, let me grab it",
+        "I don't know it yet, bear with me",
+    ],
+)
+def test_a_dont_have_for_now_is_asked_again_and_the_value_then_read(said):
+    dialogue = play("card_activation.json", [said])
+    assert not dialogue.session.ended
+    dialogue.turn("right, found it: 4471")
+    assert dialogue.slots["card_last4"] == "4471"
+
+
+def test_an_explicit_refusal_still_declines():
+    dialogue = play("card_activation.json", ["I'd rather not give that out"])
+    assert dialogue.session.ended
