@@ -319,13 +319,7 @@ STALL = _phrases(
     "let me see",
 )
 FOR_NOW = _phrases(
-    "right now",
-    "at the moment",
-    "just now",
     "yet",
-    "with me",
-    "on me",
-    "to hand",
     "hang on",
     "hold on",
     "one moment",
@@ -344,7 +338,7 @@ FOR_NOW = _phrases(
     "let me grab",
 )
 """Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
-the user will give the value in a moment, it is no refusal."""
+the user will give the value in a moment, it is no refusal ("I don't have it on me" alone still is one)."""
 FILLER = _phrases(
     "pls",
     "plz",
