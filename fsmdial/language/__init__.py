@@ -46,7 +46,7 @@ from .phrases import (
     THANKS_ONLY_PATTERN,
 )
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
-from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
+from .times import TWELVE_HOUR, approximate_clock, clock_readings, parse_time, read_clock, remove_times
 
 __all__ = [
     "Acts",
@@ -92,6 +92,7 @@ __all__ = [
     "parse_date",
     "parse_time",
     "read_clock",
+    "approximate_clock",
     "clock_readings",
     "TWELVE_HOUR",
     "parse_yes_no",

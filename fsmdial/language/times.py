@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .numbers import words_to_digits
 from .text import DIGIT
 
-__all__ = ["TWELVE_HOUR", "clock_readings", "parse_time", "read_clock", "remove_times"]
+__all__ = ["TWELVE_HOUR", "approximate_clock", "clock_readings", "parse_time", "read_clock", "remove_times"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
@@ -261,6 +261,24 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
         hour, minute = readings[0].split(":")
         return f"{int(hour)}:{minute}{TWELVE_HOUR}"
     return readings[0] if readings else None
+
+
+_APPROXIMATE = re.compile(
+    r"^\W*(?:(?:ok|okay|um+|uh+|er+|so|well|maybe|probably|say|like|around|about|roughly|at|approx(?:imately)?|"
+    r"sometime|somewhere|-)\W+)*(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*-?\s*(?P<ish>ish)?"
+    r"(?:\W+(?:or so|please|pls|thanks|then|if possible|if that's ok|is fine|works))*\W*$",
+    re.I,
+)
+
+
+def approximate_clock(text: str) -> str | None:
+    """The time a message that is only an approximate hour gives ("around 11", "8ish", "like 8ish", "say 9.30"), as
+    :func:`read_clock` gives it; only for a reply to a time question (elsewhere "around 8" may be people)."""
+    found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
+    if found is None:
+        return None
+    minute = found.group("m") or "00"
+    return read_clock(f"at {found.group('h')}:{minute}")
 
 
 def remove_times(text: str, now: dt.datetime | None = None) -> str:

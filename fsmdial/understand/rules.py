@@ -32,6 +32,7 @@ from ..language import (
     THANKS_ONLY_PATTERN,
     WORD_NUMBERS,
     Acts,
+    approximate_clock,
     find_name,
     find_numbers,
     impossible_date,
@@ -421,8 +422,11 @@ class RulesUnderstander:
         # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
         date = read_date(text, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
+        approximate = None
+        if time is None and asked is not None and asked is tables.time_target:
+            time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
-            rest = remove_dates_and_times(text, now)
+            rest = remove_dates_and_times(text, now) if approximate is None else ""
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:

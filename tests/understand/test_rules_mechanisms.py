@@ -110,3 +110,23 @@ def test_a_dont_have_for_now_is_asked_again_and_the_value_then_read(said):
 def test_an_explicit_refusal_still_declines():
     dialogue = play("card_activation.json", ["I'd rather not give that out"])
     assert dialogue.session.ended
+
+
+# ------------------------------------------------------------------ approximate times, date typos
+@pytest.mark.parametrize(("said", "time"), [("about 9", "21:00"), ("nineish", "21:00"), ("maybe 7-ish", "19:00")])
+def test_an_approximate_hour_answers_the_time_question(said, time):
+    assert slots("restaurant_booking.json", "Ines", "3", "tomorrow", said).get("time") == time
+
+
+def test_an_approximate_hour_is_no_time_when_people_are_asked():
+    kept = slots("restaurant_booking.json", "Ines", "about 6")
+    assert kept["party_size"] == 6 and "time" not in kept
+
+
+@pytest.mark.parametrize(("said", "day"), [("tomorrw", "2026-11-24"), ("on firday", "2026-11-27")])
+def test_a_date_word_with_one_typo_is_read(said, day):
+    assert slots("restaurant_booking.json", "Ines", "3", said).get("date") == day
+
+
+def test_a_word_two_typos_from_a_date_word_is_none():
+    assert "date" not in slots("restaurant_booking.json", "Ines", "3", "tmorow")
