@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fsmdial.language import without_questions
-from tests.understand.test_rules_customers import play, slots
+from tests.understand.test_rules_customers import PIZZA, play, slots
 
 
 # ------------------------------------------------------------------ a question is no value and no decline
@@ -130,3 +130,21 @@ def test_a_date_word_with_one_typo_is_read(said, day):
 
 def test_a_word_two_typos_from_a_date_word_is_none():
     assert "date" not in slots("restaurant_booking.json", "Ines", "3", "tmorow")
+
+
+# ------------------------------------------------------------------ digits said one by one
+@pytest.mark.parametrize(
+    ("said", "last4"),
+    [("one two three", None), ("the last digits are five two two eight", "5228"), ("4 0 0 9", "4009")],
+)
+def test_digits_said_one_by_one_are_a_reference(said, last4):
+    kept = slots("card_activation.json", said)
+    assert kept.get("card_last4") == last4
+
+
+def test_a_spoken_pin_is_read_and_a_categorical_value_with_a_number_word_is_kept():
+    assert (
+        slots("card_activation.json", "two seven seven one", "march 3rd 1990", "yes", "eight eight one zero")["new_pin"]
+        == "8810"
+    )
+    assert slots(str(PIZZA), "four cheese")["pizza"] == "four cheese"
