@@ -524,7 +524,8 @@ def without_questions(text: str) -> str:
     """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
     question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
     clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
-    return ", ".join(c for c in clauses if not _ASKS.match(normalize(c)))
+    kept = [c for c in clauses if not _ASKS.match(normalize(c))]
+    return text if len(kept) == len(clauses) else ", ".join(kept)  # no question clause: the text as written
 
 
 @lru_cache(maxsize=1024)

@@ -33,7 +33,8 @@ def test_a_value_stated_outside_the_question_is_kept():
     ("said", "kept"),
     [
         ("dunno, how many would you suggest?", "dunno"),
-        ("what about 8?", "what about 8"),
+        ("what about 8?", "what about 8?"),
+        ("?a+", "?a+"),
         ("5 of them, when do you open?", "5 of them"),
     ],
 )
