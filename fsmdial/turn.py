@@ -21,7 +21,7 @@ from .bounds import bound_words
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
 from .jsonvalues import jsonable
-from .language import Acts, read_acts, sentences
+from .language import Acts, read_acts, sentences, split_negated
 from .machine import fold
 from .session import SessionState
 from .slottypes import KINDS
@@ -149,6 +149,8 @@ def respond(
         proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots}, now)
         if parse.negated:
             rule_out(turn, parse.negated, now)
+        if state is not None and state.confirm in turn.tables.guards_commit and said.deny:
+            rule_out_held(turn, split_negated(text)[1])
         if state is not None and state.confirm is not None:
             parse = guard_answer(turn, parse, said, state)
         if state is not None and (parse.answer is not None or parse.choice is not None):
@@ -166,6 +168,7 @@ def respond(
             and not routed
             and not (turn.reask and not said.question)
             and not (said.only_social and (said.greet or said.thank))
+            and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
@@ -190,7 +193,7 @@ def decline(turn: Turn, said: Acts) -> None:
         missing = turn.tables.missing(node, turn.session.slots)
         if not missing:
             return
-        if said.dont_know and node.id not in turn.tables.decline_nodes:
+        if (said.dont_know and node.id not in turn.tables.decline_nodes) or said.for_now:
             turn.say("ask", "take_your_time", sentences.take_your_time(), node.id, missing[0].name)
             turn.trace.notes.append(f"slot {missing[0].name!r}: the user does not know yet; asked again")
             return
@@ -248,7 +251,36 @@ def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:
             value = coerce(tables.slots[name], raw, now)
         except InvalidValue:
             continue
-        if name not in session.slots or session.slots[name] != value or name in turn.machine.given_now:
+        if name in session.slots and session.slots[name] == value:
+            cleared.append(name)
+    clear(turn, cleared)
+
+
+def rule_out_held(turn: Turn, ruled_out: str) -> None:
+    """At a committing confirmation, clear the slots whose held text the user named in a clause with a "not" ("no,
+    not Pepper"; "it's not X, it's Y" already put Y in place): asked again, never confirmed as they were."""
+    if not ruled_out:
+        return
+    changed = {change["slot"] for change in turn.trace.slot_changes}
+    clear(
+        turn,
+        [
+            name
+            for name, value in turn.session.slots.items()
+            if isinstance(value, str)
+            and len(value) > 1
+            and name not in changed
+            and re.search(r"(?<![\w'])" + re.escape(value) + r"(?![\w'])", ruled_out, re.I)
+        ],
+    )
+
+
+def clear(turn: Turn, names: Sequence[str]) -> None:
+    """Clear the held slots ``names`` (not those given this turn or those a committed action used) and say so."""
+    session, tables = turn.session, turn.tables
+    cleared: list[str] = []
+    for name in names:
+        if name not in session.slots or name in turn.machine.given_now:
             continue
         if tables.commits and committed_action(turn, name) is not None:
             continue

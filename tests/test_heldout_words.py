@@ -54,13 +54,8 @@ def test_nothing_is_committed_where_the_customer_did_not_agree(report):
     assert len(refused) == 11 and [c["id"] for c in refused if not c["success"]] == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="measured 2026-11-25 (rules, main at 6bce800): 4 wrong commits: ho-07 'around 8' read as the party "
-    "size after 'table for 2 tonight' was not read; ho-24 a question at the quantity taken as don't-know (1 box) "
-    "and the next answer as the address; ho-32 the pet's name corrected at the confirmation ignored; ho-59 "
-    "'from 2 to 4' read as the ride id",
-)
 def test_rules_never_commit_a_misunderstanding(report):
+    # 4 wrong commits at 6bce800 (ho-07, ho-24, ho-32, ho-59); 0 since branch rules2 fixed their classes, so this
+    # set is no longer held out: it guards against those classes coming back.
     wrong = [c["id"] for c in report["conversations"] if c["wrong_commits"]]
     assert wrong == []

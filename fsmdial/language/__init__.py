@@ -18,7 +18,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, leads, read_acts, second_thoughts, split_negated
+from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -46,7 +46,7 @@ from .phrases import (
     THANKS_ONLY_PATTERN,
 )
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
-from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
+from .times import TWELVE_HOUR, approximate_clock, clock_readings, parse_time, read_clock, remove_times
 
 __all__ = [
     "Acts",
@@ -92,9 +92,11 @@ __all__ = [
     "parse_date",
     "parse_time",
     "read_clock",
+    "approximate_clock",
     "clock_readings",
     "TWELVE_HOUR",
     "parse_yes_no",
     "remove_dates_and_times",
     "split_negated",
+    "without_questions",
 ]

@@ -318,6 +318,27 @@ STALL = _phrases(
     "thinking",
     "let me see",
 )
+FOR_NOW = _phrases(
+    "yet",
+    "hang on",
+    "hold on",
+    "one moment",
+    "one sec",
+    "one second",
+    "just a moment",
+    "just a second",
+    "give me a second",
+    "give me a sec",
+    "give me a minute",
+    "bear with me",
+    "let me check",
+    "let me find",
+    "let me look",
+    "let me get",
+    "let me grab",
+)
+"""Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
+the user will give the value in a moment, it is no refusal ("I don't have it on me" alone still is one)."""
 FILLER = _phrases(
     "pls",
     "plz",
@@ -371,6 +392,8 @@ class Acts:
     preference_leads: bool
     """The no-preference starts the message ("whatever you have"): the message is no text value."""
     stall: bool
+    for_now: bool
+    """A don't-know or don't-have said for now ("not with me right now, hang on"): asked again, never a decline."""
     rest: str
     only_social: bool
     """Nothing but greetings, thanks, yes/no words and filler: no value can be in it."""
@@ -430,9 +453,13 @@ def read_acts(text: str) -> Acts:
         no_preference=bool(preference),
         preference_leads=norm.count(" ") < SHORT_WORDS and any(leads(norm, found.start()) for found in preference),
         stall=stalled,
+        for_now=bool(FOR_NOW.search(norm)) and (bool(unsure) or bool(_NOT_HAVE.search(norm))),
         rest=rest,
         only_social=only_social,
     )
+
+
+_NOT_HAVE = re.compile(r"(?<![\w'])(?:don't|do not|dont|can't|cannot|can not)\s+(?:have|find|get|see|reach)(?![\w'])")
 
 
 def _strip_front(text: str) -> str:
@@ -486,6 +513,19 @@ _CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
     r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
 )
 _NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
+
+
+_ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's)\b")
+"""A clause that asks the agent something ("how many does one box feed", "what sizes do you have")."""
+
+
+@lru_cache(maxsize=1024)
+def without_questions(text: str) -> str:
+    """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
+    question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
+    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
+    kept = [c for c in clauses if not _ASKS.match(normalize(c))]
+    return text if len(kept) == len(clauses) else ", ".join(kept)  # no question clause: the text as written
 
 
 @lru_cache(maxsize=1024)

@@ -18,6 +18,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from .numbers import words_to_digits
 from .text import DIGIT, may_contain
 from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
@@ -164,7 +167,37 @@ _HORIZON = 366
 def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     """The readings of the first date in ``text`` as ISO dates: one for most ("tomorrow", "December 3rd",
     "next Friday", "in two days"), the coming ones in order for a weekday alone ("Friday") or a day without a
-    month ("the 21st"), up to a year ahead; none when there is no date."""
+    month ("the 21st"), up to a year ahead; none when there is no date. A date word with one typo ("tomorow",
+    "wednesdy") is read as that word when the text has no date otherwise."""
+    readings = _readings(text, now)
+    if not readings and (fixed := without_date_typos(text)) != text:
+        readings = _readings(fixed, now)
+    return readings
+
+
+_TYPO_VOCABULARY = tuple(
+    word
+    for word in ("tomorrow", "tonight", "yesterday", "fortnight", *WEEKDAYS, *MONTHS)
+    if len(word) >= 6  # a short word is one letter from too many others ("march"/"match", "today"/"toady")
+)
+_LONG_WORD = re.compile(r"[a-z]{5,}", re.I)
+
+
+def without_date_typos(text: str) -> str:
+    """``text`` with each word one typo (an edit or a swap of two letters) away from a long date word ("tomorow",
+    "wendesday", "decmber") written as that word; other words as they are."""
+
+    def fixed(found: re.Match[str]) -> str:
+        word = found.group().lower()
+        if word in _TYPO_VOCABULARY or word[:-1] in _TYPO_VOCABULARY:  # "on sundays" is every Sunday, no date
+            return found.group()
+        best = process.extractOne(word, _TYPO_VOCABULARY, scorer=OSA.distance, score_cutoff=1)
+        return best[0] if best is not None else found.group()
+
+    return _LONG_WORD.sub(fixed, text)
+
+
+def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if not _has_date_hint(text) and ((said := words_to_digits(text)) is text or not _has_date_hint(said)):
         return ()  # most utterances name no date: skip the patterns below
     low = words_to_digits(text).lower()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .numbers import words_to_digits
 from .text import DIGIT
 
-__all__ = ["TWELVE_HOUR", "clock_readings", "parse_time", "read_clock", "remove_times"]
+__all__ = ["TWELVE_HOUR", "approximate_clock", "clock_readings", "parse_time", "read_clock", "remove_times"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
@@ -47,6 +47,8 @@ _NOT_A_TIME_AFTER = re.compile(
     r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?)",
     re.I,
 )
+_PARTY_BEFORE = re.compile(r"\b(?:table|booking|reservation|party|seats?)\s+for\s+$", re.I)
+"""The words before a bare number that make it a count of people ("a table for 2 tonight"), not a time."""
 _PART = re.compile(r"(?<!good )\b(morning|afternoon|evening|night|tonight)\b", re.I)
 _PART_RIGHT_AFTER = re.compile(
     r"\s*(?:o[\"'’]?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening|night)|at\s+(night)|(tonight))\b", re.I
@@ -151,7 +153,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
-        if _NOT_A_TIME_AFTER.match(text, end):
+        if _NOT_A_TIME_AFTER.match(text, end) or _PARTY_BEFORE.search(text, 0, start):
             return ()
         before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
         if not (before or _PART_RIGHT_AFTER.match(text, end)):
@@ -259,6 +261,24 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
         hour, minute = readings[0].split(":")
         return f"{int(hour)}:{minute}{TWELVE_HOUR}"
     return readings[0] if readings else None
+
+
+_APPROXIMATE = re.compile(
+    r"^\W*(?:(?:ok|okay|um+|uh+|er+|so|well|maybe|probably|say|like|around|about|roughly|at|approx(?:imately)?|"
+    r"sometime|somewhere|-)\W+)*(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*-?\s*(?P<ish>ish)?"
+    r"(?:\W+(?:or so|please|pls|thanks|then|if possible|if that's ok|is fine|works))*\W*$",
+    re.I,
+)
+
+
+def approximate_clock(text: str) -> str | None:
+    """The time a message that is only an approximate hour gives ("around 11", "8ish", "like 8ish", "say 9.30"), as
+    :func:`read_clock` gives it; only for a reply to a time question (elsewhere "around 8" may be people)."""
+    found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
+    if found is None:
+        return None
+    minute = found.group("m") or "00"
+    return read_clock(f"at {found.group('h')}:{minute}")
 
 
 def remove_times(text: str, now: dt.datetime | None = None) -> str:

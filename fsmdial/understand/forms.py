@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..flow import Slot
+from ..language.numbers import join_spaced_digits, words_to_digits
 from ..slottypes import KINDS
 from .base import Parse
 
@@ -51,7 +52,9 @@ def fill_patterned(
     for the slot its cue words name ("my number is 07455 667788", "the email should be x@y.z"), else the asked slot,
     else the one slot of the flow of that form (over-informing: "you can reach me on 07123456789"; "sorry, wrong
     number, it's 12345679" while the 4-digit PIN is asked); ``free_text``: a free-text answer is asked, which keeps
-    its numbers. Returns ``text`` without the values taken."""
+    its numbers. Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
+    two", "7 7 0 1"), are read as one word when that gives a value of a slot's form the text has not otherwise."""
+    text = _spoken_digits(patterned, text)
     taken: list[tuple[int, int]] = []
     for word, span in _candidates(text):
         fits = [(slot, cue) for slot, cue in patterned if fits_form(slot, word) and slot.name not in parse.slots]
@@ -74,6 +77,17 @@ def fill_patterned(
     for start, end in reversed(taken):
         text = text[:start] + " " + text[end:]
     return text
+
+
+def _spoken_digits(patterned: Sequence[tuple[Slot, re.Pattern[str] | None]], text: str) -> str:
+    """``text`` with its digits said one by one joined ("six six two zero" -> "6620"), when that makes a word of a
+    patterned slot's form that ``text`` as written has not; else ``text`` as it is ("four cheese" stays)."""
+    joined = join_spaced_digits(words_to_digits(text))
+    if joined == text:
+        return text
+    written = {word for word, _ in _candidates(text)}
+    new = [word for word, _ in _candidates(joined) if word not in written]
+    return joined if any(fits_form(slot, word) for word in new for slot, _ in patterned) else text
 
 
 def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:

@@ -32,6 +32,7 @@ from ..language import (
     THANKS_ONLY_PATTERN,
     WORD_NUMBERS,
     Acts,
+    approximate_clock,
     find_name,
     find_numbers,
     impossible_date,
@@ -46,6 +47,7 @@ from ..language import (
     remove_dates_and_times,
     second_thoughts,
     split_negated,
+    without_questions,
 )
 from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
@@ -212,7 +214,7 @@ class RulesUnderstander:
         acts = read_acts(text)
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
-        parse.intent = self._intent(state, tables, norm, text)
+        parse.intent = self._intent(state, tables, norm, text, acts)
         if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
             parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
@@ -220,6 +222,10 @@ class RulesUnderstander:
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
+        if acts.question and state.asked is not None:
+            # "not sure, how many does one box feed?" answers no question asked: its words are no value (a
+            # question with nothing asked, "what is the rating of the hilton", names what it asks about)
+            said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if acts.deny and (swap := _replacement(text)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
@@ -292,7 +298,7 @@ class RulesUnderstander:
         return None
 
     # ------------------------------------------------------------------ parts
-    def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str) -> str | None:
+    def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
         index = state.example_index
         if norm in index:
             return index[norm]
@@ -306,6 +312,7 @@ class RulesUnderstander:
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
         if (
             tables.decline
+            and not acts.question  # "not sure, how many does one box feed?" asks; it refuses nothing
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
@@ -423,8 +430,11 @@ class RulesUnderstander:
         # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
         date = read_date(text, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
+        approximate = None
+        if time is None and asked is not None and asked is tables.time_target:
+            time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
-            rest = remove_dates_and_times(text, now)
+            rest = remove_dates_and_times(text, now) if approximate is None else ""
         if date is not None and tables.date_target is not None:
             parse.slots[tables.date_target.name] = date
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:
@@ -459,6 +469,8 @@ class RulesUnderstander:
                 parse.slots[asked.name] = typo
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
+        if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
+            rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
         numbers = find_numbers(rest)
         if len(numbers) > 1 and (second := _SELF_CORRECTION.search(rest)) is not None:
             # "one large margherita and... actually make that two": what follows the correction counts
@@ -499,6 +511,12 @@ _SELF_CORRECTION = re.compile(
     re.I,
 )
 """The last correction inside one message ("one large margherita and... actually make that two")."""
+_COUPLE = re.compile(
+    r"(?<![\w'])(?:just\s+|only\s+)?(?:me|myself|i)\s+and\s+(?:my\s+)?(?:wife|husband|partner|girlfriend|boyfriend|"
+    r"fianc[ée]e?|friend|mum|mom|mother|dad|father|son|daughter|brother|sister|colleague|boss|date)(?![\w'])",
+    re.I,
+)
+"""The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
@@ -540,6 +558,10 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
+_RANGE_WORDS = frozenset({"from", "to", "than", "into"})
+"""Words between a slot's own words and a number that make the number something else ("my ride from 2 to 4")."""
+
+
 def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | float] | None:
     """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
     if not tables.number_words:
@@ -548,9 +570,10 @@ def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | flo
     hits: list[tuple[Slot, int | float]] = []
     for slot, vocab in tables.number_words:
         for i, word in enumerate(words):
-            if (word[0].isdigit() or word in WORD_NUMBERS) and any(
-                w in vocab for w in words[max(0, i - 3) : i] + words[i + 1 : i + 3]
-            ):
+            before = words[max(0, i - 3) : i]
+            if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
+                before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
+            if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in before + words[i + 1 : i + 3]):
                 read = find_numbers(word)
                 if read:
                     hits.append((slot, read[0]))
@@ -628,27 +651,58 @@ _SEND_TO = re.compile(
 """The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
 
 
-_SWAP = re.compile(
-    r"(?<![\w'])([\w'\-]+)\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)(?![\w'])|"
-    r"(?<![\w'])not\s+(?:a\s+|an\s+|the\s+)?([\w'\-]+)\s*,?\s+(?:but\s+|it's\s+|it\s+is\s+)?([\w'\-]+)(?![\w'])",
-    re.I,
+_WORD = r"([\w'\-]+)"
+_SWAPS = (
+    # "14, not 12": (new, old)
+    (re.compile(r"(?<![\w'])" + _WORD + r"\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?" + _WORD + r"(?![\w'])", re.I), 1, 2),
+    # "not 12 but 14", "it's not Pepper, it's Paprika"
+    (
+        re.compile(
+            r"(?<![\w'])(?:not|isn't|wasn't)\s+(?:a\s+|an\s+|the\s+)?"
+            + _WORD
+            + r"\s*[,;]?\s+(?:but\s+|it's\s+|it\s+is\s+)?"
+            + _WORD
+            + r"(?![\w'])",
+            re.I,
+        ),
+        2,
+        1,
+    ),
+    # "12? no, 14", "Pepper?? no it's Paprika"
+    (
+        re.compile(
+            r"(?<![\w'])"
+            + _WORD
+            + r"\s*\?+\s*(?:no|nope|nah)\b[\s,.!]*(?:it's\s+|it\s+is\s+|make\s+it\s+)?"
+            + _WORD
+            + r"(?![\w'])",
+            re.I,
+        ),
+        2,
+        1,
+    ),
 )
+"""The ways of putting one word in place of another, with the groups of the new word and the old one."""
 
 
 def _replacement(text: str) -> tuple[str, str] | None:
-    """A word put in place of another ("14, not 12", "not 12 but 14"): (old, new), both of one shape (digits or
-    letters), or None."""
-    found = _SWAP.search(text)
-    if found is None:
-        return None
-    new, old = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
-    if found.group(1) and new.isdigit() != old.isdigit():
-        # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
-        same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
-        new = same[-1] if same else new
-    if new.isdigit() != old.isdigit() or new.casefold() == old.casefold() or new.casefold() in FUNCTION_WORDS:
-        return None
-    return old, new
+    """A word put in place of another ("14, not 12", "not 12 but 14", "it's not X, it's Y", "X? no, Y"):
+    (old, new), both of one shape (digits or letters), or None."""
+    for pattern, new_group, old_group in _SWAPS:
+        for found in pattern.finditer(text):
+            new, old = found.group(new_group), found.group(old_group)
+            if new_group < old_group and new.isdigit() != old.isdigit():
+                # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
+                same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
+                new = same[-1] if same else new
+            if (
+                new.isdigit() == old.isdigit()
+                and new.casefold() != old.casefold()
+                and new.casefold() not in FUNCTION_WORDS
+                and old.casefold() not in FUNCTION_WORDS
+            ):
+                return old, new
+    return None
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)

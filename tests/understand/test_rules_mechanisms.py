@@ -1,0 +1,151 @@
+"""The rules understander on the classes of failure a held-out set of customers' words showed (issue 20): each
+test uses its own wordings, none of the held-out set's."""
+
+from __future__ import annotations
+
+import pytest
+
+from fsmdial.language import without_questions
+from tests.understand.test_rules_customers import PIZZA, play, slots
+
+
+# ------------------------------------------------------------------ a question is no value and no decline
+@pytest.mark.parametrize(
+    "said",
+    [
+        "no idea, how big is one box?",
+        "hmm not sure, which one feeds a family of four?",
+        "what does one box hold?",
+    ],
+)
+def test_a_question_about_the_task_fills_nothing_and_declines_nothing(said):
+    dialogue = play("grocery_delivery.json", ["fruit box", said])
+    assert "quantity" not in dialogue.slots and not dialogue.session.ended
+    dialogue.turn("three then")
+    assert dialogue.slots["quantity"] == 3 and "address" not in dialogue.slots
+
+
+def test_a_value_stated_outside_the_question_is_kept():
+    assert slots("grocery_delivery.json", "fruit box", "2 please, how soon can you deliver?")["quantity"] == 2
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("dunno, how many would you suggest?", "dunno"),
+        ("what about 8?", "what about 8?"),
+        ("?a+", "?a+"),
+        ("5 of them, when do you open?", "5 of them"),
+    ],
+)
+def test_without_questions_drops_the_clauses_that_ask(said, kept):
+    assert without_questions(said) == kept
+
+
+# ------------------------------------------------------------------ a held value negated at the confirmation
+VET_TO_CONFIRM = ("Tom Baker", "Biscuit", "dog", "limping", "tomorrow", "3pm", "07444555666", "tom@mail.com")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hold on, it isn't Biscuit, it's Crumble",
+        "not Biscuit but Crumble",
+        "Biscuit? no, Crumble",
+        "Crumble, not Biscuit",
+    ],
+)
+def test_a_word_put_in_place_of_a_held_value_replaces_it_and_does_not_commit(said):
+    dialogue = play("vet_appointment.json", [*VET_TO_CONFIRM, said])
+    assert dialogue.slots["pet_name"] == "Crumble" and not dialogue.session.calls
+    dialogue.turn("yes")
+    assert dialogue.session.calls["book_appointment"]["arguments"]["pet_name"] == "Crumble"
+
+
+@pytest.mark.parametrize("said", ["wait, the dog is not Biscuit", "no no, the reason isn't limping"])
+def test_a_held_value_negated_at_the_confirmation_is_cleared_and_asked_again(said):
+    dialogue = play("vet_appointment.json", [*VET_TO_CONFIRM, said])
+    dialogue.turn("yes")
+    assert not dialogue.session.calls
+    assert "Biscuit" not in dialogue.slots.values() or "limping" not in dialogue.slots.values()
+
+
+# ------------------------------------------------------------------ numbers to the slot their cue words name
+@pytest.mark.parametrize("said", ["could I get a table for 3 tonight", "hello, a booking for 5 this evening please"])
+def test_a_number_after_table_for_is_the_party_not_a_time(said):
+    kept = slots("restaurant_booking.json", said)
+    assert kept.get("party_size") in (3, 5) and "time" not in kept
+
+
+def test_a_bare_number_answers_the_asked_slot():
+    assert slots("restaurant_booking.json", "Ines", "6")["party_size"] == 6
+
+
+@pytest.mark.parametrize("said", ["only me and my girlfriend", "me and my dad", "it'll be myself and my colleague"])
+def test_the_user_and_one_companion_are_two_people(said):
+    assert slots("restaurant_booking.json", "Ines", said)["party_size"] == 2
+
+
+def test_numbers_of_a_range_are_no_id_named_before_them():
+    kept = slots("ride_change.json", "hi, I want to move my ride from 3 to 5 pm")
+    assert "ride_id" not in kept
+    assert slots("ride_change.json", "Li Wei", "my ride is 812")["ride_id"] == 812
+
+
+# ------------------------------------------------------------------ a pause is no decline
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't find my card at the moment, give me a minute",
+        "don't have it on me just now, let me grab it",
+        "I don't know it yet, bear with me",
+    ],
+)
+def test_a_dont_have_for_now_is_asked_again_and_the_value_then_read(said):
+    dialogue = play("card_activation.json", [said])
+    assert not dialogue.session.ended
+    dialogue.turn("right, found it: 4471")
+    assert dialogue.slots["card_last4"] == "4471"
+
+
+def test_an_explicit_refusal_still_declines():
+    dialogue = play("card_activation.json", ["I'd rather not give that out"])
+    assert dialogue.session.ended
+
+
+# ------------------------------------------------------------------ approximate times, date typos
+@pytest.mark.parametrize(("said", "time"), [("about 9", "21:00"), ("nineish", "21:00"), ("maybe 7-ish", "19:00")])
+def test_an_approximate_hour_answers_the_time_question(said, time):
+    assert slots("restaurant_booking.json", "Ines", "3", "tomorrow", said).get("time") == time
+
+
+def test_an_approximate_hour_is_no_time_when_people_are_asked():
+    kept = slots("restaurant_booking.json", "Ines", "about 6")
+    assert kept["party_size"] == 6 and "time" not in kept
+
+
+@pytest.mark.parametrize(("said", "day"), [("tomorrw", "2026-11-24"), ("on firday", "2026-11-27")])
+def test_a_date_word_with_one_typo_is_read(said, day):
+    assert slots("restaurant_booking.json", "Ines", "3", said).get("date") == day
+
+
+def test_a_word_two_typos_from_a_date_word_is_none():
+    assert "date" not in slots("restaurant_booking.json", "Ines", "3", "tmorow")
+
+
+# ------------------------------------------------------------------ digits said one by one
+@pytest.mark.parametrize(
+    ("said", "last4"),
+    [("one two three", None), ("the last digits are five two two eight", "5228"), ("4 0 0 9", "4009")],
+)
+def test_digits_said_one_by_one_are_a_reference(said, last4):
+    kept = slots("card_activation.json", said)
+    assert kept.get("card_last4") == last4
+
+
+def test_a_spoken_pin_is_read_and_a_categorical_value_with_a_number_word_is_kept():
+    assert (
+        slots("card_activation.json", "two seven seven one", "march 3rd 1990", "yes", "eight eight one zero")["new_pin"]
+        == "8810"
+    )
+    assert slots(str(PIZZA), "four cheese")["pizza"] == "four cheese"
