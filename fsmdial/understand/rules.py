@@ -61,8 +61,8 @@ from .categories import (
     typo_value,
     value_pattern,
 )
+from .corrections import replacement
 from .forms import DIGIT_SPACES, fill_patterned, fits_form, slot_cue
-from .grounding import FUNCTION_WORDS
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -227,7 +227,7 @@ class RulesUnderstander:
             # question with nothing asked, "what is the rating of the hilton", names what it asks about)
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        if acts.deny and (swap := _replacement(text)) is not None:
+        if acts.deny and (swap := replacement(text)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
@@ -649,60 +649,6 @@ _SEND_TO = re.compile(
     r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
 )
 """The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
-
-
-_WORD = r"([\w'\-]+)"
-_SWAPS = (
-    # "14, not 12": (new, old)
-    (re.compile(r"(?<![\w'])" + _WORD + r"\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?" + _WORD + r"(?![\w'])", re.I), 1, 2),
-    # "not 12 but 14", "it's not Pepper, it's Paprika"
-    (
-        re.compile(
-            r"(?<![\w'])(?:not|isn't|wasn't)\s+(?:a\s+|an\s+|the\s+)?"
-            + _WORD
-            + r"\s*[,;]?\s+(?:but\s+|it's\s+|it\s+is\s+)?"
-            + _WORD
-            + r"(?![\w'])",
-            re.I,
-        ),
-        2,
-        1,
-    ),
-    # "12? no, 14", "Pepper?? no it's Paprika"
-    (
-        re.compile(
-            r"(?<![\w'])"
-            + _WORD
-            + r"\s*\?+\s*(?:no|nope|nah)\b[\s,.!]*(?:it's\s+|it\s+is\s+|make\s+it\s+)?"
-            + _WORD
-            + r"(?![\w'])",
-            re.I,
-        ),
-        2,
-        1,
-    ),
-)
-"""The ways of putting one word in place of another, with the groups of the new word and the old one."""
-
-
-def _replacement(text: str) -> tuple[str, str] | None:
-    """A word put in place of another ("14, not 12", "not 12 but 14", "it's not X, it's Y", "X? no, Y"):
-    (old, new), both of one shape (digits or letters), or None."""
-    for pattern, new_group, old_group in _SWAPS:
-        for found in pattern.finditer(text):
-            new, old = found.group(new_group), found.group(old_group)
-            if new_group < old_group and new.isdigit() != old.isdigit():
-                # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
-                same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
-                new = same[-1] if same else new
-            if (
-                new.isdigit() == old.isdigit()
-                and new.casefold() != old.casefold()
-                and new.casefold() not in FUNCTION_WORDS
-                and old.casefold() not in FUNCTION_WORDS
-            ):
-                return old, new
-    return None
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
