@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
-from ..language import read_acts, split_negated
+from ..language import read_acts, split_negated, without_questions
 from ..slottypes import KINDS
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
@@ -424,7 +424,7 @@ def standing(
     # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
     # values the question names (a restatement): the first stands, the second is no change.
     slots = dict(reading.slots) if state.confirm is None else dict(sure.slots)
-    return Parse(
+    standing_reading = Parse(
         intent=reading.intent,
         slots=slots,
         answer=reading.answer,
@@ -432,6 +432,9 @@ def standing(
         negated=dict(reading.negated),
         path="rules",
     )
+    if "replace" in reading.info:  # "14, not 12": the word put in place of another stands too
+        standing_reading.info["replace"] = reading.info["replace"]
+    return standing_reading
 
 
 def settled_words(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> frozenset[str]:
@@ -489,6 +492,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     barred = settled_words(state, text, now, settled)
     acts = read_acts(text)
     affirmed = split_negated(text)[0] if acts.deny else text
+    if acts.question and state.asked is not None:
+        # As the rules read it: a question's words are no value ("how many does one box feed?" gives no 1)
+        affirmed = without_questions(affirmed)
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -515,7 +521,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             properties[slot.name] = sub
         elif is_typed(slot):
             spans = {
-                span: value for span, value in typed_candidates(slot, text, now).items() if not words_of(span) & barred
+                span: value
+                for span, value in typed_candidates(slot, affirmed, now).items()
+                if not words_of(span) & barred
             }
             named = asked or cue(slot, text) > 0
             if rules_ran and not named:

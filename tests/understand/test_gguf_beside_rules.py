@@ -255,3 +255,33 @@ def test_a_text_value_the_model_adds_is_a_whole_clause_never_a_fragment():
         assert not text_span_ok(text, fragment, rules), fragment
     # Alone (rules_first=False) the grammar still offers spans inside the clause.
     assert not turn_schema(state, text, NOW).span_rules["reason"].whole
+
+
+# ------------------------------------------------------------------ the rules' mechanisms hold on the model path too
+
+
+def test_a_question_offers_the_model_no_value_from_its_words():
+    """ "How many does one box feed?" gives no quantity: the rules drop a question's words, so does the offer."""
+    state = asking("grocery_delivery", "quantity")
+    text = "not sure, how many does one box feed?"
+    assert "quantity" not in standing(RULES, state, text, (), NOW).slots
+    assert "quantity" not in offered(state, text)
+
+
+def test_a_word_put_in_place_of_another_stands_on_the_model_path(beside):
+    """ "The house number is 14, not 12" at the confirmation edits the address, with a model as with the rules."""
+    clock = FrozenClock("2026-11-23T10:00")
+    for understander in (None, beside):
+        dialogue = Dialogue(
+            load_flow(REPO / "flows" / "grocery_delivery.json"),
+            understander=understander,
+            stand_in_tools=True,
+            clock=clock,
+        )
+        dialogue.start()
+        for said in ["fruit box", "2", "12 Mill Lane, Oxford", "tomorrow", "11am", "Amy Lee", "07700900321"]:
+            dialogue.turn(said)
+        assert dialogue.understanding_state().confirm is not None
+        reply = dialogue.turn("yes but the house number is 14, not 12").text
+        assert "I changed the address to 14 Mill Lane, Oxford." in reply
+        assert dialogue.slots["address"] == "14 Mill Lane, Oxford" and dialogue.slots["quantity"] == 2
