@@ -95,10 +95,10 @@ def test_nothing_is_committed_where_the_customer_did_not_agree(report):
 
 
 def test_rules_hold_what_the_rules_round_reached(report):
-    """Measured on branch `rules` (2026-11-25): 121 of 153 (79.1 %), 4 wrong commits, every one a date or a time
-    read wrong (see EVALUATION.md). A change that reads less, or commits more misunderstandings, fails here."""
-    assert report["overall"]["task_success_rate"] >= 78.5
-    assert report["overall"]["wrong_commits"] <= 4
+    """Measured on main after the customers'-words round (2026-11-25, 42af82c): 165 of 169 (97.6 %), no wrong
+    commit (see EVALUATION.md). A change that reads less, or commits a misunderstanding, fails here."""
+    assert report["overall"]["task_success_rate"] >= 97.0
+    assert report["overall"]["wrong_commits"] == 0
 
 
 def test_the_rules_round_conversations_all_succeed(report):
