@@ -29,6 +29,7 @@ from .dates import (
     parse_date,
     read_date,
     remove_dates_and_times,
+    says_only_when,
 )
 from .names import find_name, is_name_word, name_at
 from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, words_to_digits
@@ -97,6 +98,7 @@ __all__ = [
     "TWELVE_HOUR",
     "parse_yes_no",
     "remove_dates_and_times",
+    "says_only_when",
     "split_negated",
     "without_questions",
 ]

@@ -21,7 +21,7 @@ import re
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .numbers import words_to_digits
+from .numbers import WORD_NUMBERS, words_to_digits
 from .text import DIGIT, may_contain
 from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
 
@@ -359,3 +359,23 @@ def remove_dates_and_times(text: str, now: dt.datetime | None = None) -> str:
     if may_contain(low, _ORDINAL_SUFFIXES):
         text = _ORDINAL_DAY.sub(" ", text)
     return text
+
+
+_MOMENT_WORDS = frozenset(
+    "today tomorrow tonight week weekend morning afternoon evening night noon midday midnight oclock o'clock".split()
+)
+_WHEN_FILLER = frozenset(
+    "next this coming day days after before around about at on in the by from pm am ish half past quarter to a an "
+    "of and or st nd rd th please maybe perhaps if possible say like sometime time then ok okay fine works would be "
+    "good".split()
+)
+
+
+def says_only_when(text: str) -> bool:
+    """Does ``text`` say a day or a time and nothing else ("next Friday around 10", "on the 3rd, say half past 7
+    please")? Such a reply describes nothing: it is no answer to a free-text question."""
+    words = re.findall(r"[a-z']+|\d+", text.casefold())
+    moments = [
+        w for w in words if w.isdigit() or w in WEEKDAYS or w in MONTHS or w in _MOMENT_WORDS or w in WORD_NUMBERS
+    ]
+    return bool(moments) and all(w in _WHEN_FILLER or w in moments for w in words)

@@ -45,6 +45,7 @@ from ..language import (
     read_clock,
     read_date,
     remove_dates_and_times,
+    says_only_when,
     second_thoughts,
     split_negated,
     without_questions,
@@ -346,7 +347,9 @@ class RulesUnderstander:
             fitting = [slot for slot, _ in tables.patterned if fits_form(slot, whole)]
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
-            elif _BARE_NUMBER.fullmatch(said):  # "18": the number a slot of the flow still needs, no description
+            elif _BARE_NUMBER.fullmatch(said) or says_only_when(said):
+                # "18": the number a slot of the flow still needs; "next Friday around 10": the day and time, no
+                # description (words of nothing but a moment describe nothing)
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)

@@ -9,7 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fsmdial.flow import Slot, SlotType
-from fsmdial.language import NEXT_ONE, date_readings, find_numbers, parse_date, read_date, remove_dates_and_times
+from fsmdial.language import (
+    NEXT_ONE,
+    date_readings,
+    find_numbers,
+    parse_date,
+    read_date,
+    remove_dates_and_times,
+    says_only_when,
+)
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import UnderstandingState
@@ -229,3 +237,20 @@ def test_today_with_no_hours_left_is_still_refused() -> None:
     dialogue.start()
     result = dialogue.turn("today at 7")
     assert result.node == "ask" and "day" not in dialogue.slots
+
+
+@pytest.mark.parametrize(
+    ("text", "only_when"),
+    [
+        ("next Friday around 10", True),
+        ("on the 3rd, say half past 7 please", True),
+        ("tomorrow morning if possible", True),
+        ("Saturday", True),
+        ("he has been limping since yesterday", False),
+        ("a check-up, maybe next week", False),
+        ("around about then", False),  # no moment named
+        ("", False),
+    ],
+)
+def test_a_reply_that_says_only_when(text: str, only_when: bool) -> None:
+    assert says_only_when(text) is only_when

@@ -3,10 +3,17 @@ test uses its own wordings, none of the held-out set's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from fsmdial.language import without_questions
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
 from tests.understand.test_rules_customers import PIZZA, play, slots
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------ a question is no value and no decline
@@ -149,3 +156,18 @@ def test_a_spoken_pin_is_read_and_a_categorical_value_with_a_number_word_is_kept
         == "8810"
     )
     assert slots(str(PIZZA), "four cheese")["pizza"] == "four cheese"
+
+
+def test_a_day_and_time_at_a_free_text_question_is_no_description():
+    """ "Next Friday around 10" asked for the visit's reason: the day goes to the date, the reason is asked again."""
+    clock = FrozenClock("2026-11-25T12:00")  # a Wednesday
+    dialogue = Dialogue(load_flow(REPO / "flows" / "vet_appointment.json"), stand_in_tools=True, clock=clock)
+    dialogue.start()
+    for said in ["Tom Baker", "Rex", "dog"]:
+        dialogue.turn(said)
+    assert dialogue.understanding_state().asked == "reason"
+    reply = dialogue.turn("next Friday please")
+    assert "reason" not in dialogue.slots and dialogue.slots["date"] == "2026-11-27"
+    assert reply.text.endswith("What is the reason for the visit?")
+    dialogue.turn("he has been limping since Monday")
+    assert dialogue.slots["reason"] == "he has been limping since Monday" and dialogue.slots["date"] == "2026-11-27"
