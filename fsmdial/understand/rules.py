@@ -431,7 +431,9 @@ class RulesUnderstander:
         """Dates, times, categorical values and numbers written in ``text``."""
         rest = text
         # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
-        date = read_date(text, now) if tables.has_date else None
+        # "limping since yesterday", "2 weeks ago": a past moment describes; it answers only the date asked for
+        dated = text if asked is not None and asked is tables.date_target else _PAST_MOMENT.sub(" ", text)
+        date = read_date(dated, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
         approximate = None
         if time is None and asked is not None and asked is tables.time_target:
@@ -521,6 +523,7 @@ _COUPLE = re.compile(
 )
 """The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
+_PAST_MOMENT = re.compile(r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b", re.I)
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 

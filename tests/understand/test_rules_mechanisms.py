@@ -171,3 +171,17 @@ def test_a_day_and_time_at_a_free_text_question_is_no_description():
     assert reply.text.endswith("What is the reason for the visit?")
     dialogue.turn("he has been limping since Monday")
     assert dialogue.slots["reason"] == "he has been limping since Monday" and dialogue.slots["date"] == "2026-11-27"
+
+
+def test_a_past_moment_describes_and_answers_only_the_date_asked_for():
+    """ "Limping since yesterday" is no appointment day; "since Monday" answers "Which day?" when it is asked."""
+    clock = FrozenClock("2026-11-25T12:00")  # a Wednesday
+    dialogue = Dialogue(load_flow(REPO / "flows" / "vet_appointment.json"), stand_in_tools=True, clock=clock)
+    dialogue.start()
+    reply = dialogue.turn("hi, I'm Tom Baker, my dog Rex has been limping since yesterday")
+    assert "date" not in dialogue.slots and "not a valid date" not in reply.text
+    dialogue.turn("she's had a cough for two weeks, it started 3 days ago")
+    assert "date" not in dialogue.slots and dialogue.slots["reason"].endswith("3 days ago")
+    assert dialogue.understanding_state().asked == "date"
+    dialogue.turn("Friday")
+    assert dialogue.slots["date"] == "2026-11-27"
