@@ -41,9 +41,9 @@ def conversation(understander, *, reuse: bool):
     for text in TURNS:
         if not reuse:
             understander.model.forget()  # the KV cache and the prefix states: the whole prompt is evaluated again
-        info = dialogue.turn(text).trace.understanding
-        if info:
-            rows.append(info)
+        trace = dialogue.turn(text).trace
+        if trace.path == "model":  # a turn the model decoded (the rules' own turns carry notes too)
+            rows.append(trace.understanding)
     return rows
 
 

@@ -243,9 +243,7 @@ def merge(rules: Parse, model: Parse) -> Parse:
     taken = list(rules.slots.values())
     slots = {name: value for name, value in model.slots.items() if name not in rules.slots and value not in taken}
     slots.update(rules.slots)
-    info = dict(model.info)
-    if "replace" in rules.info:  # "14, not 12": the rules' swap stands (the runtime applies it)
-        info["replace"] = rules.info["replace"]
+    info = {**rules.info, **model.info}  # the rules' notes stand ("14, not 12": the swap the runtime applies)
     if rules.slots or rules.intent is not None or rules.answer is not None:
         info["rules"] = {"intent": rules.intent, "slots": sorted(rules.slots), "answer": rules.answer}
     return Parse(

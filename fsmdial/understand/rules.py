@@ -251,7 +251,10 @@ class RulesUnderstander:
         stays). With a confirmation pending, a value the agent's question itself names is a
         restatement ("yes, 4 people"), not a change.
         """
-        found = self.understand(state, text, history=history, now=now)
+        return self.certain_of(state, self.understand(state, text, history=history, now=now), history)
+
+    def certain_of(self, state: UnderstandingState, found: Parse, history: Sequence[tuple[str, str]] = ()) -> Parse:
+        """:meth:`certain` of a reading already made (``found``: this understander's parse of the message)."""
         slots = {}
         for name, value in found.slots.items():
             slot = state.slot(name)

@@ -420,21 +420,18 @@ def standing(
     A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
     """
     reading = rules.understand(state, text, history=history, now=now)
-    sure = rules.certain(state, text, history=history, now=now)
     # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
     # values the question names (a restatement): the first stands, the second is no change.
-    slots = dict(reading.slots) if state.confirm is None else dict(sure.slots)
-    standing_reading = Parse(
+    slots = reading.slots if state.confirm is None else rules.certain_of(state, reading, history).slots
+    return Parse(
         intent=reading.intent,
-        slots=slots,
+        slots=dict(slots),
         answer=reading.answer,
         choice=reading.choice,
         negated=dict(reading.negated),
         path="rules",
+        info=dict(reading.info),  # what the runtime acts on too ("14, not 12": the swap it applies)
     )
-    if "replace" in reading.info:  # "14, not 12": the word put in place of another stands too
-        standing_reading.info["replace"] = reading.info["replace"]
-    return standing_reading
 
 
 def settled_words(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> frozenset[str]:
