@@ -83,6 +83,22 @@ _SPACED_DIGITS = re.compile(r"(?<![\w.,])\d(?: \d){2,}(?![\w.,])")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w])")
 
 
+_DIGIT_WORDS = {"zero": 0, "oh": 0, "o": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DIGIT_WORDS |= {"seven": 7, "eight": 8, "nine": 9}
+_ONE_DIGIT = "zero|one|two|three|four|five|six|seven|eight|nine"
+_SPOKEN_RUN = re.compile(rf"\b(?:{_ONE_DIGIT})(?:[\s,-]+(?:{_ONE_DIGIT}|oh|o)\b)+", re.I)
+_WORDS = re.compile(r"[a-z]+", re.I)
+
+
+def _spoken_digits(found: re.Match[str]) -> str:
+    """Three or more digits said one by one, "oh" for zero inside ("four oh two" -> "402", "six six two zero");
+    a shorter run, or one ending in "oh", stays as said ("two or three", "two three")."""
+    words = [w.lower() for w in _WORDS.findall(found.group())]
+    if len(words) < 3 or words[-1] in ("oh", "o"):
+        return found.group()
+    return "".join(str(_DIGIT_WORDS[w]) for w in words)
+
+
 @lru_cache(maxsize=2048)
 def words_to_digits(text: str) -> str:
     """``text`` with the numbers said in words written in digits ("a table for six" -> "a table for 6",
@@ -92,6 +108,7 @@ def words_to_digits(text: str) -> str:
         return text
     if "sec" in text.lower():
         text = _MOMENT.sub("a moment", text)
+    text = _SPOKEN_RUN.sub(_spoken_digits, text)
     for pattern, digits in _QUANTITIES:
         text = pattern.sub(digits, text)
     if "first" not in text.lower() and "second" not in text.lower():

@@ -115,3 +115,17 @@ def _say(number: int) -> str:
     rest = number % 1000
     joined = " and " if rest and rest < 100 else " "
     return _say(number // 1000) + " thousand" + (joined + _say(rest) if rest else "")
+
+
+@pytest.mark.parametrize(
+    ("said", "numbers"),
+    [
+        ("booking number is four oh two", [402]),
+        ("four zero two", [402]),
+        ("it ends in six six two zero", [6620]),
+        ("two or three of us", [2, 3]),
+        ("two three", [2, 3]),  # two digits said apart are two numbers
+    ],
+)
+def test_digits_said_one_by_one_are_one_number(said: str, numbers: list[int]) -> None:
+    assert find_numbers(said) == numbers
