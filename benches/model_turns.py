@@ -87,9 +87,9 @@ def record(understander: Any, turns: list[Turn]) -> None:
         seen["prefix"] = (len(tokens), evaluated, source[0] if source else "")
         return evaluated
 
-    def recording_generate(prompt: list[int], grammar: Any) -> Any:
+    def recording_generate(prompt: list[int], grammar: Any, **options: Any) -> Any:
         seen["batches"] = []
-        generation = generate(prompt, grammar)
+        generation = generate(prompt, grammar, **options)
         seen["prompt"], seen["evaluated"] = list(prompt), generation.prompt_tokens
         return generation
 

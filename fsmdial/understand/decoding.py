@@ -100,16 +100,23 @@ class ConstrainedDecoder(ABC):
     def compile(self, grammar: Grammar) -> Constraint:
         """A new constraint for ``grammar``."""
 
-    def generate(self, prompt: list[int], grammar: Grammar) -> Generation:
-        """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends."""
+    def generate(self, prompt: list[int], grammar: Grammar, *, written: str = "") -> Generation:
+        """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends.
+
+        ``written``: the start of the object, already at the end of ``prompt`` (see
+        :meth:`.grammar.Grammar.split_start`); ``grammar`` is then the grammar of the rest, and the
+        text returned is the whole object.
+        """
         model = self.model
         constraint = self.constraint(grammar)
         evaluated = model.feed(prompt)
         constraint.start()
-        out = bytearray()
+        out = bytearray(written.encode("utf-8"))
         tokens: list[int] = []
         closer = JsonEnd()
-        limit = grammar.max_bytes
+        if closer.feed(bytes(out)) is not None:
+            raise UnderstandingError(f"{self.name}: the output's written start {written!r} is a whole object")
+        limit = grammar.max_bytes + len(out)
         forced_count = passes = 0
         while True:
             batch = [constraint.choose(model.logits())]

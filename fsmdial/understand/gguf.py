@@ -186,6 +186,11 @@ class GGUFUnderstander:
         if schema.empty:  # the rules said everything there is to decide: no model call
             certain.path, certain.model_calls = "rules", 0
             return certain
+        forced = schema.grammar.only
+        if forced is not None:  # the grammar allows one output only: it is the parse, no model call
+            found = merge(certain, schema.parse(forced))
+            found.path, found.model_calls = "rules", 0
+            return found
         try:
             found = self._model_parse(state, schema, text, history)
         except UnderstandingError:
@@ -217,14 +222,16 @@ class GGUFUnderstander:
         with self.model.lock:  # understanders of other backends may share the model
             reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
             prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
+            start, rest = schema.grammar.split_start()
             # The flow's static prefix: in the KV cache already, restored (memory, disk) or evaluated once and saved.
             prefix = self.model.hold_prefix(prompt.tokens[: prompt.static_tokens], self.kv_cache)
-            generation = self.decoder.generate(prompt.tokens, schema.grammar)
+            tokens = [*prompt.tokens, *self.prompts.tokens(start)]
+            generation = self.decoder.generate(tokens, rest, written=start)
         parse = schema.parse(generation.text)
         parse.path, parse.model_calls = "model", 1
         parse.info = {
             "backend": self.backend,
-            "prompt_tokens": len(prompt.tokens),
+            "prompt_tokens": len(tokens),
             "evaluated_tokens": prefix + generation.prompt_tokens,
             "output_tokens": len(generation.tokens),
             "forced_tokens": generation.forced_tokens,

@@ -283,6 +283,88 @@ class Grammar:
         backends that build an index over every state of the regex (outlines)."""
         return to_regex(self.root, REGEX_STRING_CHARS)
 
+    @property
+    def only(self) -> str | None:
+        """The one text this grammar matches, or None when it allows a choice."""
+        text, whole = _lead(self.root)
+        return text if whole else None
+
+    def split_start(self) -> tuple[str, Grammar]:
+        """The text every output starts with, up to its last JSON punctuation, and the grammar of the rest.
+
+        ``{"intent":"`` is the start of nearly every turn's output: written into the prompt after the
+        chat template's assistant header, it is evaluated with the prompt in one batch instead of in
+        decode steps (a small model chooses ``":`` and ``"`` apart: two steps for nothing), and the
+        model's first token is already a decision. The start ends at punctuation, never inside a word,
+        so the model's tokens after it are the ones it would write anyway. In-process and through a
+        model server alike: the same prompt, the same rest.
+        """
+        text, _ = _lead(self.root)
+        cut = max(text.rfind(mark) for mark in _PUNCTUATION) + 1
+        if cut == 0:
+            return "", self
+        return text[:cut], Grammar(_drop(self.root, cut))
+
+
+_PUNCTUATION = '{}[]:,"'
+"""Where an output's forced start may end (:meth:`Grammar.split_start`)."""
+
+
+def _lead(node: Node) -> tuple[str, bool]:
+    """The text every match of ``node`` starts with, and whether that text is its only match."""
+    if isinstance(node, Lit):
+        return node.text, True
+    if isinstance(node, Rule):
+        return _lead(node.body)
+    if isinstance(node, Seq):
+        out = ""
+        for item in node.items:
+            text, whole = _lead(item)
+            out += text
+            if not whole:
+                return out, False
+        return out, True
+    if isinstance(node, Alt):
+        leads = [_lead(item) for item in node.items]
+        common = leads[0][0]
+        for text, _ in leads[1:]:
+            while not text.startswith(common):
+                common = common[:-1]
+        return common, all(whole and text == common for text, whole in leads)
+    if isinstance(node, Repeat):
+        if node.high == 0:
+            return "", True
+        if node.low == 0:
+            return "", False
+        text, whole = _lead(node.item)
+        return (text * node.low, node.low == node.high) if whole else (text, False)
+    return "", False  # Chars
+
+
+def _drop(node: Node, n: int) -> Node:
+    """``node`` matching what it matched without its first ``n`` characters (``n`` at most its lead)."""
+    if n == 0:
+        return node
+    if isinstance(node, Lit):
+        return Lit(node.text[n:])
+    if isinstance(node, Rule):
+        return Rule(f"{node.name}-after{n}", _drop(node.body, n))
+    if isinstance(node, Alt):
+        return alt(*(_drop(item, n) for item in node.items))
+    if isinstance(node, Seq):
+        first, rest = node.items[0], node.items[1:]
+        text, whole = _lead(first)
+        if whole and len(text) <= n:
+            return _drop(seq(*rest), n - len(text))
+        return seq(_drop(first, n), *rest)
+    if isinstance(node, Repeat):
+        more = Repeat(node.item, node.low - 1, node.high - 1) if node.high > 1 else EMPTY
+        text, whole = _lead(node.item)
+        if whole and len(text) <= n:
+            return _drop(more, n - len(text))
+        return seq(_drop(node.item, n), more)
+    raise GrammarError(f"cannot drop {n} characters from {node!r}")  # pragma: no cover - Chars have no lead
+
 
 # -------------------------------------------------------------- number ranges
 

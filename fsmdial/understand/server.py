@@ -222,10 +222,12 @@ class ServerUnderstander(GGUFUnderstander):
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
         reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
+        start, rest = schema.grammar.split_start()  # as in-process: the output's fixed start goes in the prompt
         with self._lock:
             prompt = self.prompts.build(state, history, text, budget=self.n_ctx - reserve)
-        reply = self.server.complete(prompt.tokens, schema.grammar.gbnf, n_predict=reserve)
-        output = reply["content"]
+            tokens = [*prompt.tokens, *self.prompts.tokens(start)]
+        reply = self.server.complete(tokens, rest.gbnf, n_predict=reserve)
+        output = start + reply["content"]
         closer = JsonEnd()
         end = closer.feed(output.encode("utf-8"))
         if end is None or output.encode("utf-8")[end:].strip():
@@ -235,8 +237,8 @@ class ServerUnderstander(GGUFUnderstander):
         cached = reply.get("tokens_cached")
         parse.info = {
             "backend": self.backend,
-            "prompt_tokens": len(prompt.tokens),
-            "evaluated_tokens": len(prompt.tokens) - cached if isinstance(cached, int) else None,
+            "prompt_tokens": len(tokens),
+            "evaluated_tokens": len(tokens) - cached if isinstance(cached, int) else None,
             "output_tokens": reply.get("tokens_predicted"),
             "output": output,
         }

@@ -69,8 +69,10 @@ class FakeLlamaServer:
                         content = "Sure! Here is a word: hello."
                     elif body["grammar"] == CANARY_GRAMMAR:
                         content = CANARY
-                    else:
+                    else:  # a scripted whole object: the model continues what the prompt's end already wrote
+                        written = "".join(chr(token) for token in body["prompt"]).rsplit("assistant\n", 1)[-1]
                         content = fake.replies.popleft()
+                        content = content.removeprefix(written)
                     return self.answer(200, {"content": content, "tokens_cached": 0, "tokens_predicted": 3})
                 self.answer(404, {"error": "not found"})
 

@@ -158,8 +158,8 @@ def recorded_outputs(u: GGUFUnderstander) -> Iterator[list[str]]:
     texts: list[str] = []
     real = u.decoder.generate
 
-    def generate(prompt, grammar):
-        generation = real(prompt, grammar)
+    def generate(prompt, grammar, **options):
+        generation = real(prompt, grammar, **options)
         texts.append(generation.text)
         return generation
 
@@ -392,7 +392,12 @@ def test_every_parse_fits_the_state_schema(tiny, backend, clock):
 def test_generated_turns_over_all_example_flows_are_schema_valid(tiny, clock):
     flows = [load_flow(PIZZA)] + [load_flow(path) for path in FLOWS]
     counts = drive(tiny, DEFAULT_BACKEND, TURNS, flows, seed=2, clock=clock)
-    print(f"\n{TURNS} generated turns: {counts}")
+    for seed in (3, 4, 5):  # a random model reaches a booking by luck: more dialogues until some tool ran
+        if counts["tool_calls"]:
+            break
+        more = drive(tiny, DEFAULT_BACKEND, TURNS // 2, flows, seed=seed, clock=clock)
+        counts = {key: counts[key] + more[key] for key in counts}
+    print(f"\n{counts['turns']} generated turns: {counts}")
     assert counts["turns"] >= TURNS
     # Grounded turns call the model less: what the rules read for sure, and messages with nothing left to
     # decide, need no call.

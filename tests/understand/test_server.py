@@ -72,7 +72,10 @@ def test_the_prompt_is_the_chat_template_around_the_conversation(fake):
     (request,) = fake.completions()
     text = "".join(chr(token) for token in request["prompt"])  # the fake's tokens are characters
     assert "the booking is for Dana Lee please" in text
-    assert text.startswith("<|im_start|>system\n") and text.endswith("<|im_start|>assistant\n")
+    assert text.startswith("<|im_start|>system\n")
+    # the template's assistant header, then the output's fixed start, written here, not decoded there
+    assert text.endswith('<|im_start|>assistant\n{"intent":"')
+    assert not request["grammar"].startswith('root ::= "{')
 
 
 def test_the_factory_and_the_command_line_options_name_a_server(fake):
@@ -162,7 +165,14 @@ def test_a_client_error_is_not_retried(fake):
 
 TEXTS = ["hello", "Jane", "102", "change the pickup time", "yes", "no", "tomorrow at 7pm", "bye"]
 """The determinism sample of tests/understand/test_gguf.py, said to each flow."""
-SAMPLE_FLOWS = ("ride_change.json", "restaurant_booking.json", "card_activation.json", "vet_appointment.json")
+SAMPLE_FLOWS = (
+    "ride_change.json",
+    "restaurant_booking.json",
+    "card_activation.json",
+    "vet_appointment.json",
+    "grocery_delivery.json",
+    "bank_fraud_report.json",
+)
 
 
 def llama_server_binary() -> str | None:
