@@ -24,7 +24,8 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     ``openai+http://HOST:PORT[?flavor=NAME&model=ID]`` is an OpenAI-compatible server's ``/v1/completions``
     with structured outputs (:class:`~fsmdial.understand.openai_server.OpenAIServerUnderstander`): ``flavor``
     is ``llama.cpp``, ``vllm``, ``vllm-guided`` or ``sglang`` (where the grammar goes; default: recognised from
-    ``GET /v1/models``, else ``llama.cpp``), ``model`` the served model (default: the first listed).
+    ``GET /v1/models``, else ``llama.cpp``), ``model`` the served model (default: the first listed), ``template``
+    a file with the model's chat template (vLLM and SGLang do not publish it).
     ``options`` go to :class:`~fsmdial.understand.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
     ``fast_path``...); a server takes ``fast_path`` and ``timeout`` (the decoding options are the server's).
     Nothing is loaded for the rules.

@@ -35,7 +35,7 @@ names its own field. The flavours (:data:`FLAVORS`, one row each):
   takes vLLM's body; context from ``max_model_len``.
 
 vLLM and SGLang publish no chat template over HTTP: give ``chat_template=``
-(the model's Jinja template). A flavour with no working ``/tokenize`` can be
+(the model's Jinja template), or ``?template=FILE`` in the factory's URL. A flavour with no working ``/tokenize`` can be
 given ``tokenizer=`` (``(text, special, *, add_special=False) -> ids``, the
 signature of :meth:`.server.LlamaServer.tokenize`), or use the native API.
 vLLM's and SGLang's ``/tokenize`` always read special-token text as control
@@ -58,6 +58,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError, ModelServerError
@@ -242,14 +243,22 @@ class OpenAIServerUnderstander(ServerUnderstander):
 
     @classmethod
     def from_url(cls, url: str, **options: Any) -> OpenAIServerUnderstander:
-        """The understander of ``http://HOST:PORT[?flavor=NAME&model=ID]`` (the factory's ``openai+`` URLs)."""
+        """The understander of ``http://HOST:PORT[?flavor=NAME&model=ID&template=FILE]`` (the factory's ``openai+``).
+
+        ``template`` is a file holding the model's Jinja chat template (for engines without ``/props``).
+        """
         parsed = urllib.parse.urlsplit(url)
         try:
             query = dict(urllib.parse.parse_qsl(parsed.query, strict_parsing=bool(parsed.query)))
         except ValueError as exc:
             raise ModelError(f"model server URL {url!r}: {exc}") from None
-        unknown = sorted(set(query) - {"flavor", "model"})
+        unknown = sorted(set(query) - {"flavor", "model", "template"})
         if unknown:
-            raise ModelError(f"model server URL {url!r}: unknown parameter {unknown[0]!r} (flavor, model)")
+            raise ModelError(f"model server URL {url!r}: unknown parameter {unknown[0]!r} (flavor, model, template)")
+        if "template" in query and not options.get("chat_template"):
+            try:
+                options["chat_template"] = Path(query["template"]).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ModelError(f"model server URL {url!r}: cannot read the chat template: {exc}") from None
         base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, parsed.path, "", ""))
         return cls(base, flavor=query.get("flavor"), model=query.get("model"), **options)

@@ -37,6 +37,11 @@ the runtime rolls the turn back, so nothing is half-applied and the same turn
 can be sent again once the server is back. ``fsmdial serve`` answers it with
 503. A server that cannot be reached when the understander is made is a
 :class:`ModelError`.
+
+The transport (:class:`HttpClient`) is shared with :mod:`.openai_server`, the
+same understander on an OpenAI-compatible ``/v1/completions`` (vLLM, SGLang,
+llama-server's own): the understander asks a client only for
+:class:`ModelServerClient`'s ``facts``, ``tokenize`` and ``complete``.
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ def test_the_flavour_is_recognised_from_the_model_list_and_the_model_can_be_name
         fake.close()
 
 
-def test_the_factory_and_the_command_line_name_an_openai_compatible_server(flavored):
+def test_the_factory_and_the_command_line_name_an_openai_compatible_server(flavored, tmp_path):
     flavor, fake = flavored
     options = {} if flavor == "llama.cpp" else {"chat_template": CHATML_TEMPLATE}
     made = make_understander("auto", f"openai+{fake.url}?flavor={flavor}&model=m1", **options)
@@ -115,9 +115,15 @@ def test_the_factory_and_the_command_line_name_an_openai_compatible_server(flavo
     assert model_of(None, f"openai+{fake.url}") == f"openai+{fake.url}"
     parser = argparse.ArgumentParser()
     add_model_arguments(parser)
-    if flavor == "llama.cpp":  # the command line has no --chat-template: a server without /props needs Python
-        args = parser.parse_args(["--model-server", f"openai+{fake.url}?flavor={flavor}"])
-        assert isinstance(understander_from_arguments(args), OpenAIServerUnderstander)
+    url = f"openai+{fake.url}?flavor={flavor}"
+    if not fake.props:  # no template over HTTP: a file named in the URL
+        template = tmp_path / "chatml.jinja"
+        template.write_text(CHATML_TEMPLATE)
+        url += f"&template={template}"
+        with pytest.raises(ModelError, match="cannot read the chat template"):
+            make_understander("auto", f"{url}.missing")
+    args = parser.parse_args(["--model-server", url])
+    assert isinstance(understander_from_arguments(args), OpenAIServerUnderstander)
     with pytest.raises(ModelError, match="unknown OpenAI-compatible flavour 'tgi'"):
         make_understander("auto", f"openai+{fake.url}?flavor=tgi")
     with pytest.raises(ModelError, match="unknown parameter 'temp'"):
