@@ -1,13 +1,14 @@
 """A fake model server for the model-server understanders' tests: llama-server's native API and an
 OpenAI-compatible ``/v1`` API (``/v1/models``, ``/v1/completions``), no model.
 
-It tokenizes one token per character (llama-server's ``/tokenize`` body, or vLLM's) and answers completions from
-a script: ``obey`` writes the canary when asked under the canary's grammar and the next scripted reply otherwise;
-``ignore`` writes free text whatever the grammar. On ``/v1/completions`` the grammar is read from the one body
-field ``honors`` names (dotted: ``structured_outputs.grammar`` is vLLM's), as the engine it plays would; a
-grammar sent in another field is ignored, as real engines do with fields they do not know. ``props`` False
-plays an engine without llama-server's ``/props``. ``fail`` answers the next N requests with a status (503: the
-server is loading).
+It tokenizes one token per character (llama-server's ``/tokenize`` body, or vLLM's) and answers completions
+from a script: ``obey`` writes the canary when asked under the canary's grammar and the next scripted reply
+otherwise; ``ignore`` writes free text whatever the grammar; ``no-choices`` answers ``/v1/completions``
+without a choice. On ``/v1/completions`` the grammar is read from the one body field ``honors`` names
+(dotted: ``structured_outputs.grammar`` is vLLM's), as the engine it plays would; a grammar sent in another
+field is ignored, as real engines do with fields they do not know. ``props`` False plays an engine without
+llama-server's ``/props``; ``context`` is the ``max_model_len`` its model list gives. ``fail`` answers the
+next N requests with a status (503: the server is loading); a route in ``missing`` answers 404.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class FakeLlamaServer:
         honors: str = "grammar",
         owner: str = "llamacpp",
         props: bool = True,
+        context: int | None = 4096,
     ):
         self.mode = mode
         self.honors = honors
@@ -63,7 +65,7 @@ class FakeLlamaServer:
                 if fake.fail:
                     return self.answer(fake.fail.popleft(), {"error": "loading"})
                 if self.path == "/v1/models":
-                    model = {"id": "fake-model", "object": "model", "owned_by": owner, "max_model_len": 4096}
+                    model = {"id": "fake-model", "object": "model", "owned_by": owner, "max_model_len": context}
                     return self.answer(200, {"object": "list", "data": [model]})
                 if self.path == "/props" and props:
                     return self.answer(
@@ -91,6 +93,8 @@ class FakeLlamaServer:
                     content = fake.write(body.get("grammar"))
                     return self.answer(200, {"content": content, "tokens_cached": 0, "tokens_predicted": 3})
                 if self.path == "/v1/completions":
+                    if fake.mode == "no-choices":
+                        return self.answer(200, {"object": "text_completion", "choices": []})
                     grammar: Any = body
                     for key in fake.honors.split("."):
                         grammar = grammar.get(key) if isinstance(grammar, dict) else None

@@ -140,6 +140,12 @@ def test_what_a_server_without_props_needs_is_asked_for_by_name():
             OpenAIServerUnderstander(fake.url, flavor="vllm")
     finally:
         fake.close()
+    fake = FakeLlamaServer(honors="ebnf", owner="sglang", props=False, context=None)
+    try:
+        with pytest.raises(ModelError, match="no max_model_len for 'fake-model': pass n_ctx="):
+            OpenAIServerUnderstander(fake.url, flavor="sglang", chat_template=CHATML_TEMPLATE)
+    finally:
+        fake.close()
     fake = engine("sglang")
     fake.missing.add("/tokenize")
     try:
@@ -193,6 +199,19 @@ def test_a_reply_that_does_not_fit_the_turns_schema_fails_the_turn_and_changes_n
         dialogue = booking(understander(fake, "vllm"))
         before = dialogue.snapshot()
         with pytest.raises(UnderstandingError):
+            dialogue.turn(SAID)
+        assert dialogue.snapshot() == before
+    finally:
+        fake.close()
+
+
+def test_a_completion_answer_without_a_choice_fails_the_turn_with_a_typed_error_and_changes_nothing():
+    fake = engine("sglang", replies=[NAME_REPLY])
+    try:
+        dialogue = booking(understander(fake, "sglang"))
+        before = dialogue.snapshot()
+        fake.mode = "no-choices"
+        with pytest.raises(ModelServerError, match="POST /v1/completions answered .*'choices': \\[\\]"):
             dialogue.turn(SAID)
         assert dialogue.snapshot() == before
     finally:
