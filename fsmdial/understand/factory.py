@@ -19,8 +19,13 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     * ``"gguf"``: the GGUF model at ``model`` (:class:`ValueError` without one);
     * ``"auto"``: the GGUF model at ``model``, else at ``$FSMDIAL_MODEL``; None when neither names one.
 
-    A ``model`` of the form ``server+http://HOST:PORT`` is a model server
+    A ``model`` of the form ``server+http://HOST:PORT`` is a llama-server's native API
     (:class:`~fsmdial.understand.server.ServerUnderstander`), local or not: the same turn, decoded there.
+    ``openai+http://HOST:PORT[?flavor=NAME&model=ID]`` is an OpenAI-compatible server's ``/v1/completions``
+    with structured outputs (:class:`~fsmdial.understand.openai_server.OpenAIServerUnderstander`): ``flavor``
+    is ``llama.cpp``, ``vllm``, ``vllm-guided`` or ``sglang`` (where the grammar goes; default: recognised from
+    ``GET /v1/models``, else ``llama.cpp``), ``model`` the served model (default: the first listed), ``template``
+    a file with the model's chat template (vLLM and SGLang do not publish it).
     ``options`` go to :class:`~fsmdial.understand.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
     ``fast_path``...); a server takes ``fast_path`` and ``timeout`` (the decoding options are the server's).
     Nothing is loaded for the rules.
@@ -35,28 +40,36 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
         raise ValueError(f"unknown understander {kind!r} (choose one of: auto, rules, gguf)")
     elif not model:
         raise ValueError("--understander gguf needs --model PATH")
+    taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
     if model.startswith(SERVER_SCHEME):
         from .server import ServerUnderstander
 
-        taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
         return ServerUnderstander(model[len(SERVER_SCHEME) :], **taken)
+    if model.startswith(OPENAI_SCHEME):
+        from .openai_server import OpenAIServerUnderstander
+
+        return OpenAIServerUnderstander.from_url(model[len(OPENAI_SCHEME) :], **taken)
     from .gguf import GGUFUnderstander
 
     return GGUFUnderstander(model, **options)
 
 
 SERVER_SCHEME = "server+"
-"""``--model server+http://HOST:PORT`` (or ``--model-server http://HOST:PORT``) names a model server."""
+"""``--model server+http://HOST:PORT`` (or ``--model-server http://HOST:PORT``) names a llama-server (native API)."""
+OPENAI_SCHEME = "openai+"
+"""``--model openai+http://HOST:PORT?flavor=vllm`` (or ``--model-server`` the same) names an OpenAI-compatible one."""
 SERVER_OPTIONS = ("fast_path", "rules_first", "chat_template", "timeout", "retries", "backoff")
 """The options of :func:`make_understander` a model server takes; the others set up in-process decoding."""
 
 
 def model_of(model: str | None, model_server: str | None) -> str | None:
-    """The model string for ``--model`` and ``--model-server`` (a server URL becomes ``server+URL``)."""
+    """The model string for ``--model`` and ``--model-server`` (a bare ``http://`` URL becomes ``server+URL``)."""
     if model_server:
         if model:
             raise ValueError("give --model PATH or --model-server URL, not both")
-        return model_server if model_server.startswith(SERVER_SCHEME) else SERVER_SCHEME + model_server
+        if model_server.startswith((SERVER_SCHEME, OPENAI_SCHEME)):
+            return model_server
+        return SERVER_SCHEME + model_server
     return model
 
 
@@ -76,12 +89,13 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_model_server_argument(parser: argparse.ArgumentParser) -> None:
-    """``--model-server URL``: decode on a llama.cpp server instead of a GGUF file in this process."""
+    """``--model-server URL``: decode on a model server instead of a GGUF file in this process."""
     parser.add_argument(
         "--model-server",
         metavar="URL",
         default=None,
-        help="a llama.cpp server (llama-server) to decode on, e.g. http://127.0.0.1:8080 (instead of --model)",
+        help="a model server to decode on (instead of --model): llama-server's native API, e.g. "
+        "http://127.0.0.1:8080, or an OpenAI-compatible one, e.g. 'openai+http://127.0.0.1:8000?flavor=vllm'",
     )
 
 

@@ -37,6 +37,11 @@ the runtime rolls the turn back, so nothing is half-applied and the same turn
 can be sent again once the server is back. ``fsmdial serve`` answers it with
 503. A server that cannot be reached when the understander is made is a
 :class:`ModelError`.
+
+The transport (:class:`HttpClient`) is shared with :mod:`.openai_server`, the
+same understander on an OpenAI-compatible ``/v1/completions`` (vLLM, SGLang,
+llama-server's own): the understander asks a client only for
+:class:`ModelServerClient`'s ``facts``, ``tokenize`` and ``complete``.
 """
 
 from __future__ import annotations
@@ -46,7 +51,8 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import orjson
 
@@ -65,15 +71,29 @@ RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """HTTP statuses worth another try (the server is loading, busy or restarting)."""
 
 
-class LlamaServer:
-    """An HTTP client of one ``llama-server`` (its native API), with timeouts and retries.
+@dataclass(frozen=True)
+class ServerFacts:
+    """What the understander needs to know of a server's model before the first turn."""
+
+    n_ctx: int
+    chat_template: str | None
+    bos_token: str = ""
+    eos_token: str = ""
+
+
+class HttpClient:
+    """The HTTP transport of a model-server client: JSON over one connection per request, timeouts, retries.
 
     A connection per request (loopback: a fraction of a millisecond; nothing
     is left open when the understander goes). A request that fails to connect,
     times out or gets a status in :data:`RETRY_STATUSES` is tried again after
     ``backoff``, ``2*backoff``, ... seconds, ``retries`` times; then
-    :class:`ModelServerError`. Other statuses fail at once.
+    :class:`ModelServerError`. Other statuses fail at once. Both clients, the
+    native :class:`LlamaServer` and :class:`~.openai_server.OpenAIServer`, are this plus their routes.
     """
+
+    backend = "server"
+    """What a parse's ``info["backend"]`` says of the understander that uses this client."""
 
     def __init__(self, url: str, *, timeout: float = 60.0, retries: int = 3, backoff: float = 0.25):
         parsed = urllib.parse.urlsplit(url)
@@ -87,8 +107,8 @@ class LlamaServer:
         self.retries = retries
         self.backoff = backoff
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
-        """The decoded JSON answer to ``method path`` (``body`` sent as JSON)."""
+    def request(self, method: str, path: str, body: Any = None, *, not_found: str = "") -> Any:
+        """The decoded JSON answer to ``method path`` (``body`` sent as JSON); ``not_found`` explains a 404."""
         data = None if body is None else orjson.dumps(body)
         headers = {"content-type": "application/json"} if data is not None else {}
         failure = ""
@@ -109,7 +129,9 @@ class LlamaServer:
                 failure = f"HTTP {response.status}: {payload[:200]!r}"
                 continue
             if response.status != 200:
-                raise ModelServerError(self.url, f"{method} {path} answered HTTP {response.status}: {payload[:300]!r}")
+                hint = f" ({not_found})" if response.status == 404 and not_found else ""
+                problem = f"{method} {path} answered HTTP {response.status}{hint}: {payload[:300]!r}"
+                raise ModelServerError(self.url, problem)
             try:
                 return orjson.loads(payload)
             except orjson.JSONDecodeError:
@@ -118,11 +140,53 @@ class LlamaServer:
         tries = "once" if not self.retries else f"{self.retries + 1} times"
         raise ModelServerError(self.url, f"{method} {path} failed {tries} (timeout {self.timeout:g} s): {failure}")
 
-    def props(self) -> dict[str, Any]:
-        found = self.request("GET", "/props")
-        if not isinstance(found, dict):
-            raise ModelServerError(self.url, f"GET /props answered {found!r}")
-        return found
+
+def llama_props(client: HttpClient) -> ServerFacts:
+    """A llama-server's facts, from ``GET /props`` (the slot's context, the GGUF's chat template, BOS/EOS text)."""
+    hint = "not a llama-server? name an OpenAI-compatible engine as openai+http://HOST:PORT?flavor=vllm (or sglang)"
+    found = client.request("GET", "/props", not_found=hint)
+    if not isinstance(found, dict):
+        raise ModelServerError(client.url, f"GET /props answered {found!r}")
+    try:
+        n_ctx = int((found.get("default_generation_settings") or {})["n_ctx"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{client.url}: GET /props lacks the slot's n_ctx ({exc!r}): not a llama-server?") from None
+    template = found.get("chat_template") or None
+    return ServerFacts(n_ctx, template, found.get("bos_token") or "", found.get("eos_token") or "")
+
+
+class ModelServerClient(Protocol):
+    """What :class:`ServerUnderstander` asks of a server's client, whichever API it speaks.
+
+    ``complete`` answers ``{"content": text, "tokens_cached": int | None, "tokens_predicted": int | None}``.
+    """
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def backend(self) -> str:
+        """What a parse's ``info["backend"]`` says."""
+
+    @property
+    def constraint(self) -> str:
+        """Where the grammar goes in a request, as the canary's refusal names it."""
+
+    def facts(self) -> ServerFacts: ...
+
+    def tokenize(self, text: str, special: bool, *, add_special: bool = False) -> list[int]: ...
+
+    def complete(self, prompt: Sequence[int], grammar: str, n_predict: int) -> dict[str, Any]: ...
+
+
+class LlamaServer(HttpClient):
+    """A client of one ``llama-server``'s native API (``/props``, ``/tokenize``, ``/completion``)."""
+
+    constraint = "'grammar' of POST /completion"
+    """Where the grammar goes, as the canary's refusal names it."""
+
+    def facts(self) -> ServerFacts:
+        return llama_props(self)
 
     def tokenize(self, text: str, special: bool, *, add_special: bool = False) -> list[int]:
         found = self.request(
@@ -174,28 +238,27 @@ class ServerUnderstander(GGUFUnderstander):
         backoff: float = 0.25,
         canary: bool = True,
     ):
-        self.server = LlamaServer(url, timeout=timeout, retries=retries, backoff=backoff)
+        self.server: ModelServerClient = self._client(url, timeout=timeout, retries=retries, backoff=backoff)
         try:
-            props = self.server.props()
-            settings = props.get("default_generation_settings") or {}
-            self.n_ctx = int(settings["n_ctx"])
-            template = chat_template or props.get("chat_template")
+            facts = self.server.facts()
+            self.n_ctx = facts.n_ctx
+            template = chat_template or facts.chat_template
             if not template:
                 raise ModelError(f"{self.server.url} reports no chat template: pass chat_template= explicitly")
-            chat = ChatFormat(template, bos_token=props.get("bos_token") or "", eos_token=props.get("eos_token") or "")
+            chat = ChatFormat(template, bos_token=facts.bos_token, eos_token=facts.eos_token)
             self.prompts = PromptBuilder(chat, self.server.tokenize, bos=self._bos())
         except ModelServerError as exc:
             raise ModelError(f"cannot use the model server: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(
-                f"{self.server.url}: GET /props lacks the slot's n_ctx ({exc!r}): not a llama-server?"
-            ) from None
-        self.backend = "server"
+        self.backend = self.server.backend
         self.rules = RulesUnderstander() if fast_path else None
         self.grounding = RulesUnderstander() if rules_first else None
         self._lock = threading.Lock()  # the prompt builder's caches
         if canary:
             self.check_grammar()
+
+    def _client(self, url: str, **transport: Any) -> ModelServerClient:
+        """The client of the server at ``url`` (the native API here; :mod:`.openai_server` overrides it)."""
+        return LlamaServer(url, **transport)
 
     def _bos(self) -> int | None:
         """The BOS token the model's tokenizer adds, if it adds one (what ``LlamaModel.add_bos`` says in-process)."""
@@ -214,8 +277,8 @@ class ServerUnderstander(GGUFUnderstander):
             raise ModelError(f"cannot use the model server: {exc}") from None
         if reply["content"] != CANARY:
             raise ModelError(
-                f"{self.server.url} does not enforce grammars: asked for {CANARY!r} only, it wrote "
-                f"{reply['content'][:100]!r} (an OpenAI-compatible server that drops 'grammar'?)"
+                f"{self.server.url} does not enforce grammars: asked for {CANARY!r} only under the "
+                f"{self.server.constraint}, it wrote {reply['content'][:100]!r} (a server that drops the field?)"
             )
 
     def _model_parse(

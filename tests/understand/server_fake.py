@@ -1,9 +1,14 @@
-"""A fake llama-server for the model-server understander's tests: llama-server's native API, no model.
+"""A fake model server for the model-server understanders' tests: llama-server's native API and an
+OpenAI-compatible ``/v1`` API (``/v1/models``, ``/v1/completions``), no model.
 
-It tokenizes one token per character and answers completions from a script:
-``obey`` writes the canary when asked under the canary's grammar and the next
-scripted reply otherwise; ``ignore`` writes free text whatever the grammar.
-``fail`` answers the next N requests with a status (503: the server is loading).
+It tokenizes one token per character (llama-server's ``/tokenize`` body, or vLLM's) and answers completions
+from a script: ``obey`` writes the canary when asked under the canary's grammar and the next scripted reply
+otherwise; ``ignore`` writes free text whatever the grammar; ``no-choices`` answers ``/v1/completions``
+without a choice. On ``/v1/completions`` the grammar is read from the one body field ``honors`` names
+(dotted: ``structured_outputs.grammar`` is vLLM's), as the engine it plays would; a grammar sent in another
+field is ignored, as real engines do with fields they do not know. ``props`` False plays an engine without
+llama-server's ``/props``; ``context`` is the ``max_model_len`` its model list gives. ``fail`` answers the
+next N requests with a status (503: the server is loading); a route in ``missing`` answers 404.
 """
 
 from __future__ import annotations
@@ -20,8 +25,20 @@ from fsmdial.understand.tiny_model import CHATML_TEMPLATE
 
 
 class FakeLlamaServer:
-    def __init__(self, *, mode: str = "obey", replies: list[str] | None = None):
+    def __init__(
+        self,
+        *,
+        mode: str = "obey",
+        replies: list[str] | None = None,
+        honors: str = "grammar",
+        owner: str = "llamacpp",
+        props: bool = True,
+        context: int | None = 4096,
+    ):
         self.mode = mode
+        self.honors = honors
+        self.props = props
+        self.missing: set[str] = set()  # routes answered 404, as by an engine without them
         self.replies: deque[str] = deque(replies or [])
         self.fail: deque[int] = deque()
         self.requests: list[tuple[str, Any]] = []
@@ -43,9 +60,14 @@ class FakeLlamaServer:
 
             def do_GET(self) -> None:
                 fake.requests.append((self.path, None))
+                if self.path in fake.missing:
+                    return self.answer(404, {"error": "not found"})
                 if fake.fail:
                     return self.answer(fake.fail.popleft(), {"error": "loading"})
-                if self.path == "/props":
+                if self.path == "/v1/models":
+                    model = {"id": "fake-model", "object": "model", "owned_by": owner, "max_model_len": context}
+                    return self.answer(200, {"object": "list", "data": [model]})
+                if self.path == "/props" and props:
                     return self.answer(
                         200,
                         {
@@ -60,20 +82,26 @@ class FakeLlamaServer:
             def do_POST(self) -> None:
                 body = orjson.loads(self.rfile.read(int(self.headers["content-length"])))
                 fake.requests.append((self.path, body))
+                if self.path in fake.missing:
+                    return self.answer(404, {"error": "not found"})
                 if fake.fail:
                     return self.answer(fake.fail.popleft(), {"error": "loading"})
                 if self.path == "/tokenize":
-                    return self.answer(200, {"tokens": [ord(c) for c in body["content"]]})
+                    text = body["content"] if "content" in body else body["prompt"]
+                    return self.answer(200, {"tokens": [ord(c) for c in text]})
                 if self.path == "/completion":
-                    if fake.mode == "ignore":
-                        content = "Sure! Here is a word: hello."
-                    elif body["grammar"] == CANARY_GRAMMAR:
-                        content = CANARY
-                    else:  # a scripted whole object: the model continues what the prompt's end already wrote
-                        written = "".join(chr(token) for token in body["prompt"]).rsplit("assistant\n", 1)[-1]
-                        content = fake.replies.popleft()
-                        content = content.removeprefix(written)
+                    content = fake.write(body.get("grammar"), body["prompt"])
                     return self.answer(200, {"content": content, "tokens_cached": 0, "tokens_predicted": 3})
+                if self.path == "/v1/completions":
+                    if fake.mode == "no-choices":
+                        return self.answer(200, {"object": "text_completion", "choices": []})
+                    grammar: Any = body
+                    for key in fake.honors.split("."):
+                        grammar = grammar.get(key) if isinstance(grammar, dict) else None
+                    text = fake.write(grammar, body["prompt"])
+                    usage = {"prompt_tokens": len(body["prompt"]), "completion_tokens": 3, "total_tokens": 0}
+                    choice = {"index": 0, "text": text, "finish_reason": "stop"}
+                    return self.answer(200, {"object": "text_completion", "choices": [choice], "usage": usage})
                 self.answer(404, {"error": "not found"})
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -81,8 +109,21 @@ class FakeLlamaServer:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def completions(self) -> list[Any]:
-        return [body for path, body in self.requests if path == "/completion" and body["grammar"] != CANARY_GRAMMAR]
+    def write(self, grammar: str | None, prompt: list[int]) -> str:
+        """What the fake model writes under ``grammar`` (None: no grammar it reads) after ``prompt``.
+
+        A scripted reply is a whole object: the fake writes what the prompt's end has not written yet.
+        """
+        if self.mode == "ignore" or grammar is None:
+            return "Sure! Here is a word: hello."
+        if grammar == CANARY_GRAMMAR:
+            return CANARY
+        written = "".join(chr(token) for token in prompt).rsplit("assistant\n", 1)[-1]
+        return self.replies.popleft().removeprefix(written)
+
+    def completions(self, path: str = "/completion") -> list[Any]:
+        """The completion requests at ``path`` but the canary's."""
+        return [body for at, body in self.requests if at == path and CANARY not in orjson.dumps(body).decode()]
 
     def close(self) -> None:
         self.server.shutdown()
