@@ -28,13 +28,11 @@ Per turn:
    runtime still re-asks a committing confirmation on anything but a plain
    yes). When nothing is left to decide, or the grammar allows one output
    only, no model is called (``path="rules"``). The output's fixed start
-   (``{"intent":"``, up to the first value the model chooses:
+   (``{"intent"``, up to its last whole key:
    :meth:`.grammar.Grammar.split_start`) is written at the end of the
-   prompt, evaluated with it, and the rest decoded: the model's first token
-   is already a choice, and a typical turn needs no decode step after the
-   prompt (the tokens the grammar forces then ride in one batch with the
-   token chosen before them). A model server gets the same prompt and the
-   grammar of the same rest.
+   prompt and evaluated with it, and the rest decoded (the tokens the
+   grammar forces ride in one batch with the token chosen before them). A
+   model server gets the same prompt and the grammar of the same rest.
 
 So the model path never reads less than the rules alone: it differs from
 them only where the rules read nothing, and there only by grounded values.

@@ -81,7 +81,7 @@ def test_a_turn_is_one_completion_with_the_grammar_in_the_flavours_field(flavore
     assert all(isinstance(token, int) for token in prompt) and max_tokens >= len(NAME_REPLY)
     text = "".join(chr(token) for token in prompt)  # the fake's tokens are characters
     assert SAID in text and text.startswith("<|im_start|>system\n")
-    assert text.endswith('<|im_start|>assistant\n{"intent":"')  # the output's fixed start, written here
+    assert text.endswith('<|im_start|>assistant\n{"intent"')  # the output's fixed start, written here
     assert fake.completions("/completion") == []  # the native API is not used
     # the flavour's /tokenize body; llama.cpp's keeps typed control tokens as text
     said = [body for path, body in fake.requests if path == "/tokenize" and SAID in str(body)]
