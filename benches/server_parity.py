@@ -95,15 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     server.start()
     url = f"http://127.0.0.1:{port}"
     try:
-        makers = {
-            "in-process (default backend)": lambda: GGUFUnderstander(args.model, n_threads=1),
-            "in-process (llamacpp backend)": lambda: GGUFUnderstander(args.model, n_threads=1, backend="llamacpp"),
-            "server, native API": lambda: ServerUnderstander(url),
-            "server, OpenAI-compatible": lambda: OpenAIServerUnderstander(url, flavor="llama.cpp"),
+        makers: dict[str, Any] = {
+            "in-process (default backend)": lambda **o: GGUFUnderstander(args.model, n_threads=1, **o),
+            "in-process (llamacpp backend)": lambda **o: GGUFUnderstander(
+                args.model, n_threads=1, backend="llamacpp", **o
+            ),
+            "server, native API": lambda **o: ServerUnderstander(url, **o),
+            "server, OpenAI-compatible": lambda **o: OpenAIServerUnderstander(url, flavor="llama.cpp", **o),
         }
         runs: dict[str, list[tuple[str, str]]] = {}
         for name, make in makers.items():
-            runs[name] = (star_calls(make(), args.sample, args.seed) if args.sample else []) + flow_calls(make())
+            star_part = star_calls(make(), args.sample, args.seed) if args.sample else []
+            # the example flows with the model on every turn, as tests/understand/test_server.py plays them
+            runs[name] = star_part + flow_calls(make(fast_path=False, rules_first=False))
         reference = runs["in-process (default backend)"]
         print(f"model {Path(args.model).name}, STAR dev sample {args.sample} (seed {args.seed}) + example flows")
         for name, calls in runs.items():

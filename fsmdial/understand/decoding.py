@@ -104,7 +104,7 @@ class ConstrainedDecoder(ABC):
         """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends.
 
         ``written``: the start of the object, already at the end of ``prompt`` (see
-        :meth:`.grammar.Grammar.split_start`); ``grammar`` is then the grammar of the rest, and the
+        :func:`.grammar_start.split_start`); ``grammar`` is then the grammar of the rest, and the
         text returned is the whole object.
         """
         model = self.model

@@ -29,7 +29,7 @@ Per turn:
    yes). When nothing is left to decide, or the grammar allows one output
    only, no model is called (``path="rules"``). The output's fixed start
    (``{"intent"``, up to its last whole key:
-   :meth:`.grammar.Grammar.split_start`) is written at the end of the
+   :func:`.grammar_start.split_start`) is written at the end of the
    prompt and evaluated with it, and the rest decoded (the tokens the
    grammar forces ride in one batch with the token chosen before them). A
    model server gets the same prompt and the grammar of the same rest.
@@ -82,6 +82,7 @@ from ..errors import FsmdialError, ModelError, UnderstandingError
 from .backends import DEFAULT_BACKEND, decoder_for
 from .backends import backend as backend_named
 from .base import Parse, UnderstandingState
+from .grammar_start import only_output, split_start
 from .kv_cache import DiskCache
 from .kv_cache import default_folder as default_kv_folder
 from .llamacpp import LlamaModel, physical_cores
@@ -191,7 +192,7 @@ class GGUFUnderstander:
         if schema.empty:  # the rules said everything there is to decide: no model call
             certain.path, certain.model_calls = "rules", 0
             return certain
-        forced = schema.grammar.only
+        forced = only_output(schema.grammar)
         if forced is not None:  # the grammar allows one output only: it is the parse, no model call
             found = merge(certain, schema.parse(forced))
             found.path, found.model_calls = "rules", 0
@@ -227,7 +228,7 @@ class GGUFUnderstander:
         with self.model.lock:  # understanders of other backends may share the model
             reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
             prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)
-            start, rest = schema.grammar.split_start()
+            start, rest = split_start(schema.grammar)
             # The flow's static prefix: in the KV cache already, restored (memory, disk) or evaluated once and saved.
             prefix = self.model.hold_prefix(prompt.tokens[: prompt.static_tokens], self.kv_cache)
             tokens = [*prompt.tokens, *self.prompts.tokens(start)]

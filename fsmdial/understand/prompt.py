@@ -9,7 +9,8 @@ A prompt is the model's chat template around two messages:
 * **user**: the conversation so far, one line per utterance (``User: ...``,
   ``Agent: ...``: the agent's last question in short form), ending with the new
   user text, then a short note on the current state (what was asked, the
-  choices offered) and the cue ``JSON:``.
+  choices offered); the assistant's turn then starts with the output's first
+  key (:func:`.grammar_start.split_start`), which is the cue to write JSON.
 
 Turn after turn the conversation only grows at its end, so the next prompt
 repeats the previous one up to its state note: llama.cpp keeps that prefix in
@@ -173,8 +174,8 @@ def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str
             for name in state.choices
         ]
         parts.append('Choices for "choice": ' + "; ".join(options) + ".")
-    parts.append("JSON:")  # the system text says what to write, and for which message: this is the cue
-    return "\n" + " ".join(parts)
+    # No "JSON:" cue: the assistant's turn starts with the output's first key, written in the prompt.
+    return "\n" + " ".join(parts) if parts else ""
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")

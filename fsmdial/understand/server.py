@@ -60,6 +60,7 @@ from ..errors import ModelError, ModelServerError, UnderstandingError
 from .base import Parse, UnderstandingState
 from .decoding import JsonEnd
 from .gguf import OUTPUT_SHARE, GGUFUnderstander
+from .grammar_start import split_start
 from .prompt import ChatFormat, PromptBuilder
 from .rules import RulesUnderstander
 from .schema import TurnSchema
@@ -285,7 +286,7 @@ class ServerUnderstander(GGUFUnderstander):
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
         reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
-        start, rest = schema.grammar.split_start()  # as in-process: the output's fixed start goes in the prompt
+        start, rest = split_start(schema.grammar)  # as in-process: the output's fixed start goes in the prompt
         with self._lock:
             prompt = self.prompts.build(state, history, text, budget=self.n_ctx - reserve)
             tokens = [*prompt.tokens, *self.prompts.tokens(start)]

@@ -1,4 +1,4 @@
-"""The fixed start of an output, written into the prompt, and the grammar of the rest (Grammar.split_start).
+"""The fixed start of an output, written into the prompt, and the grammar of the rest (grammar_start.split_start).
 
 The split must change nothing the model may write: an output of the whole grammar is the start followed
 by an output of the rest's grammar, and the other way round.
@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.grammar import Alt, Grammar, Lit, Repeat, Rule, Seq, grammar_from_schema
+from fsmdial.understand.grammar_start import only_output, split_start
 from fsmdial.understand.schema import turn_schema
 
 REPO = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ GRAMMARS = turn_grammars()
 
 
 def test_the_start_of_a_turns_output_is_written_up_to_its_first_choice():
-    starts = {grammar.split_start()[0] for grammar in GRAMMARS}
+    starts = {split_start(grammar)[0] for grammar in GRAMMARS}
     assert '{"intent"' in starts
     for start in starts:  # the start ends with a key: the punctuation after it is the model's to write
         assert start == "" or start.endswith('"')
@@ -52,7 +53,7 @@ def test_the_start_of_a_turns_output_is_written_up_to_its_first_choice():
 @given(data=st.data())
 def test_an_output_is_the_start_then_an_output_of_the_rest(index, data):
     grammar = GRAMMARS[index]
-    start, rest = grammar.split_start()
+    start, rest = split_start(grammar)
     whole = data.draw(st.from_regex(grammar.regex, fullmatch=True))
     assert whole.startswith(start)
     assert re.fullmatch(rest.regex, whole[len(start) :])
@@ -64,16 +65,16 @@ def test_an_output_is_the_start_then_an_output_of_the_rest(index, data):
 def test_a_start_ends_after_a_key_and_rules_are_renamed_not_changed():
     word = Rule("word", Alt((Lit("none"), Lit("nothing"))))
     grammar = Grammar(Seq((Lit('{"a":"'), word, Lit('","b":'), word, Lit("}"))))
-    start, rest = grammar.split_start()
+    start, rest = split_start(grammar)
     assert start == '{"a"'  # ':"no' is common to both values, but a key's punctuation is the model's to write
     assert "word ::=" in rest.gbnf and rest.regex == ':"(?:none|nothing)","b":(?:none|nothing)\\}'
 
 
 def test_a_grammar_with_one_output_is_all_start():
     grammar = Grammar(Seq((Lit('{"intent":"'), Repeat(Lit("none"), 1, 1), Lit('"}'))))
-    assert grammar.only == '{"intent":"none"}'
-    start, rest = grammar.split_start()  # no model call is made for it (GGUFUnderstander.understand)
-    assert start == '{"intent"' and rest.only == ':"none"}'
+    assert only_output(grammar) == '{"intent":"none"}'
+    start, rest = split_start(grammar)  # no model call is made for it (GGUFUnderstander.understand)
+    assert start == '{"intent"' and only_output(rest) == ':"none"}'
 
 
 def test_a_schema_grammar_splits_at_its_first_free_value():
@@ -85,6 +86,6 @@ def test_a_schema_grammar_splits_at_its_first_free_value():
             "additionalProperties": False,
         }
     )
-    start, rest = grammar.split_start()
+    start, rest = split_start(grammar)
     assert start == '{"n"'
     assert re.fullmatch(rest.regex, ":12}") and not re.fullmatch(rest.regex, ":21}")

@@ -395,13 +395,11 @@ def test_prompts_are_append_only_across_turns():
         prompt = prompts.build(state, history, text, budget=100_000)
         rendered = text_of(prompt.tokens)
         assert rendered.startswith("<|im_start|>system\nYou are the language-understanding step")
-        assert rendered.endswith("JSON:<|im_end|>\n<|im_start|>assistant\n")
+        assert rendered.endswith(
+            f"User: {text}\n\nThe agent asked for {state.asked}.<|im_end|>\n<|im_start|>assistant\n"
+        )
         if previous is not None:  # all of the previous prompt up to its state note is reused
-            shared = previous[
-                : previous.index("\nThe agent asked")
-                if "\nThe agent asked" in previous
-                else previous.index("\nJSON for")
-            ]
+            shared = previous[: previous.index("\nThe agent asked")]
             assert rendered.startswith(shared)
         previous = rendered
         history += [("user", text), ("bot", reply)]
@@ -439,7 +437,7 @@ def test_overflow_drops_the_oldest_lines_never_the_static_prefix():
     assert cut.tokens[: cut.static_tokens] == full.tokens[: full.static_tokens]
     kept = text_of(cut.tokens)
     assert f"message number {cut.dropped} " in kept and f"message number {cut.dropped - 1} " not in kept
-    assert kept.endswith("JSON:<|im_end|>\n<|im_start|>assistant\n") and "User: hello\n" in kept
+    assert kept.endswith("<|im_end|>\n<|im_start|>assistant\n") and "User: hello\n" in kept
     with pytest.raises(UnderstandingError, match="without any conversation"):
         prompts.build(state, history, "hello", budget=cut.static_tokens)
 
