@@ -108,13 +108,20 @@ def main(argv: list[str] | None = None) -> int:
             star_part = star_calls(make(), args.sample, args.seed) if args.sample else []
             # the example flows with the model on every turn, as tests/understand/test_server.py plays them
             runs[name] = star_part + flow_calls(make(fast_path=False, rules_first=False))
-        reference = runs["in-process (default backend)"]
         print(f"model {Path(args.model).name}, STAR dev sample {args.sample} (seed {args.seed}) + example flows")
-        for name, calls in runs.items():
-            differ = sum(1 for a, b in zip(calls, reference, strict=False) if a != b) + abs(len(calls) - len(reference))
-            print(f"{name:32s} model calls {len(calls):4d}   outputs differing from in-process default {differ}")
-            for a, b in [(a, b) for a, b in zip(calls, reference, strict=False) if a != b][:5]:
-                print(f"    {a[0][:60]!r}: {a[1]} | {b[1]}")
+        for reference_name in ("server, native API", "in-process (default backend)"):
+            reference = runs[reference_name]
+            print(f"against {reference_name}:")
+            for name, calls in runs.items():
+                pairs = list(zip(calls, reference, strict=False))
+                first = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
+                if first is None and len(calls) == len(reference):
+                    print(f"  {name:32s} model calls {len(calls):4d}   identical")
+                    continue
+                first = len(pairs) if first is None else first
+                a, b = pairs[first] if first < len(pairs) else (("", "(no call)"), ("", "(no call)"))
+                print(f"  {name:32s} model calls {len(calls):4d}   first differs at call {first + 1}: {a[0][:40]!r}")
+                print(f"      {a[1]}  vs  {b[1]}")
     finally:
         server.stop()
     return 0
