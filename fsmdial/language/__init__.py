@@ -18,7 +18,7 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions
+from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions, without_wish
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
 from .dates import (
     MONTHS,
@@ -55,6 +55,7 @@ __all__ = [
     "name_at",
     "is_name_word",
     "leads",
+    "without_wish",
     "second_thoughts",
     "read_acts",
     "ASCII_WORDS",

@@ -223,6 +223,20 @@ REQUEST_START = re.compile(
     r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i)\s+(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
 )
 """A question that asks for something to be done ("could you move it to 6pm", "can we add a stop")."""
+WISH_LEAD = re.compile(
+    r"^(?:(?:hi|hello|hey|yes|ok|okay|so|well)\s+)*(?:please\s+)?"
+    r"(?:i\s*(?:would|'d|d)\s+(?:like|love)\s+to|i\s+(?:want|need|wanna|wish)(?:\s+to)?|"
+    r"i\s*(?:am|'m|m)\s+(?:looking|trying|hoping)\s+to|i\s+have\s+to|"
+    r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?|help\s+me(?:\s+to)?)\s+"
+)
+"""The framing of a wish before what is wished ("i need to | change my ride", "could you help me | book a table")."""
+
+
+def without_wish(norm: str) -> str:
+    """A normalised phrase without its leading wish framing (itself when it has none)."""
+    return WISH_LEAD.sub("", norm, count=1)
+
+
 LEADING_WORDS = 3
 SHORT_WORDS = 8
 """A no-preference makes a message no value only in a short one ("whatever box you recommend"), not in a report."""

@@ -49,6 +49,7 @@ from ..language import (
     second_thoughts,
     split_negated,
     without_questions,
+    without_wish,
 )
 from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
@@ -81,10 +82,16 @@ class _StateTables:
         self.decline = DECLINE in names and state.asked is not None
         self.goodbye = GOODBYE in names
         self.thanks_closes = state.asked is None and state.confirm is None
-        # Examples of more than one word, padded to be found as whole words within a longer sentence.
-        self.phrases = tuple(
-            (f" {example} ", len(example), intent) for example, intent in state.example_index.items() if " " in example
-        )
+        # Examples of more than one word, padded to be found as whole words within a longer sentence. The
+        # flow's own examples (what it does: "I need to change my ride") also without their wish framing,
+        # as users say it in any ("I want to change my ride"); other intents' examples stay whole ("hi, I
+        # need to change my ride" as a greeting's example does not make every "change my ride" a greeting).
+        phrases: dict[str, str] = {}
+        for example, intent in state.example_index.items():
+            for phrase in (example, without_wish(example)) if intent == CONTINUE else (example,):
+                if " " in phrase:
+                    phrases.setdefault(phrase, intent)
+        self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
         self.date_target = _target(state, asked, SlotType.date)

@@ -185,3 +185,38 @@ def test_a_past_moment_describes_and_answers_only_the_date_asked_for():
     assert dialogue.understanding_state().asked == "date"
     dialogue.turn("Friday")
     assert dialogue.slots["date"] == "2026-11-27"
+
+
+# ------------------------------------------------------------------ what the flow does, in another wish framing
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I want to change my ride",  # the flow's example is "I need to change my ride"
+        "hi, could you help me change my ride please",
+        "I'd like to change my ride",
+        "I'm trying to change my ride",
+    ],
+)
+def test_the_flows_own_example_in_another_wish_framing_is_no_fallback(said):
+    dialogue = Dialogue(load_flow(REPO / "flows" / "ride_change.json"), stand_in_tools=True)
+    dialogue.start()
+    result = dialogue.turn(said)
+    assert result.trace.parse["intent"] == "continue"
+    assert [act.name for act in result.acts] == ["ask_name"]  # the question again, no "I don't understand"
+
+
+def test_a_greetings_example_keeps_its_wish_framing():
+    flow = {
+        "name": "f",
+        "examples": ["book a table"],
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "name", "type": "person_name"}]},
+            {"id": "done", "type": "end", "message": "ok"},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+        "global_actions": [{"intent": "hello", "examples": ["hi, I need to change my ride"], "response": "Hello!"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    assert dialogue.turn("could I change my ride").trace.parse["intent"] is None
+    assert dialogue.turn("I want to book a table").trace.parse["intent"] == "continue"
