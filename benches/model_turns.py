@@ -151,7 +151,7 @@ def floor(run: Run, model_path: str) -> None:
     """Replay each turn's evaluations on a plain Llama (same file, threads): its time is the turn's floor."""
     import llama_cpp
 
-    from fsmdial.understand.llamacpp import plain_cpu_buffers
+    from fsmdial.understand.llamacpp import plain_cpu_buffers, restore_sequence_state, sequence_state
 
     with plain_cpu_buffers():
         llm = llama_cpp.Llama(
@@ -173,42 +173,18 @@ def floor(run: Run, model_path: str) -> None:
         restore = None
         if turn.prefix_source in ("memory", "disk"):  # the turn put a saved prefix state back: so does the floor
             llm.eval(prompt[: turn.prefix])
-            restore = _seq_state(llm)
+            restore = sequence_state(llm)
         elif untimed:
             llm.eval(untimed)  # what the KV cache held before the turn
         started = time.perf_counter()
         if restore is not None:
-            _set_seq_state(llm, restore, prompt[: turn.prefix])
+            restore_sequence_state(llm, prompt[: turn.prefix], restore)
         for part in parts:
             llm.eval(part)
         llm._ctx.get_logits()  # noqa: SLF001 - the logits are read once per step, as any decoder does
         for batch in turn.output_batches:
             llm.eval(batch)
         turn.floor = time.perf_counter() - started
-
-
-def _seq_state(llm: Any) -> bytes:
-    """llama.cpp's state of sequence 0 (what fsmdial keeps of a prefix), read with the raw API."""
-    import ctypes
-
-    import llama_cpp
-
-    size = llama_cpp.llama_state_seq_get_size(llm.ctx, 0)
-    buffer = (ctypes.c_uint8 * size)()
-    return ctypes.string_at(buffer, llama_cpp.llama_state_seq_get_data(llm.ctx, buffer, size, 0))
-
-
-def _set_seq_state(llm: Any, state: bytes, tokens: list[int]) -> None:
-    """Clear the KV cache and put ``state`` back as holding ``tokens`` (the raw API's restore)."""
-    import ctypes
-
-    import llama_cpp
-
-    llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
-    buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-    llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(state), 0)
-    llm.input_ids[: len(tokens)] = tokens
-    llm.n_tokens = len(tokens)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -57,20 +57,11 @@ def star_calls(understander: Any, sample: int, seed: int) -> list[tuple[str, str
 
 def flow_calls(understander: Any) -> list[tuple[str, str]]:
     """Every model call made while the example flows hear the determinism sample of the server tests."""
-    from fsmdial.runtime import Dialogue
-    from fsmdial.testing import FrozenClock
-    from tests.understand.test_server import NOW, SAMPLE_FLOWS, TEXTS
+    from tests.understand.test_server import sample_parses
 
     calls: list[tuple[str, str]] = []
     recorder(understander, calls)
-    for name in SAMPLE_FLOWS:
-        flow = REPO / "flows" / name
-        dialogue = Dialogue(flow, understander=understander, stand_in_tools=True, clock=FrozenClock(NOW))
-        dialogue.start()
-        for text in TEXTS:
-            if dialogue.ended:
-                break
-            dialogue.turn(text)
+    sample_parses(understander)
     return calls
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import orjson
@@ -266,7 +267,7 @@ class Grammar:
     def max_bytes(self) -> int:
         return self.root.max_bytes
 
-    @property
+    @cached_property  # a decoder keys its compiled grammars by it and compiles it: read twice a model turn
     def gbnf(self) -> str:
         rules: dict[str, str] = {}
         root = to_gbnf(self.root, rules)

@@ -241,25 +241,31 @@ class LlamaModel:
             self._states.popitem(last=False)
 
     def _save(self) -> bytes:
-        """llama.cpp's state of sequence 0 (its KV cells; no logits)."""
-        ctx = self.llm.ctx
-        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
-        buffer = (ctypes.c_uint8 * size)()
-        written = llama_cpp.llama_state_seq_get_data(ctx, buffer, size, 0)
-        return ctypes.string_at(buffer, written)
+        return sequence_state(self.llm)
 
     def _restore(self, tokens: list[int], state: bytes) -> bool:
-        """Put a state of :meth:`_save` back as the KV cache holding ``tokens``; False if llama.cpp refuses it."""
-        llm = self.llm
+        return restore_sequence_state(self.llm, tokens, state)
+
+
+def sequence_state(llm: llama_cpp.Llama) -> bytes:
+    """llama.cpp's state of sequence 0 (its KV cells; no logits)."""
+    size = llama_cpp.llama_state_seq_get_size(llm.ctx, 0)
+    buffer = (ctypes.c_uint8 * size)()
+    written = llama_cpp.llama_state_seq_get_data(llm.ctx, buffer, size, 0)
+    return ctypes.string_at(buffer, written)
+
+
+def restore_sequence_state(llm: llama_cpp.Llama, tokens: list[int], state: bytes) -> bool:
+    """Put a state of :func:`sequence_state` back as the KV cache holding ``tokens``; False if llama.cpp refuses it."""
+    llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
+    llm.n_tokens = 0
+    buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+    if llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(state), 0) != len(state):
         llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
-        llm.n_tokens = 0
-        buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-        if llama_cpp.llama_state_seq_set_data(llm.ctx, buffer, len(state), 0) != len(state):
-            llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(llm.ctx), True)
-            return False
-        llm.input_ids[: len(tokens)] = tokens
-        llm.n_tokens = len(tokens)
-        return True
+        return False
+    llm.input_ids[: len(tokens)] = tokens
+    llm.n_tokens = len(tokens)
+    return True
 
 
 def physical_cores() -> int:

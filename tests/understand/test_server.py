@@ -14,6 +14,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,21 +212,21 @@ def test_a_real_server_gives_the_in_process_parses(served):
     # rules_first=False: every turn's parse is the model's, so every turn compares the two decodings
     local = GGUFUnderstander(model, backend="llamacpp", n_threads=1, fast_path=False, rules_first=False)
     remote = ServerUnderstander(url, fast_path=False, rules_first=False)
-    compared = 0
+    local_parses, remote_parses = sample_parses(local), sample_parses(remote)
+    assert local_parses == remote_parses
+    assert sum(1 for _, _, path, _ in local_parses if path == "model") >= 5  # model calls compared, not only rules
+
+
+def sample_parses(understander: Any) -> list[tuple[str, str, str | None, Any]]:
+    """(flow, message, path, parse) of each turn when the sample flows hear :data:`TEXTS` with ``understander``."""
+    found = []
     for name in SAMPLE_FLOWS:
-        parses = []
-        for understander in (local, remote):
-            dialogue = Dialogue(
-                REPO / "flows" / name, understander=understander, stand_in_tools=True, clock=FrozenClock(NOW)
-            )
-            dialogue.start()
-            said = []
-            for text in TEXTS:
-                if dialogue.ended:
-                    break
-                trace = dialogue.turn(text).trace
-                said.append((text, trace.path, trace.parse))
-            parses.append(said)
-        assert parses[0] == parses[1], name
-        compared += sum(1 for _, path, _ in parses[0] if path == "model")
-    assert compared >= 5  # model calls compared, not only rules
+        flow = REPO / "flows" / name
+        dialogue = Dialogue(flow, understander=understander, stand_in_tools=True, clock=FrozenClock(NOW))
+        dialogue.start()
+        for text in TEXTS:
+            if dialogue.ended:
+                break
+            trace = dialogue.turn(text).trace
+            found.append((name, text, trace.path, trace.parse))
+    return found
