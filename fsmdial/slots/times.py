@@ -1,9 +1,10 @@
-"""Bounds of date and time slots, and the moment a date slot and a time slot make together.
+"""The time slot type: a time of day, stored as ``HH:MM``, inside the slot's hours and not in the past.
 
 A time slot's ``earliest``/``latest`` (``HH:MM``) are its hours; an ``earliest`` after its ``latest`` is a
 range across midnight ("18:00" to "02:00"). A time slot's ``not_past_with`` names the date slot it is on:
-the moment they make must be at least ``lead_minutes`` after the dialogue's clock. These functions only
-answer questions; :func:`fsmdial.values.coerce` refuses or resolves values with them.
+the moment they make must be at least ``lead_minutes`` after the dialogue's clock. A clock time said without
+am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one reading inside the
+hours, asked about when two fit (:func:`which_reading`, answered through :func:`with_reading_asked`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,20 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
-from .flow import Slot, SlotType
+from pydantic import StringConstraints
+
+from ..language import clock_readings, read_clock
+from .registry import Exact, InvalidValue, SlotKind, SlotType
+
+if TYPE_CHECKING:
+    from ..flow import Slot
 
 __all__ = [
-    "bound_words",
-    "date_bound",
+    "TIME_BOUND",
+    "TIME_PATTERN",
+    "Time",
     "has_hours",
     "hours_words",
     "in_hours",
@@ -27,12 +36,83 @@ __all__ = [
     "with_reading_asked",
 ]
 
+TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+"""The stored form of a time of day."""
+TIME_BOUND = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+"""An ``earliest``/``latest`` time bound: ``HH:MM`` on the 24-hour clock (whole string: ``fullmatch``)."""
+_CANONICAL_TIME = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+_WRITTEN_TIME = re.compile(r"\d{2}:\d{2}")
+"""A time as a flow's condition may compare a time slot with it (the shape only; fullmatch)."""
 
-def date_bound(bound: str, now: dt.datetime) -> dt.date:
-    """A slot's ``earliest``/``latest`` bound as a date: ISO as written, ``today±N`` from ``now``."""
-    if bound.startswith("today"):
-        return now.date() + dt.timedelta(days=int(bound[5:] or 0))
-    return dt.date.fromisoformat(bound)
+
+def _read_time(span: str, now: dt.datetime) -> Any:
+    return read_clock(span)  # a bare "7:45" as written: the slot's hours resolve it, never the model
+
+
+class Time(SlotKind):
+    """A time of day ("7pm", "half past six", "19:30"), stored as ``HH:MM``."""
+
+    type_name = SlotType.time
+    options = frozenset({"earliest/latest", "not_past_with/lead_minutes"})
+    value_words = "a time HH:MM"
+    read = staticmethod(_read_time)
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, dt.time):
+            readings: tuple[str, ...] = (value.strftime("%H:%M"),)
+        elif type(value) is str and _CANONICAL_TIME.fullmatch(value):
+            readings = (value,)  # already the stored form
+        else:
+            readings = clock_readings(str(value))
+            if not readings:
+                raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
+        return _resolve_time(slot, value, readings, now, day) if bounds else readings[0]
+
+    def is_json_value(self, value: Any) -> bool:
+        return isinstance(value, str) and _WRITTEN_TIME.fullmatch(value) is not None
+
+    def check_declaration(self, slot: Slot) -> None:
+        for bound in (slot.earliest, slot.latest):
+            if bound is not None and not TIME_BOUND.fullmatch(bound):
+                raise ValueError(f"time bound {bound!r} is not HH:MM (00:00 to 23:59)")
+        if slot.lead_minutes and slot.not_past_with is None:
+            raise ValueError("'lead_minutes' needs 'not_past_with' (the date slot the time is on)")
+
+    def bound_words(self, slot: Slot, now: dt.datetime) -> dict[str, str]:
+        """The hours as people say them: "8 am", "6 pm"."""
+        words: dict[str, str] = {}
+        for name, bound in (("earliest", slot.earliest), ("latest", slot.latest)):
+            if bound is not None:
+                words[name] = time_words(bound)
+        return words
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(pattern=TIME_PATTERN)]
+
+    def prompt(self, slot: Slot) -> str:
+        return "a time of day, the words that say it"
+
+
+def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.datetime, day: dt.date | None) -> str:
+    """The one reading of a clock time inside the slot's hours and not past on ``day``.
+
+    A slot without hours or a day takes the reading as written (a bare "7:45" is 07:45). Two fitting
+    readings are asked about (:class:`InvalidValue` with ``question``), none is refused.
+    """
+    if not has_hours(slot) and day is None:
+        return readings[0]
+    fitting = [reading for reading in readings if in_hours(slot, reading)]
+    if not fitting:
+        raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
+    if day is not None:
+        ahead = [reading for reading in fitting if not passed(day, reading, now, slot.lead_minutes)]
+        if not ahead:
+            soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
+            raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
+        fitting = ahead
+    if len(fitting) > 1:
+        raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
+    return fitting[0]
 
 
 def _minutes(time: str) -> int:
@@ -74,22 +154,6 @@ def time_words(time: str) -> str:
         return "midnight" if hour == 0 else "noon"
     clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute else "")
     return f"{clock} {'am' if hour < 12 else 'pm'}"
-
-
-def _date_words(day: dt.date) -> str:
-    return f"{day:%A} {day.day} {day:%B %Y}"
-
-
-def bound_words(slot: Slot, now: dt.datetime) -> dict[str, str]:
-    """A slot's bounds in words, for its ``invalid`` message: ``{earliest}``, ``{latest}`` ("8 am", "6 pm";
-    dates as "Friday 13 June 2025", relative ones on ``now``)."""
-    words: dict[str, str] = {}
-    for name in ("earliest", "latest"):
-        bound = getattr(slot, name)
-        if bound is None:
-            continue
-        words[name] = time_words(bound) if slot.type is SlotType.time else _date_words(date_bound(bound, now))
-    return words
 
 
 def hours_words(slot: Slot) -> str:
