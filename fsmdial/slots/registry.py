@@ -148,12 +148,12 @@ class SlotKind(ABC):
         name = cls.__dict__.get("type_name")
         if name is None:
             return
-        if name in KINDS:
-            first = type(KINDS[name]).__name__
-            raise TypeError(f"slot type {name.value!r} is defined twice: {first} and {cls.__name__}")
         unknown = sorted(cls.options - set(OPTIONS))
         if unknown:
             raise TypeError(f"slot type {name.value!r} takes options the flow format does not have: {unknown}")
+        if name in KINDS:
+            first = type(KINDS[name]).__name__
+            raise TypeError(f"slot type {name.value!r} is defined twice: {first} and {cls.__name__}")
         KINDS[name] = cls()
 
     # ---------------------------------------------------------------- values
