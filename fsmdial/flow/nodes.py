@@ -17,6 +17,9 @@ slot, or ``{"call": "name"}`` for a predicate the application registers.
 Each piece validates itself; what needs the whole graph is in :mod:`.checks`,
 and the document (:class:`~fsmdial.flow.document.Flow`) in :mod:`.document`.
 This module imports neither.
+
+What a slot's type takes (its options, whether it needs values, the form of its bounds) is asked of the type
+itself, in :mod:`fsmdial.slots`; :class:`Slot` runs the checks every type shares, then the type's own.
 """
 
 from __future__ import annotations
