@@ -17,16 +17,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import SnapshotError, ToolResultError
-from .flow import NUMBER_TYPES, TEXT_TYPES, ExternalActionNode, SlotType
+from .flow import ExternalActionNode
 from .session import SessionState, decode_snapshot
+from .slots import kind_of
 from .tables import FlowTables
 from .tools import check_result
 from .values import InvalidValue, coerce
 
 __all__ = ["read_session"]
-
-_TEXT = (*TEXT_TYPES, SlotType.categorical, SlotType.date, SlotType.time)
-_NUMBER = NUMBER_TYPES
 
 
 def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], now: dt.datetime) -> SessionState:
@@ -120,16 +118,8 @@ def _known(field: str, names: Iterable[str], known: Mapping[str, Any], what: str
 def _slot_value(tables: FlowTables, name: str, value: Any, now: dt.datetime) -> Any:
     """``value`` as slot ``name`` stores it: of the JSON kind its type stores, and valid for the slot."""
     slot = tables.slots[name]
-    kind = slot.type
-    fits = (
-        isinstance(value, str)
-        if kind in _TEXT
-        else isinstance(value, (int, float)) and not isinstance(value, bool)
-        if kind in _NUMBER
-        else isinstance(value, bool)
-    )
-    if not fits:
-        raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {kind.value} value")
+    if not kind_of(slot).stores(value):
+        raise SnapshotError(f"snapshot slot {name!r} holds {value!r:.80}, not a {slot.type.value} value")
     try:
         return coerce(slot, value, now, bounds=False)  # bounds held when the value was given (on that clock)
     except InvalidValue as exc:

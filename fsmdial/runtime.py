@@ -28,12 +28,12 @@ from types import TracebackType
 from typing import Any, ClassVar, Protocol
 
 from .actions import Actions
-from .bounds import with_reading_asked
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
 from .flow import CallCondition, ExternalActionNode, iter_conditions
 from .machine import FlowMachine
 from .restoring import read_session
 from .session import SNAPSHOT_VERSION, SessionState, encode_snapshot
+from .slots import with_reading_asked
 from .steps import STEP_LIMIT, Turn
 from .tables import FlowSource, flow_class, tables_of
 from .tools import ToolRegistry

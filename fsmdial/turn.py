@@ -17,14 +17,13 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .bounds import bound_words
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences, split_negated
 from .machine import fold
 from .session import SessionState
-from .slottypes import KINDS
+from .slots import KINDS, bound_words
 from .steps import Turn, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult

@@ -4,8 +4,8 @@ Values are stored JSON-ready: integers and numbers as numbers, booleans as
 booleans, categorical values as the flow's spelling, dates as ISO
 ``YYYY-MM-DD``, times as ``HH:MM`` strings, phone numbers as dialled (digits,
 ``+`` before a country code), references as one upper-case word. What each
-type does is its entry in :data:`fsmdial.slottypes.KINDS`; this module adds
-the checks across slots (a time on a date). Reading English ("two",
+type does is its class in :mod:`fsmdial.slots` (:data:`fsmdial.slots.KINDS`); this
+module adds the checks across slots (a time on a date). Reading English ("two",
 "tomorrow", "7pm", "yes") is :mod:`fsmdial.language`'s job; relative dates
 resolve against the dialogue's clock.
 """
@@ -16,10 +16,9 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .bounds import date_bound, last_time, passed
 from .flow import Slot, SlotType
 from .language import date_readings, find_numbers, parse_date, parse_time, parse_yes_no
-from .slottypes import CANONICAL_DATE, KINDS, LARGEST, InvalidValue, inside_dates
+from .slots import CANONICAL_DATE, LARGEST, InvalidValue, date_bound, inside_dates, kind_of, last_time, passed
 
 __all__ = [
     "InvalidValue",
@@ -34,7 +33,7 @@ __all__ = [
     "parse_yes_no",
 ]
 """``find_numbers``, ``parse_date``, ``parse_time`` and ``parse_yes_no`` are :mod:`fsmdial.language`'s, re-exported;
-``date_bound`` is :mod:`fsmdial.bounds`'; ``InvalidValue`` and ``LARGEST`` :mod:`fsmdial.slottypes`'."""
+``date_bound``, ``InvalidValue`` and ``LARGEST`` :mod:`fsmdial.slots`'."""
 
 
 def coerce_given(
@@ -123,4 +122,4 @@ def coerce(slot: Slot, value: Any, now: dt.datetime, *, day: dt.date | None = No
     """
     if value is None or (isinstance(value, str) and not value.strip()):
         raise InvalidValue(slot.name, value, "no value given")
-    return KINDS[slot.type].coerce(slot, value, now, day, bounds)
+    return kind_of(slot).coerce(slot, value, now, day, bounds)

@@ -23,8 +23,6 @@ from hypothesis import HealthCheck
 from pydantic import ConfigDict, Field, create_model
 
 from fsmdial.flow import (
-    NUMBER_TYPES,
-    TEXT_TYPES,
     ExternalActionNode,
     FieldType,
     Flow,
@@ -34,6 +32,7 @@ from fsmdial.flow import (
     ValueArg,
 )
 from fsmdial.loader import load_flow
+from fsmdial.slots import NUMBER_TYPES, TEXT_TYPES
 from fsmdial.testing import FrozenClock
 from fsmdial.tools import ToolRegistry
 from fsmdial.understand.rules import RulesUnderstander

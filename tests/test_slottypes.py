@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fsmdial.errors import FlowError
-from fsmdial.flow import SLOT_OPTIONS, Slot, SlotType
+from fsmdial.flow import Slot, SlotType
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.slottypes import KINDS
+from fsmdial.slots import KINDS, SLOT_OPTIONS
 from fsmdial.understand.base import UnderstandingState
 from fsmdial.understand.grounding import is_typed, typed_candidates
 from fsmdial.understand.prompt import static_prefix

@@ -7,29 +7,26 @@
 * :mod:`.lint`: :func:`flow_warnings` (valid, but probably not meant) and :func:`implies`;
 * :mod:`.graph`: walks over node ids (:func:`neighbours`, :func:`reachable`).
 
-Slot patterns are checked by :mod:`fsmdial.patterns`. Everything public is re-exported here:
+Slot patterns are checked by :mod:`fsmdial.patterns`; what each slot type takes and how its values compare is
+:mod:`fsmdial.slots`' (``SlotType`` and ``value_key`` are re-exported here). Everything public is re-exported here:
 import from ``fsmdial.flow``.
 """
 
 from ..language.text import fold
 from ..patterns import pattern_problem, regex_parse, search_regex
+from ..slots import SlotType, value_collisions, value_key
 from .checks import MAX_FORMAT_WIDTH, MAX_TEMPLATE_CHARS, FlowChecker, check_flow, format_spec_problem
 from .document import MAX_NESTING, Flow, GraphIssues, check_document
 from .graph import neighbours, reachable
 from .lint import flow_warnings, implies
 from .nodes import (
-    DATE_BOUND,
     DEFAULT_MAX_LENGTH,
     IDENT,
     LIST_OPS,
     NO_VALUE_OPS,
     NODE_TYPES,
     NOT_RESERVED,
-    NUMBER_TYPES,
     RESERVED_NAMES,
-    SLOT_OPTIONS,
-    TEXT_TYPES,
-    TIME_BOUND,
     AllCondition,
     AnswerCondition,
     AnyCondition,
@@ -61,24 +58,16 @@ from .nodes import (
     SlotArg,
     SlotCondition,
     SlotRule,
-    SlotType,
     StatusCondition,
     ValueArg,
     VisitsCondition,
     bound_names,
     edge_name,
     iter_conditions,
-    value_collisions,
-    value_key,
 )
 from .reading import format_location, read_flow
 
 __all__ = [
-    "DATE_BOUND",
-    "NUMBER_TYPES",
-    "SLOT_OPTIONS",
-    "TEXT_TYPES",
-    "TIME_BOUND",
     "bound_names",
     "DEFAULT_MAX_LENGTH",
     "IDENT",

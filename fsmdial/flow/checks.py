@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import FlowIssue
 from ..language.text import fold as fold_text
 from ..responses import parse_template
+from ..slots import KINDS, SlotType
 from .graph import on_cycle, reachable
 from .nodes import (
     LIST_OPS,
     NO_VALUE_OPS,
-    NUMBER_TYPES,
-    TEXT_TYPES,
     AnswerCondition,
     ChoiceCondition,
     Comparison,
@@ -42,7 +41,6 @@ from .nodes import (
     Slot,
     SlotArg,
     SlotCondition,
-    SlotType,
     StatusCondition,
     VisitsCondition,
     bound_names,
@@ -67,19 +65,17 @@ _FORMAT_SPEC = re.compile(
 _FALLBACKS = ("goodbye", "out_of_scope", "anything_else", "cannot_continue", "committed", "ended")
 """The fallback templates of a flow, checked in this order."""
 
-_SLOT_VALUE_TYPES: dict[SlotType, tuple[str, Any]] = {
-    **{kind: ("a number", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)) for kind in NUMBER_TYPES},
-    SlotType.boolean: ("true or false", lambda v: isinstance(v, bool)),
-    **{kind: ("a string", lambda v: isinstance(v, str)) for kind in TEXT_TYPES},
-    SlotType.categorical: ("a string", lambda v: isinstance(v, str)),
-    SlotType.date: ("a date YYYY-MM-DD", lambda v: isinstance(v, str) and bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", v))),
-    SlotType.time: ("a time HH:MM", lambda v: isinstance(v, str) and bool(re.fullmatch(r"\d{2}:\d{2}", v))),
-}
-_FIELD_VALUE_TYPES: dict[FieldType, tuple[str, Any]] = {
-    FieldType.integer: _SLOT_VALUE_TYPES[SlotType.integer],
-    FieldType.number: _SLOT_VALUE_TYPES[SlotType.number],
-    FieldType.boolean: _SLOT_VALUE_TYPES[SlotType.boolean],
-    FieldType.string: _SLOT_VALUE_TYPES[SlotType.string],
+
+def _slot_values(kind: SlotType) -> tuple[str, Callable[[Any], bool]]:
+    """What a value a flow compares a slot of type ``kind`` with must be: in words, and the check (the type's own)."""
+    return KINDS[kind].value_words, KINDS[kind].is_json_value
+
+
+_FIELD_VALUE_TYPES: dict[FieldType, tuple[str, Callable[[Any], bool]]] = {
+    FieldType.integer: _slot_values(SlotType.integer),
+    FieldType.number: _slot_values(SlotType.number),
+    FieldType.boolean: _slot_values(SlotType.boolean),
+    FieldType.string: _slot_values(SlotType.string),
     FieldType.list: ("a list", lambda v: isinstance(v, list)),
     FieldType.object: ("an object", lambda v: isinstance(v, dict)),
 }
@@ -272,13 +268,7 @@ class FlowChecker:
         """A comparison whose value can never equal (or be ordered against) what it compares is an authoring error.
 
         ``fold``: the flow compares text ignoring case (``options.case_insensitive_values``)."""
-        kind = (
-            _SLOT_VALUE_TYPES.get(slot.type)
-            if slot is not None
-            else _FIELD_VALUE_TYPES.get(field.type)
-            if field
-            else None
-        )
+        kind = _slot_values(slot.type) if slot is not None else _FIELD_VALUE_TYPES.get(field.type) if field else None
         if kind is None:
             return
         expected, fits = kind

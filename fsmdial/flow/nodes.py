@@ -17,13 +17,14 @@ slot, or ``{"call": "name"}`` for a predicate the application registers.
 Each piece validates itself; what needs the whole graph is in :mod:`.checks`,
 and the document (:class:`~fsmdial.flow.document.Flow`) in :mod:`.document`.
 This module imports neither.
+
+What a slot's type takes (its options, whether it needs values, the form of its bounds) is asked of the type
+itself, in :mod:`fsmdial.slots`; :class:`Slot` runs the checks every type shares, then the type's own.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from datetime import date
 from enum import Enum
 from typing import Annotated, Any, Literal, Union, get_args
 
@@ -38,8 +39,8 @@ from pydantic import (
     model_validator,
 )
 
-from ..language.text import fold
 from ..patterns import pattern_problem
+from ..slots import KINDS, SLOT_OPTIONS, SlotType, option_types, value_collisions
 
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
@@ -51,51 +52,6 @@ class FlowModel(BaseModel):
 
 
 # --------------------------------------------------------------------- slots
-
-
-class SlotType(str, Enum):
-    """The built-in slot types. What each one reads, stores and offers a model is :mod:`fsmdial.slottypes`'s table;
-    what a flow may declare with it is :data:`SLOT_OPTIONS`."""
-
-    string = "string"
-    """Free text (the type before ``text`` had a name: the same type, kept for existing flows)."""
-    text = "text"
-    person_name = "person_name"
-    phone = "phone"
-    email = "email"
-    reference = "reference"
-    integer = "integer"
-    number = "number"
-    money = "money"
-    duration = "duration"
-    boolean = "boolean"
-    categorical = "categorical"
-    date = "date"
-    time = "time"
-
-
-TEXT_TYPES = frozenset(
-    {SlotType.string, SlotType.text, SlotType.person_name, SlotType.phone, SlotType.email, SlotType.reference}
-)
-"""The types whose values are text (stored as strings, with a length and perhaps a pattern)."""
-NUMBER_TYPES = frozenset({SlotType.integer, SlotType.number, SlotType.money, SlotType.duration})
-"""The types whose values are numbers (with a ``minimum`` and a ``maximum``)."""
-SLOT_OPTIONS: dict[str, frozenset[SlotType]] = {
-    "values": frozenset({SlotType.categorical}),
-    "minimum/maximum": NUMBER_TYPES,
-    "pattern/max_length": TEXT_TYPES,
-    "earliest/latest": frozenset({SlotType.date, SlotType.time}),
-    "region": frozenset({SlotType.phone}),
-    "currency": frozenset({SlotType.money}),
-    "unit": frozenset({SlotType.duration}),
-}
-"""Which slot types each option applies to (one table: the format's checks and its messages come from it)."""
-
-
-def option_types(option: str) -> str:
-    """The types an option applies to, in words ("integer and number slots")."""
-    names = [kind.value for kind in SlotType if kind in SLOT_OPTIONS[option]]
-    return (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]) + " slots"
 
 
 DEFAULT_MAX_LENGTH = 200
@@ -168,10 +124,12 @@ class Slot(FlowModel):
 
     @model_validator(mode="after")
     def _check_type_options(self) -> Slot:
-        if self.type is SlotType.categorical and not self.values:
-            raise ValueError("a categorical slot needs a non-empty 'values' list")
+        # The checks every type shares, from what the type says it takes (fsmdial.slots), then the type's own.
+        kind = KINDS[self.type]
+        if kind.needs_values and not self.values:
+            raise ValueError(f"a {self.type.value} slot needs a non-empty 'values' list")
         if self.values is not None and self.type not in SLOT_OPTIONS["values"]:
-            raise ValueError(f"'values' only applies to categorical slots, not {self.type.value}")
+            raise ValueError(f"'values' only applies to {option_types('values')}, not {self.type.value}")
         for option in ("minimum/maximum", "pattern/max_length", "region", "currency", "unit"):
             given = any(getattr(self, name) is not None for name in option.split("/"))
             if given and self.type not in SLOT_OPTIONS[option]:
@@ -184,39 +142,21 @@ class Slot(FlowModel):
             problem = pattern_problem(self.pattern)
             if problem:
                 raise ValueError(f"slot {self.name!r}: pattern {self.pattern!r} {problem}")
-        if self.type is SlotType.categorical:
-            collisions = value_collisions(self.values or [])
+        if self.values:
+            collisions = value_collisions(self.values)
             if collisions:
                 raise ValueError(
                     f"slot {self.name!r}: values "
                     + "; ".join(" and ".join(repr(v) for v in group) for group in collisions)
                     + " cannot be told apart (they are the same after case and spacing are ignored)"
                 )
-        if self.type is SlotType.time:
-            for bound in (self.earliest, self.latest):
-                if bound is not None and not TIME_BOUND.fullmatch(bound):
-                    raise ValueError(f"time bound {bound!r} is not HH:MM (00:00 to 23:59)")
-            return self._check_moment_rule()
-        if self.not_past_with is not None or self.lead_minutes:
-            raise ValueError("'not_past_with'/'lead_minutes' only apply to time slots")
-        if self.type is not SlotType.date and (self.earliest is not None or self.latest is not None):
+        moment = "not_past_with/lead_minutes"
+        if (self.not_past_with is not None or self.lead_minutes) and self.type not in SLOT_OPTIONS[moment]:
+            raise ValueError(f"'not_past_with'/'lead_minutes' only apply to {option_types(moment)}")
+        bounded = self.earliest is not None or self.latest is not None
+        if bounded and self.type not in SLOT_OPTIONS["earliest/latest"]:
             raise ValueError("'earliest'/'latest' only apply to date slots and time slots")
-        for bound in (self.earliest, self.latest):
-            if bound is not None:
-                _date_bound_key(bound)
-        if self.earliest is not None and self.latest is not None:
-            first, last = _date_bound_key(self.earliest), _date_bound_key(self.latest)
-            # Both fixed or both from today: the order never changes, and no date is ever inside.
-            # (A fixed bound against 'today' depends on the day the dialogue runs: left to it.)
-            if type(first) is type(last) and first > last:  # type: ignore[operator]
-                raise ValueError(
-                    f"date bounds: earliest {self.earliest!r} is after latest {self.latest!r}, so no date is allowed"
-                )
-        return self
-
-    def _check_moment_rule(self) -> Slot:
-        if self.lead_minutes and self.not_past_with is None:
-            raise ValueError("'lead_minutes' needs 'not_past_with' (the date slot the time is on)")
+        kind.check_declaration(self)
         return self
 
     @property
@@ -241,49 +181,10 @@ class Slot(FlowModel):
 
 # ------------------------------------------------------- value and pattern checks
 
-DATE_BOUND = re.compile(r"\d{4}-\d{2}-\d{2}|today(?:[+-]\d{1,5})?")
-"""An ``earliest``/``latest`` date bound: an ISO date, or today shifted by a number of days (whole
-string: ``fullmatch``, so no trailing newline)."""
-
 
 def bound_names(slot: Slot) -> frozenset[str]:
     """The bounds a slot declares (``earliest``, ``latest``): placeholders its ``invalid`` message may use."""
     return frozenset(name for name in ("earliest", "latest") if getattr(slot, name) is not None)
-
-
-TIME_BOUND = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
-"""An ``earliest``/``latest`` time bound: ``HH:MM`` on the 24-hour clock (whole string: ``fullmatch``)."""
-
-
-def _date_bound_key(bound: str) -> date | int:
-    """A valid date bound as the fixed date it names, or its shift in days from today."""
-    if not DATE_BOUND.fullmatch(bound):
-        raise ValueError(f"date bound {bound!r} is not YYYY-MM-DD, 'today', or 'today+N'/'today-N' (days)")
-    if bound.startswith("today"):
-        return int(bound[5:] or 0)
-    try:
-        return date.fromisoformat(bound)
-    except ValueError:
-        raise ValueError(f"date bound {bound!r} is not a real date") from None
-
-
-def value_key(text: str) -> str:
-    """How the engine compares a categorical value with what the user wrote.
-
-    Case and runs of spaces/underscores are ignored, and so is a hyphen *between* two words
-    (``new-york`` is ``new york``). Every other character counts: ``A+`` and ``A-``, ``O-`` and
-    ``O`` stay apart, so a value the flow keeps apart is never merged with another.
-    """
-    folded = re.sub(r"(?<=\w)-(?=\w)", " ", fold(text))
-    return " ".join(re.sub(r"[\s_]+", " ", folded).split())
-
-
-def value_collisions(values: list[str]) -> list[list[str]]:
-    """Groups of categorical values that :func:`value_key` cannot tell apart (empty: none)."""
-    groups: dict[str, list[str]] = {}
-    for value in values:
-        groups.setdefault(value_key(value), []).append(value)
-    return [group for key, group in groups.items() if len(group) > 1 or not key]
 
 
 class SlotRule(FlowModel):

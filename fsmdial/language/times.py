@@ -7,7 +7,7 @@ hour", "in 30 minutes", "in half an hour". Number words are read by :func:`.numb
 
 A clock time without am/pm that a 12-hour clock can mean ("7:45", "at 4", "half past seven") has two readings;
 a part of the day near it picks one ("7:30 in the evening", "tomorrow evening around 7"), else the slot's hours
-do (:mod:`fsmdial.bounds`, :func:`fsmdial.values.coerce`): the understanders pass it on as written
+do (:mod:`fsmdial.slots.times`, :func:`fsmdial.values.coerce`): the understanders pass it on as written
 (:func:`read_clock`), never as a guess.
 """
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ..flow import Slot
 from ..language.numbers import join_spaced_digits, words_to_digits
-from ..slottypes import KINDS
+from ..slots import KINDS
 from .base import Parse
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..flow import Slot, SlotType
 from ..language.names import MAX_NAME_WORDS, is_name
-from ..slottypes import KINDS, contact_spans
+from ..slots import KINDS, contact_spans
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -231,7 +231,7 @@ def _in_dates_and_times(text: str, day: dt.date) -> frozenset[int]:
 
 @lru_cache(maxsize=256)
 def _in_contacts(text: str) -> frozenset[int]:
-    """The words of ``text`` inside a phone number or an email address (:func:`fsmdial.slottypes.contact_spans`)."""
+    """The words of ``text`` inside a phone number or an email address (:func:`fsmdial.slots.contact_spans`)."""
     msg = message(text)
     return frozenset(i for span in contact_spans(text) for i in _word_indices(msg, span))
 
@@ -239,7 +239,7 @@ def _in_contacts(text: str) -> frozenset[int]:
 def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     """Span text -> value, for the spans of ``text`` that give ``slot`` a value (empty when none does).
 
-    Values of a kind read :attr:`~fsmdial.slottypes.Kind.outside_dates` are not offered from inside a date or
+    Values of a kind read :attr:`~fsmdial.slots.SlotKind.outside_dates` are not offered from inside a date or
     a time ("7" of "7:30", "1990" of "12/05/1990").
     """
     kind = KINDS[slot.type]

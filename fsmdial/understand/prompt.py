@@ -40,7 +40,7 @@ import orjson
 
 from ..errors import ModelError, UnderstandingError
 from ..flow import Slot
-from ..slottypes import KINDS
+from ..slots import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
 from .schema import CHANGE, NONE
 

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import TEXT_TYPES, Slot, SlotType, fold, search_regex, value_key
+from ..flow import Slot, SlotType, fold, search_regex, value_key
 from ..language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -51,7 +51,7 @@ from ..language import (
     without_questions,
     without_wish,
 )
-from ..slottypes import KINDS
+from ..slots import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
     alias_patterns,
@@ -154,7 +154,7 @@ class _StateTables:
         self.patterned = tuple(
             (slot, slot_cue(slot.name, slot.label or ""))
             for slot in state.slots
-            if slot.type in TEXT_TYPES and (slot.pattern is not None or KINDS[slot.type].finds)
+            if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds)
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.choice_examples = tuple(

@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from ..errors import UnderstandingError
 from ..flow import Slot, SlotType
 from ..language import read_acts, split_negated, without_questions
-from ..slottypes import KINDS
+from ..slots import KINDS
 from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     NOT_AT_EDGES,

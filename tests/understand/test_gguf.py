@@ -35,7 +35,7 @@ from fsmdial.flow import ExternalActionNode, Slot, SlotType
 from fsmdial.language.dates import TWELVE_HOUR
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.slottypes import DATE_PATTERN, TIME_PATTERN
+from fsmdial.slots import DATE_PATTERN, TIME_PATTERN
 from fsmdial.testing import FrozenClock
 from fsmdial.understand import gguf as gguf_module
 from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND

@@ -22,7 +22,7 @@ from fsmdial.errors import ModelError, UnderstandingError
 from fsmdial.flow import Slot
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.slottypes import DATE_PATTERN
+from fsmdial.slots import DATE_PATTERN
 from fsmdial.understand import schema as schema_module
 from fsmdial.understand.base import DECLINE, GOODBYE, Intent, UnderstandingState
 from fsmdial.understand.grammar import (

@@ -1,0 +1,204 @@
+"""The time slot type: a time of day, stored as ``HH:MM``, inside the slot's hours and not in the past.
+
+A time slot's ``earliest``/``latest`` (``HH:MM``) are its hours; an ``earliest`` after its ``latest`` is a
+range across midnight ("18:00" to "02:00"). A time slot's ``not_past_with`` names the date slot it is on:
+the moment they make must be at least ``lead_minutes`` after the dialogue's clock. A clock time said without
+am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one reading inside the
+hours, asked about when two fit (:func:`which_reading`, answered through :func:`with_reading_asked`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import StringConstraints
+
+from ..language import clock_readings, read_clock
+from .registry import Exact, InvalidValue, SlotKind, SlotType
+
+if TYPE_CHECKING:
+    from ..flow import Slot
+
+__all__ = [
+    "TIME_BOUND",
+    "TIME_PATTERN",
+    "Time",
+    "has_hours",
+    "hours_words",
+    "in_hours",
+    "last_time",
+    "passed",
+    "time_words",
+    "which_reading",
+    "with_reading_asked",
+]
+
+TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+"""The stored form of a time of day."""
+TIME_BOUND = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+"""An ``earliest``/``latest`` time bound: ``HH:MM`` on the 24-hour clock (whole string: ``fullmatch``)."""
+_CANONICAL_TIME = re.compile(r"(?:[01][0-9]|2[0-3]):[0-5][0-9]")
+_WRITTEN_TIME = re.compile(r"\d{2}:\d{2}")
+"""A time as a flow's condition may compare a time slot with it (the shape only; fullmatch)."""
+
+
+def _read_time(span: str, now: dt.datetime) -> Any:
+    return read_clock(span)  # a bare "7:45" as written: the slot's hours resolve it, never the model
+
+
+class Time(SlotKind):
+    """A time of day ("7pm", "half past six", "19:30"), stored as ``HH:MM``."""
+
+    type_name = SlotType.time
+    options = frozenset({"earliest/latest", "not_past_with/lead_minutes"})
+    value_words = "a time HH:MM"
+    read = staticmethod(_read_time)
+
+    def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        if isinstance(value, dt.time):
+            readings: tuple[str, ...] = (value.strftime("%H:%M"),)
+        elif type(value) is str and _CANONICAL_TIME.fullmatch(value):
+            readings = (value,)  # already the stored form
+        else:
+            readings = clock_readings(str(value))
+            if not readings:
+                raise InvalidValue(slot.name, value, f"{value!r} is not a time I understand")
+        return _resolve_time(slot, value, readings, now, day) if bounds else readings[0]
+
+    def is_json_value(self, value: Any) -> bool:
+        return isinstance(value, str) and _WRITTEN_TIME.fullmatch(value) is not None
+
+    def check_declaration(self, slot: Slot) -> None:
+        for bound in (slot.earliest, slot.latest):
+            if bound is not None and not TIME_BOUND.fullmatch(bound):
+                raise ValueError(f"time bound {bound!r} is not HH:MM (00:00 to 23:59)")
+        if slot.lead_minutes and slot.not_past_with is None:
+            raise ValueError("'lead_minutes' needs 'not_past_with' (the date slot the time is on)")
+
+    def bound_words(self, slot: Slot, now: dt.datetime) -> dict[str, str]:
+        """The hours as people say them: "8 am", "6 pm"."""
+        words: dict[str, str] = {}
+        for name, bound in (("earliest", slot.earliest), ("latest", slot.latest)):
+            if bound is not None:
+                words[name] = time_words(bound)
+        return words
+
+    def model_type(self, slot: Slot, exact: Exact) -> Any:
+        return Annotated[str, StringConstraints(pattern=TIME_PATTERN)]
+
+    def prompt(self, slot: Slot) -> str:
+        return "a time of day, the words that say it"
+
+
+def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.datetime, day: dt.date | None) -> str:
+    """The one reading of a clock time inside the slot's hours and not past on ``day``.
+
+    A slot without hours or a day takes the reading as written (a bare "7:45" is 07:45). Two fitting
+    readings are asked about (:class:`InvalidValue` with ``question``), none is refused.
+    """
+    if not has_hours(slot) and day is None:
+        return readings[0]
+    fitting = [reading for reading in readings if in_hours(slot, reading)]
+    if not fitting:
+        raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
+    if day is not None:
+        ahead = [reading for reading in fitting if not passed(day, reading, now, slot.lead_minutes)]
+        if not ahead:
+            soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
+            raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
+        fitting = ahead
+    if len(fitting) > 1:
+        raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
+    return fitting[0]
+
+
+def _minutes(time: str) -> int:
+    hour, minute = time.split(":")
+    return int(hour) * 60 + int(minute)
+
+
+def has_hours(slot: Slot) -> bool:
+    """Whether a time slot declares hours (an ``earliest`` or a ``latest``)."""
+    return slot.type is SlotType.time and (slot.earliest is not None or slot.latest is not None)
+
+
+def in_hours(slot: Slot, time: str) -> bool:
+    """Whether ``HH:MM`` is inside a time slot's hours (both ends included; a range may cross midnight)."""
+    first = _minutes(slot.earliest) if slot.earliest is not None else 0
+    last = _minutes(slot.latest) if slot.latest is not None else 24 * 60 - 1
+    at = _minutes(time)
+    return first <= at <= last if first <= last else (at >= first or at <= last)
+
+
+def last_time(slot: Slot) -> str:
+    """The latest time of a calendar day inside a time slot's hours (23:59 when they cross midnight)."""
+    if slot.latest is None or (slot.earliest is not None and _minutes(slot.earliest) > _minutes(slot.latest)):
+        return "23:59"
+    return slot.latest
+
+
+def passed(day: dt.date, time: str, now: dt.datetime, lead_minutes: int = 0) -> bool:
+    """Whether the moment ``day`` at ``time`` is before ``now`` plus ``lead_minutes``."""
+    hour, minute = divmod(_minutes(time), 60)
+    moment = dt.datetime.combine(day, dt.time(hour, minute), tzinfo=now.tzinfo)
+    return moment < now + dt.timedelta(minutes=lead_minutes)
+
+
+def time_words(time: str) -> str:
+    """``HH:MM`` as people say it: "8 am", "6:30 pm", "noon", "midnight"."""
+    hour, minute = divmod(_minutes(time), 60)
+    if minute == 0 and hour in (0, 12):
+        return "midnight" if hour == 0 else "noon"
+    clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute else "")
+    return f"{clock} {'am' if hour < 12 else 'pm'}"
+
+
+def hours_words(slot: Slot) -> str:
+    """A time slot's hours in a reason: "between 8 am and 6 pm", "from 8 am", "until 6 pm"."""
+    first = time_words(slot.earliest) if slot.earliest is not None else None
+    last = time_words(slot.latest) if slot.latest is not None else None
+    if first and last:
+        return f"between {first} and {last}"
+    return f"from {first}" if first else f"until {last}"
+
+
+def which_reading(written: str, readings: tuple[str, ...]) -> str:
+    """The question that tells two readings of a clock time apart: "7:45 in the morning or in the evening?"."""
+    parts = [_part_of_day(reading) for reading in readings]
+    clock = written.split(" ")[0]
+    return f"{clock} {parts[0]} or {parts[1]}?"
+
+
+def _part_of_day(time: str) -> str:
+    hour = _minutes(time) // 60
+    if hour < 5:
+        return "at night"
+    if hour < 12:
+        return "in the morning"
+    return "in the afternoon" if hour < 17 else "in the evening"
+
+
+_WHICH = re.compile(r"(\d{1,2}:\d{2}) (?:in the \w+|at night) or (?:in the \w+|at night)\?")
+_PART_ANSWER = re.compile(r"\b(morning|afternoon|evening|night|tonight|a\.?m\.?|p\.?m\.?)(?![a-z])", re.I)
+
+
+def with_reading_asked(history: Sequence[tuple[str, str]], text: str) -> str:
+    """The user's answer to :func:`which_reading`'s question completed with the clock time it asked about
+    ("in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"), so that every
+    understander reads the time; any other text as it is."""
+    match = _PART_ANSWER.search(text)
+    if match is None or any(ch.isdigit() for ch in text):
+        return text
+    for role, said in reversed(history):
+        if role != "bot":
+            break
+        asked = _WHICH.search(said)
+        if asked is not None:
+            part = match.group(1).lower()
+            return (
+                f"{asked.group(1)} {part}" if part[0] in "ap" and len(part) <= 4 else f"{asked.group(1)} in the {part}"
+            )
+    return text
