@@ -67,9 +67,9 @@ def flow_calls(understander: Any) -> list[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     from fsmdial.loadtest import Process, free_port, llama_server_command
-    from fsmdial.understand.gguf import GGUFUnderstander
-    from fsmdial.understand.openai_server import OpenAIServerUnderstander
-    from fsmdial.understand.server import ServerUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
+    from fsmdial.understand.model.openai_server import OpenAIServerUnderstander
+    from fsmdial.understand.model.server import ServerUnderstander
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)

@@ -41,7 +41,7 @@ from ...machine import FlowMachine
 from ...runtime import Dialogue
 from ...tables import flow_class
 from ...understand.base import Understander
-from ...understand.grounding import message, read_spans
+from ...understand.constraint.grounding import message, read_spans
 from ...values import InvalidValue, coerce
 from ..forcing import checkpoint, reopen, seek
 from ..oracle import AskedByWizard

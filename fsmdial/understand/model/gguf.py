@@ -1,6 +1,6 @@
 """``GGUFUnderstander``: one grammar-constrained call per turn to a local GGUF model.
 
-    from fsmdial.understand.gguf import GGUFUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
     understander = GGUFUnderstander("models/qwen2.5-1.5b-instruct-q4_k_m.gguf")
     Dialogue(flow, understander=understander, tools=...)
 
@@ -18,8 +18,8 @@ Per turn:
    question itself names at a confirmation is a restatement, left out);
 3. otherwise **one model call** (``path="model"``) that may only *add*: the
    slots the rules left empty, an intent, answer or choice where they read
-   none, under the turn's *grounded* grammar (:func:`.schema.turn_schema`,
-   :mod:`.grounding`): text, date, time and number values can only be spans
+   none, under the turn's *grounded* grammar (:func:`~fsmdial.understand.constraint.schema.turn_schema`,
+   :mod:`~fsmdial.understand.constraint.grounding`): text, date, time and number values can only be spans
    of the user's current message, which fsmdial's own parsers turn into typed
    values ("tomorrow" with the clock, "7pm" -> 19:00); categorical values only
    those the message has words for, a boolean only when the message names it;
@@ -29,7 +29,7 @@ Per turn:
    yes). When nothing is left to decide, or the grammar allows one output
    only, no model is called (``path="rules"``). The output's fixed start
    (``{"intent"``, up to its last whole key:
-   :func:`.grammar_start.split_start`) is written at the end of the
+   :func:`~fsmdial.understand.constraint.grammar_start.split_start`) is written at the end of the
    prompt and evaluated with it, and the rest decoded (the tokens the
    grammar forces ride in one batch with the token chosen before them). A
    model server gets the same prompt and the grammar of the same rest.
@@ -50,7 +50,7 @@ understander: each prompt is a pure function of the flow, the state and the
 session's history, so a session switch only costs re-evaluating that
 session's conversation lines. The flow's static prefix is evaluated once per
 model and flow: llama.cpp's state after it is kept in memory and on disk
-(:mod:`.kv_cache`, ``kv_cache=``) and restored for a new session, a flow an
+(:mod:`~fsmdial.understand.decoding.kv_cache`, ``kv_cache=``) and restored for a new session, a flow an
 ``Assistant`` comes back to and a new process (a restored prefix counts as
 cached in ``evaluated_tokens``). Calls are serialised by a lock.
 
@@ -78,17 +78,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import FsmdialError, ModelError, UnderstandingError
-from .backends import DEFAULT_BACKEND, decoder_for
-from .backends import backend as backend_named
-from .base import Parse, UnderstandingState
-from .grammar_start import only_output, split_start
-from .kv_cache import DiskCache
-from .kv_cache import default_folder as default_kv_folder
-from .llamacpp import LlamaModel, physical_cores
+from ...errors import FsmdialError, ModelError, UnderstandingError
+from ..base import Parse, UnderstandingState
+from ..constraint.grammar_start import only_output, split_start
+from ..constraint.schema import TurnSchema, standing, turn_schema
+from ..decoding.backends import DEFAULT_BACKEND, decoder_for
+from ..decoding.backends import backend as backend_named
+from ..decoding.kv_cache import DiskCache
+from ..decoding.kv_cache import default_folder as default_kv_folder
+from ..decoding.llama_model import LlamaModel, physical_cores
+from ..rules import RulesUnderstander
 from .prompt import ChatFormat, PromptBuilder
-from .rules import RulesUnderstander
-from .schema import TurnSchema, standing, turn_schema
 
 DEFAULT_N_CTX = 4096
 OUTPUT_SHARE = 4
@@ -120,9 +120,10 @@ class GGUFUnderstander:
 
     ``chat_template`` overrides the template in the GGUF metadata; a model
     with none raises :class:`ModelError` unless one is given here.
-    ``n_threads`` defaults to the physical cores (:func:`.llamacpp.physical_cores`).
-    ``kv_cache`` is the folder of the prefix states saved on disk (:mod:`.kv_cache`):
-    None for ``$FSMDIAL_KV_CACHE`` or the default folder, False for none.
+    ``n_threads`` defaults to the physical cores
+    (:func:`~fsmdial.understand.decoding.llama_model.physical_cores`). ``kv_cache`` is the folder of the
+    prefix states saved on disk (:mod:`~fsmdial.understand.decoding.kv_cache`): None for
+    ``$FSMDIAL_KV_CACHE`` or the default folder, False for none.
     """
 
     def __init__(

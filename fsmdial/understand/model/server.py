@@ -24,7 +24,7 @@ Same tokens, same grammar, greedy decoding on the same llama.cpp: the parses
 are the in-process ones (tests/understand/test_server.py compares them).
 
 Trust nothing: the reply is parsed again against the turn's schema on this
-side (:meth:`.schema.TurnSchema.parse`), and a reply that is not exactly one
+side (:meth:`~fsmdial.understand.constraint.schema.TurnSchema.parse`), and a reply that is not exactly one
 JSON object fitting it fails the turn with :class:`UnderstandingError`. When
 the understander is made, a *canary* request asks for a completion under a
 grammar that allows one odd string only; a server that answers anything
@@ -56,14 +56,14 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..errors import ModelError, ModelServerError, UnderstandingError
-from .base import Parse, UnderstandingState
-from .decoding import JsonEnd
+from ...errors import ModelError, ModelServerError, UnderstandingError
+from ..base import Parse, UnderstandingState
+from ..constraint.grammar_start import split_start
+from ..constraint.schema import TurnSchema
+from ..decoding.decoder import JsonEnd
+from ..rules import RulesUnderstander
 from .gguf import OUTPUT_SHARE, GGUFUnderstander
-from .grammar_start import split_start
 from .prompt import ChatFormat, PromptBuilder
-from .rules import RulesUnderstander
-from .schema import TurnSchema
 
 CANARY = "fsmdial-canary-q7z"
 """The one output the canary's grammar allows; no model writes it unconstrained."""
