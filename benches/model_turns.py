@@ -75,7 +75,7 @@ class Run:
 def record(understander: Any, turns: list[Turn]) -> None:
     """Wrap ``understander`` (its model call, prefix, decoder and model steps) to record each model call."""
     decoder, model = understander.decoder, understander.model
-    model_parse, generate, step = understander._model_parse, decoder.generate, model.step
+    model_parse, generate, step = understander.model_parse, decoder.generate, model.step
     hold_prefix = getattr(model, "hold_prefix", None)  # None: fsmdial before issue 26 (for the "before" figures)
     seen: dict[str, Any] = {"session": False, "prefix": (0, 0, "")}
 
@@ -109,7 +109,7 @@ def record(understander: Any, turns: list[Turn]) -> None:
         )
         return parse
 
-    understander._model_parse = recording_model_parse
+    understander.model_parse = recording_model_parse
     if hold_prefix is not None:
         model.hold_prefix = recording_hold_prefix
     decoder.generate = recording_generate

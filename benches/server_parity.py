@@ -27,14 +27,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 def recorder(understander: Any, calls: list[tuple[str, str]]) -> Any:
     """Wrap ``understander``'s model call to append (message, raw JSON output) to ``calls``."""
-    model_parse = understander._model_parse
+    model_parse = understander.model_parse
 
     def recording(state: Any, schema: Any, text: str, history: Any) -> Any:
         parse = model_parse(state, schema, text, history)
         calls.append((text, parse.info["output"]))
         return parse
 
-    understander._model_parse = recording
+    understander.model_parse = recording
     return understander
 
 

@@ -41,7 +41,7 @@ from fsmdial.understand.base import UnderstandingState
 from fsmdial.understand.constraint.schema import state_schema
 from fsmdial.understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.decoding.llama_model import LlamaModel
-from fsmdial.understand.model import gguf as gguf_module
+from fsmdial.understand.model import understander as model_understander
 from fsmdial.understand.model.gguf import GGUFUnderstander
 from fsmdial.understand.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from tests.model_support import noisy_logits
@@ -328,18 +328,18 @@ def _nothing() -> Iterator[None]:
 def recorded_turn_schemas() -> Iterator[list[Any]]:
     """Every grounded schema the understander builds for a turn, in order."""
     built: list[Any] = []
-    real = gguf_module.turn_schema
+    real = model_understander.turn_schema
 
     def record(*args: Any, **kwargs: Any) -> Any:
         found = real(*args, **kwargs)
         built.append(found)
         return found
 
-    gguf_module.turn_schema = record  # type: ignore[assignment]
+    model_understander.turn_schema = record  # type: ignore[assignment]
     try:
         yield built
     finally:
-        gguf_module.turn_schema = real  # type: ignore[assignment]
+        model_understander.turn_schema = real  # type: ignore[assignment]
 
 
 def check_turn(

@@ -26,7 +26,8 @@ from fsmdial.testing import FrozenClock
 from fsmdial.understand.base import Parse, UnderstandingState
 from fsmdial.understand.constraint.grounding import text_span_ok
 from fsmdial.understand.constraint.schema import settled_words, standing, turn_schema
-from fsmdial.understand.model.gguf import GGUFUnderstander, merge
+from fsmdial.understand.model.gguf import GGUFUnderstander
+from fsmdial.understand.model.understander import merge
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.understand.tiny_model import ensure_tiny_model
 from tests import example_tools

@@ -1,9 +1,10 @@
-"""``ServerUnderstander``: the grounded turn of :class:`~.gguf.GGUFUnderstander`, decoded by a model server.
+"""``ServerUnderstander``: the grounded turn of :class:`~.understander.ModelUnderstander`, decoded by a model server.
 
     fsmdial serve flows/x.json --model-server http://127.0.0.1:8080
     ServerUnderstander("http://127.0.0.1:8080")   # make_understander("auto", "server+http://...") too
 
-Everything but the decoding is the in-process understander's, inherited:
+Everything but the decoding is what the in-process :class:`~.gguf.GGUFUnderstander` does (both build on
+:class:`~.understander.ModelUnderstander`):
 the fast path, the rules' certain reading, the turn's grounded schema and
 grammar, the prompt (the same :class:`~.prompt.PromptBuilder`, tokens built
 piece by piece), the typed values and the merge. Only the model call goes to
@@ -61,9 +62,8 @@ from ..base import Parse, UnderstandingState
 from ..constraint.grammar_start import split_start
 from ..constraint.schema import TurnSchema
 from ..decoding.decoder import JsonEnd
-from ..rules import RulesUnderstander
-from .gguf import OUTPUT_SHARE, GGUFUnderstander
 from .prompt import ChatFormat, PromptBuilder
+from .understander import OUTPUT_SHARE, ModelUnderstander
 
 CANARY = "fsmdial-canary-q7z"
 """The one output the canary's grammar allows; no model writes it unconstrained."""
@@ -218,7 +218,7 @@ class LlamaServer(HttpClient):
         return found
 
 
-class ServerUnderstander(GGUFUnderstander):
+class ServerUnderstander(ModelUnderstander):
     """Understands users with a model on a ``llama-server`` (see the module docstring).
 
     ``url`` is ``http://host:port``. ``timeout`` is
@@ -251,8 +251,7 @@ class ServerUnderstander(GGUFUnderstander):
         except ModelServerError as exc:
             raise ModelError(f"cannot use the model server: {exc}") from None
         self.backend = self.server.backend
-        self.rules = RulesUnderstander() if fast_path else None
-        self.grounding = RulesUnderstander() if rules_first else None
+        super().__init__(fast_path=fast_path, rules_first=rules_first)
         self._lock = threading.Lock()  # the prompt builder's caches
         if canary:
             self.check_grammar()
@@ -282,9 +281,10 @@ class ServerUnderstander(GGUFUnderstander):
                 f"{self.server.constraint}, it wrote {reply['content'][:100]!r} (a server that drops the field?)"
             )
 
-    def _model_parse(
+    def model_parse(
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
+        """The model's reading of ``text`` under ``schema``: one completion on the server."""
         reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
         start, rest = split_start(schema.grammar)  # as in-process: the output's fixed start goes in the prompt
         with self._lock:
