@@ -13,6 +13,6 @@
 * :mod:`.tiny_model`: a tiny random-weight GGUF model for tests (``fsmdial tiny-model``).
 
 Each wing imports only the ones listed before it: base < rules < constraint < decoding < model < factory
-(``tests/test_module_hygiene.py`` holds this, type-only imports included).
-Importing this package loads none of them.
+(``tests/test_module_hygiene.py`` holds this, type-only imports included); ``tiny_model`` stands apart and
+imports none of them. Importing this package loads none of them.
 """
