@@ -14,8 +14,8 @@ import pytest
 
 from fsmdial.eval.forcing import seek
 from fsmdial.runtime import Dialogue
-from fsmdial.understand import grounding
-from fsmdial.understand.schema import turn_schema
+from fsmdial.understand.constraint import grounding
+from fsmdial.understand.constraint.schema import turn_schema
 
 from .conftest import FLOWS
 

@@ -33,10 +33,10 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 from fsmdial.eval.forcing import seek
 from fsmdial.models import fetch_command, locate
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.gguf import GGUFUnderstander
-from fsmdial.understand.llamacpp import plain_cpu_buffers
-from fsmdial.understand.prompt import CONVERSATION, history_line, state_note, static_prefix
-from fsmdial.understand.schema import turn_schema
+from fsmdial.understand.constraint.schema import turn_schema
+from fsmdial.understand.decoding.llama_model import plain_cpu_buffers
+from fsmdial.understand.model.gguf import GGUFUnderstander
+from fsmdial.understand.model.prompt import CONVERSATION, history_line, state_note, static_prefix
 
 from .conftest import FLOWS
 
@@ -125,7 +125,8 @@ def test_plain_chat_completion(benchmark, name, case):
     messages = [{"role": "system", "content": static_prefix(state)}, {"role": "user", "content": user}]
     llm = _PLAIN.get(name)
     if llm is None:
-        with plain_cpu_buffers():  # llama.cpp's AMX buffers crash on this machine (see fsmdial.understand.llamacpp)
+        # llama.cpp's AMX buffers crash on this machine (see fsmdial.understand.decoding.llama_model)
+        with plain_cpu_buffers():
             llm = _PLAIN[name] = llama_cpp.Llama(
                 model_path=str(locate(name)), n_ctx=4096, n_threads=1, n_threads_batch=1, verbose=False
             )

@@ -9,7 +9,7 @@ import pytest
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand import schema as schema_module
+from fsmdial.understand.constraint import schema as schema_module
 
 from .conftest import FLOWS, REPO, frozen_clock
 

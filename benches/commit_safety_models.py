@@ -58,7 +58,7 @@ def clock() -> dt.datetime:
 def main(argv: list[str]) -> int:
     understander = None
     if argv:
-        from fsmdial.understand.gguf import GGUFUnderstander
+        from fsmdial.understand.model.gguf import GGUFUnderstander
 
         understander = GGUFUnderstander(argv[0])
     flow = load_flow(FLOWS / "restaurant_booking.json")

@@ -75,7 +75,7 @@ class Run:
 def record(understander: Any, turns: list[Turn]) -> None:
     """Wrap ``understander`` (its model call, prefix, decoder and model steps) to record each model call."""
     decoder, model = understander.decoder, understander.model
-    model_parse, generate, step = understander._model_parse, decoder.generate, model.step
+    model_parse, generate, step = understander.model_parse, decoder.generate, model.step
     hold_prefix = getattr(model, "hold_prefix", None)  # None: fsmdial before issue 26 (for the "before" figures)
     seen: dict[str, Any] = {"session": False, "prefix": (0, 0, "")}
 
@@ -109,7 +109,7 @@ def record(understander: Any, turns: list[Turn]) -> None:
         )
         return parse
 
-    understander._model_parse = recording_model_parse
+    understander.model_parse = recording_model_parse
     if hold_prefix is not None:
         model.hold_prefix = recording_hold_prefix
     decoder.generate = recording_generate
@@ -126,7 +126,7 @@ def play(
 ) -> Run:
     from fsmdial.eval.conversations import load_suite
     from fsmdial.eval.conversations import play as play_one
-    from fsmdial.understand.gguf import GGUFUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
 
     suite = load_suite(SUITE)
     conversations = [c for c in suite.conversations if ids is None or c.id in ids][:limit]
@@ -151,7 +151,7 @@ def floor(run: Run, model_path: str) -> None:
     """Replay each turn's evaluations on a plain Llama (same file, threads): its time is the turn's floor."""
     import llama_cpp
 
-    from fsmdial.understand.llamacpp import plain_cpu_buffers, restore_sequence_state, sequence_state
+    from fsmdial.understand.decoding.llama_model import plain_cpu_buffers, restore_sequence_state, sequence_state
 
     with plain_cpu_buffers():
         llm = llama_cpp.Llama(
@@ -226,7 +226,7 @@ def first_turn(model_path: str, kv_cache: str | None, threads: int | None = None
     started = time.perf_counter()
     from fsmdial.eval.conversations import load_suite
     from fsmdial.eval.conversations import play as play_one
-    from fsmdial.understand.gguf import GGUFUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
 
     options: dict[str, Any] = {"kv_cache": kv_cache or False}
     if threads:
@@ -268,8 +268,8 @@ def proxy(model_path: str) -> dict[str, Any]:
     with the previous one of the conversation (what the KV cache would keep)."""
     from fsmdial.eval.conversations import load_suite
     from fsmdial.eval.conversations import play as play_one
-    from fsmdial.understand.gguf import GGUFUnderstander
-    from fsmdial.understand.prompt import state_note
+    from fsmdial.understand.model.gguf import GGUFUnderstander
+    from fsmdial.understand.model.prompt import state_note
     from fsmdial.understand.rules import RulesUnderstander
 
     gguf = GGUFUnderstander(model_path, n_threads=1)  # nothing is evaluated: only its prompts
@@ -306,7 +306,7 @@ def thread_floor(model_path: str, rounds: int = 3) -> dict[str, Any]:
     """Raw llama-cpp-python per prompt token and per decode step on 1 and 2 threads, interleaved, best of rounds."""
     import llama_cpp
 
-    from fsmdial.understand.llamacpp import plain_cpu_buffers
+    from fsmdial.understand.decoding.llama_model import plain_cpu_buffers
 
     llms = {}
     for threads in (1, 2):

@@ -27,14 +27,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 def recorder(understander: Any, calls: list[tuple[str, str]]) -> Any:
     """Wrap ``understander``'s model call to append (message, raw JSON output) to ``calls``."""
-    model_parse = understander._model_parse
+    model_parse = understander.model_parse
 
     def recording(state: Any, schema: Any, text: str, history: Any) -> Any:
         parse = model_parse(state, schema, text, history)
         calls.append((text, parse.info["output"]))
         return parse
 
-    understander._model_parse = recording
+    understander.model_parse = recording
     return understander
 
 
@@ -67,9 +67,9 @@ def flow_calls(understander: Any) -> list[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     from fsmdial.loadtest import Process, free_port, llama_server_command
-    from fsmdial.understand.gguf import GGUFUnderstander
-    from fsmdial.understand.openai_server import OpenAIServerUnderstander
-    from fsmdial.understand.server import ServerUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
+    from fsmdial.understand.model.openai_server import OpenAIServerUnderstander
+    from fsmdial.understand.model.server import ServerUnderstander
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True)

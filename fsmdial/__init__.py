@@ -37,7 +37,7 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "UnderstandingState": "fsmdial.understand.base",
     "Parse": "fsmdial.understand.base",
     "RulesUnderstander": "fsmdial.understand.rules",
-    "GGUFUnderstander": "fsmdial.understand.gguf",
+    "GGUFUnderstander": "fsmdial.understand.model.gguf",
     # errors
     "FsmdialError": "fsmdial.errors",
     "FlowError": "fsmdial.errors",
@@ -148,7 +148,7 @@ if TYPE_CHECKING:
     from .understand.base import Parse as Parse
     from .understand.base import Understander as Understander
     from .understand.base import UnderstandingState as UnderstandingState
-    from .understand.gguf import GGUFUnderstander as GGUFUnderstander
+    from .understand.model.gguf import GGUFUnderstander as GGUFUnderstander
     from .understand.rules import RulesUnderstander as RulesUnderstander
 else:
     __all__ = [name for name in (*_EXPORTS, "__version__") if name not in OPTIONAL]

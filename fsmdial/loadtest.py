@@ -167,7 +167,7 @@ def llama_server_command(binary: str, model: str, port: int, *, slots: int = 2, 
     """``llama-server`` on loopback for ``model``: ``slots`` parallel sequences of ``n_ctx`` tokens each.
 
     ``--no-repack`` keeps the weights in plain CPU buffers, as the in-process
-    model loads them (:func:`fsmdial.understand.llamacpp.plain_cpu_buffers`),
+    model loads them (:func:`fsmdial.understand.decoding.llama_model.plain_cpu_buffers`),
     and ``--flash-attn off`` computes attention as llama-cpp-python does by
     default (llama-server's ``auto`` turns flash attention on for the CPU):
     the same kernels, the same logits. One thread per slot at most.

@@ -5,7 +5,7 @@ A slot ``pattern`` runs on every reply, so flow validation refuses one whose mat
 value inside a longer reply with :func:`search_regex`.
 
 Depends on nothing else in fsmdial, so the flow model (``flow/nodes.py``) can use it: it is kept out
-of the grammar translator (``understand/grammar.py``), which imports the flow model.
+of the grammar translator (``understand/constraint/grammar.py``), which imports the flow model.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .testing import Bench, Conversation, FrozenClock
-from .understand.backends import BACKENDS  # the names only: importing it loads no backend
+from .understand.decoding.backends import BACKENDS  # the names only: importing it loads no backend
 
 if TYPE_CHECKING:
     from .runtime import Dialogue
@@ -187,7 +187,7 @@ def _load_model(cache: dict, path: Path, backend: str | None, source: str) -> An
     if not Path(key[0]).is_file():
         pytest.fail(f"fsmdial: no model file at {key[0]} (given by {source})", pytrace=False)
     try:
-        from .understand.gguf import GGUFUnderstander
+        from .understand.model.gguf import GGUFUnderstander
     except ImportError as exc:
         pytest.fail(
             f"fsmdial: a model was requested ({source}) but the GGUF understander cannot be imported: {exc}",

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from fsmdial.understand.llamacpp import LlamaModel
+from fsmdial.understand.decoding.llama_model import LlamaModel
 
 
 @contextmanager

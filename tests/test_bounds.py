@@ -23,7 +23,7 @@ from fsmdial.errors import FlowError
 from fsmdial.language import clock_readings, parse_date, parse_yes_no
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.grounding import typed_candidates
+from fsmdial.understand.constraint.grounding import typed_candidates
 from fsmdial.values import InvalidValue, coerce
 
 FRIDAY_EVENING = dt.datetime(2025, 6, 13, 18, 30)

@@ -10,8 +10,8 @@ from fsmdial.language import find_name, read_acts, split_negated
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Parse
+from fsmdial.understand.constraint.schema import possible_answers, turn_schema
 from fsmdial.understand.rules import RulesUnderstander
-from fsmdial.understand.schema import possible_answers, turn_schema
 from tests import example_tools
 from tests.conftest import FLOWS
 

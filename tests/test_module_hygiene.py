@@ -2,7 +2,8 @@
 
 Read from the source with ``ast`` (no module is imported): every import
 statement counts, those inside functions too (a lazy import is still a
-dependency), except those under ``if TYPE_CHECKING:`` (never run).
+dependency), except those under ``if TYPE_CHECKING:`` (never run), which only
+the layers of ``fsmdial/understand/`` count too.
 """
 
 from __future__ import annotations
@@ -45,13 +46,14 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imports(name: str) -> list[tuple[str, list[str], int]]:
-    """(imported module, names taken from it, line) for every import that runs, in ``name``'s source."""
+def imports(name: str, *, type_checking: bool = False) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for every import that runs, in ``name``'s source
+    (``type_checking``: and those under ``if TYPE_CHECKING:``)."""
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
     found: list[tuple[str, list[str], int]] = []
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if not type_checking and isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.orelse:
                 visit(child)
             return
@@ -66,10 +68,10 @@ def imports(name: str) -> list[tuple[str, list[str], int]]:
     return found
 
 
-def dependencies(name: str) -> set[str]:
+def dependencies(name: str, *, type_checking: bool = False) -> set[str]:
     """The fsmdial modules ``name`` imports (a submodule named in ``from package import sub`` included)."""
     out: set[str] = set()
-    for target, names, _ in imports(name):
+    for target, names, _ in imports(name, type_checking=type_checking):
         for candidate in [target, *(f"{target}.{n}" for n in names)]:
             if candidate in MODULES and candidate != name:
                 out.add(candidate)
@@ -85,8 +87,11 @@ def test_the_walk_sees_the_package():
     # The checks below are only as good as the walk: it must find the modules and their imports.
     assert {"fsmdial", "fsmdial.runtime", "fsmdial.understand.rules", "fsmdial.language.dates"} <= set(MODULES)
     assert "fsmdial.flow" in dependencies("fsmdial.values")
-    assert "fsmdial.language" in dependencies("fsmdial.understand.rules")
-    assert resolve("fsmdial.understand.rules", 2, "flow") == "fsmdial.flow"
+    assert "fsmdial.language" in dependencies("fsmdial.understand.rules.understander")
+    assert resolve("fsmdial.understand.rules.understander", 3, "flow") == "fsmdial.flow"
+    assert resolve("fsmdial.understand.rules", 1, "understander") == "fsmdial.understand.rules.understander"
+    assert "fsmdial.understand.rules" in dependencies("fsmdial.understand.constraint.schema", type_checking=True)
+    assert "fsmdial.understand.rules" not in dependencies("fsmdial.understand.constraint.schema")
     assert resolve("fsmdial.flow.checks", 1, "nodes") == "fsmdial.flow.nodes"
     assert resolve("fsmdial.flow.nodes", 2, "patterns") == "fsmdial.patterns"
     assert {"fsmdial.flow.nodes", "fsmdial.flow.checks"} <= dependencies("fsmdial.flow.document")
@@ -191,6 +196,69 @@ def test_the_command_line_lists_every_group_it_has():
         "fsmdial.cli.common",
     }
     assert listed == groups
+
+
+UNDERSTAND_LAYERS = ("base", "rules", "constraint", "decoding", "model", "factory")
+"""The wings of fsmdial/understand/ (a subpackage, or a module directly in it), lowest first: each imports only the
+wings before it. The rules reading needs no model; what a model may say is built from what the rules read; the
+decoders compile and decode those grammars; the model understanders put the three together; the factory picks one."""
+UNDERSTAND_APART = frozenset({"tiny_model"})
+"""Modules directly in fsmdial/understand/ that sit in no layer: they import nothing of fsmdial.understand, and
+nothing in a layer imports them (the test model's builder)."""
+MAX_UNDERSTAND_MODULES = 8
+"""Modules directly in fsmdial/understand/ (subpackages not counted): the rest lives in the wings."""
+
+
+def understand_wing(name: str) -> str | None:
+    """The wing of a module of fsmdial.understand ("" for the package itself); None outside it."""
+    if name == "fsmdial.understand":
+        return ""
+    if not name.startswith("fsmdial.understand."):
+        return None
+    return name.split(".")[2]
+
+
+def test_the_understanding_wings_import_only_downward():
+    # Imports under TYPE_CHECKING count here too: an annotation names nothing of a wing above either.
+    assert dependencies("fsmdial.understand", type_checking=True) == set()  # the package only describes its wings
+    rank = {wing: index for index, wing in enumerate(UNDERSTAND_LAYERS)}
+    offences = []
+    for name in MODULES:
+        wing = understand_wing(name)
+        if not wing:
+            continue
+        if wing not in rank and wing not in UNDERSTAND_APART:
+            offences.append(f"{name}: in no layer of UNDERSTAND_LAYERS")
+        for dep in sorted(dependencies(name, type_checking=True)):
+            target = understand_wing(dep)
+            if not target or target == wing:
+                continue
+            if wing in UNDERSTAND_APART or target in UNDERSTAND_APART:
+                offences.append(f"{name} -> {dep} (a module apart from the layers)")
+            elif rank[target] > rank.get(wing, -1):
+                offences.append(f"{name} -> {dep} (up from {wing} to {target})")
+    assert offences == []
+
+
+def test_the_understanding_modules_import_in_no_circle_even_for_types():
+    # Within a wing too (the layers only order the wings): the decoding base and the llama.cpp model loader
+    # imported each other when one module held both the loader and a backend.
+    graph = {name: dependencies(name, type_checking=True) for name in MODULES if understand_wing(name) is not None}
+    assert cycles({name: deps & set(graph) for name, deps in graph.items()}) == []
+
+
+def test_the_understanding_package_keeps_its_modules_in_wings():
+    folder = PACKAGE / "understand"
+    assert len(list(folder.glob("*.py"))) <= MAX_UNDERSTAND_MODULES, sorted(p.name for p in folder.glob("*.py"))
+    # Its docstring names every wing and module in it, and the layer order; each wing's names its modules.
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))) or ""
+    assert " < ".join(UNDERSTAND_LAYERS) in doc
+    parts = {understand_wing(name) for name in MODULES} - {None, ""}
+    assert sorted(part for part in parts if f":mod:`.{part}`" not in doc) == []
+    for wing in sorted(part for part in parts if is_package(f"fsmdial.understand.{part}")):
+        wing_doc = ast.get_docstring(ast.parse(MODULES[f"fsmdial.understand.{wing}"].read_text(encoding="utf-8")))
+        members = {name.rsplit(".", 1)[1] for name in MODULES if name.startswith(f"fsmdial.understand.{wing}.")}
+        assert sorted(m for m in members if f":mod:`.{m}`" not in (wing_doc or "")) == [], wing
 
 
 MAX_MODULE_LINES = 800

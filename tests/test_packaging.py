@@ -133,7 +133,7 @@ def test_the_engine_and_the_rules_understander_load_no_extra():
         f"""
         import sys
         from fsmdial import Assistant, Dialogue, RulesUnderstander, SessionStore, load_flow
-        import fsmdial.cli, fsmdial.pytest_plugin, fsmdial.understand.backends
+        import fsmdial.cli, fsmdial.pytest_plugin, fsmdial.understand.decoding.backends
 
         dialogue = Dialogue(load_flow({str(FLOWS / "ride_change.json")!r}), understander=RulesUnderstander(),
                             stand_in_tools=True)
@@ -180,22 +180,22 @@ def test_missing_extra_error_names_the_extra_and_the_module():
 
 HIDDEN_CASES = {
     "llama_cpp": ("llama_cpp", "import fsmdial; fsmdial.GGUFUnderstander", "gguf", "the gguf understander"),
-    "numpy": ("numpy", "from fsmdial.understand.gguf import GGUFUnderstander", "gguf", "the gguf understander"),
+    "numpy": ("numpy", "from fsmdial.understand.model.gguf import GGUFUnderstander", "gguf", "the gguf understander"),
     "llguidance": (
         "llguidance",
-        "from fsmdial.understand.backends import backend; backend('llguidance').decoder_class()",
+        "from fsmdial.understand.decoding.backends import backend; backend('llguidance').decoder_class()",
         "gguf",
         "the llguidance backend",
     ),
     "numba": (
         "numba",
-        "from fsmdial.understand.backends import backend; backend('outlines').decoder_class()(object())",
+        "from fsmdial.understand.decoding.backends import backend; backend('outlines').decoder_class()(object())",
         "outlines",
         "the outlines backend needs outlines, outlines-core and numba",
     ),
     "outlines": (
         "outlines",
-        "from fsmdial.understand.outlines_backend import OutlinesDecoder; OutlinesDecoder(object())",
+        "from fsmdial.understand.decoding.outlines_backend import OutlinesDecoder; OutlinesDecoder(object())",
         "outlines",
         "the outlines backend needs outlines, outlines-core and numba",
     ),

@@ -428,7 +428,7 @@ from fsmdial.understand.rules import RulesUnderstander
 loaded = []
 
 class FakeGGUF(RulesUnderstander):
-    # Stands in for fsmdial.understand.gguf.GGUFUnderstander: rules, reporting model costs.
+    # Stands in for fsmdial.understand.model.gguf.GGUFUnderstander: rules, reporting model costs.
     def __init__(self, model_path, backend=None):
         if POISONED:
             raise AssertionError("the GGUF understander must not be built when no model is asked for")
@@ -446,10 +446,10 @@ class FakeGGUF(RulesUnderstander):
         }
         return parse
 
-module = types.ModuleType("fsmdial.understand.gguf")
+module = types.ModuleType("fsmdial.understand.model.gguf")
 module.GGUFUnderstander = FakeGGUF
 module.loaded = loaded
-sys.modules["fsmdial.understand.gguf"] = module
+sys.modules["fsmdial.understand.model.gguf"] = module
 
 @pytest.fixture
 def fsmdial_tools():
@@ -491,7 +491,7 @@ def test_a_model_is_loaded_lazily_once_and_only_when_asked(pytester: pytest.Pyte
         from fsmdial.understand.rules import RulesUnderstander
 
         def test_configured_model(fsmdial_dialogue, fsmdial_config, fsmdial_conversation):
-            loaded = sys.modules["fsmdial.understand.gguf"].loaded
+            loaded = sys.modules["fsmdial.understand.model.gguf"].loaded
             first = fsmdial_dialogue("coffee.json")
             second = fsmdial_dialogue("coffee.json")
             assert first.understander is second.understander  # loaded once, shared
@@ -502,7 +502,7 @@ def test_a_model_is_loaded_lazily_once_and_only_when_asked(pytester: pytest.Pyte
             assert result.trace.path == "model" and result.trace.model_calls == 1
 
         def test_model_given_by_the_test(fsmdial_dialogue):
-            loaded = sys.modules["fsmdial.understand.gguf"].loaded
+            loaded = sys.modules["fsmdial.understand.model.gguf"].loaded
             fsmdial_dialogue("coffee.json", model="models/tiny.gguf", backend="llamacpp")
             assert loaded[-1][1] == "llamacpp"
         """,
@@ -523,7 +523,8 @@ def test_a_model_is_loaded_lazily_once_and_only_when_asked(pytester: pytest.Pyte
 def test_importing_the_plugin_loads_no_model_code():
     code = (
         "import sys, fsmdial.pytest_plugin; "
-        "print(sorted(m for m in sys.modules if m.startswith(('fsmdial.understand.gguf', 'llama_cpp', 'outlines'))))"
+        "print(sorted(m for m in sys.modules "
+        "if m.startswith(('fsmdial.understand.model.gguf', 'llama_cpp', 'outlines'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -594,7 +595,7 @@ def test_benchmarks_time_turns_from_a_restored_state_and_record_model_costs(pyte
 
 @pytest.mark.model
 def test_the_tiny_model_drives_a_benchmarked_conversation(pytester: pytest.Pytester):
-    pytest.importorskip("fsmdial.understand.gguf", reason="the GGUF understander is not available")
+    pytest.importorskip("fsmdial.understand.model.gguf", reason="the GGUF understander is not available")
     from fsmdial.understand.tiny_model import ensure_tiny_model
 
     model = ensure_tiny_model()

@@ -17,7 +17,7 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 from fsmdial.eval.messy import load_cases, score
 from fsmdial.models import fetch_command, locate
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.gguf import GGUFUnderstander
+from fsmdial.understand.model.gguf import GGUFUnderstander
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]

@@ -22,10 +22,10 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slots import KINDS, SLOT_OPTIONS
 from fsmdial.understand.base import UnderstandingState
-from fsmdial.understand.grounding import is_typed, typed_candidates
-from fsmdial.understand.prompt import static_prefix
+from fsmdial.understand.constraint.grounding import is_typed, typed_candidates
+from fsmdial.understand.constraint.schema import slot_type
+from fsmdial.understand.model.prompt import static_prefix
 from fsmdial.understand.rules import RulesUnderstander
-from fsmdial.understand.schema import slot_type
 from fsmdial.values import InvalidValue, coerce
 
 NOW = dt.datetime(2026, 11, 23, 10, 0)

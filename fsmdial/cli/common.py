@@ -39,7 +39,7 @@ def add_format(parser: argparse.ArgumentParser) -> None:
 
 def add_conversation_options(parser: argparse.ArgumentParser) -> None:
     """The flows, their format, tools and understanding options that ``chat`` and ``serve`` share."""
-    from ..understand.backends import BACKENDS, DEFAULT_BACKEND
+    from ..understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
     from ..understand.factory import add_model_server_argument
 
     parser.add_argument("flows", nargs="+", metavar="FLOW")

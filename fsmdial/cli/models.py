@@ -1,5 +1,5 @@
 """``fsmdial models fetch | list | cache`` (real GGUF models, see :mod:`fsmdial.models`; their saved prefix
-states, see :mod:`fsmdial.understand.kv_cache`) and ``fsmdial tiny-model``."""
+states, see :mod:`fsmdial.understand.decoding.kv_cache`) and ``fsmdial tiny-model``."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_cache(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..understand.kv_cache import clear, default_folder, list_entries
+    from ..understand.decoding.kv_cache import clear, default_folder, list_entries
 
     folder = Path(args.dir) if args.dir else default_folder()
     if folder is None:

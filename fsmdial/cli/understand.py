@@ -12,9 +12,9 @@ def _run_prompt(args: argparse.Namespace) -> int:
     from ..eval.forcing import seek
     from ..loader import load_flow
     from ..runtime import Dialogue
-    from ..understand.gguf import GGUFUnderstander
-    from ..understand.prompt import PromptBuilder
-    from ..understand.schema import standing, turn_schema
+    from ..understand.constraint.schema import standing, turn_schema
+    from ..understand.model.gguf import GGUFUnderstander
+    from ..understand.model.prompt import PromptBuilder
 
     flow = load_flow(args.flow)
     dialogue = Dialogue(flow, stand_in_tools=True)
@@ -29,7 +29,7 @@ def _run_prompt(args: argparse.Namespace) -> int:
         builder: PromptBuilder = understander.prompts
         certain = understander.certain(state, args.text, (), dt.datetime.now())
     else:
-        from ..understand.prompt import ChatFormat
+        from ..understand.model.prompt import ChatFormat
         from ..understand.rules import RulesUnderstander
         from ..understand.tiny_model import CHATML_TEMPLATE
 

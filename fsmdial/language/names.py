@@ -69,7 +69,7 @@ NAME_TAILS = frozenset({"here", "speaking", "calling", "again"})
 
 def is_name_word(word: str) -> bool:
     """Can ``word`` (as written) be one word of a person's name? The name-shape check of :func:`find_name`, and
-    of the words a model may copy into a name slot (:mod:`fsmdial.understand.grounding`)."""
+    of the words a model may copy into a name slot (:mod:`fsmdial.understand.constraint.grounding`)."""
     word = word.replace("\u2019", "'")
     if not _WORD.fullmatch(word):
         return False

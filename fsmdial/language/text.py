@@ -15,6 +15,17 @@ DIGIT = re.compile(r"\d")
 """Any digit (most date, time and number patterns need one)."""
 ASCII_WORDS = re.compile(r"[a-z]+")
 """Runs of lower-case ASCII letters: the words of lower-cased ASCII text."""
+FUNCTION_WORDS = frozenset(
+    """a an the i i'm i'd i'll i've me my mine we we're our us you your it it's its this that these those
+    to of for in on at by from with about as and or but so if then than is am are was were be been being do does
+    did have has had will would can could should shall may might must please hi hello hey yes no ok okay yeah
+    um uh oh well just also too very really like want need make let thanks thank sure not don't bye goodbye
+    actually instead change changed under over into onto before after around there here what which who how
+    when where why one ones some any all none though although anyway either neither yet still again now""".split()
+)
+"""Function words: they name no value on their own. A text span a model copies may not start or end with one (a
+value is rarely "I" or "the party"), and words are matched without them (a categorical value's own words, the two
+sides of a correction, an intent's examples)."""
 
 
 def fold(text: str) -> str:

@@ -2,7 +2,7 @@
 
 What the user wrote is compared with the values by :func:`value_key` (case, spacing and a hyphen between words
 aside), as the flow's validation keeps values apart by it (:func:`value_collisions`); finding a value in a reply
-(plurals, synonyms, typos) is :mod:`fsmdial.understand.categories`' job.
+(plurals, synonyms, typos) is :mod:`fsmdial.understand.rules.categories`' job.
 """
 
 from __future__ import annotations

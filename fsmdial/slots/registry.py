@@ -7,7 +7,7 @@ A type is a :class:`SlotKind` subclass with a ``type_name``: defining the class 
 * reading: ``coerce`` (a value said or stored to the normal form the session stores, checked by the slot's
   validators; or :class:`InvalidValue`: a value is normalised, never changed silently), and how a message says
   one: ``find`` (``{span: value}``; the rules understander reads values with it, and a model may copy only one of
-  these spans, :mod:`fsmdial.understand.grounding`), ``read`` of one span for the types whose values grow and
+  these spans, :mod:`fsmdial.understand.constraint.grounding`), ``read`` of one span for the types whose values grow and
   shrink with their words (dates, times, numbers: grounding offers the *minimal* spans it reads a value from),
   or ``whole_text`` (the reply's own words);
 * what a model is offered: ``model_type`` (the pydantic type of a value it writes: its JSON schema and grammar)

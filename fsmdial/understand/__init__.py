@@ -1,12 +1,18 @@
-"""Natural-language understanding for fsmdial (local models only).
+"""Natural-language understanding for fsmdial (local models only), in wings that import only downward.
 
-* :mod:`.base`: the ``Understander`` protocol, ``UnderstandingState`` and ``Parse``;
-* :mod:`.rules`: the deterministic understander (no model; English from :mod:`fsmdial.language`);
-* :mod:`.gguf`: one grammar-constrained call per turn to a local GGUF model (the ``gguf`` extra),
-  with :mod:`.prompt`, :mod:`.schema` and :mod:`.grammar`;
-* :mod:`.backends`: the names of the constrained-decoding backends, :mod:`.decoding` their
-  abstract bases and shared greedy loop, and one module per backend (:mod:`.llamacpp`,
-  :mod:`.llguidance_backend`, :mod:`.outlines_backend`).
+* :mod:`.base`: the ``Understander`` protocol, ``UnderstandingState`` and ``Parse`` (what the runtime sees);
+* :mod:`.rules`: the rules reading, the deterministic default understander (no model; English from
+  :mod:`fsmdial.language`): ``RulesUnderstander``, categorical values, values by their form, corrections;
+* :mod:`.constraint`: what a model may say in one turn: the grounded values (spans of the message), the
+  turn's schema (the rules' reading stands, the model only adds) and its bounded grammar;
+* :mod:`.decoding`: greedy constrained decoding in this process: the backends' names, their shared loop,
+  one module per backend, the llama.cpp model loader and its prefix states on disk;
+* :mod:`.model`: the understanders that ask a model: the grounded turn they share, the local GGUF model,
+  a llama-server and an OpenAI-compatible server, and the prompt;
+* :mod:`.factory`: ``make_understander``, the one place a command or an evaluation chooses one;
+* :mod:`.tiny_model`: a tiny random-weight GGUF model for tests (``fsmdial tiny-model``).
 
-Importing this package loads none of them.
+Each wing imports only the ones listed before it: base < rules < constraint < decoding < model < factory
+(``tests/test_module_hygiene.py`` holds this, type-only imports included); ``tiny_model`` stands apart and
+imports none of them. Importing this package loads none of them.
 """

@@ -20,13 +20,13 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     * ``"auto"``: the GGUF model at ``model``, else at ``$FSMDIAL_MODEL``; None when neither names one.
 
     A ``model`` of the form ``server+http://HOST:PORT`` is a llama-server's native API
-    (:class:`~fsmdial.understand.server.ServerUnderstander`), local or not: the same turn, decoded there.
+    (:class:`~fsmdial.understand.model.server.ServerUnderstander`), local or not: the same turn, decoded there.
     ``openai+http://HOST:PORT[?flavor=NAME&model=ID]`` is an OpenAI-compatible server's ``/v1/completions``
-    with structured outputs (:class:`~fsmdial.understand.openai_server.OpenAIServerUnderstander`): ``flavor``
+    with structured outputs (:class:`~fsmdial.understand.model.openai_server.OpenAIServerUnderstander`): ``flavor``
     is ``llama.cpp``, ``vllm``, ``vllm-guided`` or ``sglang`` (where the grammar goes; default: recognised from
     ``GET /v1/models``, else ``llama.cpp``), ``model`` the served model (default: the first listed), ``template``
     a file with the model's chat template (vLLM and SGLang do not publish it).
-    ``options`` go to :class:`~fsmdial.understand.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
+    ``options`` go to :class:`~fsmdial.understand.model.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
     ``fast_path``...); a server takes ``fast_path`` and ``timeout`` (the decoding options are the server's).
     Nothing is loaded for the rules.
     """
@@ -42,14 +42,14 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
         raise ValueError("--understander gguf needs --model PATH")
     taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
     if model.startswith(SERVER_SCHEME):
-        from .server import ServerUnderstander
+        from .model.server import ServerUnderstander
 
         return ServerUnderstander(model[len(SERVER_SCHEME) :], **taken)
     if model.startswith(OPENAI_SCHEME):
-        from .openai_server import OpenAIServerUnderstander
+        from .model.openai_server import OpenAIServerUnderstander
 
         return OpenAIServerUnderstander.from_url(model[len(OPENAI_SCHEME) :], **taken)
-    from .gguf import GGUFUnderstander
+    from .model.gguf import GGUFUnderstander
 
     return GGUFUnderstander(model, **options)
 

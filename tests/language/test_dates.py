@@ -21,7 +21,7 @@ from fsmdial.language import (
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import UnderstandingState
-from fsmdial.understand.grounding import typed_candidates
+from fsmdial.understand.constraint.grounding import typed_candidates
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.values import InvalidValue, coerce
 

@@ -28,8 +28,9 @@ from fsmdial.language import (
     parse_yes_no,
     remove_dates_and_times,
 )
-from fsmdial.understand import categories, rules
 from fsmdial.understand.base import DECLINE, GOODBYE, Intent, UnderstandingState
+from fsmdial.understand.rules import categories
+from fsmdial.understand.rules import understander as rules
 
 NOW = dt.datetime(2026, 11, 22, 12, 0)
 

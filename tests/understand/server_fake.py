@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from fsmdial.understand.server import CANARY, CANARY_GRAMMAR
+from fsmdial.understand.model.server import CANARY, CANARY_GRAMMAR
 from fsmdial.understand.tiny_model import CHATML_TEMPLATE
 
 

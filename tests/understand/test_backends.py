@@ -15,9 +15,9 @@ np = pytest.importorskip("numpy")
 
 from fsmdial import cli, pytest_plugin  # noqa: E402
 from fsmdial.errors import ModelError, UnderstandingError  # noqa: E402
-from fsmdial.understand import backends  # noqa: E402
-from fsmdial.understand.decoding import ConstrainedDecoder, Constraint, JsonEnd  # noqa: E402
-from fsmdial.understand.grammar import Grammar, Lit  # noqa: E402
+from fsmdial.understand.constraint.grammar import Grammar, Lit  # noqa: E402
+from fsmdial.understand.decoding import backends  # noqa: E402
+from fsmdial.understand.decoding.decoder import ConstrainedDecoder, Constraint, JsonEnd  # noqa: E402
 
 # ------------------------------------------------------------------ registry
 
@@ -49,7 +49,7 @@ def test_each_backend_is_a_constrained_decoder_of_its_name(name):
 
 
 def test_the_gguf_understander_takes_its_backend_names_from_the_registry():
-    gguf = pytest.importorskip("fsmdial.understand.gguf")
+    gguf = pytest.importorskip("fsmdial.understand.model.gguf")
     # The name is checked against the registry before any model file is opened.
     with pytest.raises(ModelError, match=r"unknown backend 'nope' \(choose one of: " + ", ".join(backends.BACKENDS)):
         gguf.GGUFUnderstander("/no/such/model.gguf", backend="nope")

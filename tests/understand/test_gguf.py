@@ -37,12 +37,12 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slots import DATE_PATTERN, TIME_PATTERN
 from fsmdial.testing import FrozenClock
-from fsmdial.understand import gguf as gguf_module
-from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.base import UnderstandingState
-from fsmdial.understand.gguf import GGUFUnderstander
-from fsmdial.understand.llamacpp import LlamaModel
-from fsmdial.understand.schema import state_schema
+from fsmdial.understand.constraint.schema import state_schema
+from fsmdial.understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
+from fsmdial.understand.decoding.llama_model import LlamaModel
+from fsmdial.understand.model import understander as model_understander
+from fsmdial.understand.model.gguf import GGUFUnderstander
 from fsmdial.understand.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from tests.model_support import noisy_logits
 
@@ -328,18 +328,18 @@ def _nothing() -> Iterator[None]:
 def recorded_turn_schemas() -> Iterator[list[Any]]:
     """Every grounded schema the understander builds for a turn, in order."""
     built: list[Any] = []
-    real = gguf_module.turn_schema
+    real = model_understander.turn_schema
 
     def record(*args: Any, **kwargs: Any) -> Any:
         found = real(*args, **kwargs)
         built.append(found)
         return found
 
-    gguf_module.turn_schema = record  # type: ignore[assignment]
+    model_understander.turn_schema = record  # type: ignore[assignment]
     try:
         yield built
     finally:
-        gguf_module.turn_schema = real  # type: ignore[assignment]
+        model_understander.turn_schema = real  # type: ignore[assignment]
 
 
 def check_turn(
@@ -616,7 +616,7 @@ import sys, orjson
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
-from fsmdial.understand.gguf import GGUFUnderstander
+from fsmdial.understand.model.gguf import GGUFUnderstander
 
 u = GGUFUnderstander(sys.argv[1], backend=sys.argv[2], n_threads=1, seed=0, fast_path=False, rules_first=False)
 for path in sys.argv[3:]:
@@ -707,7 +707,7 @@ def test_outlines_without_numba_fails_at_construction_not_mid_decoding(tiny):
     script = (
         "import sys; sys.modules['numba'] = None\n"
         "from fsmdial.errors import ModelError\n"
-        "from fsmdial.understand.gguf import GGUFUnderstander\n"
+        "from fsmdial.understand.model.gguf import GGUFUnderstander\n"
         "try:\n"
         f"    GGUFUnderstander({str(tiny)!r}, backend='outlines', n_threads=1)\n"
         "except ModelError as exc:\n"

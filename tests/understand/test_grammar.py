@@ -17,16 +17,16 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.backends import decoder_for
-from fsmdial.understand.gguf import GGUFUnderstander
-from fsmdial.understand.grammar import (
+from fsmdial.understand.constraint.grammar import (
     LARGEST_INT,
     MAX_STRING_CHARS,
     REGEX_STRING_CHARS,
     grammar_from_schema,
     string,
 )
-from fsmdial.understand.schema import turn_schema
+from fsmdial.understand.constraint.schema import turn_schema
+from fsmdial.understand.decoding.backends import decoder_for
+from fsmdial.understand.model.gguf import GGUFUnderstander
 from fsmdial.understand.tiny_model import ensure_tiny_model
 from tests.model_support import noisy_logits
 

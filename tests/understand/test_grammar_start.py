@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.grammar import Alt, Grammar, Lit, Repeat, Rule, Seq, grammar_from_schema
-from fsmdial.understand.grammar_start import only_output, split_start
-from fsmdial.understand.schema import turn_schema
+from fsmdial.understand.constraint.grammar import Alt, Grammar, Lit, Repeat, Rule, Seq, grammar_from_schema
+from fsmdial.understand.constraint.grammar_start import only_output, split_start
+from fsmdial.understand.constraint.schema import turn_schema
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2026, 11, 23, 10, 0)

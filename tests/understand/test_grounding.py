@@ -14,10 +14,10 @@ from fsmdial.eval.forcing import seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Parse
-from fsmdial.understand.grammar import Grammar, span_node
-from fsmdial.understand.grounding import SpanRules, message, text_span_ok, typed_candidates
-from fsmdial.understand.prompt import static_prefix
-from fsmdial.understand.schema import possible_answers, turn_schema
+from fsmdial.understand.constraint.grammar import Grammar, span_node
+from fsmdial.understand.constraint.grounding import SpanRules, message, text_span_ok, typed_candidates
+from fsmdial.understand.constraint.schema import possible_answers, turn_schema
+from fsmdial.understand.model.prompt import static_prefix
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2026, 11, 23, 12, 0)  # a Monday

@@ -20,8 +20,8 @@ from fsmdial.loadtest import Process, free_port, llama_server_command
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.factory import add_model_arguments, make_understander, model_of, understander_from_arguments
-from fsmdial.understand.openai_server import FLAVORS, OpenAIServerUnderstander
-from fsmdial.understand.server import CANARY_GRAMMAR, LlamaServer, ServerUnderstander
+from fsmdial.understand.model.openai_server import FLAVORS, OpenAIServerUnderstander
+from fsmdial.understand.model.server import CANARY_GRAMMAR, LlamaServer, ServerUnderstander
 from fsmdial.understand.tiny_model import CHATML_TEMPLATE
 from tests.understand.server_fake import FakeLlamaServer
 from tests.understand.test_server import llama_server_binary, sample_parses

@@ -23,9 +23,9 @@ from fsmdial.flow import Slot
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slots import DATE_PATTERN
-from fsmdial.understand import schema as schema_module
 from fsmdial.understand.base import DECLINE, GOODBYE, Intent, UnderstandingState
-from fsmdial.understand.grammar import (
+from fsmdial.understand.constraint import schema as schema_module
+from fsmdial.understand.constraint.grammar import (
     MAX_DECIMALS,
     Alt,
     Chars,
@@ -40,8 +40,8 @@ from fsmdial.understand.grammar import (
     number_range,
     pattern_contents,
 )
-from fsmdial.understand.prompt import ChatFormat, PromptBuilder, static_prefix
-from fsmdial.understand.schema import NONE, state_schema
+from fsmdial.understand.constraint.schema import NONE, state_schema
+from fsmdial.understand.model.prompt import ChatFormat, PromptBuilder, static_prefix
 
 REPO = Path(__file__).resolve().parents[2]
 FLOWS = sorted((REPO / "flows").glob("*.json"))
@@ -299,8 +299,8 @@ def test_llama_cpp_and_llguidance_accept_every_grammar():
     llama_cpp = pytest.importorskip("llama_cpp")
     llguidance = pytest.importorskip("llguidance")
 
-    from fsmdial.understand.llamacpp import LlamaModel
-    from fsmdial.understand.llguidance_backend import llguidance_tokenizer
+    from fsmdial.understand.decoding.llama_model import LlamaModel
+    from fsmdial.understand.decoding.llguidance_backend import llguidance_tokenizer
     from fsmdial.understand.tiny_model import ensure_tiny_model
 
     model = LlamaModel(ensure_tiny_model(), n_ctx=256, n_threads=1)

@@ -26,7 +26,7 @@ from fsmdial.models import locate
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.factory import add_model_arguments, make_understander, understander_from_arguments
-from fsmdial.understand.server import CANARY_GRAMMAR, ServerUnderstander
+from fsmdial.understand.model.server import CANARY_GRAMMAR, ServerUnderstander
 from tests.understand.server_fake import FakeLlamaServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -206,7 +206,7 @@ def served(request, tmp_path_factory) -> Iterator[tuple[Path, str]]:
 
 @pytest.mark.model
 def test_a_real_server_gives_the_in_process_parses(served):
-    from fsmdial.understand.gguf import GGUFUnderstander
+    from fsmdial.understand.model.gguf import GGUFUnderstander
 
     model, url = served
     # rules_first=False: every turn's parse is the model's, so every turn compares the two decodings

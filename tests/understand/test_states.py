@@ -10,7 +10,7 @@ from fsmdial.runtime import Dialogue
 from tests import example_tools
 from tests.conftest import FLOWS
 
-schema_module = pytest.importorskip("fsmdial.understand.schema")
+schema_module = pytest.importorskip("fsmdial.understand.constraint.schema")
 
 
 def dialogue_at(flow_file, turns, clock):

@@ -41,7 +41,7 @@ from ...machine import FlowMachine
 from ...runtime import Dialogue
 from ...tables import flow_class
 from ...understand.base import Understander
-from ...understand.grounding import message, read_spans
+from ...understand.constraint.grounding import message, read_spans
 from ...values import InvalidValue, coerce
 from ..forcing import checkpoint, reopen, seek
 from ..oracle import AskedByWizard
@@ -225,7 +225,7 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
     as SGD's numeric values are written).
 
-    The shortest span that reads the value (fsmdial's own reading, :func:`~fsmdial.understand.grounding.read_spans`),
+    The shortest span that reads the value (fsmdial's own reading, :func:`~fsmdial.understand.constraint.grounding.read_spans`),
     widened over the words such values are said with as long as it still reads the same ("9th" -> "March 9th",
     "Wednesday" -> "Wednesday next week").
     """

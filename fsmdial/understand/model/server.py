@@ -1,9 +1,10 @@
-"""``ServerUnderstander``: the grounded turn of :class:`~.gguf.GGUFUnderstander`, decoded by a model server.
+"""``ServerUnderstander``: the grounded turn of :class:`~.understander.ModelUnderstander`, decoded by a model server.
 
     fsmdial serve flows/x.json --model-server http://127.0.0.1:8080
     ServerUnderstander("http://127.0.0.1:8080")   # make_understander("auto", "server+http://...") too
 
-Everything but the decoding is the in-process understander's, inherited:
+Everything but the decoding is what the in-process :class:`~.gguf.GGUFUnderstander` does (both build on
+:class:`~.understander.ModelUnderstander`):
 the fast path, the rules' certain reading, the turn's grounded schema and
 grammar, the prompt (the same :class:`~.prompt.PromptBuilder`, tokens built
 piece by piece), the typed values and the merge. Only the model call goes to
@@ -24,7 +25,7 @@ Same tokens, same grammar, greedy decoding on the same llama.cpp: the parses
 are the in-process ones (tests/understand/test_server.py compares them).
 
 Trust nothing: the reply is parsed again against the turn's schema on this
-side (:meth:`.schema.TurnSchema.parse`), and a reply that is not exactly one
+side (:meth:`~fsmdial.understand.constraint.schema.TurnSchema.parse`), and a reply that is not exactly one
 JSON object fitting it fails the turn with :class:`UnderstandingError`. When
 the understander is made, a *canary* request asks for a completion under a
 grammar that allows one odd string only; a server that answers anything
@@ -56,14 +57,13 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..errors import ModelError, ModelServerError, UnderstandingError
-from .base import Parse, UnderstandingState
-from .decoding import JsonEnd
-from .gguf import OUTPUT_SHARE, GGUFUnderstander
-from .grammar_start import split_start
+from ...errors import ModelError, ModelServerError, UnderstandingError
+from ..base import Parse, UnderstandingState
+from ..constraint.grammar_start import split_start
+from ..constraint.schema import TurnSchema
+from ..decoding.decoder import JsonEnd
 from .prompt import ChatFormat, PromptBuilder
-from .rules import RulesUnderstander
-from .schema import TurnSchema
+from .understander import OUTPUT_SHARE, ModelUnderstander
 
 CANARY = "fsmdial-canary-q7z"
 """The one output the canary's grammar allows; no model writes it unconstrained."""
@@ -218,7 +218,7 @@ class LlamaServer(HttpClient):
         return found
 
 
-class ServerUnderstander(GGUFUnderstander):
+class ServerUnderstander(ModelUnderstander):
     """Understands users with a model on a ``llama-server`` (see the module docstring).
 
     ``url`` is ``http://host:port``. ``timeout`` is
@@ -251,8 +251,7 @@ class ServerUnderstander(GGUFUnderstander):
         except ModelServerError as exc:
             raise ModelError(f"cannot use the model server: {exc}") from None
         self.backend = self.server.backend
-        self.rules = RulesUnderstander() if fast_path else None
-        self.grounding = RulesUnderstander() if rules_first else None
+        super().__init__(fast_path=fast_path, rules_first=rules_first)
         self._lock = threading.Lock()  # the prompt builder's caches
         if canary:
             self.check_grammar()
@@ -282,9 +281,10 @@ class ServerUnderstander(GGUFUnderstander):
                 f"{self.server.constraint}, it wrote {reply['content'][:100]!r} (a server that drops the field?)"
             )
 
-    def _model_parse(
+    def model_parse(
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
+        """The model's reading of ``text`` under ``schema``: one completion on the server."""
         reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
         start, rest = split_start(schema.grammar)  # as in-process: the output's fixed start goes in the prompt
         with self._lock:

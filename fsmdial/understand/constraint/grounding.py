@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..flow import Slot, SlotType
-from ..language.names import MAX_NAME_WORDS, is_name
-from ..slots import KINDS, contact_spans
+from ...flow import Slot, SlotType
+from ...language.names import MAX_NAME_WORDS, is_name
+from ...language.text import FUNCTION_WORDS
+from ...slots import KINDS, contact_spans
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -39,15 +40,6 @@ TEXT_SPAN_WORDS = 64
 """Text spans are taken from the first this many words of a message (the grammar's chain stays shallow)."""
 TYPED_SPAN_WORDS = 6
 """Longest span (in words) a date, time, number or pattern value is looked for in."""
-FUNCTION_WORDS = frozenset(
-    """a an the i i'm i'd i'll i've me my mine we we're our us you your it it's its this that these those
-    to of for in on at by from with about as and or but so if then than is am are was were be been being do does
-    did have has had will would can could should shall may might must please hi hello hey yes no ok okay yeah
-    um uh oh well just also too very really like want need make let thanks thank sure not don't bye goodbye
-    actually instead change changed under over into onto before after around there here what which who how
-    when where why one ones some any all none though although anyway either neither yet still again now""".split()
-)
-"""Words a text span may not start or end with (a value is rarely "I" or "the party")."""
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot, fold, value_key
-from ..language import normalize
-from ..language.choices import closest_value, described_synonyms, plural_tolerant
-from .grounding import FUNCTION_WORDS
+from ...flow import Slot, fold, value_key
+from ...language import normalize
+from ...language.choices import closest_value, described_synonyms, plural_tolerant
+from ...language.text import FUNCTION_WORDS
 
 
 @lru_cache(maxsize=1024)

@@ -1,6 +1,6 @@
 """The constrained-decoding backends of the GGUF understander: the one list of their names.
 
-Each backend is a :class:`~.decoding.ConstrainedDecoder` subclass in a module
+Each backend is a :class:`~.decoder.ConstrainedDecoder` subclass in a module
 of its own. Importing this module loads none of them (nor llama.cpp), so the
 CLI and the pytest plugin read the names here; :func:`decoder_for` imports a
 backend's module when it is first used, and a missing dependency is a
@@ -15,11 +15,11 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import ModelError
+from ...errors import ModelError
 
 if TYPE_CHECKING:
-    from .decoding import ConstrainedDecoder
-    from .llamacpp import LlamaModel
+    from .decoder import ConstrainedDecoder
+    from .llama_model import LlamaModel
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Backend:
     module: str
     """The module of :attr:`decoder`, relative to this package."""
     decoder: str
-    """The name of its :class:`~.decoding.ConstrainedDecoder` subclass."""
+    """The name of its :class:`~.decoder.ConstrainedDecoder` subclass."""
     extra: str
     """``pip install 'fsmdial[<extra>]'`` installs its dependencies."""
     summary: str
@@ -51,7 +51,7 @@ _REGISTRY = {
             "gguf",
             "llguidance token masks over the bounded GBNF (lazy, no index to build)",
         ),
-        Backend("llamacpp", ".llamacpp", "LlamaCppDecoder", "gguf", "llama.cpp's own GBNF grammar sampler"),
+        Backend("llamacpp", ".llamacpp_backend", "LlamaCppDecoder", "gguf", "llama.cpp's own GBNF grammar sampler"),
         Backend(
             "outlines",
             ".outlines_backend",

@@ -41,11 +41,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
-from ..errors import UnderstandingError
-from ..flow import Slot, SlotType
-from ..language import read_acts, split_negated, without_questions
-from ..slots import KINDS
-from .base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
+from ...errors import UnderstandingError
+from ...flow import Slot, SlotType
+from ...language import read_acts, split_negated, without_questions
+from ...language.text import FUNCTION_WORDS
+from ...slots import KINDS
+from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
@@ -61,7 +62,6 @@ from .grammar import (
     span_node,
 )
 from .grounding import (
-    FUNCTION_WORDS,
     SpanRules,
     is_typed,
     mentioned,
@@ -75,7 +75,7 @@ from .grounding import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .rules import RulesUnderstander
+    from ..rules import RulesUnderstander
 
 NONE = "none"
 """The intent (and choice) that means "none of these"."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 import warnings
 import weakref
 
-from ..errors import MissingExtraError, UnderstandingError
-from .decoding import ConstrainedDecoder, Constraint, greedy
-from .grammar import Grammar, GrammarError
-from .llamacpp import LlamaModel
+from ...errors import MissingExtraError, UnderstandingError
+from ..constraint.grammar import Grammar, GrammarError
+from .decoder import ConstrainedDecoder, Constraint, greedy
+from .llama_model import LlamaModel
 
 try:
     import llguidance

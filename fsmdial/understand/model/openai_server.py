@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelError, ModelServerError
+from ...errors import ModelError, ModelServerError
 from .server import HttpClient, ModelServerClient, ServerFacts, ServerUnderstander, llama_props
 
 Tokenizer = Callable[..., Sequence[int]]

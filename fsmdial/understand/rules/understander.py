@@ -15,8 +15,8 @@ import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot, SlotType, fold, search_regex, value_key
-from ..language import (
+from ...flow import Slot, SlotType, fold, search_regex, value_key
+from ...language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
     CLOSING_PATTERN,
@@ -51,8 +51,8 @@ from ..language import (
     without_questions,
     without_wish,
 )
-from ..slots import KINDS
-from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
+from ...slots import KINDS
+from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
     alias_patterns,
     distinctive,

@@ -8,7 +8,7 @@ choice at all, which need no model call.
 
 from __future__ import annotations
 
-from ..errors import GrammarError
+from ...errors import GrammarError
 from .grammar import EMPTY, Alt, Grammar, Lit, Node, Repeat, Rule, Seq, alt, seq
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .grounding import FUNCTION_WORDS
+from ...language.text import FUNCTION_WORDS
 
 _WORD = r"([\w'\-]+)"
 _SWAPS = (

@@ -10,7 +10,7 @@ A prompt is the model's chat template around two messages:
   ``Agent: ...``: the agent's last question in short form), ending with the new
   user text, then a short note on the current state (what was asked, the
   choices offered); the assistant's turn then starts with the output's first
-  key (:func:`.grammar_start.split_start`), which is the cue to write JSON.
+  key (:func:`~fsmdial.understand.constraint.grammar_start.split_start`), which is the cue to write JSON.
 
 Turn after turn the conversation only grows at its end, so the next prompt
 repeats the previous one up to its state note: llama.cpp keeps that prefix in
@@ -38,11 +38,11 @@ from dataclasses import dataclass
 
 import orjson
 
-from ..errors import ModelError, UnderstandingError
-from ..flow import Slot
-from ..slots import KINDS
-from .base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
-from .schema import CHANGE, NONE
+from ...errors import ModelError, UnderstandingError
+from ...flow import Slot
+from ...slots import KINDS
+from ..base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
+from ..constraint.schema import CHANGE, NONE
 
 DROP_STEP = 8
 """Conversation lines are dropped (on context overflow) in multiples of this many."""

@@ -1,16 +1,16 @@
 """The outlines backend: ``outlines.from_llamacpp`` over the same loaded ``Llama`` object.
 
-outlines turns the bounded grammar's regular expression (see :mod:`.grammar`;
+outlines turns the bounded grammar's regular expression (see :mod:`~fsmdial.understand.constraint.grammar`;
 outlines-core's own JSON-schema converter ignores integer bounds) into an
 outlines-core index and a logits processor. The processor runs in the shared
-greedy loop of :class:`~.decoding.ConstrainedDecoder`, called from Python, so
+greedy loop of :class:`~.decoder.ConstrainedDecoder`, called from Python, so
 an error inside it fails the turn instead of being swallowed by a callback in
 llama.cpp's sampler, and decoding is greedy (outlines' own ``generate`` would
 sample, and would reset the model's KV cache after every call).
 
 The index is built once per grammar; building it walks every DFA state over
 the whole vocabulary, so it takes seconds for grammars with long strings (free
-text is cut to :data:`~.grammar.REGEX_STRING_CHARS` characters in the regex, which
+text is cut to :data:`~fsmdial.understand.constraint.grammar.REGEX_STRING_CHARS` characters in the regex, which
 bounds that cost; a flow's ``max_length`` of 2,000 once took over 5.6 GB), and
 grows with the square of the number of slots, since a regex cannot share the
 "optional keys in order" sub-grammars the GBNF shares).
@@ -18,10 +18,10 @@ grows with the square of the number of slots, since a regex cannot share the
 
 from __future__ import annotations
 
-from ..errors import MissingExtraError
-from .decoding import ConstrainedDecoder, Constraint, greedy
-from .grammar import Grammar
-from .llamacpp import LlamaModel
+from ...errors import MissingExtraError
+from ..constraint.grammar import Grammar
+from .decoder import ConstrainedDecoder, Constraint, greedy
+from .llama_model import LlamaModel
 
 try:
     import numpy as np

@@ -9,10 +9,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot
-from ..language.numbers import join_spaced_digits, words_to_digits
-from ..slots import KINDS
-from .base import Parse
+from ...flow import Slot
+from ...language.numbers import join_spaced_digits, words_to_digits
+from ...slots import KINDS
+from ..base import Parse
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""

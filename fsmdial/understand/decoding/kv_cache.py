@@ -1,8 +1,8 @@
 """KV states of prompt prefixes saved on disk, so that a new process evaluates no prefix twice.
 
 A flow's prompt starts with the same tokens on every turn of every session
-(the chat template's head, the flow's static text: :meth:`.prompt.PromptBuilder.prefix`).
-:class:`~.llamacpp.LlamaModel` evaluates such a prefix once and keeps llama.cpp's
+(the chat template's head, the flow's static text: :meth:`~fsmdial.understand.model.prompt.PromptBuilder.prefix`).
+:class:`~.llama_model.LlamaModel` evaluates such a prefix once and keeps llama.cpp's
 KV state after it in memory; this module keeps the same state on disk, one file
 per (model file, prefix tokens, settings), so the next process restores it in
 milliseconds instead of evaluating hundreds of tokens.

@@ -22,8 +22,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from ..errors import MissingExtraError, UnderstandingError
-from .grammar import Grammar
+from ...errors import MissingExtraError, UnderstandingError
+from ..constraint.grammar import Grammar
 
 try:
     import numpy as np
@@ -31,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - exercised with the module hidde
     raise MissingExtraError("gguf", "the gguf understander", exc) from exc
 
 if TYPE_CHECKING:
-    from .llamacpp import LlamaModel
+    from .llama_model import LlamaModel
 
 
 class Constraint(ABC):
@@ -104,8 +104,8 @@ class ConstrainedDecoder(ABC):
         """Decode one JSON object for ``prompt``. The grammar bounds its length, so this always ends.
 
         ``written``: the start of the object, already at the end of ``prompt`` (see
-        :func:`.grammar_start.split_start`); ``grammar`` is then the grammar of the rest, and the
-        text returned is the whole object.
+        :func:`~fsmdial.understand.constraint.grammar_start.split_start`); ``grammar`` is then the grammar
+        of the rest, and the text returned is the whole object.
         """
         model = self.model
         constraint = self.constraint(grammar)

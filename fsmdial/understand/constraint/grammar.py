@@ -4,7 +4,7 @@ Stock JSON-schema converters (llama-cpp-python's, outlines-core's) ignore
 integer ``minimum``/``maximum`` and allow free whitespace, so a model can write
 a 16-digit id or run until the token limit cuts its JSON short. This module
 builds the grammar itself, for the subset of JSON Schema that
-:mod:`fsmdial.understand.schema` produces, with three promises:
+:mod:`fsmdial.understand.constraint.schema` produces, with three promises:
 
 * the language is a subset of what the schema accepts (integer ranges exact,
   numbers inside their bounds, string lengths, enum values, key order fixed);
@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import GrammarError
+from ...errors import GrammarError
 from .grounding import TEXT_SPAN_WORDS, SpanRules, message, name_spans
 
 MAX_DECIMALS = 3

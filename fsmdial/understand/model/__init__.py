@@ -1,0 +1,11 @@
+"""Understanders that ask a model: one grammar-constrained call per turn, beside the rules.
+
+* :mod:`.understander`: :class:`~.understander.ModelUnderstander`, the grounded turn they all take (the fast
+  path, what the rules read stands, the turn's schema, the merge); a subclass makes the model call;
+* :mod:`.gguf`: :class:`~.gguf.GGUFUnderstander`, a local GGUF model decoded in this process;
+* :mod:`.server`: :class:`~.server.ServerUnderstander`, the same turn decoded by a llama-server;
+* :mod:`.openai_server`: the same on an OpenAI-compatible ``/v1/completions`` (vLLM, SGLang, llama-server);
+* :mod:`.prompt`: the prompt, built so that consecutive turns share a long prefix.
+
+Importing this package loads none of its modules (the local model needs the ``gguf`` extra).
+"""

@@ -1,0 +1,17 @@
+"""The rules reading: the deterministic understander (no model, same input, same parse).
+
+* :mod:`.understander`: :class:`RulesUnderstander` (re-exported here), and its strict subset
+  :meth:`~RulesUnderstander.settle`, the fast path before a model;
+* :mod:`.categories`: categorical values in a reply (plurals, described synonyms, typos);
+* :mod:`.forms`: values of slots with a pattern by their form and cue words (phones, emails, references);
+* :mod:`.corrections`: a word put in place of another ("14, not 12").
+
+It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
+:mod:`~fsmdial.understand.base`.
+"""
+
+from __future__ import annotations
+
+from .understander import RulesUnderstander
+
+__all__ = ["RulesUnderstander"]
