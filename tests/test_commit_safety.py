@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import orjson
 import pytest
 
 from fsmdial.errors import CommitGuardError, TurnError, UndoRefused
@@ -316,9 +317,10 @@ def test_a_change_that_leads_to_the_confirmation_without_the_courtesy_bike_books
     assert asked.text.endswith("What kind of bike is it: an e-bike, a road bike or another kind?")
     summary = dialogue.turn("a cargo bike")
     assert summary.text == "A repair of your other bike for Sam. Shall I book it?"
-    dialogue.turn("yes")
+    booked = dialogue.turn("yes")
     assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
-    assert dialogue.node == "booked"
+    assert dialogue.node == "booked" and dialogue.slots["courtesy_bike"] is True  # held, not booked
+    assert "'courtesy_bike' not passed to 'book_repair'" in " ".join(booked.trace.notes)
 
 
 @pytest.mark.parametrize(
@@ -358,6 +360,39 @@ def test_a_change_back_to_the_first_confirmation_books_its_values_once(clock):
     assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
 
 
+def test_the_confirmation_the_session_came_through_must_have_said_yes(clock):
+    """An edge that goes on after a "no" (a flow mistake) still meets the guard of the confirmation it left."""
+    doc = bike_repair_flow()
+    (edge,) = [edge for edge in doc["edges"] if edge["source"] == "confirm_plain"]
+    del edge["when"]
+    repairs = Repairs()
+    dialogue = Dialogue(load_flow(doc), tools=repairs.registry, clock=clock)
+    dialogue.start()
+    for reply in AT_PLAIN:
+        dialogue.turn(reply)
+    before = dialogue.snapshot()
+    with pytest.raises(CommitGuardError, match="confirmation 'confirm_plain' was not answered yes"):
+        dialogue.turn("no")
+    assert not repairs.calls and dialogue.snapshot() == before
+
+
+def test_a_jump_to_the_committing_action_still_needs_every_confirmation_visited_answered_yes(clock):
+    """A jump comes through no confirmation: as before, each one of the action the session visited must have said
+    yes (here neither confirm_plain, left by the change, nor confirm_with_bike, still waiting, did)."""
+    doc = bike_repair_flow()
+    doc["global_actions"] = [{"intent": "just_book", "examples": ["just book it now"], "target": "book_repair"}]
+    repairs = Repairs()
+    dialogue = Dialogue(load_flow(doc), tools=repairs.registry, clock=clock)
+    dialogue.start()
+    for reply in TO_WITH_BIKE:
+        dialogue.turn(reply)
+    with pytest.raises(CommitGuardError, match="was not answered yes"):
+        dialogue.turn("just book it now")
+    assert not repairs.calls
+    dialogue.turn("yes")  # the confirmation it is at still books
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
+
+
 def test_a_session_restored_at_the_second_confirmation_books_once(clock):
     repairs = Repairs()
     dialogue = bike_shop(clock, repairs, TO_WITH_BIKE)
@@ -369,6 +404,18 @@ def test_a_session_restored_at_the_second_confirmation_books_once(clock):
     booked = Dialogue.restore(load_flow(bike_repair_flow()), restored.snapshot(), tools=repairs.registry, clock=clock)
     booked.turn("yes")
     assert len(repairs.calls) == 1
+
+
+def test_a_snapshot_from_before_the_way_was_recorded_books_once_at_the_second_confirmation(clock):
+    """A version 2 snapshot (no ``came_through``) taken at confirm_with_bike after the change: its yes books."""
+    repairs = Repairs()
+    data = orjson.loads(bike_shop(clock, repairs, TO_WITH_BIKE).snapshot())
+    assert data.pop("came_through") == "ask_courtesy"
+    old = orjson.dumps({**data, "version": 2})
+    restored = Dialogue.restore(load_flow(bike_repair_flow()), old, tools=repairs.registry, clock=clock)
+    assert restored.node == "confirm_with_bike" and restored.session.came_through is None
+    restored.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
 
 
 def test_two_servers_on_one_store_book_the_second_confirmation_once_and_never_undo_it(tmp_path, clock):
@@ -398,5 +445,7 @@ def test_two_servers_on_one_store_book_the_second_confirmation_once_and_never_un
         thread.join(30)
     assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}], outcomes
     assert sorted(outcomes) in (["booked", "booked"], ["ConflictError", "booked"])
-    with pytest.raises(UndoRefused, match="book_repair"):
-        second.undo(sid)
+    with pytest.raises(UndoRefused, match="book_repair"):  # the turn that booked cannot be undone
+        for _ in outcomes:  # the later "yes" (if it ran) booked nothing: undoing it stays booked
+            assert second.undo(sid)["node"] == "booked"
+    assert first.turn(sid, "yes")["node"] == "booked" and len(repairs.calls) == 1
