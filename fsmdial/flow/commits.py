@@ -13,7 +13,8 @@ What a guard does not vouch for:
   it does not show, such as a courtesy bike answered for a road bike before the bike became a cargo bike:
   held back from the tool after a yes there (``withheld``);
 * a value that can be given or changed on the way to it and that no confirmation shows after that, the guard
-  included: a yes there commits it unseen (``hidden``; ``fsmdial validate`` warns);
+  included, nor an edge condition fixes (the way to a summary for a repair passing ``service == "repair"``): a
+  yes there commits it unseen (``hidden``; ``fsmdial validate`` warns);
 * the ways with no confirmation at all (``unconfirmed``; ``fsmdial validate`` warns).
 
 This module imports the model (:mod:`.nodes`), never the document: it reads a flow through its public lookups.
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..responses import template_fields
 from .graph import neighbours, reachable
-from .nodes import ConfirmNode, ExternalActionNode, RequestNode, SlotArg
+from .nodes import AllCondition, ConfirmNode, Edge, ExternalActionNode, RequestNode, SlotArg, SlotCondition
 
 if TYPE_CHECKING:
     from .document import Flow
@@ -47,8 +48,9 @@ class CommitWays:
     withheld: Mapping[str, frozenset[str]]
     """Per guard: the slots the action reads that no way to the guard asks and the guard does not show."""
     hidden: Mapping[str, tuple[str, ...]]
-    """Per guard: the slots the action reads that a yes there commits unseen (a way from the node asking the slot
-    to the guard shows it nowhere, the guard included), in argument order."""
+    """Per guard: the slots the action reads that a yes there commits unseen (on a way from the node asking the
+    slot to the guard, no confirmation shows it, the guard included, and no edge condition fixes its value), in
+    argument order."""
 
 
 def is_question(node: Any) -> bool:
@@ -103,6 +105,7 @@ def commit_ways(flow: Flow) -> dict[str, CommitWays]:
             if reached in reached_from:
                 reached_from[reached].append((node_id, label))
     predecessors = neighbours(nodes, ((edge.target, edge.source) for edge in flow.edges))
+    outgoing = {node_id: flow.outgoing(node_id) for node_id in nodes}
     owner = flow.slot_owner()
     out = {}
     for action in committing:
@@ -117,7 +120,7 @@ def commit_ways(flow: Flow) -> dict[str, CommitWays]:
             hidden[guard] = tuple(
                 name
                 for name in unshown
-                if name not in withheld[guard] and _unseen_on_a_way(successors, shows, owner[name], guard, name)
+                if name not in withheld[guard] and _unseen_on_a_way(outgoing, shows, owner[name], guard, name)
             )
         unconfirmed = [label for node_id, label in reached_from[action.id] if node_id not in shows]
         out[action.id] = CommitWays(
@@ -155,20 +158,33 @@ def _slots_read(flow: Flow, action: ExternalActionNode) -> list[str]:
 
 
 def _unseen_on_a_way(
-    successors: Mapping[str, list[str]], shows: Mapping[str, frozenset[str]], start: str, guard: str, slot: str
+    outgoing: Mapping[str, list[Edge]], shows: Mapping[str, frozenset[str]], start: str, guard: str, slot: str
 ) -> bool:
     """Whether some way from ``start`` (the node asking ``slot``) to ``guard`` passes no confirmation showing the
-    slot (``start`` and ``guard`` included): a value given or changed there reaches the guard's yes unseen."""
+    slot (``start`` and ``guard`` included) and no edge fixing its value: a value given or changed there reaches
+    the guard's yes unseen."""
     if start == guard:
         return True
     if slot in shows.get(start, ()):
         return False
     seen, queue = {start}, deque([start])
     while queue:
-        for target in successors.get(queue.popleft(), ()):
-            if target == guard:
+        for edge in outgoing.get(queue.popleft(), ()):
+            if edge.when is not None and _fixes(edge.when, slot):
+                continue
+            if edge.target == guard:
                 return True
-            if target not in seen and slot not in shows.get(target, ()):
-                seen.add(target)
-                queue.append(target)
+            if edge.target not in seen and slot not in shows.get(edge.target, ()):
+                seen.add(edge.target)
+                queue.append(edge.target)
+    return False
+
+
+def _fixes(cond: Any, slot: str) -> bool:
+    """Whether an edge condition holds for one value of ``slot`` only (``eq``, or ``in`` a list of one, alone or
+    in an ``all``): which summary the way leads to tells the value."""
+    if isinstance(cond, SlotCondition):
+        return cond.slot == slot and (cond.op == "eq" or (cond.op == "in" and len(cond.value) == 1))
+    if isinstance(cond, AllCondition):
+        return any(_fixes(member, slot) for member in cond.all)
     return False

@@ -65,12 +65,12 @@ def _commit_warnings(ways: CommitWays) -> list[str]:
         )
     for guard, hidden in ways.hidden.items():
         if hidden:
-            names = ", ".join(repr(name) for name in hidden)
-            they, are = ("it", "is") if len(hidden) == 1 else ("they", "are")
+            one = len(hidden) == 1
+            they, them, their = ("it", "it", "its") if one else ("they", "them", "their")
             found.append(
-                f"a yes at {guard!r} commits {names} unseen: {they} {are} shown neither there nor at a confirmation "
-                f"on every way from where {they} {are} asked; add {' '.join('{' + name + '}' for name in hidden)} "
-                "to that summary"
+                f"a yes at {guard!r} commits {', '.join(map(repr, hidden))} unseen: on a way from where {they} "
+                f"{'is' if one else 'are'} asked to {guard!r}, no confirmation shows {them} and no edge condition "
+                f"fixes {their} value; add {' '.join('{' + name + '}' for name in hidden)} to that summary"
             )
     return found
 

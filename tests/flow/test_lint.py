@@ -94,6 +94,19 @@ def test_a_confirmation_that_does_not_show_a_committed_value_is_a_warning() -> N
     assert "'courtesy_bike'" in warning and "confirm_with_bike" in warning, warning
 
 
+def test_a_value_the_way_to_a_confirmation_fixes_is_no_warning() -> None:
+    # confirm_plain no longer shows the bike type: a warning while an unconditional edge leads there (any type
+    # may reach it), none once only bike_type == "other" does (the summary is the one for that value).
+    doc = bike_repair_flow()
+    (confirm,) = [node for node in doc["nodes"] if node["id"] == "confirm_plain"]
+    confirm["message"] = "A repair of your bike for {name}."
+    (warning,) = commit_warnings(doc)
+    assert "a yes at 'confirm_plain' commits 'bike_type' unseen" in warning, warning
+    (edge,) = [edge for edge in doc["edges"] if edge["target"] == "confirm_plain"]
+    edge["when"] = {"slot": "bike_type", "op": "eq", "value": "other"}
+    assert commit_warnings(doc) == []
+
+
 def test_a_way_to_a_committing_action_without_a_confirmation_is_a_warning() -> None:
     doc = bike_repair_flow()
     doc["edges"] = [edge for edge in doc["edges"] if "confirm_plain" not in (edge["source"], edge["target"])]
