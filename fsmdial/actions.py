@@ -41,25 +41,32 @@ class Actions:
         """Tools replaced by stand-ins (``fsmdial chat`` only)."""
         return sorted({tool.name for tool in self.tools.values() if tool.stand_in})
 
-    def owner_of_missing_argument(self, node: ExternalActionNode, machine: FlowMachine) -> str | None:
-        """The request node of a slot that a required tool argument reads and that has no value.
+    def owner_of_missing_argument(
+        self, node: ExternalActionNode, machine: FlowMachine, withheld: frozenset[str] = frozenset()
+    ) -> str | None:
+        """The request node of a slot that a required tool argument reads and that has no value (or one
+        ``withheld`` from the call, see :meth:`run`).
 
         A declined slot counts only when its node has no way around it (then that node says it cannot continue).
         """
         session = machine.session
         for name, owner in self.required_slots[node.id]:
-            if name not in session.slots and not (name in session.declined and owner in self.tables.decline_nodes):
+            missing = name not in session.slots or name in withheld
+            if missing and not (name in session.declined and owner in self.tables.decline_nodes):
                 return owner
         return None
 
-    def arguments(self, node: ExternalActionNode, machine: FlowMachine) -> dict[str, Any]:
-        """The tool's arguments, read from slots, earlier results and constants (absent values left out)."""
+    def arguments(
+        self, node: ExternalActionNode, machine: FlowMachine, withheld: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """The tool's arguments, read from slots, earlier results and constants (absent values left out, and
+        the slots ``withheld``)."""
         slots = machine.session.slots
         out: dict[str, Any] = {}
         for arg, source in self.tables.arguments[node.id].items():
             name = slot_of(source)
             if name is not None:
-                if name in slots:
+                if name in slots and name not in withheld:
                     out[arg] = slots[name]
             elif isinstance(source, ResultArg):
                 value = machine.result_field(source.node, source.result)
@@ -69,8 +76,13 @@ class Actions:
                 out[arg] = source.value
         return out
 
-    def run(self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace) -> None:
+    def run(
+        self, node: ExternalActionNode, machine: FlowMachine, trace: TurnTrace, withheld: frozenset[str] = frozenset()
+    ) -> None:
         """Call the node's tool and record its result and status (success / failure) in the session.
+
+        The slots ``withheld`` are left out of the call: values a committing action's confirmation does not
+        vouch for (``fsmdial.flow.CommitWays.withheld``).
 
         A tool is not called again with the arguments of an earlier call of the node (its last call, or
         one of the last :data:`REMEMBERED_CALLS` that returned a result): that call's outcome is taken
@@ -78,7 +90,7 @@ class Actions:
         changes it back gets the first answer again, without a second call.
         """
         session = machine.session
-        arguments = self.arguments(node, machine)
+        arguments = self.arguments(node, machine, withheld)
         earlier = same_call(session.calls.get(node.id), arguments)
         if earlier is not None:
             self._repeat(node, machine, trace, earlier)

@@ -230,8 +230,10 @@ class FlowMachine:
         self.session.visits[node] = self.session.visits.get(node, 0) + 1
 
     def jump(self, node: str) -> None:
-        """Put the machine at ``node`` for a fresh visit (a global action, an escalation)."""
+        """Put the machine at ``node`` for a fresh visit (a global action, an escalation): it came through no
+        question on the way there."""
         self.machine.set_state(node, model=self)
+        self.session.came_through = None
         self.entered()
 
     def place(self, node: str) -> None:

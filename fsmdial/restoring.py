@@ -41,6 +41,7 @@ def read_session(tables: FlowTables, snapshot: bytes | str | Mapping[str, Any], 
         ("calls", session.calls),
         ("answers", session.answers),
         ("last_action", _given(session.last_action)),
+        ("came_through", _given(session.came_through)),
     ):
         _known(field, names, tables.nodes, f"node(s) flow {flow!r} does not have")
     for field, names in (

@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from .errors import SnapshotError
 
 SNAPSHOT_FORMAT = "fsmdial.session"
-SNAPSHOT_VERSION = 2
-"""Version 2: the state's fields at the top level. Version 1 (fields split under ``machine``) is still read."""
+SNAPSHOT_VERSION = 3
+"""Version 3: the state's fields at the top level. Version 2 (without ``came_through``) and version 1 (fields
+split under ``machine``) are still read."""
 
 _HEADER = frozenset(("format", "version", "flow", "fingerprint"))
 
@@ -122,6 +123,10 @@ class SessionState:
     """Slots whose value the user confirmed."""
     asked: str | None = field(default=None, metadata={"schema": Name | None})
     """The slot the bot's last question asked for."""
+    came_through: str | None = field(default=None, metadata={"schema": Name | None})
+    """The question node (request or ``inform_and_confirm``) the machine last left along an edge; None after a
+    jump (a global action, an escalation). A committing action reached from a confirmation runs only after a
+    plain yes to this one, the confirmation the session actually came through (``steps.check_commit``)."""
     retries: dict[str, int] = _state(dict, dict[Name, Count])
     """Invalid values in a row, per slot."""
     ended: bool = field(default=False, metadata={"schema": StrictBool})
@@ -241,7 +246,9 @@ def decode_snapshot(snapshot: bytes | str | Mapping[str, Any], flow: str, finger
         raise SnapshotError("not an fsmdial session snapshot")
     version = data.get("version")
     if type(version) is int and version == 1 and isinstance(data.get("machine"), dict):  # not True, not 1.0
-        data = _from_version_1(data)
+        data = _from_version_2(_from_version_1(data))
+    elif type(version) is int and version == 2:
+        data = _from_version_2(data)
     elif type(version) is not int or version != SNAPSHOT_VERSION:
         raise SnapshotError(
             f"snapshot format version {version!r} is not supported (this fsmdial reads version {SNAPSHOT_VERSION})"
@@ -293,6 +300,12 @@ def describe(exc: ValidationError, limit: int = 5) -> str:
     problems = missing + other
     more = f" (and {len(problems) - limit} more)" if len(problems) > limit else ""
     return "snapshot is incomplete or malformed: " + "; ".join(problems[:limit]) + more
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 2 snapshot in version 3's layout: the question the session came through was not recorded (a
+    commit then checks every confirmation of it the session visited, as version 2 did)."""
+    return {**data, "came_through": data.get("came_through")}
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:

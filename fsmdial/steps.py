@@ -24,7 +24,17 @@ from typing import Any, Literal
 
 from .actions import Actions
 from .errors import CommitGuardError, FlowLoopError
-from .flow import AnyNode, ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode, Slot, SlotArg
+from .flow import (
+    AnyNode,
+    ConfirmNode,
+    EndNode,
+    ExternalActionNode,
+    InformNode,
+    RequestNode,
+    Slot,
+    SlotArg,
+    is_question,
+)
 from .language import sentences
 from .machine import FlowMachine
 from .responses import TemplateValues, render
@@ -164,22 +174,51 @@ class RequestStep(NodeHandler):
 class ActionStep(NodeHandler):
     def step(self, turn: Turn, node: ExternalActionNode) -> StepResult:
         if node.id not in turn.session.status:
-            owner = turn.actions.owner_of_missing_argument(node, turn.machine)
+            withheld = withheld_values(turn, node) if node.commits else NOTHING
+            owner = turn.actions.owner_of_missing_argument(node, turn.machine, withheld)
             if owner is not None:  # reached without a value its tool requires (after a jump): ask first
                 return Goto(owner)
             if node.commits:
                 check_commit(turn, node)
-            turn.actions.run(node, turn.machine, turn.trace)
+            held_back = sorted(name for name in withheld if name in turn.session.slots)
+            if held_back:
+                turn.trace.notes.append(
+                    f"{', '.join(map(repr, held_back))} not passed to {node.tool!r}: neither asked on a way to "
+                    f"{turn.session.came_through!r} nor shown there"
+                )
+            turn.actions.run(node, turn.machine, turn.trace, withheld)
         return FOLLOW
 
 
+NOTHING: frozenset[str] = frozenset()
+
+
+def guards_to_check(turn: Turn, node: ExternalActionNode) -> list[str]:
+    """The confirmations of committing ``node`` whose yes its tool waits for: the one the session came through
+    (the last question it left on an edge), whichever of several leads to the node; when it came through none of
+    them (a jump, a way with no confirmation, a snapshot from before this was recorded), every one of them it
+    visited."""
+    session, ways = turn.session, turn.tables.commit_ways[node.id]
+    if session.came_through in ways.guards:
+        return [session.came_through]
+    return [guard for guard in ways.guards if session.visits.get(guard)]
+
+
+def withheld_values(turn: Turn, node: ExternalActionNode) -> frozenset[str]:
+    """The slots committing ``node`` does not pass to its tool: those the confirmation the session came through
+    neither shows nor could have asked on any way to it (a courtesy bike answered for a road bike, at the
+    summary of a cargo bike's repair)."""
+    through = turn.session.came_through
+    return turn.tables.commit_ways[node.id].withheld.get(through, NOTHING) if through is not None else NOTHING
+
+
 def check_commit(turn: Turn, node: ExternalActionNode) -> None:
-    """The invariant in front of every committing tool: each confirmation guarding it that the session went
-    through was answered yes (confirmed fields included), and none of the values it reads changed in this turn
-    (a value given in the turn of the "yes" was never shown to the user). Broken, nothing is called and the turn
-    fails (CommitGuardError, rolled back)."""
+    """The invariant in front of every committing tool: the confirmation the session came through was answered
+    yes (confirmed fields included; see :func:`guards_to_check`), and none of the values it reads changed in this
+    turn (a value given in the turn of the "yes" was never shown to the user). Broken, nothing is called and the
+    turn fails (CommitGuardError, rolled back)."""
     session, tables = turn.session, turn.tables
-    guards = [guard for guard in tables.commit_guards.get(node.id, ()) if session.visits.get(guard)]
+    guards = guards_to_check(turn, node)
     if not guards:
         return
     for guard in guards:
@@ -267,6 +306,8 @@ def advance(turn: Turn) -> None:
             # A node with no way on is where the machine waits: triggering there would only make transitions warn.
             ways = tables.has_way_on if step.trigger == "advance" else tables.decline_nodes
             if node.id in ways and machine.fire(step.trigger):
+                if is_question(node):  # the confirmation a commit ahead waits for (see check_commit)
+                    session.came_through = node.id
                 turn.trace.nodes.append(session.node)
                 continue
             step = handler.stuck(turn, node, step.trigger)

@@ -16,12 +16,13 @@ from .compiler import compile_flow, fingerprint
 from .flow import (
     AnyNode,
     ArgSource,
-    ConfirmNode,
+    CommitWays,
     ExternalActionNode,
     Flow,
     RequestNode,
     Slot,
     StatusCondition,
+    commit_ways,
     iter_conditions,
 )
 from .loader import load_flow
@@ -70,9 +71,9 @@ class FlowTables:
     commits: frozenset[str]
     """Actions with ``"commits": true``: once succeeded, corrections do not run them again
     (see turn.committed_action)."""
-    commit_guards: Mapping[str, tuple[str, ...]]
+    commit_ways: Mapping[str, CommitWays]
     """Per committing action: the confirmations guarding it (confirm nodes, and request nodes confirming a
-    field, from which it is reached without another question in between)."""
+    field, from which it is reached without another question in between) and what each vouches for."""
     guards_commit: frozenset[str]
     """Every node that guards a committing action (its "yes" must be a plain one: see turn.guard_answer)."""
     arguments: Mapping[str, Mapping[str, ArgSource]]
@@ -117,7 +118,7 @@ def _build(cls: type[FlowMachine]) -> FlowTables:
     intents = tuple(Intent(ga.intent, tuple(ga.examples)) for ga in flow.global_actions)
     if flow.fallbacks.goodbye and GOODBYE not in {i.name for i in intents}:
         intents += (Intent(GOODBYE),)
-    guards = _commit_guards(flow, requests)
+    ways = commit_ways(flow)
     return FlowTables(
         flow=flow,
         fingerprint=fingerprint(flow),
@@ -132,35 +133,13 @@ def _build(cls: type[FlowMachine]) -> FlowTables:
         has_way_on=frozenset(edge.source for edge in flow.edges if not edge.on_decline),
         failure_edge=frozenset(node.id for node in actions if _has_failure_edge(flow, node)),
         commits=frozenset(node.id for node in actions if node.commits),
-        commit_guards=guards,
-        guards_commit=frozenset(node for found in guards.values() for node in found),
+        commit_ways=ways,
+        guards_commit=frozenset(guard for way in ways.values() for guard in way.guards),
         arguments={node.id: flow.action_arguments(node) for node in actions},
         dependents=cls.DEPENDENTS,
         slot_owner=cls.SLOT_OWNER,
         global_intents=intents,
     )
-
-
-def _commit_guards(flow: Flow, requests: list[RequestNode]) -> dict[str, tuple[str, ...]]:
-    """Per committing action, the confirmations it is reached from with no other question in between."""
-    questions = {node.id for node in requests} | {n.id for n in flow.nodes if isinstance(n, ConfirmNode)}
-    confirming = {n.id for n in flow.nodes if isinstance(n, ConfirmNode) and not n.choices}
-    confirming |= {node.id for node in requests if any(slot.confirm for slot in node.slots)}
-    guards: dict[str, list[str]] = {}
-    for start in confirming:
-        seen, todo = {start}, [start]
-        while todo:
-            for edge in flow.outgoing(todo.pop()):
-                target = edge.target
-                if target in seen:
-                    continue
-                seen.add(target)
-                node = flow.node(target)
-                if isinstance(node, ExternalActionNode) and node.commits:
-                    guards.setdefault(target, []).append(start)
-                if target not in questions:
-                    todo.append(target)
-    return {action: tuple(sorted(found)) for action, found in guards.items()}
 
 
 def with_decline(intents: tuple[Intent, ...]) -> tuple[Intent, ...]:

@@ -30,3 +30,85 @@ def issues_of(doc: Any) -> str:
     with pytest.raises(FlowError) as caught:
         load_flow(doc)
     return str(caught.value)
+
+
+def bike_repair_flow() -> dict[str, Any]:
+    """Issue 33's bike shop: two confirmations, with and without a courtesy bike (asked only for an e-bike or a
+    road bike), both leading on "yes" to one committing action, ``book_repair``."""
+    return {
+        "name": "bike_repair",
+        "nodes": [
+            {
+                "id": "ask_name",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "name",
+                        "type": "person_name",
+                        "description": "Name the repair is booked under",
+                        "ask": "What name should the repair be under?",
+                    }
+                ],
+            },
+            {
+                "id": "ask_bike",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "bike_type",
+                        "type": "categorical",
+                        "values": ["e-bike", "road", "other"],
+                        "description": "Kind of bike (e-bike: electric bike; road: racing bike; "
+                        "other: city bike, cargo bike, mountain bike)",
+                        "ask": "What kind of bike is it: an e-bike, a road bike or another kind?",
+                    }
+                ],
+            },
+            {
+                "id": "ask_courtesy",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "courtesy_bike",
+                        "type": "boolean",
+                        "description": "A courtesy bike during the repair",
+                        "ask": "Would you like a courtesy bike while we repair it?",
+                    }
+                ],
+            },
+            {
+                "id": "confirm_with_bike",
+                "type": "inform_and_confirm",
+                "message": "A repair of your {bike_type} bike for {name}, courtesy bike: {courtesy_bike}.",
+                "question": "Shall I book it?",
+            },
+            {
+                "id": "confirm_plain",
+                "type": "inform_and_confirm",
+                "message": "A repair of your {bike_type} bike for {name}.",
+                "question": "Shall I book it?",
+            },
+            {
+                "id": "book_repair",
+                "type": "external_action",
+                "tool": "book_repair",
+                "commits": True,
+                "arguments": {"name": "name", "bike_type": "bike_type", "courtesy_bike": "courtesy_bike"},
+                "result": {"reference": "string"},
+            },
+            {"id": "booked", "type": "end", "message": "Booked, reference {result.reference}."},
+        ],
+        "edges": [
+            {"source": "ask_name", "target": "ask_bike"},
+            {
+                "source": "ask_bike",
+                "target": "ask_courtesy",
+                "when": {"slot": "bike_type", "op": "in", "value": ["e-bike", "road"]},
+            },
+            {"source": "ask_bike", "target": "confirm_plain"},
+            {"source": "ask_courtesy", "target": "confirm_with_bike"},
+            {"source": "confirm_with_bike", "target": "book_repair", "when": {"answer": "yes"}},
+            {"source": "confirm_plain", "target": "book_repair", "when": {"answer": "yes"}},
+            {"source": "book_repair", "target": "booked"},
+        ],
+    }

@@ -3,17 +3,25 @@ corrections, staying on task). The sentences are the issue's, verbatim."""
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import orjson
 import pytest
 
-from fsmdial.errors import CommitGuardError, TurnError
+from fsmdial.errors import CommitGuardError, TurnError, UndoRefused
 from fsmdial.language import find_name, read_acts, split_negated
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.serve.sessions import Playground
+from fsmdial.store import SessionStore
+from fsmdial.tools import ToolRegistry
 from fsmdial.understand.base import Parse
 from fsmdial.understand.constraint.schema import possible_answers, turn_schema
 from fsmdial.understand.rules import RulesUnderstander
 from tests import example_tools
 from tests.conftest import FLOWS
+from tests.flows import bike_repair_flow
 
 BOOKED = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-23", "time": "19:00"}
 
@@ -250,3 +258,194 @@ def test_a_bare_greeting_or_thanks_at_a_question_asks_it_again_without_calling_i
     result = dialogue.turn(reply)
     assert result.text.endswith("What name should the booking be under?") and "Sorry" not in result.text
     assert "name" not in dialogue.slots
+
+
+# ------------------------------------------------------------------ issue 33 #1: a booking that can never be made
+# Two confirmations lead to one committing action; a change at one takes the session to the other, whose plain
+# "yes" must book (it failed with CommitGuardError naming the confirmation the session had left).
+
+
+class Repairs:
+    """The bike shop's book_repair, recording every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.registry = ToolRegistry()
+        self.registry.register("book_repair", self.book_repair)
+
+    def book_repair(self, name: str, bike_type: str, courtesy_bike: bool = False) -> dict[str, Any]:
+        self.calls.append({"name": name, "bike_type": bike_type, "courtesy_bike": courtesy_bike})
+        return {"reference": f"R-{len(self.calls)}"}
+
+
+AT_PLAIN = ("I'm Sam", "a cargo bike")
+"""Replies that take the bike shop to confirm_plain (an "other" bike: no courtesy bike asked)."""
+AT_WITH_BIKE = ("I'm Sam", "a road bike", "yes please")
+"""Replies that take the bike shop to confirm_with_bike (a road bike, a courtesy bike wanted)."""
+TO_WITH_BIKE = (*AT_PLAIN, "yes but it's an e-bike", "yes")
+"""The issue's conversation up to its last "yes": a change at confirm_plain, then confirm_with_bike."""
+
+
+def bike_shop(clock, repairs: Repairs, replies=()) -> Dialogue:
+    dialogue = Dialogue(load_flow(bike_repair_flow()), tools=repairs.registry, clock=clock)
+    dialogue.start()
+    for reply in replies:
+        dialogue.turn(reply)
+    return dialogue
+
+
+def test_a_change_at_one_confirmation_that_leads_to_the_other_books_after_its_plain_yes(clock):
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, AT_PLAIN)
+    assert dialogue.node == "confirm_plain"
+    assert dialogue.turn("yes but it's an e-bike").text.endswith("Would you like a courtesy bike while we repair it?")
+    summary = dialogue.turn("yes")
+    assert dialogue.node == "confirm_with_bike" and "e-bike" in summary.text and not repairs.calls
+    result = dialogue.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
+    assert dialogue.node == "booked" and "R-1" in result.text
+    dialogue.turn("yes")
+    assert len(repairs.calls) == 1
+
+
+def test_a_change_that_leads_to_the_confirmation_without_the_courtesy_bike_books_what_it_showed(clock):
+    """The courtesy bike was answered for a road bike and is not in the plain summary: it is not booked."""
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, AT_WITH_BIKE)
+    assert dialogue.node == "confirm_with_bike"
+    asked = dialogue.turn("sorry, it's not a road bike, it's a cargo bike")
+    assert asked.text.endswith("What kind of bike is it: an e-bike, a road bike or another kind?")
+    summary = dialogue.turn("a cargo bike")
+    assert summary.text == "A repair of your other bike for Sam. Shall I book it?"
+    booked = dialogue.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
+    assert dialogue.node == "booked" and dialogue.slots["courtesy_bike"] is True  # held, not booked
+    assert "'courtesy_bike' not passed to 'book_repair'" in " ".join(booked.trace.notes)
+
+
+@pytest.mark.parametrize(
+    ("replies", "booked"),
+    [
+        (AT_WITH_BIKE, {"name": "Sam", "bike_type": "road", "courtesy_bike": True}),
+        (AT_PLAIN, {"name": "Sam", "bike_type": "other", "courtesy_bike": False}),
+    ],
+)
+def test_a_plain_yes_at_the_first_confirmation_books_once(clock, replies, booked):
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, replies)
+    dialogue.turn("yes")
+    dialogue.turn("yes")
+    assert repairs.calls == [booked] and dialogue.node == "booked"
+
+
+def test_a_no_or_a_change_at_the_second_confirmation_asks_again_and_never_books_the_old_values(clock):
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, TO_WITH_BIKE)
+    assert dialogue.node == "confirm_with_bike"
+    assert dialogue.turn("no").text == "What would you like to change?"
+    again = dialogue.turn("yes")  # answers nothing: the summary is shown again first
+    assert again.text.endswith("Shall I book it?") and not repairs.calls
+    changed = dialogue.turn("it's a road bike actually")
+    assert "road" in changed.text and changed.text.endswith("Shall I book it?") and not repairs.calls
+    dialogue.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "road", "courtesy_bike": True}]
+
+
+def test_a_change_back_to_the_first_confirmation_books_its_values_once(clock):
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, TO_WITH_BIKE)
+    dialogue.turn("sorry, it's not an e-bike, it's a cargo bike")
+    assert dialogue.turn("a cargo bike").text == "A repair of your other bike for Sam. Shall I book it?"
+    dialogue.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
+
+
+def test_the_confirmation_the_session_came_through_must_have_said_yes(clock):
+    """An edge that goes on after a "no" (a flow mistake) still meets the guard of the confirmation it left."""
+    doc = bike_repair_flow()
+    (edge,) = [edge for edge in doc["edges"] if edge["source"] == "confirm_plain"]
+    del edge["when"]
+    repairs = Repairs()
+    dialogue = Dialogue(load_flow(doc), tools=repairs.registry, clock=clock)
+    dialogue.start()
+    for reply in AT_PLAIN:
+        dialogue.turn(reply)
+    before = dialogue.snapshot()
+    with pytest.raises(CommitGuardError, match="confirmation 'confirm_plain' was not answered yes"):
+        dialogue.turn("no")
+    assert not repairs.calls and dialogue.snapshot() == before
+
+
+def test_a_jump_to_the_committing_action_still_needs_every_confirmation_visited_answered_yes(clock):
+    """A jump comes through no confirmation: as before, each one of the action the session visited must have said
+    yes (here neither confirm_plain, left by the change, nor confirm_with_bike, still waiting, did)."""
+    doc = bike_repair_flow()
+    doc["global_actions"] = [{"intent": "just_book", "examples": ["just book it now"], "target": "book_repair"}]
+    repairs = Repairs()
+    dialogue = Dialogue(load_flow(doc), tools=repairs.registry, clock=clock)
+    dialogue.start()
+    for reply in TO_WITH_BIKE:
+        dialogue.turn(reply)
+    with pytest.raises(CommitGuardError, match="was not answered yes"):
+        dialogue.turn("just book it now")
+    assert not repairs.calls
+    dialogue.turn("yes")  # the confirmation it is at still books
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
+
+
+def test_a_session_restored_at_the_second_confirmation_books_once(clock):
+    repairs = Repairs()
+    dialogue = bike_shop(clock, repairs, TO_WITH_BIKE)
+    snapshot = dialogue.snapshot()
+    restored = Dialogue.restore(load_flow(bike_repair_flow()), snapshot, tools=repairs.registry, clock=clock)
+    assert restored.node == "confirm_with_bike"
+    restored.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
+    booked = Dialogue.restore(load_flow(bike_repair_flow()), restored.snapshot(), tools=repairs.registry, clock=clock)
+    booked.turn("yes")
+    assert len(repairs.calls) == 1
+
+
+def test_a_snapshot_from_before_the_way_was_recorded_books_once_at_the_second_confirmation(clock):
+    """A version 2 snapshot (no ``came_through``) taken at confirm_with_bike after the change: its yes books."""
+    repairs = Repairs()
+    data = orjson.loads(bike_shop(clock, repairs, TO_WITH_BIKE).snapshot())
+    assert data.pop("came_through") == "ask_courtesy"
+    old = orjson.dumps({**data, "version": 2})
+    restored = Dialogue.restore(load_flow(bike_repair_flow()), old, tools=repairs.registry, clock=clock)
+    assert restored.node == "confirm_with_bike" and restored.session.came_through is None
+    restored.turn("yes")
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}]
+
+
+def test_two_servers_on_one_store_book_the_second_confirmation_once_and_never_undo_it(tmp_path, clock):
+    """As tests/serve/test_app.py's race for the restaurant: both "yes" at once, from two stores on one file."""
+    db, repairs = tmp_path / "s.db", Repairs()
+    flow = bike_repair_flow()
+    first = Playground([flow], SessionStore(db), tools=repairs.registry, clock=clock)
+    second = Playground([flow], SessionStore(db), tools=repairs.registry, clock=clock)
+    sid = first.create()["id"]
+    for text in TO_WITH_BIKE:
+        view = first.turn(sid, text)
+    assert view["node"] == "confirm_with_bike"
+    outcomes: list[Any] = []
+    start = threading.Barrier(2)
+
+    def yes(playground: Playground) -> None:
+        start.wait()
+        try:
+            outcomes.append(playground.turn(sid, "yes")["node"])
+        except Exception as exc:  # noqa: BLE001 - recorded and checked below
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=yes, args=(p,)) for p in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}], outcomes
+    assert sorted(outcomes) in (["booked", "booked"], ["ConflictError", "booked"])
+    with pytest.raises(UndoRefused, match="book_repair"):  # the turn that booked cannot be undone
+        for _ in outcomes:  # the later "yes" (if it ran) booked nothing: undoing it stays booked
+            assert second.undo(sid)["node"] == "booked"
+    assert first.turn(sid, "yes")["node"] == "booked" and len(repairs.calls) == 1

@@ -69,6 +69,7 @@ DAMAGED = {
     "unknown node": (put("node", "nowhere"), "nowhere"),
     "unknown node in visits": (lambda d: d["visits"].__setitem__("nowhere", 1), "visits"),
     "unknown last action": (put("last_action", "nowhere"), "last_action"),
+    "unknown node came through": (put("came_through", "nowhere"), "came_through"),
     "unknown slot": (put_slot("shoe_size", 42), "shoe_size"),
     "unknown slot asked": (put("asked", "shoe_size"), "asked"),
     "unknown slot declined": (put("declined", ["shoe_size"]), "declined"),

@@ -36,6 +36,7 @@ SAMPLES: dict[str, Any] = {
     "declined": {"change_description"},
     "confirmed": {"customer_name"},
     "asked": "ride_id",
+    "came_through": "ask_details",
     "retries": {"ride_id": 1},
     "ended": True,
     "history": [("user", "hi"), ("bot", "hello")],
@@ -169,7 +170,24 @@ def test_a_version_1_snapshot_still_loads() -> None:
     restored = Dialogue.restore(load_flow(RIDE), orjson.dumps(v1), tools=example_tools.registry)
     assert restored.session == dialogue.session
     assert restored.turn("move it to 5pm").trace.to_dict() == dialogue.turn("move it to 5pm").trace.to_dict()
-    assert SNAPSHOT_VERSION == 2
+    assert SNAPSHOT_VERSION == 3
+
+
+def test_a_version_2_snapshot_still_loads() -> None:
+    """Version 2 had no ``came_through`` (issue 33): it reads as not recorded, and the session goes on alike."""
+    dialogue = Dialogue(load_flow(RIDE), tools=example_tools.registry)
+    dialogue.start()
+    dialogue.turn("Ann")
+    dialogue.turn("17")
+    current = orjson.loads(dialogue.snapshot())
+    assert current["version"] == 3 and current["came_through"] is None  # still at the first question
+    v2 = {k: v for k, v in current.items() if k != "came_through"} | {"version": 2}
+    restored = Dialogue.restore(load_flow(RIDE), orjson.dumps(v2), tools=example_tools.registry)
+    assert restored.session == dialogue.session
+    assert restored.turn("move it to 5pm").trace.to_dict() == dialogue.turn("move it to 5pm").trace.to_dict()
+    assert restored.session == dialogue.session and restored.session.came_through == "ask_details"
+    with pytest.raises(SnapshotError, match="version 4 is not supported"):
+        Dialogue.restore(load_flow(RIDE), orjson.dumps({**current, "version": 4}), tools=example_tools.registry)
 
 
 def test_seek_puts_the_session_at_a_node_as_a_transcript_says() -> None:

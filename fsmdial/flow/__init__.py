@@ -4,6 +4,8 @@
 * :mod:`.document`: :class:`Flow`, the document, and the checks of the raw data (:func:`check_document`);
 * :mod:`.checks`: the graph and template checks (:class:`FlowChecker`, :func:`check_flow`), which
   :class:`Flow` runs on validation, so a ``Flow`` object is always consistent;
+* :mod:`.commits`: which confirmation stands behind a committing action (:func:`commit_ways`), read by the
+  commit guard and the lint alike;
 * :mod:`.lint`: :func:`flow_warnings` (valid, but probably not meant) and :func:`implies`;
 * :mod:`.graph`: walks over node ids (:func:`neighbours`, :func:`reachable`).
 
@@ -16,6 +18,7 @@ from ..language.text import fold
 from ..patterns import pattern_problem, regex_parse, search_regex
 from ..slots import SlotType, value_collisions, value_key
 from .checks import MAX_FORMAT_WIDTH, MAX_TEMPLATE_CHARS, FlowChecker, check_flow, format_spec_problem
+from .commits import CommitWays, commit_ways, is_confirmation, is_question, shown_slots
 from .document import MAX_NESTING, Flow, GraphIssues, check_document
 from .graph import neighbours, reachable
 from .lint import flow_warnings, implies
@@ -87,6 +90,7 @@ __all__ = [
     "CallCondition",
     "Choice",
     "ChoiceCondition",
+    "CommitWays",
     "CompareOp",
     "Comparison",
     "Condition",
@@ -119,11 +123,14 @@ __all__ = [
     "VisitsCondition",
     "check_document",
     "check_flow",
+    "commit_ways",
     "edge_name",
     "flow_warnings",
     "format_location",
     "format_spec_problem",
     "implies",
+    "is_confirmation",
+    "is_question",
     "iter_conditions",
     "neighbours",
     "pattern_problem",
@@ -131,6 +138,7 @@ __all__ = [
     "read_flow",
     "regex_parse",
     "search_regex",
+    "shown_slots",
     "fold",
     "value_collisions",
     "value_key",

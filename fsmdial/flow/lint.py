@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FlowIssue
+from .commits import CommitWays, commit_ways
 from .document import Flow
 from .nodes import (
     AllCondition,
@@ -26,21 +27,52 @@ def flow_warnings(flow: Flow) -> list[FlowIssue]:
     """Things in a valid flow that are probably not what its author meant (``fsmdial validate`` shows them).
 
     Today: conditional edges that can never be taken, inform nodes that wait, confirmations with no
-    way on for "yes", end nodes that ask a question. A node's conditional edges are tried in
-    document order and the first that holds is followed (its unconditional edge, if any, last);
-    an edge whose condition implies the condition of an earlier edge never wins.
+    way on for "yes", end nodes that ask a question, committing actions reached with no confirmation or
+    after one that does not show a value they commit (:mod:`.commits`, the reading the commit guard uses).
+    A node's conditional edges are tried in document order and the first that holds is followed (its
+    unconditional edge, if any, last); an edge whose condition implies the condition of an earlier edge
+    never wins.
     """
     outgoing: dict[str, list[Edge]] = {node.id: [] for node in flow.nodes}
     for edge in flow.edges:
         outgoing.setdefault(edge.source, []).append(edge)
+    commits = commit_ways(flow)
     warnings = [
         FlowIssue(f"node {node.id}", message)
         for node in flow.nodes
-        if (message := _node_warning(node, outgoing[node.id])) is not None
+        for message in _node_warnings(node, outgoing[node.id], commits.get(node.id))
     ]
     for edges in outgoing.values():
         warnings += _never_taken([edge for edge in edges if edge.when is not None])
     return warnings
+
+
+def _node_warnings(node: Any, outgoing: list[Edge], commits: CommitWays | None) -> list[str]:
+    """What is probably wrong with ``node``, given its outgoing edges and, for a committing action, the ways
+    to it."""
+    found = [] if commits is None else _commit_warnings(commits)
+    message = _node_warning(node, outgoing)
+    return found if message is None else [message, *found]
+
+
+def _commit_warnings(ways: CommitWays) -> list[str]:
+    """A committing action's tool runs without a yes, or after a yes to a summary that hides what it commits."""
+    found = []
+    if ways.unconfirmed:
+        found.append(
+            f"commits, but is reached from {', '.join(ways.unconfirmed)} with no confirmation in between: its tool "
+            "runs without a yes; put a yes/no inform_and_confirm node before it on that way"
+        )
+    for guard, hidden in ways.hidden.items():
+        if hidden:
+            one = len(hidden) == 1
+            they, them, their = ("it", "it", "its") if one else ("they", "them", "their")
+            found.append(
+                f"a yes at {guard!r} commits {', '.join(map(repr, hidden))} unseen: on a way from where {they} "
+                f"{'is' if one else 'are'} asked to {guard!r}, no confirmation shows {them} and no edge condition "
+                f"fixes {their} value; add {' '.join('{' + name + '}' for name in hidden)} to that summary"
+            )
+    return found
 
 
 def _node_warning(node: Any, outgoing: list[Edge]) -> str | None:

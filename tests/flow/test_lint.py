@@ -8,7 +8,8 @@ import pytest
 
 from fsmdial.flow import flow_warnings
 from fsmdial.loader import load_flow
-from tests.flows import small_flow
+from tests.conftest import FLOWS
+from tests.flows import bike_repair_flow, small_flow
 
 
 @pytest.mark.parametrize(
@@ -72,3 +73,57 @@ def test_an_end_node_that_asks_a_question_is_a_warning() -> None:
     assert [w.path for w in flow_warnings(load_flow(doc))] == ["node bye"]
     doc["nodes"][1]["message"] = "Goodbye."
     assert flow_warnings(load_flow(doc)) == []
+
+
+# ------------------------------------------------------------------ issue 33 #1: which confirmation a commit follows
+
+
+def commit_warnings(doc: dict[str, Any]) -> list[str]:
+    return [str(w) for w in flow_warnings(load_flow(doc)) if w.path == "node book_repair"]
+
+
+def test_two_confirmations_leading_to_one_committing_action_are_no_warning() -> None:
+    assert flow_warnings(load_flow(bike_repair_flow())) == []
+
+
+def test_a_confirmation_that_does_not_show_a_committed_value_is_a_warning() -> None:
+    doc = bike_repair_flow()
+    (confirm,) = [node for node in doc["nodes"] if node["id"] == "confirm_with_bike"]
+    confirm["message"] = "A repair of your {bike_type} bike for {name}."
+    (warning,) = commit_warnings(doc)
+    assert "'courtesy_bike'" in warning and "confirm_with_bike" in warning, warning
+
+
+def test_a_value_the_way_to_a_confirmation_fixes_is_no_warning() -> None:
+    # confirm_plain no longer shows the bike type: a warning while an unconditional edge leads there (any type
+    # may reach it), none once only bike_type == "other" does (the summary is the one for that value).
+    doc = bike_repair_flow()
+    (confirm,) = [node for node in doc["nodes"] if node["id"] == "confirm_plain"]
+    confirm["message"] = "A repair of your bike for {name}."
+    (warning,) = commit_warnings(doc)
+    assert "a yes at 'confirm_plain' commits 'bike_type' unseen" in warning, warning
+    (edge,) = [edge for edge in doc["edges"] if edge["target"] == "confirm_plain"]
+    edge["when"] = {"slot": "bike_type", "op": "eq", "value": "other"}
+    assert commit_warnings(doc) == []
+
+
+def test_a_way_to_a_committing_action_without_a_confirmation_is_a_warning() -> None:
+    doc = bike_repair_flow()
+    doc["edges"] = [edge for edge in doc["edges"] if "confirm_plain" not in (edge["source"], edge["target"])]
+    doc["nodes"] = [node for node in doc["nodes"] if node["id"] != "confirm_plain"]
+    doc["edges"].append({"source": "ask_bike", "target": "book_repair"})
+    (warning,) = commit_warnings(doc)
+    assert "ask_bike" in warning and "no confirmation" in warning, warning
+
+
+def test_a_jump_to_a_committing_action_is_a_warning() -> None:
+    doc = bike_repair_flow()
+    doc["global_actions"] = [{"intent": "just_book", "examples": ["just book it"], "target": "book_repair"}]
+    (warning,) = commit_warnings(doc)
+    assert "global action 'just_book'" in warning and "no confirmation" in warning, warning
+
+
+def test_a_value_shown_at_an_earlier_confirmation_on_every_way_is_no_warning() -> None:
+    # card_activation: the card number is shown at offer_activation, the PIN confirmed at ask_new_pin; a change of
+    # the card number goes back to the identity check and offer_activation before the PIN is confirmed again.
+    assert flow_warnings(load_flow(FLOWS / "card_activation.json")) == []
