@@ -29,7 +29,7 @@ from fsmdial.slots import (
     bound_words,
     kind_of,
 )
-from fsmdial.understand.schema import slot_type
+from fsmdial.understand.constraint.schema import slot_type
 from fsmdial.values import coerce
 
 NOW = dt.datetime(2025, 6, 13, 10, 0)  # a Friday morning

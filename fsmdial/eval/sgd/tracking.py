@@ -225,7 +225,8 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
     as SGD's numeric values are written).
 
-    The shortest span that reads the value (fsmdial's own reading, :func:`~fsmdial.understand.constraint.grounding.read_spans`),
+    The shortest span that reads the value (fsmdial's own reading,
+    :func:`~fsmdial.understand.constraint.grounding.read_spans`),
     widened over the words such values are said with as long as it still reads the same ("9th" -> "March 9th",
     "Wednesday" -> "Wednesday next week").
     """
