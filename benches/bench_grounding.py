@@ -12,8 +12,8 @@ import datetime as dt
 
 import pytest
 
-from fsmdial.eval.forcing import seek
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.forcing import seek
 from fsmdial.understand import grounding
 from fsmdial.understand.schema import turn_schema
 

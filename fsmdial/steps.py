@@ -65,7 +65,7 @@ END = End()
 StepResult = Follow | Goto | Pause | End
 
 
-class Turn:
+class TurnContext:
     """What one turn works on: the machine and its session, the flow's tables, the acts said so far.
 
     A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
@@ -81,7 +81,7 @@ class Turn:
         self.lenient = tables.flow.options.lenient_format_specs
         self.begin(trace or TurnTrace(turn=0, text=""))
 
-    def begin(self, trace: TurnTrace) -> Turn:
+    def begin(self, trace: TurnTrace) -> TurnContext:
         """Start a turn on the machine's current session, recorded in ``trace``."""
         self.session = self.values.session = self.machine.session
         self.machine.given_now.clear()
@@ -126,16 +126,16 @@ class Turn:
 class NodeHandler:
     """The behaviour of one node type."""
 
-    def step(self, turn: Turn, node: Any) -> StepResult:
+    def step(self, turn: TurnContext, node: Any) -> StepResult:
         return FOLLOW
 
-    def stuck(self, turn: Turn, node: Any, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: Any, trigger: str) -> Pause | End:
         """No edge of ``trigger`` is open (or the node has none): the machine waits here."""
         return PAUSE
 
 
 class RequestStep(NodeHandler):
-    def step(self, turn: Turn, node: RequestNode) -> StepResult:
+    def step(self, turn: TurnContext, node: RequestNode) -> StepResult:
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
@@ -157,12 +157,12 @@ class RequestStep(NodeHandler):
         session.asked = slot.name
         return PAUSE
 
-    def stuck(self, turn: Turn, node: RequestNode, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: RequestNode, trigger: str) -> Pause | End:
         return turn.cannot_continue() if trigger == "decline" else PAUSE
 
 
 class ActionStep(NodeHandler):
-    def step(self, turn: Turn, node: ExternalActionNode) -> StepResult:
+    def step(self, turn: TurnContext, node: ExternalActionNode) -> StepResult:
         if node.id not in turn.session.status:
             owner = turn.actions.owner_of_missing_argument(node, turn.machine)
             if owner is not None:  # reached without a value its tool requires (after a jump): ask first
@@ -173,7 +173,7 @@ class ActionStep(NodeHandler):
         return FOLLOW
 
 
-def check_commit(turn: Turn, node: ExternalActionNode) -> None:
+def check_commit(turn: TurnContext, node: ExternalActionNode) -> None:
     """The invariant in front of every committing tool: each confirmation guarding it that the session went
     through was answered yes (confirmed fields included), and none of the values it reads changed in this turn
     (a value given in the turn of the "yes" was never shown to the user). Broken, nothing is called and the turn
@@ -206,7 +206,7 @@ def check_commit(turn: Turn, node: ExternalActionNode) -> None:
 
 
 class InformStep(NodeHandler):
-    def step(self, turn: Turn, node: InformNode) -> StepResult:
+    def step(self, turn: TurnContext, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
             turn.acts.append(Act("inform", node.act, turn.render(node.message, f"node {node.id!r}"), node.id))
             turn.session.informed.add(node.id)
@@ -214,7 +214,7 @@ class InformStep(NodeHandler):
 
 
 class ConfirmStep(NodeHandler):
-    def step(self, turn: Turn, node: ConfirmNode) -> StepResult:
+    def step(self, turn: TurnContext, node: ConfirmNode) -> StepResult:
         session = turn.session
         if node.id in session.answers:
             return FOLLOW
@@ -226,7 +226,7 @@ class ConfirmStep(NodeHandler):
         session.informed.add(node.id)
         return PAUSE
 
-    def stuck(self, turn: Turn, node: ConfirmNode, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: ConfirmNode, trigger: str) -> Pause | End:
         # an answer no edge expects
         if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
             # the summary is no longer the question on the table: a "yes" to "what would you like to change?"
@@ -239,7 +239,7 @@ class ConfirmStep(NodeHandler):
 
 
 class EndStep(NodeHandler):
-    def step(self, turn: Turn, node: EndNode) -> StepResult:
+    def step(self, turn: TurnContext, node: EndNode) -> StepResult:
         if node.id not in turn.session.informed:
             message = turn.render(node.message, f"node {node.id!r}") if node.message else ""
             turn.acts.append(Act("end", node.act, message, node.id))
@@ -256,7 +256,7 @@ HANDLERS: dict[type, NodeHandler] = {
 }
 
 
-def advance(turn: Turn) -> None:
+def advance(turn: TurnContext) -> None:
     """Run node steps from the current node until the machine needs the user (or the conversation ends)."""
     machine, session, tables = turn.machine, turn.session, turn.tables
     for _ in range(STEP_LIMIT):

@@ -37,13 +37,13 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slottypes import DATE_PATTERN, TIME_PATTERN
 from fsmdial.testing import FrozenClock
+from fsmdial.testing.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from fsmdial.understand import gguf as gguf_module
 from fsmdial.understand.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.base import UnderstandingState
 from fsmdial.understand.gguf import GGUFUnderstander
 from fsmdial.understand.llamacpp import LlamaModel
 from fsmdial.understand.schema import state_schema
-from fsmdial.understand.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from tests.model_support import noisy_logits
 
 pytestmark = pytest.mark.model
