@@ -34,6 +34,8 @@ SUITE = REPO / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
 @dataclass
 class MeasuredTurn:
+    """One model turn as this bench measured it: its time, its prompt and how much of it was evaluated, its output."""
+
     seconds: float
     prompt: list[int]
     prefix: int
