@@ -38,7 +38,7 @@ def _exports() -> dict[str, str]:
 
     loader: Any = __spec__.loader
     try:
-        text = loader.get_data(__file__).decode("utf-8")
+        text = loader.get_data(__file__).decode("utf-8").replace("\r\n", "\n")  # a checkout with CRLF lines too
     except OSError as exc:  # a frozen application that left the .py files out
         raise ImportError(
             f"fsmdial reads its public names from its own source, {__file__}, which cannot be read ({exc}): "
