@@ -24,10 +24,10 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.tiny_model import ensure_tiny_model
 from fsmdial.understand.constraint.schema import state_schema
 from fsmdial.understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.model.gguf import GGUFUnderstander
-from fsmdial.understand.tiny_model import ensure_tiny_model
 
 from .conftest import FLOWS, REPO, frozen_clock
 

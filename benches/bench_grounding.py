@@ -12,8 +12,8 @@ import datetime as dt
 
 import pytest
 
-from fsmdial.eval.forcing import seek
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.forcing import seek
 from fsmdial.understand.constraint import grounding
 from fsmdial.understand.constraint.schema import turn_schema
 

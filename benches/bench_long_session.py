@@ -13,7 +13,7 @@ import pytest
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 
 from .conftest import FLOWS, REPO, frozen_clock
 
@@ -23,7 +23,7 @@ from tests import example_tools  # noqa: E402
 
 @pytest.mark.parametrize("after", [10, 1000])
 def test_turn_late_in_a_long_conversation(benchmark, tmp_path, after):
-    with SessionStore(tmp_path / "sessions.db", durable=False) as store:
+    with SQLiteStore(tmp_path / "sessions.db", durable=False) as store:
         dialogue: Dialogue = store.dialogue(
             load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=frozen_clock
         )

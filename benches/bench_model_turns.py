@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
 
-from fsmdial.models import fetch_command, locate
+from fsmdial.model_catalogue import fetch_command, locate
 
 from .model_turns import floor, fresh_process_first_turn, play, summary
 

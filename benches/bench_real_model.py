@@ -30,9 +30,9 @@ import pytest
 
 pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
 
-from fsmdial.eval.forcing import seek
-from fsmdial.models import fetch_command, locate
+from fsmdial.model_catalogue import fetch_command, locate
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.forcing import seek
 from fsmdial.understand.constraint.schema import turn_schema
 from fsmdial.understand.decoding.llama_model import plain_cpu_buffers
 from fsmdial.understand.model.gguf import GGUFUnderstander

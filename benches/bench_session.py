@@ -38,9 +38,9 @@ def test_restore(benchmark):
 
 
 def _store_turn(benchmark, tmp_path, durable):
-    from fsmdial.store import SessionStore
+    from fsmdial.stores import SQLiteStore
 
-    store = SessionStore(tmp_path / "sessions.db", durable=durable)
+    store = SQLiteStore(tmp_path / "sessions.db", durable=durable)
     dialogue = _mid_conversation()
     snapshot, trace = dialogue.snapshot(), dialogue.last_trace.to_dict(timings=True)
     turn = iter(range(1, 10**9))

@@ -33,7 +33,9 @@ SUITE = REPO / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
 
 @dataclass
-class Turn:
+class MeasuredTurn:
+    """One model turn as this bench measured it: its time, its prompt and how much of it was evaluated, its output."""
+
     seconds: float
     prompt: list[int]
     prefix: int
@@ -66,13 +68,13 @@ class Turn:
 class Run:
     model: str
     threads: int
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[MeasuredTurn] = field(default_factory=list)
     process_first: float = 0.0
     """Load + first model turn of this process (seconds)."""
     peak_rss_mb: float = 0.0
 
 
-def record(understander: Any, turns: list[Turn]) -> None:
+def record(understander: Any, turns: list[MeasuredTurn]) -> None:
     """Wrap ``understander`` (its model call, prefix, decoder and model steps) to record each model call."""
     decoder, model = understander.decoder, understander.model
     model_parse, generate, step = understander.model_parse, decoder.generate, model.step
@@ -105,7 +107,9 @@ def record(understander: Any, turns: list[Turn]) -> None:
         first = not seen["session"]
         seen["session"] = True
         turns.append(
-            Turn(seconds, seen["prompt"], prefix, prefix_evaluated, seen["evaluated"], seen["batches"], first, source)
+            MeasuredTurn(
+                seconds, seen["prompt"], prefix, prefix_evaluated, seen["evaluated"], seen["batches"], first, source
+            )
         )
         return parse
 
@@ -124,8 +128,8 @@ def record(understander: Any, turns: list[Turn]) -> None:
 def play(
     model_path: str, ids: list[str] | None, threads: int | None, limit: int, kv_cache: str | bool | None = None
 ) -> Run:
-    from fsmdial.eval.conversations import load_suite
-    from fsmdial.eval.conversations import play as play_one
+    from fsmdial.testing.suites import load_suite
+    from fsmdial.testing.suites import play as play_one
     from fsmdial.understand.model.gguf import GGUFUnderstander
 
     suite = load_suite(SUITE)
@@ -224,8 +228,8 @@ def summary(run: Run) -> dict[str, Any]:
 def first_turn(model_path: str, kv_cache: str | None, threads: int | None = None) -> dict[str, Any]:
     """This process's first model turn: the model loaded, then the first model call of a conversation."""
     started = time.perf_counter()
-    from fsmdial.eval.conversations import load_suite
-    from fsmdial.eval.conversations import play as play_one
+    from fsmdial.testing.suites import load_suite
+    from fsmdial.testing.suites import play as play_one
     from fsmdial.understand.model.gguf import GGUFUnderstander
 
     options: dict[str, Any] = {"kv_cache": kv_cache or False}
@@ -233,7 +237,7 @@ def first_turn(model_path: str, kv_cache: str | None, threads: int | None = None
         options["n_threads"] = threads
     understander = GGUFUnderstander(model_path, **options)
     loaded = time.perf_counter()
-    turns: list[Turn] = []
+    turns: list[MeasuredTurn] = []
     record(understander, turns)
     suite = load_suite(SUITE)
     for conversation in suite.conversations:
@@ -266,8 +270,8 @@ def proxy(model_path: str) -> dict[str, Any]:
     """Tokens each later turn evaluates, exactly, over the whole suite without decoding: the conversations are
     played with the rules, and at every turn the fast path does not settle the GGUF prompt is built and compared
     with the previous one of the conversation (what the KV cache would keep)."""
-    from fsmdial.eval.conversations import load_suite
-    from fsmdial.eval.conversations import play as play_one
+    from fsmdial.testing.suites import load_suite
+    from fsmdial.testing.suites import play as play_one
     from fsmdial.understand.model.gguf import GGUFUnderstander
     from fsmdial.understand.model.prompt import state_note
     from fsmdial.understand.rules import RulesUnderstander

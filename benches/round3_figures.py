@@ -22,7 +22,7 @@ CLOCK = dt.datetime(2026, 11, 22, 12)
 
 def race(rounds: int) -> str:
     from fsmdial.serve.sessions import Playground
-    from fsmdial.store import SessionStore
+    from fsmdial.stores import SQLiteStore
     from fsmdial.tools import ToolRegistry
     from tests.serve_support import BOOKING, RESTAURANT
 
@@ -36,7 +36,7 @@ def race(rounds: int) -> str:
     registry = ToolRegistry()
     registry.register("book_table", book_table)
     db = Path(tempfile.mkdtemp()) / "s.db"
-    one, two = (Playground([RESTAURANT], SessionStore(db), tools=registry, clock=lambda: CLOCK) for _ in range(2))
+    one, two = (Playground([RESTAURANT], SQLiteStore(db), tools=registry, clock=lambda: CLOCK) for _ in range(2))
     outcomes: dict[str, int] = {}
     for _ in range(rounds):
         sid = one.create()["id"]
@@ -65,12 +65,12 @@ def queue(queued: int) -> str:
 
     from fsmdial.serve.app import create_app
     from fsmdial.serve.sessions import Playground
-    from fsmdial.store import SessionStore
+    from fsmdial.stores import SQLiteStore
     from tests.serve_support import RESTAURANT, TestUnderstander, live_server
 
     understander = TestUnderstander(delay=0.1)
     playground = Playground(
-        [RESTAURANT], SessionStore(Path(tempfile.mkdtemp()) / "s.db"), understander=understander, clock=lambda: CLOCK
+        [RESTAURANT], SQLiteStore(Path(tempfile.mkdtemp()) / "s.db"), understander=understander, clock=lambda: CLOCK
     )
     other, busy = playground.create()["id"], playground.create()["id"]
     with live_server(create_app(playground)) as url, httpx.Client(base_url=url, timeout=600) as http:

@@ -1,7 +1,7 @@
 """Parity: the same model parses in-process and through a model server, on a STAR sample and the example flows.
 
 Starts a ``llama-server`` on loopback (the binary of ``$FSMDIAL_LLAMA_SERVER``, with
-:func:`fsmdial.loadtest.llama_server_command`: one slot, one thread, ``--no-repack --flash-attn off``),
+:func:`fsmdial.serve.loadtest.llama_server_command`: one slot, one thread, ``--no-repack --flash-attn off``),
 then plays the same dialogues with each understander and records every model call's (message, JSON
 output): in-process with the default backend and with llama.cpp's own grammar sampler, through the
 server's native API and through its OpenAI-compatible ``/v1/completions``. Prints, per understander,
@@ -66,7 +66,7 @@ def flow_calls(understander: Any) -> list[tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from fsmdial.loadtest import Process, free_port, llama_server_command
+    from fsmdial.serve.loadtest import Process, free_port, llama_server_command
     from fsmdial.understand.model.gguf import GGUFUnderstander
     from fsmdial.understand.model.openai_server import OpenAIServerUnderstander
     from fsmdial.understand.model.server import ServerUnderstander

@@ -8,6 +8,11 @@ use, so ``import fsmdial`` stays fast and loads no model library::
 ``GGUFUnderstander`` needs the ``gguf`` extra (``pip install 'fsmdial[gguf]'``);
 without it, using the name raises :class:`MissingExtraError`. It is importable by
 name but left out of ``__all__``, so that ``from fsmdial import *`` works on any install.
+
+Here is the engine's API and its errors' main branches. The tools around it have their own homes:
+:mod:`fsmdial.testing` (scripted conversations, the pytest plugin, benchmarks), :mod:`fsmdial.serve`
+(the playground, the load test), :mod:`fsmdial.stores` (session stores); every error, the finer
+ones too, is importable from :mod:`fsmdial.errors` or from the tool that raises it.
 """
 
 from __future__ import annotations
@@ -19,64 +24,34 @@ from typing import TYPE_CHECKING, Any
 OPTIONAL = frozenset({"GGUFUnderstander"})
 """Public names that need an extra: importable by name, not by ``from fsmdial import *``."""
 
-_EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy imports come from it
-    # the engine
-    "Dialogue": "fsmdial.runtime",
-    "Assistant": "fsmdial.assistant",
-    "Conversation": "fsmdial.conversation",
-    "SessionStore": "fsmdial.store",
-    "TurnResult": "fsmdial.trace",
-    # flows
-    "Flow": "fsmdial.flow",
-    "load_flow": "fsmdial.loader",
-    "compile_flow": "fsmdial.compiler",
-    "emit_source": "fsmdial.compiler",
-    "ToolRegistry": "fsmdial.tools",
-    # understanding
-    "Understander": "fsmdial.understand.base",
-    "UnderstandingState": "fsmdial.understand.base",
-    "Parse": "fsmdial.understand.base",
-    "RulesUnderstander": "fsmdial.understand.rules",
-    "GGUFUnderstander": "fsmdial.understand.model.gguf",
-    # errors
-    "FsmdialError": "fsmdial.errors",
-    "FlowError": "fsmdial.errors",
-    "FlowIssue": "fsmdial.errors",
-    "TurnError": "fsmdial.errors",
-    "CommitGuardError": "fsmdial.errors",
-    "GrammarError": "fsmdial.errors",
-    "UnderstandingError": "fsmdial.errors",
-    "ModelServerError": "fsmdial.errors",
-    "LoadTestError": "fsmdial.errors",
-    "ToolError": "fsmdial.errors",
-    "ToolArgumentError": "fsmdial.errors",
-    "ToolResultError": "fsmdial.errors",
-    "ToolTimeout": "fsmdial.errors",
-    "TemplateError": "fsmdial.errors",
-    "FlowLoopError": "fsmdial.errors",
-    "SnapshotError": "fsmdial.errors",
-    "StoreError": "fsmdial.errors",
-    "ConflictError": "fsmdial.errors",
-    "UnknownSession": "fsmdial.errors",
-    "ModelError": "fsmdial.errors",
-    "MissingExtraError": "fsmdial.errors",
-    "ToolCrashed": "fsmdial.errors",
-    "ToolFailure": "fsmdial.errors",
-    "DamagedTrace": "fsmdial.errors",
-    "SetupError": "fsmdial.errors",
-    "MissingPredicateError": "fsmdial.errors",
-    "ServeError": "fsmdial.errors",
-    "UnknownFlow": "fsmdial.errors",
-    "NothingToUndo": "fsmdial.errors",
-    "UndoRefused": "fsmdial.errors",
-    "SessionFull": "fsmdial.errors",
-    "BadRequest": "fsmdial.errors",
-    "RequestTooLarge": "fsmdial.errors",
-    "UnsupportedMediaType": "fsmdial.errors",
-    "NotFound": "fsmdial.errors",
-    "StarFormatError": "fsmdial.errors",
-    "SuiteError": "fsmdial.errors",
-}
+
+def _exports() -> dict[str, str]:
+    """Public name -> its module, read from the ``if TYPE_CHECKING:`` imports at the end of this file.
+
+    Those imports are the one list of public names: type checkers and IDEs read them as they are (each
+    ``name as name`` is an export), and Python reads them here, as text, importing nothing (one regular
+    expression over this file, well under a millisecond); ``__all__``, ``__dir__`` and the lazy imports of
+    ``__getattr__`` come from the result. tests/test_packaging.py checks that this reading and Python's own
+    parse of the block agree. The file is read through its loader, so a zipped install works too.
+    """
+    import re
+
+    loader: Any = __spec__.loader
+    try:
+        text = loader.get_data(__file__).decode("utf-8").replace("\r\n", "\n")  # a checkout with CRLF lines too
+    except OSError as exc:  # a frozen application that left the .py files out
+        raise ImportError(
+            f"fsmdial reads its public names from its own source, {__file__}, which cannot be read ({exc}): "
+            "install fsmdial with its .py files (PyInstaller: --collect-all fsmdial)"
+        ) from exc
+    block = text[text.index("\nif TYPE_CHECKING:\n") :]
+    return {
+        name: f"fsmdial.{module}"
+        for module, name in re.findall(r"^    from \.([\w.]+) import (\w+) as \2$", block, re.MULTILINE)
+    }
+
+
+_EXPORTS = _exports()
 
 
 def __getattr__(name: str) -> Any:
@@ -96,53 +71,29 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    # Type checkers and IDEs read the public names here (each `name as name` is an export); they read a
-    # computed __all__ as empty, so they do not see it. tests/test_packaging.py checks these are _EXPORTS.
+    # The public names, one `from .module import name as name` a line: _exports reads exactly that form.
     from .assistant import Assistant as Assistant
     from .compiler import compile_flow as compile_flow
-    from .compiler import emit_source as emit_source
     from .conversation import Conversation as Conversation
-    from .errors import BadRequest as BadRequest
-    from .errors import CommitGuardError as CommitGuardError
     from .errors import ConflictError as ConflictError
-    from .errors import DamagedTrace as DamagedTrace
     from .errors import FlowError as FlowError
-    from .errors import FlowIssue as FlowIssue
-    from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
-    from .errors import GrammarError as GrammarError
-    from .errors import LoadTestError as LoadTestError
     from .errors import MissingExtraError as MissingExtraError
-    from .errors import MissingPredicateError as MissingPredicateError
     from .errors import ModelError as ModelError
     from .errors import ModelServerError as ModelServerError
-    from .errors import NotFound as NotFound
-    from .errors import NothingToUndo as NothingToUndo
-    from .errors import RequestTooLarge as RequestTooLarge
-    from .errors import ServeError as ServeError
-    from .errors import SessionFull as SessionFull
     from .errors import SetupError as SetupError
     from .errors import SnapshotError as SnapshotError
-    from .errors import StarFormatError as StarFormatError
     from .errors import StoreError as StoreError
-    from .errors import SuiteError as SuiteError
-    from .errors import TemplateError as TemplateError
-    from .errors import ToolArgumentError as ToolArgumentError
-    from .errors import ToolCrashed as ToolCrashed
     from .errors import ToolError as ToolError
     from .errors import ToolFailure as ToolFailure
-    from .errors import ToolResultError as ToolResultError
-    from .errors import ToolTimeout as ToolTimeout
     from .errors import TurnError as TurnError
     from .errors import UnderstandingError as UnderstandingError
-    from .errors import UndoRefused as UndoRefused
-    from .errors import UnknownFlow as UnknownFlow
     from .errors import UnknownSession as UnknownSession
-    from .errors import UnsupportedMediaType as UnsupportedMediaType
     from .flow import Flow as Flow
     from .loader import load_flow as load_flow
     from .runtime import Dialogue as Dialogue
-    from .store import SessionStore as SessionStore
+    from .stores import SQLiteStore as SQLiteStore
+    from .stores import open_store as open_store
     from .tools import ToolRegistry as ToolRegistry
     from .trace import TurnResult as TurnResult
     from .understand.base import Parse as Parse

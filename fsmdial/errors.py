@@ -1,4 +1,4 @@
-"""Typed errors. Every error fsmdial raises derives from :class:`FsmdialError`.
+"""The engine's typed errors. Every error fsmdial raises derives from :class:`FsmdialError`.
 
 Errors say *what* went wrong and *where* (a path into the flow document, a
 node id, a tool name), so a caller can show them to a flow author as they are.
@@ -17,7 +17,6 @@ __all__ = [
     "TurnError",
     "UnderstandingError",
     "ModelServerError",
-    "LoadTestError",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -35,21 +34,13 @@ __all__ = [
     "MissingExtraError",
     "SetupError",
     "MissingPredicateError",
-    "ServeError",
-    "UnknownFlow",
-    "NothingToUndo",
-    "UndoRefused",
-    "SessionFull",
-    "BadRequest",
-    "RequestTooLarge",
-    "UnsupportedMediaType",
-    "NotFound",
     "StarFormatError",
-    "SuiteError",
     "CommitGuardError",
     "GrammarError",
 ]
-"""Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
+"""The engine's errors (``fsmdial`` exports their main branches). A tool's errors live beside the tool: the
+playground's in :mod:`fsmdial.serve.errors`, the load test's in :mod:`fsmdial.serve.loadtest`, a conversation
+suite's in :mod:`fsmdial.testing.suites` (tests/test_packaging.py checks where each error lives)."""
 
 
 class FsmdialError(Exception):
@@ -168,7 +159,7 @@ class UnknownSession(StoreError, KeyError):
 
 class DamagedTrace(StoreError):
     """A stored trace cannot be read (not JSON, not an object): ``session_id`` and ``turn`` say which row.
-    ``SessionStore.traces(id, damaged="mark")`` gives a marker in its place instead."""
+    ``Store.traces(id, damaged="mark")`` gives a marker in its place instead."""
 
     def __init__(self, message: str, session_id: str, turn: int):
         self.session_id, self.turn = session_id, turn
@@ -204,53 +195,6 @@ class SetupError(FsmdialError):
 class MissingPredicateError(SetupError, TurnError):
     """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
     :class:`SetupError` existed."""
-
-
-class ServeError(FsmdialError):
-    """A request to ``fsmdial serve`` that cannot be carried out (the session is unchanged)."""
-
-
-class UnknownFlow(ServeError):
-    """The request names a flow this server does not serve."""
-
-
-class NothingToUndo(ServeError):
-    """Undo was asked for a session with no user turn left to undo."""
-
-
-class UndoRefused(NothingToUndo):
-    """Undo would go back past a turn whose committing action (``"commits": true``) succeeded: what it did
-    outside the dialogue (a booking, a payment) stays done, so the turn stays in the history."""
-
-
-class SessionFull(ServeError):
-    """The session has reached the most events one session may hold."""
-
-
-class BadRequest(ServeError):
-    """The request is not what the API takes (not JSON, wrong fields)."""
-
-
-class RequestTooLarge(BadRequest):
-    """The request body is larger than the server accepts."""
-
-
-class UnsupportedMediaType(BadRequest):
-    """A POST with a body that does not say it is JSON."""
-
-
-class NotFound(ServeError):
-    """Nothing is served at this address."""
-
-
-class LoadTestError(FsmdialError):
-    """``fsmdial loadtest`` cannot run as asked: an address that is not loopback, a store URL of no known kind, a
-    process (a worker, the model server) that did not start; the message says which."""
-
-
-class SuiteError(FsmdialError, ValueError):
-    """A conversation suite file (``fsmdial eval conversations``) that cannot be read: names the file, the line
-    and what is wrong."""
 
 
 class StarFormatError(FsmdialError, ValueError):

@@ -34,7 +34,7 @@ from .machine import FlowMachine
 from .restoring import read_session
 from .session import SNAPSHOT_VERSION, SessionState, encode_snapshot
 from .slots import with_reading_asked
-from .steps import STEP_LIMIT, Turn
+from .steps import STEP_LIMIT, TurnContext
 from .tables import FlowSource, flow_class, tables_of
 from .tools import ToolRegistry
 from .trace import TurnResult, TurnTrace
@@ -63,7 +63,7 @@ Predicate = Callable[[FlowMachine], bool]
 
 
 class SessionSink(Protocol):
-    """Where a bound Dialogue saves each committed turn (see :class:`fsmdial.store.SessionStore`).
+    """Where a bound Dialogue saves each committed turn (see :class:`fsmdial.stores.SQLiteStore`).
 
     ``save_turn`` must be atomic, and must raise :class:`~fsmdial.errors.ConflictError`
     when the stored session is not at turn ``turn - 1`` (another writer won).
@@ -99,7 +99,7 @@ class Dialogue:
     be there, unless ``stand_in_tools`` (for ``fsmdial chat``) replaces missing ones with stand-ins. ``predicates``
     provides the named conditions (``{"call": ...}``). ``clock`` returns "now" for relative dates. ``store`` saves every
     committed turn under ``session_id``; ``routes`` names other flows the user may switch to (an Assistant's routing).
-    Teacher forcing (moving the session as a gold transcript says) is :mod:`fsmdial.eval.forcing`.
+    Teacher forcing (moving the session as a gold transcript says) is :mod:`fsmdial.testing.forcing`.
     """
 
     default_understander: ClassVar[type[Understander]] = RulesUnderstander
@@ -128,7 +128,7 @@ class Dialogue:
         self.actions = Actions(self.tables, ToolRegistry.of(tools), stand_in_tools=stand_in_tools)
         _check_predicates(self.flow_class, predicates or {})
         self.machine = self.flow_class(predicates)
-        self._turn = Turn(self.machine, self.tables, self.actions)
+        self._turn = TurnContext(self.machine, self.tables, self.actions)
         self.routes = Routes(routes)
         self.last_trace: TurnTrace | None = None
         self.store = store
@@ -232,7 +232,7 @@ class Dialogue:
 
         return AllOrNothing(put_back)
 
-    def _understand_and_respond(self, turn: Turn, routed: bool) -> TurnResult:
+    def _understand_and_respond(self, turn: TurnContext, routed: bool) -> TurnResult:
         trace, session = turn.trace, turn.session
         text, note = clean_input(trace.text, self.max_input_chars)
         trace.text = text  # the cut, cleaned text is what the trace and the store keep, too

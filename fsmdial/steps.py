@@ -75,7 +75,7 @@ END = End()
 StepResult = Follow | Goto | Pause | End
 
 
-class Turn:
+class TurnContext:
     """What one turn works on: the machine and its session, the flow's tables, the acts said so far.
 
     A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
@@ -91,7 +91,7 @@ class Turn:
         self.lenient = tables.flow.options.lenient_format_specs
         self.begin(trace or TurnTrace(turn=0, text=""))
 
-    def begin(self, trace: TurnTrace) -> Turn:
+    def begin(self, trace: TurnTrace) -> TurnContext:
         """Start a turn on the machine's current session, recorded in ``trace``."""
         self.session = self.values.session = self.machine.session
         self.machine.given_now.clear()
@@ -136,16 +136,16 @@ class Turn:
 class NodeHandler:
     """The behaviour of one node type."""
 
-    def step(self, turn: Turn, node: Any) -> StepResult:
+    def step(self, turn: TurnContext, node: Any) -> StepResult:
         return FOLLOW
 
-    def stuck(self, turn: Turn, node: Any, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: Any, trigger: str) -> Pause | End:
         """No edge of ``trigger`` is open (or the node has none): the machine waits here."""
         return PAUSE
 
 
 class RequestStep(NodeHandler):
-    def step(self, turn: Turn, node: RequestNode) -> StepResult:
+    def step(self, turn: TurnContext, node: RequestNode) -> StepResult:
         session = turn.session
         confirm = turn.field_to_confirm(node)
         if confirm is not None:
@@ -167,12 +167,12 @@ class RequestStep(NodeHandler):
         session.asked = slot.name
         return PAUSE
 
-    def stuck(self, turn: Turn, node: RequestNode, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: RequestNode, trigger: str) -> Pause | End:
         return turn.cannot_continue() if trigger == "decline" else PAUSE
 
 
 class ActionStep(NodeHandler):
-    def step(self, turn: Turn, node: ExternalActionNode) -> StepResult:
+    def step(self, turn: TurnContext, node: ExternalActionNode) -> StepResult:
         if node.id not in turn.session.status:
             withheld = withheld_values(turn, node) if node.commits else NOTHING
             owner = turn.actions.owner_of_missing_argument(node, turn.machine, withheld)
@@ -193,7 +193,7 @@ class ActionStep(NodeHandler):
 NOTHING: frozenset[str] = frozenset()
 
 
-def guards_to_check(turn: Turn, node: ExternalActionNode) -> list[str]:
+def guards_to_check(turn: TurnContext, node: ExternalActionNode) -> list[str]:
     """The confirmations of committing ``node`` whose yes its tool waits for: the one the session came through
     (the last question it left on an edge), whichever of several leads to the node; when it came through none of
     them (a jump, a way with no confirmation, a snapshot from before this was recorded), every one of them it
@@ -204,7 +204,7 @@ def guards_to_check(turn: Turn, node: ExternalActionNode) -> list[str]:
     return [guard for guard in ways.guards if session.visits.get(guard)]
 
 
-def withheld_values(turn: Turn, node: ExternalActionNode) -> frozenset[str]:
+def withheld_values(turn: TurnContext, node: ExternalActionNode) -> frozenset[str]:
     """The slots committing ``node`` does not pass to its tool: those the confirmation the session came through
     neither shows nor could have asked on any way to it (a courtesy bike answered for a road bike, at the
     summary of a cargo bike's repair)."""
@@ -212,7 +212,7 @@ def withheld_values(turn: Turn, node: ExternalActionNode) -> frozenset[str]:
     return turn.tables.commit_ways[node.id].withheld.get(through, NOTHING) if through is not None else NOTHING
 
 
-def check_commit(turn: Turn, node: ExternalActionNode) -> None:
+def check_commit(turn: TurnContext, node: ExternalActionNode) -> None:
     """The invariant in front of every committing tool: the confirmation the session came through was answered
     yes (confirmed fields included; see :func:`guards_to_check`), and none of the values it reads changed in this
     turn (a value given in the turn of the "yes" was never shown to the user). Broken, nothing is called and the
@@ -245,7 +245,7 @@ def check_commit(turn: Turn, node: ExternalActionNode) -> None:
 
 
 class InformStep(NodeHandler):
-    def step(self, turn: Turn, node: InformNode) -> StepResult:
+    def step(self, turn: TurnContext, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
             turn.acts.append(Act("inform", node.act, turn.render(node.message, f"node {node.id!r}"), node.id))
             turn.session.informed.add(node.id)
@@ -253,7 +253,7 @@ class InformStep(NodeHandler):
 
 
 class ConfirmStep(NodeHandler):
-    def step(self, turn: Turn, node: ConfirmNode) -> StepResult:
+    def step(self, turn: TurnContext, node: ConfirmNode) -> StepResult:
         session = turn.session
         if node.id in session.answers:
             return FOLLOW
@@ -265,7 +265,7 @@ class ConfirmStep(NodeHandler):
         session.informed.add(node.id)
         return PAUSE
 
-    def stuck(self, turn: Turn, node: ConfirmNode, trigger: str) -> Pause | End:
+    def stuck(self, turn: TurnContext, node: ConfirmNode, trigger: str) -> Pause | End:
         # an answer no edge expects
         if turn.session.answers.pop(node.id, None) == "no":  # ask what to change, not start over
             # the summary is no longer the question on the table: a "yes" to "what would you like to change?"
@@ -278,7 +278,7 @@ class ConfirmStep(NodeHandler):
 
 
 class EndStep(NodeHandler):
-    def step(self, turn: Turn, node: EndNode) -> StepResult:
+    def step(self, turn: TurnContext, node: EndNode) -> StepResult:
         if node.id not in turn.session.informed:
             message = turn.render(node.message, f"node {node.id!r}") if node.message else ""
             turn.acts.append(Act("end", node.act, message, node.id))
@@ -295,7 +295,7 @@ HANDLERS: dict[type, NodeHandler] = {
 }
 
 
-def advance(turn: Turn) -> None:
+def advance(turn: TurnContext) -> None:
     """Run node steps from the current node until the machine needs the user (or the conversation ends)."""
     machine, session, tables = turn.machine, turn.session, turn.tables
     for _ in range(STEP_LIMIT):

@@ -24,7 +24,7 @@ from .language import Acts, read_acts, sentences, split_negated
 from .machine import fold
 from .session import SessionState
 from .slots import KINDS, bound_words
-from .steps import Turn, advance
+from .steps import TurnContext, advance
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
 from .understand.base import CONTINUE, DECLINE, GOODBYE, Intent, Parse, UnderstandingState
@@ -117,7 +117,7 @@ def check_parse(parse: Parse, state: UnderstandingState) -> None:
 
 
 def respond(
-    turn: Turn,
+    turn: TurnContext,
     parse: Parse,
     text: str,
     state: UnderstandingState | None,
@@ -181,7 +181,7 @@ def respond(
     return TurnResult(acts, list(trace.tool_calls), trace, session.node, session.ended)
 
 
-def decline(turn: Turn, said: Acts) -> None:
+def decline(turn: TurnContext, said: Acts) -> None:
     """The user will not give the slot asked for: mark the first missing one declined.
 
     "I don't know (yet)" is no refusal where the flow has no other way for it (no decline branch): the
@@ -200,7 +200,7 @@ def decline(turn: Turn, said: Acts) -> None:
         turn.trace.notes.append(f"slot {missing[0].name!r} declined")
 
 
-def guard_answer(turn: Turn, parse: Parse, said: Acts, state: UnderstandingState) -> Parse:
+def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: UnderstandingState) -> Parse:
     """Commit safety: a confirmation guarding a committing action is answered yes only by a plain yes.
 
     A "yes" with a hedge, a negation, a question or anything else in it (from the rules or a model) is no
@@ -217,7 +217,7 @@ def guard_answer(turn: Turn, parse: Parse, said: Acts, state: UnderstandingState
     return parse
 
 
-def replaced(turn: Turn, parse: Parse) -> dict[str, str]:
+def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:
     """The free-text slot whose value holds the word the user put another in place of ("the house number is 14,
     not 12" edits "12 Mill Lane, Oxford"), with its new value; nothing when no slot or several hold it."""
     swap = parse.info.get("replace")
@@ -241,7 +241,7 @@ def replaced(turn: Turn, parse: Parse) -> dict[str, str]:
     return {name: word.sub(lambda _: new, value)}
 
 
-def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:
+def rule_out(turn: TurnContext, negated: Mapping[str, Any], now: dt.datetime) -> None:
     """Clear the slots holding a value the user ruled out ("not at 7pm"), so that they are asked again."""
     session, tables = turn.session, turn.tables
     cleared: list[str] = []
@@ -255,7 +255,7 @@ def rule_out(turn: Turn, negated: Mapping[str, Any], now: dt.datetime) -> None:
     clear(turn, cleared)
 
 
-def rule_out_held(turn: Turn, ruled_out: str) -> None:
+def rule_out_held(turn: TurnContext, ruled_out: str) -> None:
     """At a committing confirmation, clear the slots whose held text the user named in a clause with a "not" ("no,
     not Pepper"; "it's not X, it's Y" already put Y in place): asked again, never confirmed as they were."""
     if not ruled_out:
@@ -274,7 +274,7 @@ def rule_out_held(turn: Turn, ruled_out: str) -> None:
     )
 
 
-def clear(turn: Turn, names: Sequence[str]) -> None:
+def clear(turn: TurnContext, names: Sequence[str]) -> None:
     """Clear the held slots ``names`` (not those given this turn or those a committed action used) and say so."""
     session, tables = turn.session, turn.tables
     cleared: list[str] = []
@@ -292,7 +292,7 @@ def clear(turn: Turn, names: Sequence[str]) -> None:
         invalidate(turn, cleared)
 
 
-def global_action(turn: Turn, intent: str) -> None:
+def global_action(turn: TurnContext, intent: str) -> None:
     action = next(ga for ga in turn.tables.flow.global_actions if ga.intent == intent)
     if action.response:
         turn.say("global", intent, turn.render(action.response, f"global action {intent!r}"))
@@ -301,7 +301,7 @@ def global_action(turn: Turn, intent: str) -> None:
         turn.trace.nodes.append(action.target)
 
 
-def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> bool:
+def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime) -> bool:
     """Store valid values (telling the user about corrections); False when the turn must not go on."""
     session, trace, tables = turn.session, turn.trace, turn.tables
     flow = tables.flow
@@ -370,7 +370,7 @@ def update_slots(turn: Turn, values: Mapping[str, Any], now: dt.datetime) -> boo
     return True
 
 
-def refusal(turn: Turn, slot: Slot, reason: str, now: dt.datetime) -> str:
+def refusal(turn: TurnContext, slot: Slot, reason: str, now: dt.datetime) -> str:
     """What the bot says of a refused value: the slot's ``invalid`` template (its bounds in words as
     ``{earliest}``/``{latest}``), else the engine's sentence with the reason."""
     if slot.invalid:
@@ -378,7 +378,7 @@ def refusal(turn: Turn, slot: Slot, reason: str, now: dt.datetime) -> str:
     return sentences.invalid_value(slot.noun, reason)
 
 
-def committed_action(turn: Turn, name: str) -> str | None:
+def committed_action(turn: TurnContext, name: str) -> str | None:
     """The committed action (``"commits": true``, succeeded) that a change of slot ``name`` would undo, if any.
 
     A change undoes an action that reads the slot (it would be reset and run again), and one the machine
@@ -401,7 +401,7 @@ def committed_action(turn: Turn, name: str) -> str | None:
     return None
 
 
-def after_end(turn: Turn, parse: Parse) -> TurnResult:
+def after_end(turn: TurnContext, parse: Parse) -> TurnResult:
     """A turn after the conversation has ended: no slot changes, no move, no tool. A goodbye is answered with
     the flow's goodbye, anything else with the ``ended`` fallback (or the engine's sentence)."""
     session, fallbacks = turn.session, turn.tables.flow.fallbacks
@@ -415,7 +415,7 @@ def after_end(turn: Turn, parse: Parse) -> TurnResult:
     return TurnResult([act], [], turn.trace, session.node, True)
 
 
-def apply_answer(turn: Turn, parse: Parse, state: UnderstandingState) -> None:
+def apply_answer(turn: TurnContext, parse: Parse, state: UnderstandingState) -> None:
     """Record the answer to the question pending when the turn began (if the machine is still there)."""
     session = turn.session
     if state.confirm is None or session.node != state.confirm:
@@ -438,7 +438,7 @@ def apply_answer(turn: Turn, parse: Parse, state: UnderstandingState) -> None:
         session.answers[node.id] = parse.answer
 
 
-def invalidate(turn: Turn, changed: list[str]) -> None:
+def invalidate(turn: TurnContext, changed: list[str]) -> None:
     """Reset every node depending on a changed slot; rewind to the most upstream node asking one of them
     when the machine is past it (so searches run again and confirmations are asked again)."""
     session, tables, machine = turn.session, turn.tables, turn.machine

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the byte-level BPE vocabulary used by the tiny test model (run ONCE).
 
-The output, ``fsmdial/understand/data/tiny_vocab.json.gz``, is committed to the
-repository; ``fsmdial.understand.tiny_model.build_tiny_model`` only reads that
+The output, ``fsmdial/testing/data/tiny_vocab.json.gz``, is committed to the
+repository; ``fsmdial.testing.tiny_model.build_tiny_model`` only reads that
 file, so building the tiny GGUF needs neither this script nor its corpus.
 
 Corpus (all real English text, all local, nothing is downloaded):
@@ -42,7 +42,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_STAR = REPO.parent / "shared" / "data" / "star"
-DEFAULT_OUT = REPO / "fsmdial" / "understand" / "data" / "tiny_vocab.json.gz"
+DEFAULT_OUT = REPO / "fsmdial" / "testing" / "data" / "tiny_vocab.json.gz"
 
 # Appended after the trained tokens, in this order.
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]

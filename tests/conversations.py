@@ -1,24 +1,24 @@
-"""Scripted conversations for every example flow, as :class:`fsmdial.testing.Turn` lists.
+"""Scripted conversations for every example flow, as :class:`fsmdial.testing.ExpectedTurn` lists.
 
-Each entry is (flow file in flows/, script): the script opens with ``Turn.start`` (the bot's opening acts),
-then one :class:`Turn` per user message with the acts the bot answers with, in order, and the tool calls
+Each entry is (flow file in flows/, script): the script opens with ``ExpectedTurn.start`` (the bot's opening acts),
+then one :class:`ExpectedTurn` per user message with the acts the bot answers with, in order, and the tool calls
 it makes (the arguments named). The same scripts run on the in-memory class, on the compiled source file, and through
 `fsmdial chat` (tests/test_conversations.py, tests/cli/test_cli.py).
 """
 
 from __future__ import annotations
 
-from fsmdial.testing import Turn, call
+from fsmdial.testing import ExpectedTurn, call
 
-SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
+SCRIPTS: dict[str, tuple[str, list[ExpectedTurn]]] = {
     "ride_change": (
         "ride_change.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("hi", acts=["hello", "ask_name"], tool_calls=[]),
-            Turn("my name is Jane Doe", acts=["ride_ask_booking_number"], tool_calls=[]),
-            Turn("it is 102", acts=["ride_ask_change"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("hi", acts=["hello", "ask_name"], tool_calls=[]),
+            ExpectedTurn("my name is Jane Doe", acts=["ride_ask_booking_number"], tool_calls=[]),
+            ExpectedTurn("it is 102", acts=["ride_ask_change"], tool_calls=[]),
+            ExpectedTurn(
                 "please move the pickup to 7pm",
                 acts=["ride_inform_changes_successful", "anything_else"],
                 tool_calls=[
@@ -32,16 +32,16 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
                     )
                 ],
             ),
-            Turn("bye", acts=["goodbye"], tool_calls=[]),
+            ExpectedTurn("bye", acts=["goodbye"], tool_calls=[]),
         ],
     ),
     "ride_change_failed": (
         "ride_change.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("John", acts=["ride_ask_booking_number"], tool_calls=[]),
-            Turn("booking 999", acts=["ride_ask_change"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("John", acts=["ride_ask_booking_number"], tool_calls=[]),
+            ExpectedTurn("booking 999", acts=["ride_ask_change"], tool_calls=[]),
+            ExpectedTurn(
                 "new destination is the airport",
                 acts=["ride_inform_changes_failed", "anything_else"],
                 tool_calls=[
@@ -60,10 +60,10 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "ride_change_chief": (
         "ride_change.chief.json",
         [
-            Turn.start(acts=["ask_customer_name"]),
-            Turn("John", acts=["ask_ride_id"], tool_calls=[]),
-            Turn("500", acts=["ask_change_description"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_customer_name"]),
+            ExpectedTurn("John", acts=["ask_ride_id"], tool_calls=[]),
+            ExpectedTurn("500", acts=["ask_change_description"], tool_calls=[]),
+            ExpectedTurn(
                 "change pickup time",
                 acts=["3"],
                 tool_calls=[
@@ -78,28 +78,28 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "bank_fraud_report": (
         "bank_fraud_report.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
-            Turn("12345678", acts=["bank_ask_pin"], tool_calls=[]),
-            Turn("4321", acts=["bank_ask_fraud_details"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            ExpectedTurn("12345678", acts=["bank_ask_pin"], tool_calls=[]),
+            ExpectedTurn("4321", acts=["bank_ask_fraud_details"], tool_calls=[]),
+            ExpectedTurn(
                 "There are two card payments in Paris I did not make",
                 acts=["bank_inform_fraud_report_submitted", "anything_else"],
                 tool_calls=[call("bank_fraud_report", {"full_name": "Jane Smith", "account_number": "12345678"})],
             ),
-            Turn("no thanks, bye", acts=["goodbye"], tool_calls=[]),
+            ExpectedTurn("no thanks, bye", acts=["goodbye"], tool_calls=[]),
         ],
     ),
     "bank_fraud_report_alternate_authentication": (
         "bank_fraud_report.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
-            Turn("I don't know my account number", acts=["bank_ask_dob"], tool_calls=[]),
-            Turn("12 March 1990", acts=["bank_ask_mothers_maiden_name"], tool_calls=[]),
-            Turn("Miller", acts=["bank_ask_childhood_pets_name"], tool_calls=[]),
-            Turn("Rex", acts=["bank_ask_fraud_details"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            ExpectedTurn("I don't know my account number", acts=["bank_ask_dob"], tool_calls=[]),
+            ExpectedTurn("12 March 1990", acts=["bank_ask_mothers_maiden_name"], tool_calls=[]),
+            ExpectedTurn("Miller", acts=["bank_ask_childhood_pets_name"], tool_calls=[]),
+            ExpectedTurn("Rex", acts=["bank_ask_fraud_details"], tool_calls=[]),
+            ExpectedTurn(
                 "someone took money from my account",
                 acts=["bank_inform_fraud_report_submitted", "anything_else"],
                 tool_calls=[call("bank_fraud_report", {"full_name": "Jane Smith", "account_number": None})],
@@ -109,22 +109,22 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "bank_fraud_report_cannot_authenticate": (
         "bank_fraud_report.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
-            Turn("no idea, sorry", acts=["bank_ask_dob"], tool_calls=[]),
-            Turn("I can't remember", acts=["bank_inform_cannot_authenticate", "anything_else"], tool_calls=[]),
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("Jane Smith", acts=["bank_ask_account_number"], tool_calls=[]),
+            ExpectedTurn("no idea, sorry", acts=["bank_ask_dob"], tool_calls=[]),
+            ExpectedTurn("I can't remember", acts=["bank_inform_cannot_authenticate", "anything_else"], tool_calls=[]),
         ],
     ),
     "restaurant_booking": (
         "restaurant_booking.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("a table for 4 tomorrow at 7pm", acts=["ask_name"], tool_calls=[]),
-            Turn("what are your opening hours", acts=["opening_hours", "ask_name"], tool_calls=[]),
-            Turn("Alex", acts=["confirm_booking"], tool_calls=[]),
-            Turn("no", acts=["ask_change"], tool_calls=[]),
-            Turn("actually make it 6 people", acts=["changed", "confirm_booking"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("a table for 4 tomorrow at 7pm", acts=["ask_name"], tool_calls=[]),
+            ExpectedTurn("what are your opening hours", acts=["opening_hours", "ask_name"], tool_calls=[]),
+            ExpectedTurn("Alex", acts=["confirm_booking"], tool_calls=[]),
+            ExpectedTurn("no", acts=["ask_change"], tool_calls=[]),
+            ExpectedTurn("actually make it 6 people", acts=["changed", "confirm_booking"], tool_calls=[]),
+            ExpectedTurn(
                 "yes",
                 acts=["booked", "goodbye"],
                 tool_calls=[
@@ -136,20 +136,20 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "restaurant_booking_no_table": (
         "restaurant_booking.json",
         [
-            Turn.start(acts=["ask_name"]),
-            Turn("Sam", acts=["ask_party_size"], tool_calls=[]),
-            Turn("12", acts=["ask_date"], tool_calls=[]),
-            Turn("next friday", acts=["ask_time"], tool_calls=[]),
-            Turn("8pm", acts=["confirm_booking"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_name"]),
+            ExpectedTurn("Sam", acts=["ask_party_size"], tool_calls=[]),
+            ExpectedTurn("12", acts=["ask_date"], tool_calls=[]),
+            ExpectedTurn("next friday", acts=["ask_time"], tool_calls=[]),
+            ExpectedTurn("8pm", acts=["confirm_booking"], tool_calls=[]),
+            ExpectedTurn(
                 "yes please",
                 acts=["no_table"],
                 tool_calls=[
                     call("book_table", {"name": "Sam", "party_size": 12, "date": "2026-11-27", "time": "20:00"})
                 ],
             ),
-            Turn("ok then 8 people", acts=["changed", "confirm_booking"], tool_calls=[]),
-            Turn(
+            ExpectedTurn("ok then 8 people", acts=["changed", "confirm_booking"], tool_calls=[]),
+            ExpectedTurn(
                 "yes",
                 acts=["booked", "goodbye"],
                 tool_calls=[
@@ -161,22 +161,22 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "card_activation": (
         "card_activation.json",
         [
-            Turn.start(acts=["ask_card_last4"]),
-            Turn("it's 9999", acts=["ask_date_of_birth"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_card_last4"]),
+            ExpectedTurn("it's 9999", acts=["ask_date_of_birth"], tool_calls=[]),
+            ExpectedTurn(
                 "12 March 1990",
                 acts=["identity_mismatch", "ask_card_last4"],
                 tool_calls=[call("verify_identity", {"card_last4": "9999", "date_of_birth": "1990-03-12"})],
             ),
-            Turn("1234", acts=["ask_date_of_birth"], tool_calls=[]),
-            Turn(
+            ExpectedTurn("1234", acts=["ask_date_of_birth"], tool_calls=[]),
+            ExpectedTurn(
                 "1990-03-12",
                 acts=["offer_activation"],
                 tool_calls=[call("verify_identity", {"card_last4": "1234", "date_of_birth": "1990-03-12"})],
             ),
-            Turn("yes", acts=["ask_new_pin"], tool_calls=[]),
-            Turn("4321", acts=["confirm_new_pin"], tool_calls=[]),
-            Turn(
+            ExpectedTurn("yes", acts=["ask_new_pin"], tool_calls=[]),
+            ExpectedTurn("4321", acts=["confirm_new_pin"], tool_calls=[]),
+            ExpectedTurn(
                 "yes", acts=["activated"], tool_calls=[call("activate_card", {"card_last4": "1234", "new_pin": "4321"})]
             ),
         ],
@@ -184,31 +184,31 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "card_activation_sop": (
         "card_activation.sop.json",
         [
-            Turn.start(acts=["VerifyIdentity"]),
-            Turn("yes, I am the cardholder", acts=["IntroduceActivation"], tool_calls=[]),
-            Turn("what does it cost", acts=["RelieveDoubts"], tool_calls=[]),
-            Turn("go ahead", acts=["AskForPassword"], tool_calls=[]),
-            Turn("the password is blue sky", acts=["ConfirmActivation", "PoliteEnd"], tool_calls=[]),
+            ExpectedTurn.start(acts=["VerifyIdentity"]),
+            ExpectedTurn("yes, I am the cardholder", acts=["IntroduceActivation"], tool_calls=[]),
+            ExpectedTurn("what does it cost", acts=["RelieveDoubts"], tool_calls=[]),
+            ExpectedTurn("go ahead", acts=["AskForPassword"], tool_calls=[]),
+            ExpectedTurn("the password is blue sky", acts=["ConfirmActivation", "PoliteEnd"], tool_calls=[]),
         ],
     ),
     "card_activation_locked_out": (
         "card_activation.json",
         [
-            Turn.start(acts=["ask_card_last4"]),
-            Turn("1111", acts=["ask_date_of_birth"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_card_last4"]),
+            ExpectedTurn("1111", acts=["ask_date_of_birth"], tool_calls=[]),
+            ExpectedTurn(
                 "1990-03-12",
                 acts=["identity_mismatch", "ask_card_last4"],
                 tool_calls=[call("verify_identity", {"card_last4": "1111", "date_of_birth": "1990-03-12"})],
             ),
-            Turn("2222", acts=["ask_date_of_birth"], tool_calls=[]),
-            Turn(
+            ExpectedTurn("2222", acts=["ask_date_of_birth"], tool_calls=[]),
+            ExpectedTurn(
                 "1990-03-12",
                 acts=["identity_mismatch", "ask_card_last4"],
                 tool_calls=[call("verify_identity", {"card_last4": "2222", "date_of_birth": "1990-03-12"})],
             ),
-            Turn("3333", acts=["ask_date_of_birth"], tool_calls=[]),
-            Turn(
+            ExpectedTurn("3333", acts=["ask_date_of_birth"], tool_calls=[]),
+            ExpectedTurn(
                 "1990-03-12",
                 acts=["identity_mismatch", "locked_out"],
                 tool_calls=[call("verify_identity", {"card_last4": "3333", "date_of_birth": "1990-03-12"})],
@@ -218,15 +218,15 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "vet_appointment": (
         "vet_appointment.json",
         [
-            Turn.start(acts=["ask_owner_name"]),
-            Turn("Maria Lopez", acts=["ask_pet_name"], tool_calls=[]),
-            Turn("Biscuit", acts=["ask_species"], tool_calls=[]),
-            Turn("dog", acts=["ask_reason"], tool_calls=[]),
-            Turn("annual vaccination", acts=["ask_date"], tool_calls=[]),
-            Turn("tomorrow at 9:30", acts=["ask_phone"], tool_calls=[]),
-            Turn("07700900123", acts=["ask_email"], tool_calls=[]),
-            Turn("maria@example.com", acts=["confirm_appointment"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_owner_name"]),
+            ExpectedTurn("Maria Lopez", acts=["ask_pet_name"], tool_calls=[]),
+            ExpectedTurn("Biscuit", acts=["ask_species"], tool_calls=[]),
+            ExpectedTurn("dog", acts=["ask_reason"], tool_calls=[]),
+            ExpectedTurn("annual vaccination", acts=["ask_date"], tool_calls=[]),
+            ExpectedTurn("tomorrow at 9:30", acts=["ask_phone"], tool_calls=[]),
+            ExpectedTurn("07700900123", acts=["ask_email"], tool_calls=[]),
+            ExpectedTurn("maria@example.com", acts=["confirm_appointment"], tool_calls=[]),
+            ExpectedTurn(
                 "yes",
                 acts=["booked", "goodbye"],
                 tool_calls=[
@@ -247,13 +247,13 @@ SCRIPTS: dict[str, tuple[str, list[Turn]]] = {
     "grocery_delivery": (
         "grocery_delivery.json",
         [
-            Turn.start(acts=["ask_box"]),
-            Turn("2 vegetable box", acts=["ask_address"], tool_calls=[]),
-            Turn("12 Mill Lane, Oxford", acts=["ask_day"], tool_calls=[]),
-            Turn("tomorrow at 10am", acts=["ask_name"], tool_calls=[]),
-            Turn("Sam Green", acts=["ask_phone"], tool_calls=[]),
-            Turn("07700900456", acts=["confirm_order"], tool_calls=[]),
-            Turn(
+            ExpectedTurn.start(acts=["ask_box"]),
+            ExpectedTurn("2 vegetable box", acts=["ask_address"], tool_calls=[]),
+            ExpectedTurn("12 Mill Lane, Oxford", acts=["ask_day"], tool_calls=[]),
+            ExpectedTurn("tomorrow at 10am", acts=["ask_name"], tool_calls=[]),
+            ExpectedTurn("Sam Green", acts=["ask_phone"], tool_calls=[]),
+            ExpectedTurn("07700900456", acts=["confirm_order"], tool_calls=[]),
+            ExpectedTurn(
                 "yes",
                 acts=["ordered", "goodbye"],
                 tool_calls=[

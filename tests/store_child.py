@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fsmdial.runtime import Dialogue  # noqa: E402
-from fsmdial.store import open_store  # noqa: E402
+from fsmdial.stores import open_store  # noqa: E402
 from tests.reliability_support import FLOW_PATHS, SpyTools, clock, flow, next_utterance  # noqa: E402
 
 NOISE = [

@@ -9,12 +9,13 @@ from typing import Any
 import orjson
 import pytest
 
-from fsmdial.errors import CommitGuardError, TurnError, UndoRefused
+from fsmdial.errors import CommitGuardError, TurnError
 from fsmdial.language import find_name, read_acts, split_negated
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.serve.errors import UndoRefused
 from fsmdial.serve.sessions import Playground
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 from fsmdial.tools import ToolRegistry
 from fsmdial.understand.base import Parse
 from fsmdial.understand.constraint.schema import possible_answers, turn_schema
@@ -422,8 +423,8 @@ def test_two_servers_on_one_store_book_the_second_confirmation_once_and_never_un
     """As tests/serve/test_app.py's race for the restaurant: both "yes" at once, from two stores on one file."""
     db, repairs = tmp_path / "s.db", Repairs()
     flow = bike_repair_flow()
-    first = Playground([flow], SessionStore(db), tools=repairs.registry, clock=clock)
-    second = Playground([flow], SessionStore(db), tools=repairs.registry, clock=clock)
+    first = Playground([flow], SQLiteStore(db), tools=repairs.registry, clock=clock)
+    second = Playground([flow], SQLiteStore(db), tools=repairs.registry, clock=clock)
     sid = first.create()["id"]
     for text in TO_WITH_BIKE:
         view = first.turn(sid, text)

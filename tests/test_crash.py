@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 from tests.reliability_support import FLOW_PATHS, SpyTools, clock, count, flow, record
 
 CHILD = Path(__file__).resolve().parent / "store_child.py"
@@ -88,7 +88,7 @@ def test_sigkill_at_random_moments_loses_no_committed_turn(tmp_path: Path) -> No
             reported[session] = int(turn)
             commits += 1
 
-        with SessionStore(db) as store:
+        with SQLiteStore(db) as store:
             assert store.check() == [], f"integrity check failed after kill {kill}"
             stored = {info.id: info for info in store.sessions()}
             for session, turn in reported.items():

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from fsmdial.eval.conversations import load_suite, run_conversations
 from fsmdial.flow import ExternalActionNode, SlotArg, SlotType
 from fsmdial.loader import load_flow
+from fsmdial.testing.suites import load_suite, run_conversations
 from fsmdial.values import coerce
 from tests.conftest import FLOWS, REPO
 

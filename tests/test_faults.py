@@ -35,7 +35,7 @@ from fsmdial.errors import (
 from fsmdial.loader import load_flow
 from fsmdial.responses import TemplateValues
 from fsmdial.runtime import Dialogue
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 from fsmdial.tools import ToolRegistry
 from fsmdial.understand.base import Parse
 from fsmdial.understand.rules import RulesUnderstander
@@ -97,7 +97,7 @@ class SwitchableUnderstander(RulesUnderstander):
         return super().understand(state, text, **kwargs)
 
 
-def make(store: SessionStore | None, faults: Faults, **flow_options: Any) -> Dialogue:
+def make(store: SQLiteStore | None, faults: Faults, **flow_options: Any) -> Dialogue:
     def act(name: str, n: int) -> Any:
         faults.calls.append({"name": name, "n": n})
         if faults.tool is not None:
@@ -245,7 +245,7 @@ def _lookup_failing_for(name: str) -> Callable[..., Any]:
     return lookup
 
 
-def state(dialogue: Dialogue, store: SessionStore) -> tuple[Any, ...]:
+def state(dialogue: Dialogue, store: SQLiteStore) -> tuple[Any, ...]:
     return dialogue.snapshot(), dialogue.last_trace, store.load("s"), store.traces("s")
 
 
@@ -254,7 +254,7 @@ def test_a_fault_leaves_session_and_store_as_they_were(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, options: dict, inject, error: type, message: str
 ) -> None:
     faults = Faults()
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = make(store, faults, **options)
         dialogue.start()
         dialogue.turn("Jane")
@@ -282,7 +282,7 @@ def test_a_store_failure_rolls_the_turn_back_in_memory(tmp_path: Path) -> None:
     """A real store error: another connection holds the write lock longer than the store waits."""
     path = tmp_path / "s.db"
     faults = Faults()
-    with SessionStore(path, timeout=0.05) as store:
+    with SQLiteStore(path, timeout=0.05) as store:
         dialogue = make(store, faults)
         dialogue.start()
         dialogue.turn("Jane")
@@ -327,7 +327,7 @@ def test_a_failing_sink_rolls_the_turn_back() -> None:
 
 
 def test_a_conflict_rolls_the_turn_back_and_resume_continues(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         first = make(store, Faults())
         first.start()
         second = store.resume(faulty_flow(), "s", tools={"act": lambda name, n: {"ok": True, "note": "x"}}, clock=clock)
@@ -342,7 +342,7 @@ def test_a_conflict_rolls_the_turn_back_and_resume_continues(tmp_path: Path) -> 
 def test_a_failure_edge_makes_tool_errors_and_timeouts_an_outcome_not_an_error(tmp_path: Path) -> None:
     for tool in (raise_(ToolFailure("backend down")), slow):  # a declared business failure, a timeout
         faults = Faults(tool=tool)
-        with SessionStore(tmp_path / f"{id(tool)}.db") as store:
+        with SQLiteStore(tmp_path / f"{id(tool)}.db") as store:
             dialogue = make(store, faults, failure_edge=True)
             dialogue.start()
             dialogue.turn("Jane")
@@ -354,7 +354,7 @@ def test_a_failure_edge_makes_tool_errors_and_timeouts_an_outcome_not_an_error(t
 
 
 def test_non_text_input_is_refused_without_a_change(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = make(store, Faults())
         dialogue.start()
         before = state(dialogue, store)
@@ -373,7 +373,7 @@ def test_a_timed_out_tool_does_not_touch_the_session_when_it_finishes_late(tmp_p
         return {"ok": True, "note": "late"}
 
     faults = Faults(tool=late)
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = make(store, faults)
         dialogue.start()
         dialogue.turn("Jane")
@@ -396,7 +396,7 @@ def test_every_example_flow_rolls_back_a_tool_fault(tmp_path: Path) -> None:
         broken = ToolRegistry()
         for tool, model in spy.models.items():
             broken.register(tool, lambda **_: ["not", "a", "mapping"], arguments=model)
-        with SessionStore(tmp_path / f"{f.name}.db") as store:
+        with SQLiteStore(tmp_path / f"{f.name}.db") as store:
             dialogue = store.dialogue(f, "s", tools=broken, clock=clock)
             try:
                 for _ in drive(dialogue):

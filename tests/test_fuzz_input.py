@@ -1,6 +1,6 @@
 """Fuzzing user input: whatever the user types, a turn never raises anything but a typed error.
 
-Every example flow, bound to a SessionStore, is driven a random number of
+Every example flow, bound to a SQLiteStore, is driven a random number of
 cooperative turns, then given generated text: any unicode (lone surrogates
 included), control characters, empty text, 1 MB text, JSON, template braces,
 huge numbers. For every turn:
@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from fsmdial.errors import TurnError
 from fsmdial.runtime import MAX_INPUT_CHARS, Dialogue
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 from fsmdial.understand.rules import RulesUnderstander
 from tests.reliability_support import FLOW_PATHS, AskedTextVerbatim, SpyTools, clock, count, drive, flow, record
 
@@ -99,7 +99,7 @@ class Spy(RulesUnderstander):
 def test_any_user_text_is_handled(tmp_path: Path) -> None:
     stats: Counter = Counter()
     slowest = [0.0]
-    store = SessionStore(tmp_path / "fuzz.db", durable=False)
+    store = SQLiteStore(tmp_path / "fuzz.db", durable=False)
 
     @settings(
         max_examples=EXAMPLES,
@@ -225,7 +225,7 @@ def test_rejected_turns_leave_the_session_unchanged_with_a_model_like_understand
             return super().understand(state, text, **kwargs)
 
     ride = next(f for f in FLOWS if f.name == "ride_change")
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = store.dialogue(ride, "s", tools=SpyTools(ride).registry, understander=Choking(), clock=clock)
         dialogue.start()
         for text in ["{ride_id}", "", "   ", "{" * MEGABYTE]:

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from fsmdial.eval.conversations import load_suite, run_conversations
 from fsmdial.loader import load_flow
+from fsmdial.testing.suites import load_suite, run_conversations
 from tests import test_customer_words as words
 from tests.conftest import FLOWS, REPO
 

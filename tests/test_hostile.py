@@ -198,7 +198,7 @@ def test_injections_never_cause_an_unreached_tool_call_rules(f: Flow) -> None:
 @pytest.fixture(scope="module")
 def gguf_understander() -> Any:
     gguf = pytest.importorskip("fsmdial.understand.model.gguf")
-    tiny = pytest.importorskip("fsmdial.understand.tiny_model")
+    tiny = pytest.importorskip("fsmdial.testing.tiny_model")
     if not hasattr(gguf, "GGUFUnderstander") or not hasattr(tiny, "ensure_tiny_model"):
         pytest.skip("the GGUF understander or the tiny model builder is not there yet")
     return gguf.GGUFUnderstander(tiny.ensure_tiny_model())

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from fsmdial.jsonvalues import dumps, jsonable
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 
 
 class Thing:
@@ -35,7 +35,7 @@ def test_only_storable_changes_what_orjson_cannot_write() -> None:
 
 
 def test_a_trace_orjson_refuses_is_stored_readably(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         snapshot = orjson.dumps({"flow": "f"})
         store.save_turn("s", 1, snapshot, {"n": 2**70, "text": "a\ud800", "when": dt.date(2026, 1, 2), 7: Thing()})
         store.save_turn("s", 2, snapshot, {"n": 5, 7: Thing()})  # orjson takes it: non-text keys, objects by repr

@@ -276,7 +276,7 @@ def test_no_module_holds_more_than_one_screenful_of_jobs():
 
 
 def test_dialogue_keeps_only_the_conversation_api():
-    """Teacher forcing and helpers live elsewhere (eval/forcing.py, module functions): the class stays small."""
+    """Teacher forcing and helpers live elsewhere (testing/forcing.py, module functions): the class stays small."""
     tree = ast.parse(MODULES["fsmdial.runtime"].read_text(encoding="utf-8"))
     (dialogue,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Dialogue"]
     assert dialogue.end_lineno is not None

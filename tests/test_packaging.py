@@ -36,6 +36,9 @@ def python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 # ----------------------------------------------------------------- public API
 
+MAX_EXPORTS = 30
+"""The most names ``fsmdial`` exports (issue 32): the engine's API and its errors' main branches."""
+
 
 def test_every_public_name_is_importable_from_fsmdial():
     for name in [*fsmdial.__all__, *fsmdial.OPTIONAL]:
@@ -43,10 +46,10 @@ def test_every_public_name_is_importable_from_fsmdial():
     assert {
         "Dialogue",
         "Assistant",
-        "SessionStore",
+        "SQLiteStore",
+        "open_store",
         "load_flow",
         "compile_flow",
-        "emit_source",
         "Flow",
         "ToolRegistry",
         "TurnResult",
@@ -62,35 +65,41 @@ def test_every_public_name_is_importable_from_fsmdial():
     assert not fsmdial.OPTIONAL & set(fsmdial.__all__)
 
 
-def test_the_type_checking_imports_are_the_lazy_exports():
-    # Type checkers and IDEs read fsmdial's names from its `if TYPE_CHECKING:` imports, Python from _EXPORTS.
+def test_the_public_surface_is_small():
+    assert len(fsmdial._EXPORTS) <= MAX_EXPORTS
+    # The tools around the engine are not in it: they have their own homes.
+    tooling = ("fsmdial.serve", "fsmdial.testing", "fsmdial.eval", "fsmdial.importers", "fsmdial.cli")
+    assert [name for name, module in fsmdial._EXPORTS.items() if module.startswith(tooling)] == []
+    assert not {"SessionStore", "LoadTestError", "SuiteError", "StarFormatError", "ServeError"} & set(dir(fsmdial))
+
+
+def test_the_public_names_are_written_once():
+    # The `if TYPE_CHECKING:` imports are the one list: type checkers read them as Python parses them, and
+    # fsmdial reads them as text (fsmdial._exports) for __all__, __dir__ and the lazy imports. Both readings agree.
     tree = ast.parse(Path(fsmdial.__file__).read_text(encoding="utf-8"))
     block = next(
         node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
     )
-    imported = {
-        alias.asname or alias.name: f"fsmdial.{node.module}"
-        for node in block.body
-        if isinstance(node, ast.ImportFrom) and node.level == 1
-        for alias in node.names
-    }
+    assert all(isinstance(node, ast.ImportFrom) and node.level == 1 for node in block.body)
+    imported = {alias.asname or alias.name: f"fsmdial.{node.module}" for node in block.body for alias in node.names}
+    assert all(alias.asname == alias.name for node in block.body for alias in node.names)  # each one an export
     assert imported == fsmdial._EXPORTS
-    assert all(isinstance(node, ast.ImportFrom) for node in block.body)
     assert {*fsmdial.__all__} == {*fsmdial._EXPORTS, "__version__"} - fsmdial.OPTIONAL
+    assert "_EXPORTS = {" not in Path(fsmdial.__file__).read_text(encoding="utf-8")  # no second, hand-kept list
 
 
 def test_public_names_are_the_objects_of_their_modules():
     from fsmdial.runtime import Dialogue
-    from fsmdial.store import SessionStore
+    from fsmdial.stores import SQLiteStore, open_store
     from fsmdial.understand.rules import RulesUnderstander
 
-    assert fsmdial.Dialogue is Dialogue and fsmdial.SessionStore is SessionStore
+    assert fsmdial.Dialogue is Dialogue and fsmdial.SQLiteStore is SQLiteStore and fsmdial.open_store is open_store
     assert fsmdial.RulesUnderstander is RulesUnderstander
 
 
 def test_every_exported_error_is_an_fsmdial_error():
     errors = [getattr(fsmdial, n) for n in fsmdial.__all__ if n.endswith(("Error", "Timeout")) or n == "UnknownSession"]
-    assert len(errors) >= 15 and all(issubclass(e, FsmdialError) for e in errors)
+    assert len(errors) >= 12 and all(issubclass(e, FsmdialError) for e in errors)
 
 
 def test_an_unknown_name_is_an_attribute_error():
@@ -132,8 +141,8 @@ def test_the_engine_and_the_rules_understander_load_no_extra():
     done = python(
         f"""
         import sys
-        from fsmdial import Assistant, Dialogue, RulesUnderstander, SessionStore, load_flow
-        import fsmdial.cli, fsmdial.pytest_plugin, fsmdial.understand.decoding.backends
+        from fsmdial import Assistant, Dialogue, RulesUnderstander, SQLiteStore, load_flow
+        import fsmdial.cli, fsmdial.testing.pytest_plugin, fsmdial.understand.decoding.backends
 
         dialogue = Dialogue(load_flow({str(FLOWS / "ride_change.json")!r}), understander=RulesUnderstander(),
                             stand_in_tools=True)
@@ -248,19 +257,20 @@ def test_require_names_the_extra_of_a_module_that_is_not_installed():
 
 
 # ------------------------------------------------------------------
-# issue 22 #19: every public error lives in fsmdial.errors
+# issue 22 #19, issue 32: the engine's errors live in fsmdial.errors, a tool's errors beside the tool
+
+TOOLS = ("fsmdial.serve", "fsmdial.testing", "fsmdial.eval", "fsmdial.importers", "fsmdial.cli")
+"""The packages around the engine: their errors live beside them, not in fsmdial.errors."""
 
 
-def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
+def test_the_engine_s_errors_live_in_fsmdial_errors_and_a_tool_s_errors_beside_it():
     import importlib
     import inspect
     import pkgutil
 
-    import fsmdial
     from fsmdial import errors
 
-    not_moved: set[str] = set()
-    found = set()
+    homes = {}
     for module in pkgutil.walk_packages(fsmdial.__path__, "fsmdial."):
         if module.name.endswith("__main__"):
             continue
@@ -269,18 +279,73 @@ def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
         except ImportError:
             continue  # an optional extra that is not installed
         for name, cls in vars(loaded).items():
-            if inspect.isclass(cls) and issubclass(cls, fsmdial.FsmdialError) and not name.startswith("_"):
-                found.add(f"{cls.__module__}.{cls.__qualname__}")
-    assert {f for f in found if not f.startswith("fsmdial.errors.")} <= not_moved
+            if inspect.isclass(cls) and issubclass(cls, FsmdialError) and not name.startswith("_"):
+                homes[cls.__qualname__] = cls.__module__
+    assert {name: home for name, home in homes.items() if home != "fsmdial.errors" and not home.startswith(TOOLS)} == {}
+    assert {homes[name] for name in ("ServeError", "BadRequest", "UndoRefused", "LoadTestError", "SuiteError")} == {
+        "fsmdial.serve.errors",
+        "fsmdial.serve.loadtest",
+        "fsmdial.testing.suites",
+    }
     public = {
         name
         for name, cls in vars(errors).items()
         if inspect.isclass(cls) and issubclass(cls, Exception) and cls.__module__ == "fsmdial.errors"
     }
     assert public == set(errors.__all__) - {"FlowIssue"} and "FlowIssue" in errors.__all__
-    assert set(errors.__all__) <= set(fsmdial.__all__)
-    for name in errors.__all__:
+    exported = {name for name, module in fsmdial._EXPORTS.items() if module == "fsmdial.errors"}
+    assert exported <= set(errors.__all__)
+    for name in exported:
         assert getattr(fsmdial, name) is getattr(errors, name)
     from fsmdial.errors import SetupError, UnknownSession  # the names issue 22 found missing
 
     assert fsmdial.SetupError is SetupError and fsmdial.UnknownSession is UnknownSession
+
+
+def test_the_tools_errors_keep_their_place_in_the_hierarchy():
+    from fsmdial.serve.errors import (
+        BadRequest,
+        NotFound,
+        NothingToUndo,
+        RequestTooLarge,
+        ServeError,
+        SessionFull,
+        UndoRefused,
+        UnknownFlow,
+        UnsupportedMediaType,
+    )
+    from fsmdial.serve.loadtest import LoadTestError
+    from fsmdial.testing.suites import SuiteError
+
+    assert ServeError.__bases__ == (FsmdialError,) and LoadTestError.__bases__ == (FsmdialError,)
+    assert SuiteError.__bases__ == (FsmdialError, ValueError)
+    assert all(error.__bases__ == (ServeError,) for error in (UnknownFlow, NothingToUndo, SessionFull, BadRequest))
+    assert NotFound.__bases__ == (ServeError,) and UndoRefused.__bases__ == (NothingToUndo,)
+    assert RequestTooLarge.__bases__ == (BadRequest,) and UnsupportedMediaType.__bases__ == (BadRequest,)
+
+
+def test_the_serve_errors_import_without_the_serve_extra():
+    done = python(
+        """
+        import sys
+        for name in ("starlette", "uvicorn"):
+            sys.modules[name] = None
+        from fsmdial.serve.errors import BadRequest
+        from fsmdial.serve.loadtest import LoadTestError
+        print(BadRequest.__name__, LoadTestError.__name__)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["BadRequest", "LoadTestError"]
+
+
+def test_nothing_outside_the_evaluations_imports_them():
+    # fsmdial/eval/ is becoming a distribution of its own: the engine and its tools (fsmdial.testing's conversation
+    # suites and teacher forcing among them) must not need it. The command line's `fsmdial eval` still does.
+    from tests.test_module_hygiene import MODULES, dependencies
+
+    def evaluation(name: str) -> bool:
+        return name == "fsmdial.eval" or name.startswith("fsmdial.eval.")
+
+    outside = [name for name in MODULES if not evaluation(name) and not name.startswith("fsmdial.cli")]
+    assert [f"{name} -> {dep}" for name in outside for dep in sorted(dependencies(name)) if evaluation(dep)] == []

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
 
 from fsmdial.eval.messy import load_cases, score
-from fsmdial.models import fetch_command, locate
+from fsmdial.model_catalogue import fetch_command, locate
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.model.gguf import GGUFUnderstander
 
@@ -73,7 +73,7 @@ def test_a_booking_with_smollm2_is_grounded_and_a_correction_is_never_a_yes(smol
 
 
 def test_smollm2_never_does_worse_than_the_rules_on_customers_conversations(smollm2):
-    from fsmdial.eval.conversations import run_conversations
+    from fsmdial.testing.suites import run_conversations
 
     rules = {c["id"]: c for c in run_conversations(SUITE, ids=BESIDE_RULES)["conversations"]}
     model = run_conversations(SUITE, smollm2, ids=BESIDE_RULES)

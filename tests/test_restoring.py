@@ -17,7 +17,7 @@ from fsmdial.assistant import Assistant
 from fsmdial.errors import SnapshotError
 from fsmdial.runtime import Dialogue
 from fsmdial.session import HISTORY_LIMIT, History
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
 from tests.reliability_support import ROOT, SpyTools, clock, drive, flow
 
 RESTAURANT = flow(ROOT / "flows" / "restaurant_booking.json")
@@ -120,7 +120,7 @@ def test_a_valid_hand_edit_is_taken_with_the_flow_s_spelling() -> None:
 @pytest.mark.parametrize("case", ["visits is a list", "retries is a list", "party size above its maximum"])
 def test_a_damaged_snapshot_in_the_store_is_a_snapshot_error(tmp_path: Path, case: str) -> None:
     change, where = DAMAGED[case]
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = store.dialogue(RESTAURANT, "s1", tools=SpyTools(RESTAURANT).registry, clock=clock)
         for _ in drive(dialogue, 2):
             pass
@@ -132,7 +132,7 @@ def test_a_damaged_snapshot_in_the_store_is_a_snapshot_error(tmp_path: Path, cas
 
 
 def test_a_snapshot_stored_as_text_resumes(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = store.dialogue(RESTAURANT, "s1", tools=SpyTools(RESTAURANT).registry, clock=clock)
         for _ in drive(dialogue, 2):
             pass

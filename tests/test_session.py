@@ -11,11 +11,11 @@ import orjson
 import pytest
 
 from fsmdial.errors import SnapshotError, TurnError
-from fsmdial.eval.forcing import checkpoint, rewind, seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.session import HISTORY_LIMIT, SNAPSHOT_VERSION, SessionState, check_state, decode_snapshot, encode_snapshot
-from fsmdial.store import SessionStore
+from fsmdial.stores import SQLiteStore
+from fsmdial.testing.forcing import checkpoint, rewind, seek
 from fsmdial.understand.rules import RulesUnderstander
 from tests import example_tools
 from tests.conftest import FLOWS
@@ -212,7 +212,7 @@ RESTAURANT = flow(ROOT / "flows" / "restaurant_booking.json")
 
 
 def test_the_snapshot_stays_bounded_in_a_long_conversation(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db", durable=False) as store:
+    with SQLiteStore(tmp_path / "s.db", durable=False) as store:
         dialogue = store.dialogue(RESTAURANT, "long", tools=SpyTools(RESTAURANT).registry, clock=clock)
         dialogue.start()
         sizes = {}

@@ -14,8 +14,7 @@ import pytest
 
 from fsmdial.errors import ConflictError, MissingExtraError, SnapshotError, StoreError
 from fsmdial.runtime import Dialogue
-from fsmdial.store import SCHEMA_VERSION, SessionStore, open_store, store_kind
-from fsmdial.stores.sqlite import SessionStore as SQLiteStore
+from fsmdial.stores import SCHEMA_VERSION, SQLiteStore, open_store, store_kind
 from tests.reliability_support import ROOT, SpyTools, clock, flow
 
 RIDE = flow(ROOT / "flows" / "ride_change.json")
@@ -24,7 +23,7 @@ SESSION = orjson.dumps({"flow": "f"})
 
 def test_the_file_is_in_wal_mode_and_passes_sqlites_integrity_check(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
-    with SessionStore(path) as store:
+    with SQLiteStore(path) as store:
         store.save_turn("s1", 1, SESSION, {})
         assert store.check() == []
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -34,27 +33,27 @@ def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "garbage.db"
     path.write_bytes(b"this is not an SQLite database, just bytes " * 100)
     with pytest.raises(StoreError, match="cannot open"):
-        SessionStore(path)
+        SQLiteStore(path)
 
 
 def test_a_store_written_by_a_newer_layout_is_refused_not_misread(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
-    SessionStore(path).close()
+    SQLiteStore(path).close()
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
     with pytest.raises(StoreError, match=f"layout version {SCHEMA_VERSION + 1}"):
-        SessionStore(path)
+        SQLiteStore(path)
 
 
 def test_a_layout_version_1_file_is_upgraded_with_its_sessions(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
-    SessionStore(db).save_turn("abc", 1, SESSION, {"turn": 1})
+    SQLiteStore(db).save_turn("abc", 1, SESSION, {"turn": 1})
     with sqlite3.connect(db) as conn:  # as fsmdial wrote it before claims existed
         conn.execute("DROP TABLE claims")
         conn.execute("PRAGMA user_version=1")
-    store = SessionStore(db)
+    store = SQLiteStore(db)
     with store.claim("abc"):
         store.save_turn("abc", 2, SESSION, {"turn": 2})
     assert store.traces("abc") == [{"turn": 1}, {"turn": 2}]
@@ -64,7 +63,7 @@ def test_a_layout_version_1_file_is_upgraded_with_its_sessions(tmp_path: Path) -
 
 def test_a_claim_lapses_after_its_lease(tmp_path: Path) -> None:
     """SQLite cannot see that a claim's holder died: the lease is what frees the session."""
-    one, two = SessionStore(tmp_path / "s.db", timeout=0.3), SessionStore(tmp_path / "s.db", timeout=0.3)
+    one, two = SQLiteStore(tmp_path / "s.db", timeout=0.3), SQLiteStore(tmp_path / "s.db", timeout=0.3)
     with one.claim("abc", lease=0.0):
         with two.claim("abc"):
             two.save_turn("abc", 1, SESSION, {})
@@ -80,7 +79,7 @@ def damage(db: Path, sid: str, turn: int) -> None:
 
 def test_a_snapshot_stored_as_text_is_read_as_utf8_and_a_damaged_row_is_a_snapshot_error(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    with SessionStore(path) as store:
+    with SQLiteStore(path) as store:
         dialogue = store.dialogue(RIDE, "s1", tools=SpyTools(RIDE).registry, clock=clock)
         dialogue.start()
         with sqlite3.connect(path) as conn:
@@ -106,7 +105,7 @@ def test_unreadable_snapshots_are_refused(snapshot: bytes, message: str) -> None
 
 
 def test_snapshot_of_another_flow_or_missing_parts_is_refused(tmp_path: Path) -> None:
-    with SessionStore(tmp_path / "s.db") as store:
+    with SQLiteStore(tmp_path / "s.db") as store:
         dialogue = store.dialogue(RIDE, "s1", tools=SpyTools(RIDE).registry, clock=clock)
         dialogue.start()
     data = orjson.loads(dialogue.snapshot())
@@ -131,7 +130,7 @@ def test_open_store_reads_sqlite_urls_and_plain_paths(tmp_path: Path, monkeypatc
     with open_store(f"sqlite:///{absolute}") as store:  # sqlite:/// + /abs/path: four slashes, as SQLAlchemy
         assert isinstance(store, SQLiteStore) and store.path == absolute
     with open_store(str(tmp_path / "plain.db"), durable=False, timeout=1.0) as store:
-        assert isinstance(store, SessionStore) and not store.durable and store.timeout == 1.0
+        assert isinstance(store, SQLiteStore) and not store.durable and store.timeout == 1.0
     monkeypatch.chdir(tmp_path)
     with open_store("sqlite:///relative.db") as store:
         store.save_turn("s1", 1, SESSION, {})

@@ -54,7 +54,8 @@ def test_order_from_greeting_to_goodbye(shop, kitchen, fsmdial_conversation):
     assert [(o.pizza, o.quantity, o.customer_name) for o in kitchen.orders] == [("pepperoni", 2, "Ada Lovelace")]
 
 
-# A conversation as data: one dict per turn, with the keys of fsmdial.testing.Turn ("user": None is the opening).
+# A conversation as data: one dict per turn, with the keys of fsmdial.testing.ExpectedTurn
+# ("user": None is the opening).
 TOO_MANY_THEN_DECLINED = [
     {"user": None, "acts": ["ask_pizza"]},
     {"user": "funghi", "acts": ["ask_size"], "slots": {"pizza": "funghi"}},

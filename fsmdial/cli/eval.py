@@ -270,7 +270,7 @@ EVALS: dict[str, Command] = {
     "messy": ("slot precision/recall on labelled messy utterances for the example flows", _add_messy, _run_messy),
     "clemtodd": ("clem:todd MultiWOZ booking tasks with a simulated user", _add_clemtodd, _run_clemtodd),
     "conversations": deferred(
-        "customers' words suite: task success, wrong commits, slot errors by kind", "fsmdial.eval.conversations"
+        "customers' words suite: task success, wrong commits, slot errors by kind", "fsmdial.testing.suites"
     ),
     "sgd": deferred("SGD dialogue state tracking (official protocol and metrics)", "fsmdial.eval.sgd"),
     "multiwoz": deferred(

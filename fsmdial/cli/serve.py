@@ -63,7 +63,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: --workers must be at least 1, not {args.workers}", file=sys.stderr)
         return 2
     from ..errors import FsmdialError
-    from ..store import open_store
+    from ..stores import open_store
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown = f"[{args.host}]" if ":" in args.host else args.host
@@ -121,7 +121,7 @@ def build_app(args: argparse.Namespace, store: Any, *, notes: bool = True) -> An
 
 def worker_app() -> Any:
     """The app of one worker process of ``fsmdial serve --workers N`` (uvicorn calls it in each worker)."""
-    from ..store import open_store
+    from ..stores import open_store
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args = argparse.Namespace(**json.loads(os.environ[OPTIONS_VARIABLE]))

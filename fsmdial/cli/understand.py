@@ -9,9 +9,9 @@ from typing import Any
 
 
 def _run_prompt(args: argparse.Namespace) -> int:
-    from ..eval.forcing import seek
     from ..loader import load_flow
     from ..runtime import Dialogue
+    from ..testing.forcing import seek
     from ..understand.constraint.schema import standing, turn_schema
     from ..understand.model.gguf import GGUFUnderstander
     from ..understand.model.prompt import PromptBuilder
@@ -29,9 +29,9 @@ def _run_prompt(args: argparse.Namespace) -> int:
         builder: PromptBuilder = understander.prompts
         certain = understander.certain(state, args.text, (), dt.datetime.now())
     else:
+        from ..testing.tiny_model import CHATML_TEMPLATE
         from ..understand.model.prompt import ChatFormat
         from ..understand.rules import RulesUnderstander
-        from ..understand.tiny_model import CHATML_TEMPLATE
 
         builder = PromptBuilder(ChatFormat(CHATML_TEMPLATE), lambda text, special: [])
         certain = standing(RulesUnderstander(), state, args.text, (), dt.datetime.now())

@@ -25,9 +25,9 @@ from typing import Any
 from ..errors import SetupError
 from ..flow import Slot, SlotType
 from ..runtime import Dialogue
+from ..testing.forcing import seek
 from ..understand.base import Understander, UnderstandingState
 from ..values import InvalidValue, coerce
-from .forcing import seek
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "messy_utterances.json"
 FLOWS = Path(__file__).resolve().parents[2] / "flows"

@@ -31,11 +31,11 @@ from typing import Any
 from ..errors import SetupError
 from ..flow import Slot
 from ..runtime import Dialogue
+from ..testing.forcing import seek
 from ..understand.base import Understander, UnderstandingState
 from ..values import InvalidValue, coerce
 from .clemtodd.runner import FLOWS_DIR
 from .clemtodd.tools import default_data_dir
-from .forcing import seek
 
 NOW = dt.datetime(2026, 11, 23, 10, 0)
 """A fixed clock: MultiWOZ dates are weekdays, so the clock only matters to the flows' own checks."""

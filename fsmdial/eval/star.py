@@ -46,11 +46,11 @@ from ..machine import FlowMachine
 from ..runtime import Dialogue
 from ..session import SessionState
 from ..tables import flow_class
+from ..testing.forcing import checkpoint, reopen, rewind, seek
 from ..trace import Act
 from ..values import InvalidValue, coerce
 from . import metrics
 from .corpus import GoldCall, StarDialogue, gold_label, is_user_turn, read_dialogue
-from .forcing import checkpoint, reopen, rewind, seek
 from .oracle import AskedByWizard, OracleUnderstander
 from .predicates import token_predicates
 from .simulator import StarApis

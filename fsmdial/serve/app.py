@@ -43,19 +43,21 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import (
-    BadRequest,
     ConflictError,
     FsmdialError,
     ModelServerError,
+    SnapshotError,
+    ToolError,
+    TurnError,
+    UnknownSession,
+)
+from .errors import (
+    BadRequest,
     NotFound,
     NothingToUndo,
     RequestTooLarge,
     SessionFull,
-    SnapshotError,
-    ToolError,
-    TurnError,
     UnknownFlow,
-    UnknownSession,
     UnsupportedMediaType,
 )
 from .sessions import Playground

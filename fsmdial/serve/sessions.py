@@ -1,4 +1,4 @@
-"""Playground sessions: each conversation is a log of events in a session store (:mod:`fsmdial.store`).
+"""Playground sessions: each conversation is a log of events in a session store (:mod:`fsmdial.stores`).
 
 An event is one committed step: ``start`` (the bot's opening), ``turn`` (a user
 utterance and the bot's answer) or ``undo`` (back to the state before the last
@@ -13,7 +13,7 @@ Undo appends an event instead of deleting one, so each step stays a single
 atomic write, a crash never leaves a session between two states, and the
 download shows what happened, undone turns included. A turn in which a
 committing action (``"commits": true``: a booking, a payment) succeeded is part
-of history: undo stops there (:class:`~fsmdial.errors.UndoRefused`), since
+of history: undo stops there (:class:`~fsmdial.serve.errors.UndoRefused`), since
 going back would let the same "yes" run the action a second time.
 
 A request restores the conversation from the store, runs it, and saves the
@@ -36,22 +36,14 @@ import orjson
 
 from ..assistant import Assistant
 from ..conversation import Conversation
-from ..errors import (
-    NothingToUndo,
-    ServeError,
-    SessionFull,
-    SnapshotError,
-    TurnError,
-    UndoRefused,
-    UnknownFlow,
-    UnknownSession,
-)
+from ..errors import SnapshotError, TurnError, UnknownSession
 from ..flow import ExternalActionNode
 from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
-from ..store import Store
+from ..stores import Store
 from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
+from .errors import NothingToUndo, ServeError, SessionFull, UndoRefused, UnknownFlow
 
 FORMAT = "fsmdial.serve.session"
 """``format`` of a downloaded session."""

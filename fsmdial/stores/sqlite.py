@@ -1,10 +1,10 @@
-"""``SessionStore``: conversations kept in one SQLite file, one committed turn at a time.
+"""``SQLiteStore``: conversations kept in one SQLite file, one committed turn at a time.
 
 Each committed turn is one SQLite transaction that writes the session's new
 snapshot and the turn's trace together, so after a crash (even ``SIGKILL``
 mid-write) a session is at its last committed turn, never between two::
 
-    store = SessionStore("sessions.db")
+    store = SQLiteStore("sessions.db")
     dialogue = store.dialogue(flow, tools=tools)        # a new session, bound to the store
     dialogue.start(); dialogue.turn("hi")              # each turn saved before it returns
     ...
@@ -15,7 +15,7 @@ the turn before it. When two copies of a session race, the first commit wins
 and the other raises :class:`~fsmdial.errors.ConflictError` (and its turn is
 rolled back in memory); resume the session to continue from the winner. That
 alone lets both turns run their tools; to serialise turns *before* any tool
-runs, hold :meth:`SessionStore.claim` around reading the session and running
+runs, hold :meth:`SQLiteStore.claim` around reading the session and running
 its turn (``fsmdial serve`` does): a lock row in the file, so it holds across
 processes, and a writer that does not hold it cannot commit meanwhile. SQLite
 cannot tell that a claim's holder died, so a claim lapses after its lease.
@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS claims (
 """
 
 
-class SessionStore(Store[sqlite3.Connection]):
+class SQLiteStore(Store[sqlite3.Connection]):
     """Sessions in the SQLite file at ``path`` (created if missing); see the module docstring.
 
     ``timeout`` is how long (seconds) a write waits for another writer's lock
@@ -118,7 +118,7 @@ class SessionStore(Store[sqlite3.Connection]):
                 conn.execute("ROLLBACK")
             raise
 
-    def __enter__(self) -> SessionStore:
+    def __enter__(self) -> SQLiteStore:
         return self
 
     @contextmanager

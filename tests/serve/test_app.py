@@ -29,7 +29,7 @@ from fsmdial.runtime import flow_class  # noqa: E402
 from fsmdial.serve.app import MAX_BODY_BYTES, create_app  # noqa: E402
 from fsmdial.serve.diagram import flow_diagram  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
-from fsmdial.store import SessionStore  # noqa: E402
+from fsmdial.stores import SQLiteStore  # noqa: E402
 from fsmdial.tools import ToolRegistry  # noqa: E402
 from tests.reliability_support import AskedTextVerbatim  # noqa: E402
 from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
@@ -44,7 +44,7 @@ def db(tmp_path):
 
 
 def make_client(db, clock, flows=(RESTAURANT,), understander=None, **options):
-    store = SessionStore(db)
+    store = SQLiteStore(db)
     playground = Playground(list(flows), store, understander=understander, clock=clock, **options)
     return TestClient(create_app(playground, allowed_hosts=["testserver"]))
 
@@ -198,7 +198,7 @@ def test_a_restarted_server_keeps_its_sessions(db, clock):
         assert second.get(f"/sessions/{sid}").json() == view
         view = say(second, sid, "yes")
         assert view["node"] == "goodbye"
-    stored = SessionStore(db).sessions()
+    stored = SQLiteStore(db).sessions()
     assert [(s.id, s.flow, s.turn) for s in stored] == [(sid, "restaurant_booking", 6)]
 
 
@@ -297,7 +297,7 @@ def test_markup_comes_back_as_data(db, clock):
 
 
 def test_other_hosts_are_refused(db, clock):
-    store = SessionStore(db)
+    store = SQLiteStore(db)
     app = create_app(Playground([RESTAURANT], store, clock=clock))  # default: loopback names only
     with TestClient(app, base_url="http://evil.example") as client:
         assert client.get("/flows").status_code == 400
@@ -394,7 +394,7 @@ def test_slow_turns_run_off_the_event_loop_one_at_a_time(db, clock):
     import httpx
 
     understander = TestUnderstander(delay=0.6)
-    playground = Playground([RESTAURANT], SessionStore(db), understander=understander, clock=clock)
+    playground = Playground([RESTAURANT], SQLiteStore(db), understander=understander, clock=clock)
     with live_server(create_app(playground)) as url, httpx.Client(base_url=url, timeout=20) as http:
         sessions = [http.post("/sessions", json={}).json()["id"] for _ in range(3)]
         results: dict[str, int] = {}
@@ -458,7 +458,7 @@ def test_fsmdial_serve_answers_on_localhost(tmp_path):
             output = process.communicate(timeout=15)[0]
     assert f"http://127.0.0.1:{port}/" in output
     assert "tool 'book_table' is not registered" in output
-    assert SessionStore(db).sessions()[0].flow == "restaurant_booking"
+    assert SQLiteStore(db).sessions()[0].flow == "restaurant_booking"
 
 
 # ------------------------------------------------------------------ issue 22: serve hardening, round 3
@@ -547,8 +547,8 @@ def test_undo_before_the_booking_still_works(tmp_path, clock):
 def test_two_servers_on_one_db_never_run_the_same_yes_twice(tmp_path, clock):
     db = tmp_path / "s.db"
     tools = Bookings(delay=0.5)  # slow: both "yes" are inside the tool at the same time unless serialised first
-    first = Playground([RESTAURANT], SessionStore(db), tools=tools.registry, clock=clock)
-    second = Playground([RESTAURANT], SessionStore(db), tools=tools.registry, clock=clock)  # its own connections
+    first = Playground([RESTAURANT], SQLiteStore(db), tools=tools.registry, clock=clock)
+    second = Playground([RESTAURANT], SQLiteStore(db), tools=tools.registry, clock=clock)  # its own connections
     sid = first.create()["id"]
     for text in BOOKING:
         first.turn(sid, text)
@@ -624,7 +624,7 @@ def test_a_read_is_not_queued_behind_turns_and_tools_run_on_one_thread(tmp_path,
     understander = TestUnderstander(delay=0.08)
     tools = Bookings()
     playground = Playground(
-        [RESTAURANT], SessionStore(tmp_path / "s.db"), understander=understander, tools=tools.registry, clock=clock
+        [RESTAURANT], SQLiteStore(tmp_path / "s.db"), understander=understander, tools=tools.registry, clock=clock
     )
     other, busy = playground.create()["id"], playground.create()["id"]
     booking = [playground.create()["id"] for _ in range(3)]

@@ -35,7 +35,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 
 from fsmdial.serve.app import create_app  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
-from fsmdial.store import SessionStore  # noqa: E402
+from fsmdial.stores import SQLiteStore  # noqa: E402
 from tests.reliability_support import AskedTextVerbatim  # noqa: E402
 from tests.serve_support import BOOKING, RESTAURANT, TestUnderstander, live_server  # noqa: E402
 
@@ -100,7 +100,7 @@ def shots(tmp_path) -> Path:
 
 def serve(tmp_path: Path, clock: Any, flows: list[Any] | None = None, understander: Any = None):
     playground = Playground(
-        flows or [RESTAURANT], SessionStore(tmp_path / "sessions.db"), understander=understander, clock=clock
+        flows or [RESTAURANT], SQLiteStore(tmp_path / "sessions.db"), understander=understander, clock=clock
     )
     return live_server(create_app(playground))
 

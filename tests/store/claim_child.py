@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import orjson  # noqa: E402
 
 from fsmdial.errors import ConflictError, UnknownSession  # noqa: E402
-from fsmdial.store import open_store  # noqa: E402
+from fsmdial.stores import open_store  # noqa: E402
 
 
 def report(line: str) -> None:

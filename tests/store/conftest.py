@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fsmdial.store import Store, open_store
+from fsmdial.stores import Store, open_store
 
 from .postgres_server import MISSING, PostgresServer, binaries
 

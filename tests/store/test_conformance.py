@@ -21,7 +21,7 @@ import pytest
 
 from fsmdial.errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
 from fsmdial.runtime import SNAPSHOT_VERSION, Dialogue
-from fsmdial.store import Store
+from fsmdial.stores import Store
 from tests.reliability_support import FLOW_PATHS, ROOT, SpyTools, clock, drive, flow, next_utterance
 
 from .conftest import Backend

@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
+from fsmdial.testing.tiny_model import CHATML_TEMPLATE
 from fsmdial.understand.model.server import CANARY, CANARY_GRAMMAR
-from fsmdial.understand.tiny_model import CHATML_TEMPLATE
 
 
 class FakeLlamaServer:

@@ -13,8 +13,9 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from fsmdial import cli, pytest_plugin  # noqa: E402
+from fsmdial import cli  # noqa: E402
 from fsmdial.errors import ModelError, UnderstandingError  # noqa: E402
+from fsmdial.testing import pytest_plugin  # noqa: E402
 from fsmdial.understand.constraint.grammar import Grammar, Lit  # noqa: E402
 from fsmdial.understand.decoding import backends  # noqa: E402
 from fsmdial.understand.decoding.decoder import ConstrainedDecoder, Constraint, JsonEnd  # noqa: E402

@@ -37,13 +37,13 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slots import DATE_PATTERN, TIME_PATTERN
 from fsmdial.testing import FrozenClock
+from fsmdial.testing.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from fsmdial.understand.base import UnderstandingState
 from fsmdial.understand.constraint.schema import state_schema
 from fsmdial.understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
 from fsmdial.understand.decoding.llama_model import LlamaModel
 from fsmdial.understand.model import understander as model_understander
 from fsmdial.understand.model.gguf import GGUFUnderstander
-from fsmdial.understand.tiny_model import CHATML_TEMPLATE, build_tiny_model, ensure_tiny_model
 from tests.model_support import noisy_logits
 
 pytestmark = pytest.mark.model

@@ -18,18 +18,18 @@ import pytest
 
 pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)")
 
-from fsmdial.eval.forcing import seek
 from fsmdial.flow import Slot
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
+from fsmdial.testing.forcing import seek
+from fsmdial.testing.tiny_model import ensure_tiny_model
 from fsmdial.understand.base import Parse, UnderstandingState
 from fsmdial.understand.constraint.grounding import text_span_ok
 from fsmdial.understand.constraint.schema import settled_words, standing, turn_schema
 from fsmdial.understand.model.gguf import GGUFUnderstander
 from fsmdial.understand.model.understander import merge
 from fsmdial.understand.rules import RulesUnderstander
-from fsmdial.understand.tiny_model import ensure_tiny_model
 from tests import example_tools
 from tests.model_support import noisy_logits
 from tests.understand.test_gguf import steered

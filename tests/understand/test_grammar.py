@@ -17,6 +17,7 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.tiny_model import ensure_tiny_model
 from fsmdial.understand.constraint.grammar import (
     LARGEST_INT,
     MAX_STRING_CHARS,
@@ -27,7 +28,6 @@ from fsmdial.understand.constraint.grammar import (
 from fsmdial.understand.constraint.schema import turn_schema
 from fsmdial.understand.decoding.backends import decoder_for
 from fsmdial.understand.model.gguf import GGUFUnderstander
-from fsmdial.understand.tiny_model import ensure_tiny_model
 from tests.model_support import noisy_logits
 
 pytestmark = pytest.mark.model

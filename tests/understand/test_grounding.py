@@ -10,9 +10,9 @@ import orjson
 import pytest
 
 from fsmdial.errors import UnderstandingError
-from fsmdial.eval.forcing import seek
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.forcing import seek
 from fsmdial.understand.base import Parse
 from fsmdial.understand.constraint.grammar import Grammar, span_node
 from fsmdial.understand.constraint.grounding import SpanRules, message, text_span_ok, typed_candidates

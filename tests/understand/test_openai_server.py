@@ -16,13 +16,13 @@ import pytest
 pytest.importorskip("jinja2", reason="needs the gguf extra (chat templates)")
 
 from fsmdial.errors import ModelError, ModelServerError, UnderstandingError
-from fsmdial.loadtest import Process, free_port, llama_server_command
 from fsmdial.runtime import Dialogue
+from fsmdial.serve.loadtest import Process, free_port, llama_server_command
 from fsmdial.testing import FrozenClock
+from fsmdial.testing.tiny_model import CHATML_TEMPLATE
 from fsmdial.understand.factory import add_model_arguments, make_understander, model_of, understander_from_arguments
 from fsmdial.understand.model.openai_server import FLAVORS, OpenAIServerUnderstander
 from fsmdial.understand.model.server import CANARY_GRAMMAR, LlamaServer, ServerUnderstander
-from fsmdial.understand.tiny_model import CHATML_TEMPLATE
 from tests.understand.server_fake import FakeLlamaServer
 from tests.understand.test_server import llama_server_binary, sample_parses
 
@@ -253,7 +253,7 @@ def served(tmp_path_factory) -> Iterator[str]:
     binary = llama_server_binary()
     if binary is None:
         pytest.skip("no llama-server: run benches/build_llama_server.sh, then set $FSMDIAL_LLAMA_SERVER to it")
-    from fsmdial.understand.tiny_model import ensure_tiny_model
+    from fsmdial.testing.tiny_model import ensure_tiny_model
 
     port = free_port()
     log = tmp_path_factory.mktemp("llama-server") / "log"

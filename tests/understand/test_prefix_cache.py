@@ -20,10 +20,10 @@ pytest.importorskip("llama_cpp", reason="needs the gguf extra (llama-cpp-python)
 
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.testing.tiny_model import ensure_tiny_model
 from fsmdial.understand.decoding import kv_cache
 from fsmdial.understand.decoding.kv_cache import MAGIC, DiskCache
 from fsmdial.understand.model.gguf import GGUFUnderstander
-from fsmdial.understand.tiny_model import ensure_tiny_model
 
 pytestmark = pytest.mark.model
 

@@ -299,9 +299,9 @@ def test_llama_cpp_and_llguidance_accept_every_grammar():
     llama_cpp = pytest.importorskip("llama_cpp")
     llguidance = pytest.importorskip("llguidance")
 
+    from fsmdial.testing.tiny_model import ensure_tiny_model
     from fsmdial.understand.decoding.llama_model import LlamaModel
     from fsmdial.understand.decoding.llguidance_backend import llguidance_tokenizer
-    from fsmdial.understand.tiny_model import ensure_tiny_model
 
     model = LlamaModel(ensure_tiny_model(), n_ctx=256, n_threads=1)
     tokenizer = llguidance_tokenizer(model)

@@ -21,9 +21,9 @@ import pytest
 pytest.importorskip("jinja2", reason="needs the gguf extra (chat templates)")
 
 from fsmdial.errors import ModelError, ModelServerError, UnderstandingError
-from fsmdial.loadtest import Process, free_port, llama_server_command
-from fsmdial.models import locate
+from fsmdial.model_catalogue import locate
 from fsmdial.runtime import Dialogue
+from fsmdial.serve.loadtest import Process, free_port, llama_server_command
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.factory import add_model_arguments, make_understander, understander_from_arguments
 from fsmdial.understand.model.server import CANARY_GRAMMAR, ServerUnderstander
@@ -187,7 +187,7 @@ def served(request, tmp_path_factory) -> Iterator[tuple[Path, str]]:
     if binary is None:
         pytest.skip("no llama-server: run benches/build_llama_server.sh, then set $FSMDIAL_LLAMA_SERVER to it")
     if request.param == "tiny":
-        from fsmdial.understand.tiny_model import ensure_tiny_model
+        from fsmdial.testing.tiny_model import ensure_tiny_model
 
         model = ensure_tiny_model()
     else:

@@ -40,10 +40,10 @@ from ...language.dates import MONTHS, WEEKDAYS, parse_date, parse_time
 from ...machine import FlowMachine
 from ...runtime import Dialogue
 from ...tables import flow_class
+from ...testing.forcing import checkpoint, reopen, seek
 from ...understand.base import Understander
 from ...understand.constraint.grounding import message, read_spans
 from ...values import InvalidValue, coerce
-from ..forcing import checkpoint, reopen, seek
 from ..oracle import AskedByWizard
 
 CLOCK = dt.datetime(2019, 3, 1, 12, 0)

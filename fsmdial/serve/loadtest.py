@@ -67,8 +67,14 @@ from typing import Any
 
 import orjson
 
-from .errors import LoadTestError
-from .tools import ToolRegistry
+from ..errors import FsmdialError
+from ..tools import ToolRegistry
+
+
+class LoadTestError(FsmdialError):
+    """``fsmdial loadtest`` cannot run as asked: an address that is not loopback, a store URL of no known kind, a
+    process (a worker, the model server) that did not start; the message says which."""
+
 
 LOOPBACK = "127.0.0.1"
 FLOW = "flows/restaurant_booking.json"
@@ -435,7 +441,7 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
     for index in range(options.workers):
         port = free_port()
         command = [sys.executable, "-m", "fsmdial", "serve", flow, *store_options(store), "--port", str(port)]
-        command += ["--tools", "fsmdial.loadtest:TOOLS"]
+        command += ["--tools", "fsmdial.serve.loadtest:TOOLS"]
         if model_url:
             command += ["--model-server", model_url]
         workers.append(Process(command, port, "/flows", env=env, log=directory / f"worker-{index}.log"))

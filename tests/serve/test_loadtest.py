@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="needs the serve extra")
 
-from fsmdial.loadtest import LoadTestError, Options, conversations, loopback_url, run, store_options
+from fsmdial.serve.loadtest import LoadTestError, Options, conversations, loopback_url, run, store_options
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def assert_nothing_lost(figures: dict) -> None:
@@ -69,7 +69,7 @@ def test_the_model_server_killed_for_a_while_loses_nothing(tmp_path):
     binary = os.environ.get("FSMDIAL_LLAMA_SERVER") or shutil.which("llama-server")
     if binary is None:
         pytest.skip("no llama-server: run benches/build_llama_server.sh, then set $FSMDIAL_LLAMA_SERVER to it")
-    from fsmdial.understand.tiny_model import ensure_tiny_model
+    from fsmdial.testing.tiny_model import ensure_tiny_model
 
     options = Options(
         users=3,

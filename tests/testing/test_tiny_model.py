@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fsmdial.understand.tiny_model import (
+from fsmdial.testing.tiny_model import (
     TINY_MODEL_NAME,
     build_tiny_model,
     ensure_tiny_model,
@@ -74,7 +74,7 @@ def test_no_chat_template_variant(tiny_no_template: Path) -> None:
 
 
 def test_byte_identical_across_processes(tmp_path: Path, tiny: Path) -> None:
-    code = "import sys; from fsmdial.understand.tiny_model import build_tiny_model; build_tiny_model(sys.argv[1])"
+    code = "import sys; from fsmdial.testing.tiny_model import build_tiny_model; build_tiny_model(sys.argv[1])"
     paths = [tmp_path / "a.gguf", tmp_path / "b.gguf"]
     for p in paths:
         subprocess.run([sys.executable, "-c", code, str(p)], check=True, cwd=REPO)

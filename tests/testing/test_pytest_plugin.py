@@ -20,10 +20,10 @@ from fsmdial.runtime import Dialogue
 from fsmdial.testing import (
     ABSENT,
     ANY,
-    Conversation,
     ConversationMismatch,
+    ExpectedTurn,
     FrozenClock,
-    Turn,
+    ScriptedConversation,
     act,
     call,
     pattern,
@@ -98,10 +98,10 @@ CHIEF_TEA = {
 }
 
 ORDER_SCRIPT = [
-    Turn.start(acts=["ask_drink"], node="order"),
-    Turn("two cups of latte please", acts=["ask_day"], slots={"drink": "latte", "cups": 2, "day": ABSENT}),
-    Turn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on 2025-06-14\."))]),
-    Turn(
+    ExpectedTurn.start(acts=["ask_drink"], node="order"),
+    ExpectedTurn("two cups of latte please", acts=["ask_day"], slots={"drink": "latte", "cups": 2, "day": ABSENT}),
+    ExpectedTurn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on 2025-06-14\."))]),
+    ExpectedTurn(
         "yes",
         acts=["ready", "bye"],
         messages=[pattern(r"ticket is \d+"), "Bye."],
@@ -146,7 +146,7 @@ def test_frozen_clock_is_fixed_and_settable():
 
 def test_a_script_that_holds_passes_and_returns_every_reply():
     counter = Counter()
-    results = Conversation(_dialogue(counter)).run(ORDER_SCRIPT)
+    results = ScriptedConversation(_dialogue(counter)).run(ORDER_SCRIPT)
     assert [r.act_names for r in results] == [["ask_drink"], ["ask_day"], ["confirm"], ["ready", "bye"]]
     assert counter.calls == [{"drink": "latte", "cups": 2}]
 
@@ -154,16 +154,18 @@ def test_a_script_that_holds_passes_and_returns_every_reply():
 def test_relative_dates_follow_the_clock():
     dialogue = _dialogue()
     dialogue.clock.set("2025-12-31T10:00")
-    talk = Conversation(dialogue)
+    talk = ScriptedConversation(dialogue)
     talk.start()
     talk.say("one tea", acts=["ask_day"])
     talk.say("tomorrow", slots={"day": "2026-01-01"})
 
 
 def test_a_wrong_expectation_names_the_turn_the_difference_and_the_trace():
-    script = ORDER_SCRIPT[:2] + [Turn("tomorrow", acts=["ask_cups"], slots={"day": "2025-06-15"}, tool_calls=["brew"])]
+    script = ORDER_SCRIPT[:2] + [
+        ExpectedTurn("tomorrow", acts=["ask_cups"], slots={"day": "2025-06-15"}, tool_calls=["brew"])
+    ]
     with pytest.raises(ConversationMismatch) as caught:
-        Conversation(_dialogue()).run(script)
+        ScriptedConversation(_dialogue()).run(script)
     error = caught.value
     assert error.index == 3 and error.result is not None and error.result.act_names == ["confirm"]
     message = str(error)
@@ -183,7 +185,7 @@ def test_a_wrong_expectation_names_the_turn_the_difference_and_the_trace():
 
 
 def test_pattern_and_field_mismatches_are_spelled_out():
-    talk = Conversation(_dialogue())
+    talk = ScriptedConversation(_dialogue())
     talk.start()
     with pytest.raises(ConversationMismatch) as caught:
         talk.say(
@@ -201,9 +203,9 @@ def test_pattern_and_field_mismatches_are_spelled_out():
 
 
 def test_tool_call_arguments_must_match_exactly():
-    script = ORDER_SCRIPT[:3] + [Turn("yes", tool_calls=[call("brew", {"drink": "latte"})])]
+    script = ORDER_SCRIPT[:3] + [ExpectedTurn("yes", tool_calls=[call("brew", {"drink": "latte"})])]
     with pytest.raises(ConversationMismatch) as caught:
-        Conversation(_dialogue()).run(script)
+        ScriptedConversation(_dialogue()).run(script)
     message = str(caught.value)
     assert "tool calls differ (call 1: unexpected argument cups=2)" in message
     assert "actual:   brew(drink='latte', cups=2) -> success {ticket=1}" in message
@@ -216,7 +218,7 @@ def test_a_failing_turn_is_a_mismatch_unless_expected():
     flow = {**COFFEE, "edges": edges + [{"source": "confirm", "target": "broken", "when": {"answer": "other"}}]}
     counter = Counter(broken=True)
     dialogue = _dialogue(counter, flow)
-    talk = Conversation(dialogue)
+    talk = ScriptedConversation(dialogue)
     talk.run(ORDER_SCRIPT[:3])
     before = dialogue.snapshot()
     with pytest.raises(ConversationMismatch) as caught:
@@ -238,21 +240,21 @@ def test_the_failure_edge_is_checked_by_status():
             "tool_calls": [{"tool": "brew", "arguments": {"drink": "latte", "cups": 2}, "status": "failure"}],
         }
     ]
-    Conversation(_dialogue(counter)).run(script)
+    ScriptedConversation(_dialogue(counter)).run(script)
     assert counter.calls == [{"drink": "latte", "cups": 2}]
 
 
 def test_scripted_turns_from_data_are_checked_for_typos():
-    assert Turn.of("hello") == Turn("hello") and Turn.of(None) == Turn.start()
-    assert Turn.of({"user": None, "acts": ["a"]}) == Turn(None, acts=["a"])
+    assert ExpectedTurn.of("hello") == ExpectedTurn("hello") and ExpectedTurn.of(None) == ExpectedTurn.start()
+    assert ExpectedTurn.of({"user": None, "acts": ["a"]}) == ExpectedTurn(None, acts=["a"])
     with pytest.raises(TypeError, match="unknown key\\(s\\) 'act'"):
-        Turn.of({"user": "hi", "act": ["hello"]})
+        ExpectedTurn.of({"user": "hi", "act": ["hello"]})
     with pytest.raises(TypeError, match="needs 'user'"):
-        Turn.of({"acts": ["hello"]})
+        ExpectedTurn.of({"acts": ["hello"]})
 
 
 def test_turn_costs_read_the_understanders_counts():
-    trace = Conversation(_dialogue()).run(ORDER_SCRIPT[:2])[1].trace
+    trace = ScriptedConversation(_dialogue()).run(ORDER_SCRIPT[:2])[1].trace
     nothing = {"path": "rules", "model_calls": 0, "evaluated_tokens": 0, "prompt_tokens": 0, "output_tokens": 0}
     assert turn_costs(trace) == nothing
     trace.model_calls, trace.path = 1, "model"
@@ -276,9 +278,11 @@ def test_turn_costs_read_the_understanders_counts():
 def _plugin_args() -> list[str]:
     """Load the plugin explicitly only when its entry point is not installed (fsmdial not pip-installed)."""
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
-        return ["-p", "fsmdial.pytest_plugin", "-p", "pytest_benchmark.plugin"]
-    installed = any(ep.value == "fsmdial.pytest_plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
-    return [] if installed else ["-p", "fsmdial.pytest_plugin"]
+        return ["-p", "fsmdial.testing.pytest_plugin", "-p", "pytest_benchmark.plugin"]
+    installed = any(
+        ep.value == "fsmdial.testing.pytest_plugin" for ep in importlib.metadata.entry_points(group="pytest11")
+    )
+    return [] if installed else ["-p", "fsmdial.testing.pytest_plugin"]
 
 
 @pytest.fixture
@@ -402,7 +406,7 @@ def test_a_deliberately_wrong_expectation_fails_readably(app: pytest.Pytester):
         ]
     )
     output = result.stdout.str()
-    assert "fsmdial/testing.py" not in output  # the traceback stops at the test's own line
+    assert "fsmdial/testing/" not in output  # the traceback stops at the test's own line
     for wall in ("Act(", "TurnTrace(", "ToolCall(", "TurnResult("):
         assert wall not in output
 
@@ -522,7 +526,7 @@ def test_a_model_is_loaded_lazily_once_and_only_when_asked(pytester: pytest.Pyte
 
 def test_importing_the_plugin_loads_no_model_code():
     code = (
-        "import sys, fsmdial.pytest_plugin; "
+        "import sys, fsmdial.testing.pytest_plugin; "
         "print(sorted(m for m in sys.modules "
         "if m.startswith(('fsmdial.understand.model.gguf', 'llama_cpp', 'outlines'))))"
     )
@@ -596,7 +600,7 @@ def test_benchmarks_time_turns_from_a_restored_state_and_record_model_costs(pyte
 @pytest.mark.model
 def test_the_tiny_model_drives_a_benchmarked_conversation(pytester: pytest.Pytester):
     pytest.importorskip("fsmdial.understand.model.gguf", reason="the GGUF understander is not available")
-    from fsmdial.understand.tiny_model import ensure_tiny_model
+    from fsmdial.testing.tiny_model import ensure_tiny_model
 
     model = ensure_tiny_model()
     pytester.makefile(".json", coffee=json.dumps(COFFEE))

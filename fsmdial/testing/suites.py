@@ -9,7 +9,7 @@ A suite is a JSON-lines file. Each line is one conversation::
 
 * ``flow``: relative to the working directory, else to the suite file's directory or one of its parents;
 * ``now``: the frozen clock of the whole conversation (relative dates have one right answer);
-* ``turns``: :class:`fsmdial.testing.Turn` mappings, the user's texts in order (the bot's opening is
+* ``turns``: :class:`fsmdial.testing.ExpectedTurn` mappings, the user's texts in order (the bot's opening is
   played first); expectations a turn carries (``acts``, ``slots``, ...) are checked and listed in the
   conversation's details, but do not decide success;
 * ``tool_calls``: :class:`fsmdial.testing.ExpectedCall` mappings: the calls of the flow's committing
@@ -48,13 +48,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FsmdialError, SuiteError
+from ..errors import FsmdialError
 from ..flow import ExternalActionNode, Flow, SlotArg
-from ..testing import ANY, ExpectedCall, Turn, check_turn
 from ..trace import ToolCall
 from ..understand.factory import add_model_arguments, understander_from_arguments
+from .expectations import ANY, ExpectedCall, ExpectedTurn, check_turn
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
+
+
+class SuiteError(FsmdialError, ValueError):
+    """A conversation suite file (``fsmdial eval conversations``) that cannot be read: names the file, the line
+    and what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class CustomerConversation:
     id: str
     flow: Path
     now: dt.datetime
-    turns: tuple[Turn, ...]
+    turns: tuple[ExpectedTurn, ...]
     tool_calls: tuple[ExpectedCall, ...]
     tags: tuple[str, ...] = ()
     note: str = ""
@@ -126,7 +131,7 @@ def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConver
     where = f"{where} ({raw['id']})"
     try:
         now = dt.datetime.fromisoformat(raw["now"])
-        turns = tuple(Turn.of(spec) for spec in raw["turns"])
+        turns = tuple(ExpectedTurn.of(spec) for spec in raw["turns"])
         calls = tuple(
             ExpectedCall(**{**spec, "arguments": _expected_values(spec.get("arguments"))}) for spec in raw["tool_calls"]
         )
@@ -477,9 +482,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-if (
-    __name__ == "__main__"
-):  # python -m fsmdial.eval.conversations FILE [...] (before `fsmdial eval conversations` exists)
-    _parser = argparse.ArgumentParser(prog="python -m fsmdial.eval.conversations", description=__doc__.split("\n")[0])
+if __name__ == "__main__":  # python -m fsmdial.testing.suites FILE [...] (before `fsmdial eval conversations` exists)
+    _parser = argparse.ArgumentParser(prog="python -m fsmdial.testing.suites", description=__doc__.split("\n")[0])
     add_arguments(_parser)
     sys.exit(run(_parser.parse_args()))

