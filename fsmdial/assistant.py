@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any, ClassVar, Literal
 
@@ -221,13 +221,28 @@ class Assistant:
             }
         )
 
-    def load_snapshot(self, snapshot: bytes | str) -> None:
-        """Continue from ``snapshot``: all or nothing. Every part is checked (each flow's session against its
-        flow) before anything changes; any problem is a :class:`SnapshotError` and the assistant is as it was."""
-        try:
-            data = orjson.loads(snapshot)
-        except (orjson.JSONDecodeError, TypeError) as exc:
-            raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
+    @classmethod
+    def restore(
+        cls, flows: Sequence[FlowSource], snapshot: bytes | str | Mapping[str, Any], **kwargs: Any
+    ) -> Assistant:
+        """An assistant continuing from ``snapshot`` (keyword arguments as for the constructor), as
+        :meth:`Dialogue.restore <fsmdial.runtime.Dialogue.restore>` is for one flow: a damaged or foreign
+        snapshot is a :class:`~fsmdial.errors.SnapshotError`."""
+        assistant = cls(flows, **kwargs)
+        assistant.load_snapshot(snapshot)
+        return assistant
+
+    def load_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> None:
+        """Continue from ``snapshot`` (JSON bytes or text, or the document already parsed): all or nothing. Every
+        part is checked (each flow's session against its flow) before anything changes; any problem is a
+        :class:`SnapshotError` and the assistant is as it was."""
+        if isinstance(snapshot, Mapping):
+            data: Any = dict(snapshot)
+        else:
+            try:
+                data = orjson.loads(snapshot)
+            except (orjson.JSONDecodeError, TypeError) as exc:
+                raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("format") != "fsmdial.assistant":
             raise SnapshotError("not an fsmdial assistant snapshot")
         try:
