@@ -76,6 +76,8 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "NotFound": "fsmdial.errors",
     "StarFormatError": "fsmdial.errors",
     "SuiteError": "fsmdial.errors",
+    "InitError": "fsmdial.errors",
+    "DirectoryNotEmpty": "fsmdial.errors",
 }
 
 
@@ -106,11 +108,13 @@ if TYPE_CHECKING:
     from .errors import CommitGuardError as CommitGuardError
     from .errors import ConflictError as ConflictError
     from .errors import DamagedTrace as DamagedTrace
+    from .errors import DirectoryNotEmpty as DirectoryNotEmpty
     from .errors import FlowError as FlowError
     from .errors import FlowIssue as FlowIssue
     from .errors import FlowLoopError as FlowLoopError
     from .errors import FsmdialError as FsmdialError
     from .errors import GrammarError as GrammarError
+    from .errors import InitError as InitError
     from .errors import LoadTestError as LoadTestError
     from .errors import MissingExtraError as MissingExtraError
     from .errors import MissingPredicateError as MissingPredicateError

@@ -48,6 +48,8 @@ __all__ = [
     "SuiteError",
     "CommitGuardError",
     "GrammarError",
+    "InitError",
+    "DirectoryNotEmpty",
 ]
 """Every public error; ``fsmdial`` exports each of them (tests/test_packaging.py checks both)."""
 
@@ -255,6 +257,18 @@ class SuiteError(FsmdialError, ValueError):
 
 class StarFormatError(FsmdialError, ValueError):
     """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
+
+
+class InitError(FsmdialError):
+    """``fsmdial init`` cannot write the starter project where asked (``path``: where)."""
+
+    def __init__(self, path: Any, message: str):
+        self.path = path
+        super().__init__(message)
+
+
+class DirectoryNotEmpty(InitError):
+    """The folder ``fsmdial init`` was given has files already: nothing is written without ``--force``."""
 
 
 def require(module: str, extra: str, needed_by: str) -> Any:

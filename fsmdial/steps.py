@@ -27,7 +27,7 @@ from .errors import CommitGuardError, FlowLoopError
 from .flow import AnyNode, ConfirmNode, EndNode, ExternalActionNode, InformNode, RequestNode, Slot, SlotArg
 from .language import sentences
 from .machine import FlowMachine
-from .responses import TemplateValues, render
+from .responses import TemplateValues, message_style, render
 from .tables import FlowTables
 from .trace import Act, ActKind, TurnTrace
 
@@ -77,7 +77,9 @@ class Turn:
         self.machine = machine
         self.tables = tables
         self.actions = actions
-        self.values = TemplateValues(machine.session, tables.optional)
+        flow = tables.flow
+        kinds = {name: slot.type.value for name, slot in tables.slots.items()}
+        self.values = TemplateValues(machine.session, tables.optional, kinds, message_style(flow.locale, flow.clock))
         self.lenient = tables.flow.options.lenient_format_specs
         self.begin(trace or TurnTrace(turn=0, text=""))
 
@@ -142,7 +144,9 @@ class RequestStep(NodeHandler):
             question = turn.question(
                 turn.render(confirm.confirm, f"node {node.id!r}")
                 if isinstance(confirm.confirm, str)
-                else sentences.confirm_value(confirm.readable, session.slots[confirm.name])
+                else sentences.confirm_value(
+                    confirm.readable, turn.values.shown(confirm.name, session.slots[confirm.name])
+                )
             )
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
             return PAUSE
