@@ -100,7 +100,7 @@ CHIEF_TEA = {
 ORDER_SCRIPT = [
     Turn.start(acts=["ask_drink"], node="order"),
     Turn("two cups of latte please", acts=["ask_day"], slots={"drink": "latte", "cups": 2, "day": ABSENT}),
-    Turn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on 2025-06-14\."))]),
+    Turn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on Saturday 14 June\."))]),
     Turn(
         "yes",
         acts=["ready", "bye"],

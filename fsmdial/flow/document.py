@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, JsonValue, field_validator, model_validator
 
 from ..errors import FlowIssue
 from ..language.locales import LOCALES, Clock
@@ -66,7 +66,7 @@ class Flow(FlowModel):
         "en",
         description="The words values are shown with in messages: yes/no, weekday and month names, am/pm "
         "(a boolean reads 'yes', a date 'Saturday 28 November'). Locales: " + ", ".join(sorted(LOCALES)) + ".",
-        json_schema_extra={"enum": sorted(LOCALES)},
+        json_schema_extra={"enum": list[JsonValue](sorted(LOCALES))},
     )
     clock: Clock | None = Field(
         None,

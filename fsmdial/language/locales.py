@@ -72,8 +72,7 @@ class Locale:
         """``value`` laid out by ``pattern`` (:data:`DATE_DIRECTIVES` or :data:`TIME_DIRECTIVES`, ``%-d`` without
         the leading zero, ``%%`` a percent sign) with this locale's names. Raises ``ValueError`` for a directive
         that does not apply to the value (see :func:`pattern_problem`)."""
-        kind = "time" if isinstance(value, dt.time) else "date"
-        problem = pattern_problem(pattern, kind)
+        problem = pattern_problem(pattern, "time" if isinstance(value, dt.time) else "date")
         if problem:
             raise ValueError(problem)
         return _DIRECTIVE.sub(lambda found: self._directive(value, found.group(1), found.group(2)), pattern)
