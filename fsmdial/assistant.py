@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any, ClassVar, Literal
 
@@ -31,8 +31,9 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, Va
 from .actions import committed_slots
 from .errors import FsmdialError, SnapshotError, TurnError
 from .flow import Flow
-from .language import sentences
+from .language import read_acts, sentences
 from .language.choices import closest_value
+from .responses import template_fields
 from .restoring import read_session
 from .runtime import MAX_INPUT_CHARS, AllOrNothing, Dialogue, checked_parse, clean_input
 from .session import describe
@@ -159,22 +160,39 @@ class Assistant:
             trace = TurnTrace(0, cleaned, notes=[note] if note else [])
             parse = self._route(cleaned)
             trace.parse, trace.path = parse.to_dict(), parse.path
-            if parse.intent == GOODBYE:
+            said = read_acts(cleaned)
+            # A hello (or, before any task was done, thanks: no goodbye yet) is answered in kind, not as out of scope.
+            social = (said.greet or (said.thank and not self.dialogues)) and not said.bye
+            if parse.intent == GOODBYE and not social:
                 self.ended = True
                 return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], trace, "route", True)
-            if parse.intent not in self.route_of:
-                chosen = route_by_cues(self.cues, cleaned)
-                if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
-                    trace.notes.append(f"routed by the task's own words: {chosen}")
-                    return self._switch(chosen, text, [])
-                act = Act("fallback", "out_of_scope", sentences.can_help_with(task_words(name) for name in self.flows))
-                return TurnResult([act], [], trace, "route", False)
-            return self._switch(self.route_of[parse.intent], text, [])
+            if parse.intent in self.route_of:
+                return self._switch(self.route_of[parse.intent], text, [])
+            # A message of greetings only names no task ("good morning" is no choice of a "morning" value).
+            chosen = None if social and said.only_social else route_by_cues(self.cues, cleaned)
+            if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
+                trace.notes.append(f"routed by the task's own words: {chosen}")
+                return self._switch(chosen, text, [])
+            if social and (said.only_social or said.question):  # "hi there", "thanks!", "hi, can you help?"
+                trace.notes.append("a greeting before any task: answered with what this assistant does")
+                return TurnResult([self._social_reply(said.greet)], [], trace, "route", False)
+            act = Act("fallback", "out_of_scope", sentences.can_help_with(task_words(name) for name in self.flows))
+            return TurnResult([act], [], trace, "route", False)
         name = self.active
         result = self._dialogue(name).turn(text)
         if result.route is not None:  # interrupted by another flow
             return self._switch(self.route_of[result.route], text, [])
         return self._after(name, result, [])
+
+    def _social_reply(self, hello: bool) -> Act:
+        """The answer to a greeting (``hello``) or thanks before any task: the first flow's own greeting (else the
+        engine's hello), or the engine's welcome, then what the assistant does in short words."""
+        tasks = [task_words(name) for name in self.flows]
+        if not hello:
+            return Act("greeting", "welcome", f"{sentences.welcome()} {sentences.offer(tasks)}")
+        opener = next(filter(None, (flow_greeting(cls.FLOW) for cls in self.flows.values())), sentences.hello())
+        # A flow's greeting that asks already ("Hello, how can I help?") is not followed by a second question.
+        return Act("greeting", "greeting", f"{opener} {sentences.offer(tasks, ask=not opener.endswith('?'))}")
 
     def _switch(self, name: str, text: str, acts: list[Act]) -> TurnResult:
         if name in self.stack:
@@ -221,13 +239,28 @@ class Assistant:
             }
         )
 
-    def load_snapshot(self, snapshot: bytes | str) -> None:
-        """Continue from ``snapshot``: all or nothing. Every part is checked (each flow's session against its
-        flow) before anything changes; any problem is a :class:`SnapshotError` and the assistant is as it was."""
-        try:
-            data = orjson.loads(snapshot)
-        except (orjson.JSONDecodeError, TypeError) as exc:
-            raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
+    @classmethod
+    def restore(
+        cls, flows: Sequence[FlowSource], snapshot: bytes | str | Mapping[str, Any], **kwargs: Any
+    ) -> Assistant:
+        """An assistant continuing from ``snapshot`` (keyword arguments as for the constructor), as
+        :meth:`Dialogue.restore <fsmdial.runtime.Dialogue.restore>` is for one flow: a damaged or foreign
+        snapshot is a :class:`~fsmdial.errors.SnapshotError`."""
+        assistant = cls(flows, **kwargs)
+        assistant.load_snapshot(snapshot)
+        return assistant
+
+    def load_snapshot(self, snapshot: bytes | str | Mapping[str, Any]) -> None:
+        """Continue from ``snapshot`` (JSON bytes or text, or the document already parsed): all or nothing. Every
+        part is checked (each flow's session against its flow) before anything changes; any problem is a
+        :class:`SnapshotError` and the assistant is as it was."""
+        if isinstance(snapshot, Mapping):
+            data: Any = dict(snapshot)
+        else:
+            try:
+                data = orjson.loads(snapshot)
+            except (orjson.JSONDecodeError, TypeError) as exc:
+                raise SnapshotError(f"assistant snapshot is not valid JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("format") != "fsmdial.assistant":
             raise SnapshotError("not an fsmdial assistant snapshot")
         try:
@@ -265,6 +298,21 @@ _CUE_STOP = frozenset({"with", "from", "your", "this", "that", "other", "none", 
 def task_words(name: str) -> str:
     """A flow's name in short words ("restaurant_booking" -> "restaurant booking")."""
     return " ".join(re.split(r"[_\W]+", name)).strip()
+
+
+def flow_greeting(flow: Flow) -> str | None:
+    """The response of ``flow``'s greeting (a global action whose examples are all greetings, as the rules read
+    them: ``"hello"`` with "hi", "hello"), when it names no value (none is held before the flow runs)."""
+    for action in flow.global_actions:
+        examples = [read_acts(example) for example in action.examples]
+        if (
+            action.response
+            and examples
+            and all(said.greet and said.only_social for said in examples)
+            and not template_fields(action.response)
+        ):
+            return action.response.strip()
+    return None
 
 
 def flow_cues(flows: dict[str, Flow]) -> dict[str, tuple[frozenset[str], re.Pattern[str] | None]]:

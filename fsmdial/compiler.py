@@ -22,7 +22,7 @@ import hashlib
 import pprint
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from . import __version__
 from .flow import (
@@ -340,6 +340,7 @@ def mermaid(
     title: bool = True,
     keep: re.Pattern[str] = LABEL_CHARS,
     class_defs: Sequence[str] = (),
+    direction: Literal["LR", "TB"] = "LR",
 ) -> str:
     """The compiled flow's state machine as a Mermaid state diagram.
 
@@ -347,11 +348,11 @@ def mermaid(
     only when that is a plain identifier (``state_N`` otherwise), and every label is escaped
     (:func:`mermaid_text`). A page drawing the diagram (``fsmdial serve``) passes its own state ``names``
     (plain identifiers it highlights by, one per node), leaves the ``title`` out, escapes with ``keep``
-    and adds its ``classDef`` lines (``class_defs``, written after the direction).
+    and adds its ``classDef`` lines (``class_defs``, written after the ``direction``, left to right by default).
     """
     names = _state_names(cls) if names is None else names
     lines = ["---", f"title: {mermaid_text(cls.FLOW.name, keep)}", "---"] if title else []
-    lines += ["stateDiagram-v2", "  direction LR", *(f"  {line}" for line in class_defs)]
+    lines += ["stateDiagram-v2", f"  direction {direction}", *(f"  {line}" for line in class_defs)]
     for node in cls.FLOW.nodes:
         lines.append(f'  state "{mermaid_text(node.id, keep)}" as {names[node.id]}')
     for spec in cls.TRANSITIONS:

@@ -37,7 +37,7 @@ from .flow import (
 )
 from .language import sentences
 from .machine import FlowMachine
-from .responses import TemplateValues, render
+from .responses import TemplateValues, message_style, render
 from .tables import FlowTables
 from .trace import Act, ActKind, TurnTrace
 
@@ -87,7 +87,9 @@ class TurnContext:
         self.machine = machine
         self.tables = tables
         self.actions = actions
-        self.values = TemplateValues(machine.session, tables.optional)
+        flow = tables.flow
+        kinds = {name: slot.type.value for name, slot in tables.slots.items()}
+        self.values = TemplateValues(machine.session, tables.optional, kinds, message_style(flow.locale, flow.clock))
         self.lenient = tables.flow.options.lenient_format_specs
         self.begin(trace or TurnTrace(turn=0, text=""))
 
@@ -152,7 +154,9 @@ class RequestStep(NodeHandler):
             question = turn.question(
                 turn.render(confirm.confirm, f"node {node.id!r}")
                 if isinstance(confirm.confirm, str)
-                else sentences.confirm_value(confirm.readable, session.slots[confirm.name])
+                else sentences.confirm_value(
+                    confirm.readable, turn.values.shown(confirm.name, session.slots[confirm.name])
+                )
             )
             turn.acts.append(Act("confirm", f"confirm_{confirm.name}", question, node.id, confirm.name))
             return PAUSE

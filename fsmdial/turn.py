@@ -128,6 +128,7 @@ def respond(
 ) -> TurnResult:
     """Apply ``parse`` (understood from ``text`` in ``state``; no state at the opening) and advance."""
     session, trace, acts, flow = turn.session, turn.trace, turn.acts, turn.tables.flow
+    turn.values.today = now.date()  # a date in this turn's messages names its year when it is not this one
     if session.ended:
         return after_end(turn, parse)
     started = time.perf_counter()
@@ -354,7 +355,7 @@ def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime)
         )
         turn.say("fallback", "committed", said, slot=refused[0].name)
     if corrections:
-        said = sentences.changed([(slot.noun, value) for slot, value in corrections])
+        said = sentences.changed([(slot.noun, turn.values.shown(slot.name, value)) for slot, value in corrections])
         turn.say("changed", "changed", said, slot=corrections[0][0].name)
     if changed:
         invalidate(turn, changed)

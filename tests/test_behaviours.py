@@ -47,8 +47,8 @@ def test_correction_while_confirmation_pending_reconfirms_and_says_what_changed(
         ],
         clock,
     )
-    assert results[-1].acts[0].text == "OK, I changed the date to 2026-12-09."
-    assert "on 2026-12-09 at 19:00" in results[-1].acts[1].text
+    assert results[-1].acts[0].text == "OK, I changed the date to Wednesday 9 December."
+    assert "on Wednesday 9 December at 7 pm" in results[-1].acts[1].text
     assert results[-1].trace.slot_changes == [{"slot": "date", "old": "2026-11-23", "new": "2026-12-09"}]
     assert "confirm_booking" in results[-1].trace.reset
 

@@ -37,7 +37,7 @@ def time_flow(invalid: str | None = "We're open {earliest} to {latest}.", **slot
         "name": "hours",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [time]},
-            {"id": "done", "type": "end", "message": "At {time}."},
+            {"id": "done", "type": "end", "message": "At {time:%H:%M}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],
     }
@@ -59,7 +59,7 @@ def booking_flow(lead: int = 0, hours: tuple[str, str] = ("08:00", "22:00")) -> 
         "nodes": [
             {"id": "ask_day", "type": "request", "slots": [{"name": "day", "type": "date", "invalid": "Another day?"}]},
             {"id": "ask_time", "type": "request", "slots": [time]},
-            {"id": "done", "type": "end", "message": "{day} at {time}."},
+            {"id": "done", "type": "end", "message": "{day:%Y-%m-%d} at {time:%H:%M}."},
         ],
         "edges": [{"source": "ask_day", "target": "ask_time"}, {"source": "ask_time", "target": "done"}],
     }
@@ -136,7 +136,7 @@ def test_the_bound_placeholders_are_the_slots_own_and_checked() -> None:
             "invalid": "Any day from {earliest} to {latest}.",
         }
     ]
-    date_doc["nodes"][1]["message"] = "{day}"
+    date_doc["nodes"][1]["message"] = "{day:%Y-%m-%d}"
     d = dialogue(date_doc)
     assert "Any day from Friday 13 June 2025 to Monday 30 June 2025." in d.turn("July 4").messages
 
@@ -390,7 +390,7 @@ def test_a_new_date_that_puts_the_held_time_in_the_past_asks_the_time_again() ->
 
 
 def _confirming(doc: dict[str, Any]) -> dict[str, Any]:
-    doc["nodes"][-1] = {"id": "check", "type": "inform_and_confirm", "question": "{day} at {time}?"}
+    doc["nodes"][-1] = {"id": "check", "type": "inform_and_confirm", "question": "{day:%Y-%m-%d} at {time:%H:%M}?"}
     doc["nodes"].append({"id": "done", "type": "end", "message": "Booked."})
     doc["edges"] = [
         {"source": "ask_day", "target": "ask_time"},

@@ -68,7 +68,14 @@ def test_every_public_name_is_importable_from_fsmdial():
 def test_the_public_surface_is_small():
     assert len(fsmdial._EXPORTS) <= MAX_EXPORTS
     # The tools around the engine are not in it: they have their own homes.
-    tooling = ("fsmdial.serve", "fsmdial.testing", "fsmdial.eval", "fsmdial.importers", "fsmdial.cli")
+    tooling = (
+        "fsmdial.serve",
+        "fsmdial.testing",
+        "fsmdial.eval",
+        "fsmdial.importers",
+        "fsmdial.cli",
+        "fsmdial.scaffold",
+    )
     assert [name for name, module in fsmdial._EXPORTS.items() if module.startswith(tooling)] == []
     assert not {"SessionStore", "LoadTestError", "SuiteError", "StarFormatError", "ServeError"} & set(dir(fsmdial))
 
@@ -259,7 +266,7 @@ def test_require_names_the_extra_of_a_module_that_is_not_installed():
 # ------------------------------------------------------------------
 # issue 22 #19, issue 32: the engine's errors live in fsmdial.errors, a tool's errors beside the tool
 
-TOOLS = ("fsmdial.serve", "fsmdial.testing", "fsmdial.eval", "fsmdial.importers", "fsmdial.cli")
+TOOLS = ("fsmdial.serve", "fsmdial.testing", "fsmdial.eval", "fsmdial.importers", "fsmdial.cli", "fsmdial.scaffold")
 """The packages around the engine: their errors live beside them, not in fsmdial.errors."""
 
 

@@ -33,7 +33,7 @@ def test_the_default_invalid_and_correction_messages_name_the_slot_by_its_noun(c
     assert dialogue.turn("make it 5 people").messages[0] == "OK, I changed the party size to 5."
     assert (
         dialogue.turn("no, at 8pm on friday").messages[0]
-        == "OK, I changed the date to 2026-11-27 and the time to 20:00."
+        == "OK, I changed the date to Friday 27 November and the time to 8 pm."
     )
 
 

@@ -26,7 +26,7 @@ def date_flow(**bounds: str) -> dict[str, Any]:
         "name": "dates",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date", **bounds}]},
-            {"id": "done", "type": "end", "message": "Day {day}."},
+            {"id": "done", "type": "end", "message": "Day {day:%Y-%m-%d}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],
     }

@@ -1,5 +1,6 @@
 """The ``fsmdial`` command line: one module per group of commands, each adding its own with ``register``.
 
+* :mod:`.init`: ``init`` (a starter project);
 * :mod:`.flows`: ``validate``, ``compile``, ``graph``, ``schema``;
 * :mod:`.chat`: ``chat`` (one flow, or several as one assistant, in the terminal);
 * :mod:`.models`: ``tiny-model``, ``models fetch | list``;
@@ -20,9 +21,9 @@ import sys
 
 from .. import __version__
 from ..errors import FlowError, FsmdialError
-from . import chat, eval, flows, importers, loadtest, models, serve, understand
+from . import chat, eval, flows, importers, init, loadtest, models, serve, understand
 
-GROUPS = (flows, chat, models, importers, eval, understand, serve, loadtest)
+GROUPS = (init, flows, chat, models, importers, eval, understand, serve, loadtest)
 """The command groups, in the order ``fsmdial --help`` lists their commands."""
 
 

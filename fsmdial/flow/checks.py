@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import FlowIssue
 from ..language.text import fold as fold_text
-from ..responses import parse_template
+from ..responses import parse_template, spec_problem
 from ..slots import KINDS, SlotType
 from .graph import on_cycle, reachable
 from .nodes import (
@@ -382,16 +382,15 @@ class FlowChecker:
                 self.check_placeholder(node_id, field, where)
 
     def check_format_spec(self, field: str, spec: str, where: str) -> None:
-        problem = format_spec_problem(spec)
         slots = self.slots
+        if field in slots and slots[field].type in (SlotType.date, SlotType.time):  # a pattern: {day:%A %-d %B}
+            pattern = spec_problem(spec, slots[field].type.value)
+            if pattern:
+                self.add(where, f"placeholder {{{field}:{spec}}}: {pattern}")
+            return
+        problem = format_spec_problem(spec)
         if problem:
             self.add(where, f"placeholder {{{field}:{spec}}}: the format spec {problem}")
-        elif field in slots and slots[field].type in (SlotType.date, SlotType.time):
-            self.add(
-                where,
-                f"placeholder {{{field}:{spec}}}: {slots[field].type.value} values are shown as written "
-                f"(YYYY-MM-DD / HH:MM); a format spec is not applied to them",
-            )
 
     def check_placeholder(self, node_id: str | None, field: str, where: str) -> None:
         """``{field}`` must be bound: a slot, ``result.x`` declared by an action before the node, or ``node.x``."""

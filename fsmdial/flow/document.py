@@ -19,9 +19,10 @@ from functools import cached_property
 from typing import Any
 
 import orjson
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, JsonValue, field_validator, model_validator
 
 from ..errors import FlowIssue
+from ..language.locales import LOCALES, Clock
 from .checks import check_flow
 from .graph import reachable
 from .nodes import (
@@ -61,6 +62,24 @@ class Flow(FlowModel):
     global_actions: list[GlobalAction] = Field(default_factory=list)
     fallbacks: Fallbacks = Field(default_factory=Fallbacks)  # type: ignore[arg-type]
     options: FlowOptions = Field(default_factory=FlowOptions, description="Engine leniencies this flow opts into.")  # type: ignore[arg-type]
+    locale: str = Field(
+        "en",
+        description="The words values are shown with in messages: yes/no, weekday and month names, am/pm "
+        "(a boolean reads 'yes', a date 'Saturday 28 November'). Locales: " + ", ".join(sorted(LOCALES)) + ".",
+        json_schema_extra={"enum": list[JsonValue](sorted(LOCALES))},
+    )
+    clock: Clock | None = Field(
+        None,
+        description="How times read in messages: '12h' ('5:30 pm', 'noon') or '24h' ('17:30'); default: the "
+        "locale's usual clock (en: 12h). Slots and tool arguments keep HH:MM.",
+    )
+
+    @field_validator("locale")
+    @classmethod
+    def _known_locale(cls, code: str) -> str:
+        if code not in LOCALES:
+            raise ValueError(f"no locale {code!r} (there are: {', '.join(sorted(LOCALES))})")
+        return code
 
     @model_validator(mode="before")
     @classmethod

@@ -68,4 +68,20 @@ def take_your_time() -> str:
 
 def can_help_with(tasks: Iterable[str]) -> str:
     """The out-of-scope reply of an assistant: what it can do, in short words."""
-    return f"Sorry, I can help with {_listed(list(tasks))}. What would you like to do?"
+    return f"Sorry, {offer(tasks)}"
+
+
+def offer(tasks: Iterable[str], *, ask: bool = True) -> str:
+    """What an assistant can do, in short words, and (``ask``) the question which."""
+    said = f"I can help with {_listed(list(tasks))}."
+    return f"{said} What would you like to do?" if ask else said
+
+
+def hello() -> str:
+    """An assistant's answer to a greeting before any task, when no flow declares a greeting of its own."""
+    return "Hello!"
+
+
+def welcome() -> str:
+    """An assistant's answer to thanks before any task was done."""
+    return "You're welcome!"

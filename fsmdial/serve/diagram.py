@@ -5,6 +5,11 @@ syntax or HTML, so the diagram is drawn by the same code as ``fsmdial graph``
 (:func:`fsmdial.compiler.mermaid`) with the states named ``s0``, ``s1``, ... (the aliases the page
 highlights by), no title (the page shows the flow name itself, escaped), and every label kept to
 letters, digits, ``_`` and spaces (:data:`fsmdial.compiler.PLAIN_CHARS`; the rest as entity codes).
+
+The page lays the flow out top to bottom (``fsmdial graph`` draws left to right): a flow's nodes follow each other,
+so left to right a chain of 30 nodes is some ten thousand pixels wide for a pane of a few hundred, and even the
+restaurant booking's seven only fit it at a size nobody can read; top to bottom the drawing is about as wide as
+a few node labels, and the page pans and zooms it (``static/app.js``) at a size its labels can be read at.
 """
 
 from __future__ import annotations
@@ -35,4 +40,5 @@ class Diagram:
 def flow_diagram(cls: Any) -> Diagram:
     """The diagram of a compiled flow class (see the module docstring)."""
     aliases = {node.id: f"s{index}" for index, node in enumerate(cls.FLOW.nodes)}
-    return Diagram(mermaid(cls, names=aliases, title=False, keep=PLAIN_CHARS, class_defs=CLASS_DEFS), aliases)
+    source = mermaid(cls, names=aliases, title=False, keep=PLAIN_CHARS, class_defs=CLASS_DEFS, direction="TB")
+    return Diagram(source, aliases)

@@ -145,7 +145,7 @@ def _visit(earliest: str, latest: str) -> dict[str, object]:
         "name": "visit",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [day]},
-            {"id": "done", "type": "end", "message": "See you on {day}."},
+            {"id": "done", "type": "end", "message": "See you on {day:%Y-%m-%d}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],
     }
@@ -209,7 +209,7 @@ def _booking(hours: tuple[str, str] = ("08:00", "22:00")) -> dict[str, object]:
         "name": "booking",
         "nodes": [
             {"id": "ask", "type": "request", "slots": [{"name": "day", "type": "date"}, time]},
-            {"id": "done", "type": "end", "message": "{day} at {time}."},
+            {"id": "done", "type": "end", "message": "{day:%Y-%m-%d} at {time:%H:%M}."},
         ],
         "edges": [{"source": "ask", "target": "done"}],
     }

@@ -94,13 +94,13 @@ def test_booking_through_the_api_follows_the_flow(client):
         view = say(client, sid, text)
     assert view["node"] == "confirm_booking"
     assert view["entered"] == ["confirm_booking"]
-    assert bot_text(view) == ["A table for 4 on 2026-11-23 at 19:00, under the name Alex. Shall I book it?"]
+    assert bot_text(view) == ["A table for 4 on Monday 23 November at 7 pm, under the name Alex. Shall I book it?"]
     assert slot(view, "time") == {"name": "time", "value": "19:00", "set": True, "turn": 4, "corrected": False}
     assert slot(view, "name")["turn"] == 1 and slot(view, "party_size")["value"] == 4
     assert slot(view, "seating")["set"] is False
 
     view = say(client, sid, "actually make it 8pm")
-    assert bot_text(view)[0] == "OK, I changed the time to 20:00."
+    assert bot_text(view)[0] == "OK, I changed the time to 8 pm."
     assert view["entered"] == ["ask_booking", "confirm_booking"]  # rewound to the question, then on to confirm
     assert slot(view, "time") == {"name": "time", "value": "20:00", "set": True, "turn": 5, "corrected": True}
     trace = view["turns"][-1]["trace"]
@@ -365,7 +365,7 @@ def test_flow_text_cannot_inject_into_the_diagram(tmp_path):
     path.write_bytes(orjson.dumps(data))
     diagram = flow_diagram(flow_class(load_flow(path)))
     allowed = re.compile(
-        r'stateDiagram-v2|direction LR|classDef (current|entered) [\w:#,.-]+|state "[\w #;]*" as s\d+'
+        r'stateDiagram-v2|direction TB|classDef (current|entered) [\w:#,.-]+|state "[\w #;]*" as s\d+'
         r"|(s\d+|\[\*\]) --> s\d+(: [\w #;]*)?"
     )
     for line in diagram.source.splitlines():

@@ -100,7 +100,7 @@ CHIEF_TEA = {
 ORDER_SCRIPT = [
     ExpectedTurn.start(acts=["ask_drink"], node="order"),
     ExpectedTurn("two cups of latte please", acts=["ask_day"], slots={"drink": "latte", "cups": 2, "day": ABSENT}),
-    ExpectedTurn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on 2025-06-14\."))]),
+    ExpectedTurn("tomorrow", acts=[act("confirm", kind="confirm", text=pattern(r"^2 latte on Saturday 14 June\."))]),
     ExpectedTurn(
         "yes",
         acts=["ready", "bye"],

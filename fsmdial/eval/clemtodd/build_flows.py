@@ -249,6 +249,7 @@ def restaurant_flow(data_dir: Path) -> dict[str, Any]:
     return {
         "name": "restaurant",
         "description": "find and book a restaurant in Cambridge",
+        "clock": "24h",  # MultiWOZ gives times as 19:00: the confirmation says them back that way
         "examples": [
             "a restaurant",
             "restaurant",
@@ -410,6 +411,7 @@ def train_flow(data_dir: Path) -> dict[str, Any]:
     return {
         "name": "train",
         "description": "find and book a train ticket",
+        "clock": "24h",  # MultiWOZ gives times as 19:00: the confirmation says them back that way
         "examples": [
             "a train",
             "train",

@@ -210,10 +210,161 @@ function mermaidReady() {
       startOnLoad: false,
       securityLevel: "strict",
       theme: "neutral",
+      state: { useMaxWidth: false }, // drawn at its own size: the pane pans and zooms it (below)
     });
     state.mermaidInitialised = true;
   }
   return true;
+}
+
+// ------------------------------------------------------------------ the diagram, panned and zoomed
+// The SVG is drawn at its own size in a canvas moved and scaled by one CSS transform; the pane clips it. A flow
+// is first shown at the larger of "the whole flow fits" and "its labels are READABLE_PX tall", with the current
+// node in view. The zoom and position are kept across turns (per flow); the view moves by itself only when the
+// current node would be out of sight.
+const READABLE_PX = 12;
+const ZOOM_STEP = 1.25;
+const MAX_SCALE = 4;
+const PAD = 12;
+const diagramView = { flow: null, scale: 1, x: 0, y: 0, base: 1, width: 0, height: 0, saved: {} };
+
+function pane() {
+  const box = $("diagram");
+  return { box, w: box.clientWidth, h: box.clientHeight, canvas: box.querySelector(".diagram-canvas") };
+}
+
+function applyView() {
+  const { canvas } = pane();
+  if (!canvas) return;
+  const v = diagramView;
+  canvas.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.scale})`;
+  v.saved[v.flow] = { scale: v.scale, x: v.x, y: v.y };
+}
+
+function clampView() {
+  // Some of the drawing always stays in the pane, however far it is dragged.
+  const { w, h } = pane();
+  const v = diagramView;
+  const dw = v.width * v.scale, dh = v.height * v.scale;
+  const mx = Math.min(48, dw), my = Math.min(48, dh);
+  v.x = Math.min(w - mx, Math.max(mx - dw, v.x));
+  v.y = Math.min(h - my, Math.max(my - dh, v.y));
+}
+
+function fitScale() {
+  const { w, h } = pane();
+  return Math.min((w - 2 * PAD) / diagramView.width, (h - 2 * PAD) / diagramView.height);
+}
+
+function zoomAt(factor, px, py) {
+  const v = diagramView;
+  if (!pane().canvas) return;
+  const scale = Math.min(MAX_SCALE, Math.max(Math.min(fitScale(), v.base) * 0.5, v.scale * factor));
+  const k = scale / v.scale;
+  v.x = px - (px - v.x) * k;
+  v.y = py - (py - v.y) * k;
+  v.scale = scale;
+  clampView();
+  applyView();
+}
+
+function zoomCentre(factor) {
+  const { w, h } = pane();
+  zoomAt(factor, w / 2, h / 2);
+}
+
+function panBy(dx, dy) {
+  if (!pane().canvas) return;
+  diagramView.x += dx;
+  diagramView.y += dy;
+  clampView();
+  applyView();
+}
+
+function fitDiagram() {
+  const { w, h, canvas } = pane();
+  if (!canvas) return;
+  const v = diagramView;
+  v.scale = fitScale();
+  v.x = (w - v.width * v.scale) / 2;
+  v.y = (h - v.height * v.scale) / 2;
+  applyView();
+}
+
+// Where the current node is, in the drawing's own units.
+function currentNodeBox() {
+  const { box, canvas } = pane();
+  const g = box.querySelector("g[data-highlight=current]");
+  if (!g || !canvas) return null;
+  const c = canvas.getBoundingClientRect(), r = g.getBoundingClientRect(), s = diagramView.scale;
+  return { x: (r.left - c.left) / s, y: (r.top - c.top) / s, w: r.width / s, h: r.height / s };
+}
+
+// Put the view on ``node`` (the drawing centred when it fits the pane, else the node a third of the way down).
+function placeOn(node) {
+  const { w, h } = pane();
+  const v = diagramView;
+  const dw = v.width * v.scale, dh = v.height * v.scale;
+  const cx = node ? node.x + node.w / 2 : v.width / 2, cy = node ? node.y + node.h / 2 : 0;
+  v.x = dw <= w ? (w - dw) / 2 : Math.min(PAD, Math.max(w - dw - PAD, w / 2 - cx * v.scale));
+  v.y = dh <= h ? (h - dh) / 2 : Math.min(PAD, Math.max(h - dh - PAD, h / 3 - cy * v.scale));
+}
+
+function resetDiagram() {
+  if (!pane().canvas) return;
+  diagramView.scale = diagramView.base;
+  placeOn(currentNodeBox());
+  applyView();
+}
+
+function followCurrentNode() {
+  const node = currentNodeBox();
+  if (!node) return;
+  const { w, h } = pane();
+  const v = diagramView;
+  const left = v.x + node.x * v.scale, top = v.y + node.y * v.scale;
+  const inside = left >= 0 && top >= 0 && left + node.w * v.scale <= w && top + node.h * v.scale <= h;
+  if (!inside) placeOn(node);
+}
+
+// Size the drawing, then show it: as it was for this flow, else at the readable size on the current node.
+function showDiagram(flowName) {
+  const { box, canvas } = pane();
+  const svg = canvas.querySelector("svg");
+  const frame = svg.viewBox.baseVal;
+  const v = diagramView;
+  v.width = frame && frame.width ? frame.width : svg.getBBox().width;
+  v.height = frame && frame.height ? frame.height : svg.getBBox().height;
+  svg.setAttribute("width", String(v.width)); // its own size; the canvas transform scales it
+  svg.setAttribute("height", String(v.height));
+  svg.style.maxWidth = "none";
+  const label = svg.querySelector("g.node .nodeLabel, g.node text");
+  const font = (label && parseFloat(getComputedStyle(label).fontSize)) || 16;
+  if (v.flow !== flowName) {
+    v.flow = flowName;
+    const most = Math.round(window.innerHeight * 0.62);
+    const whole = Math.min((box.clientWidth - 2 * PAD) / v.width, (most - 2 * PAD) / v.height, 1);
+    v.base = Math.max(whole, READABLE_PX / font);
+    box.style.height = `${Math.max(160, Math.min(most, Math.round(v.height * v.base + 2 * PAD)))}px`;
+    const saved = v.saved[flowName];
+    if (saved) {
+      Object.assign(v, saved);
+    } else {
+      v.scale = v.base;
+      placeOn(currentNodeBox());
+    }
+  }
+  followCurrentNode();
+  clampView();
+  applyView();
+}
+
+function showPlain(...children) {
+  const box = $("diagram");
+  box.classList.add("plain");
+  box.style.height = "";
+  diagramView.flow = null;
+  box.replaceChildren(...children);
 }
 
 async function renderDiagram(view) {
@@ -222,7 +373,7 @@ async function renderDiagram(view) {
   $("flow-name").textContent = view.flow || "";
   $("node-name").textContent = view.node || "";
   if (!flow) {
-    box.replaceChildren(el("p", { className: "muted" }, "No flow is active yet: say what you need."));
+    showPlain(el("p", { className: "muted" }, "No flow is active yet: say what you need."));
     return;
   }
   const aliases = flow.diagram.aliases;
@@ -232,7 +383,7 @@ async function renderDiagram(view) {
   for (const alias of entered) source += `  class ${alias} entered\n`;
   if (current) source += `  class ${current} current\n`;
   if (!mermaidReady()) {
-    box.replaceChildren(el("pre", {}, source));
+    showPlain(el("pre", {}, source));
     return;
   }
   const id = `diagram-svg-${++state.renders}`;
@@ -240,10 +391,13 @@ async function renderDiagram(view) {
   try {
     ({ svg } = await window.mermaid.render(id, source));
   } catch (err) {
-    box.replaceChildren(el("p", { className: "muted" }, "The diagram could not be drawn: " + err), el("pre", {}, source));
+    showPlain(el("p", { className: "muted" }, "The diagram could not be drawn: " + err), el("pre", {}, source));
     return;
   }
-  box.innerHTML = svg; // Mermaid's own output (securityLevel strict); every label in it was escaped by the server
+  const canvas = el("div", { className: "diagram-canvas" });
+  canvas.innerHTML = svg; // Mermaid's own output (securityLevel strict); every label in it was escaped by the server
+  box.classList.remove("plain");
+  box.replaceChildren(canvas);
   // Name the drawn states by node id so the page (and its tests) can find them.
   const names = Object.fromEntries(Object.entries(aliases).map(([node, alias]) => [alias, node]));
   for (const g of box.querySelectorAll("g.node[id*='-state-']")) {
@@ -253,6 +407,56 @@ async function renderDiagram(view) {
     if (match[1] === current) g.dataset.highlight = "current";
     else if (entered.includes(match[1])) g.dataset.highlight = "entered";
   }
+  showDiagram(view.flow);
+}
+
+function diagramControls() {
+  const box = $("diagram");
+  $("diagram-zoom-in").addEventListener("click", () => zoomCentre(ZOOM_STEP));
+  $("diagram-zoom-out").addEventListener("click", () => zoomCentre(1 / ZOOM_STEP));
+  $("diagram-fit").addEventListener("click", fitDiagram);
+  $("diagram-reset").addEventListener("click", resetDiagram);
+  box.addEventListener("wheel", (event) => {
+    if (!pane().canvas) return;
+    event.preventDefault(); // the wheel zooms the diagram (as a map does), not the page
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? box.clientHeight : 1;
+    const r = box.getBoundingClientRect();
+    zoomAt(Math.exp(-event.deltaY * unit * 0.0015), event.clientX - r.left, event.clientY - r.top);
+  }, { passive: false });
+  let drag = null;
+  box.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || !pane().canvas) return;
+    drag = { id: event.pointerId, x: event.clientX, y: event.clientY };
+    box.setPointerCapture(event.pointerId);
+    box.classList.add("dragging");
+  });
+  box.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    panBy(event.clientX - drag.x, event.clientY - drag.y);
+    drag.x = event.clientX;
+    drag.y = event.clientY;
+  });
+  const stop = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    drag = null;
+    box.classList.remove("dragging");
+  };
+  box.addEventListener("pointerup", stop);
+  box.addEventListener("pointercancel", stop);
+  const keys = {
+    "+": () => zoomCentre(ZOOM_STEP), "=": () => zoomCentre(ZOOM_STEP),
+    "-": () => zoomCentre(1 / ZOOM_STEP), "_": () => zoomCentre(1 / ZOOM_STEP),
+    "0": resetDiagram, "f": fitDiagram, "F": fitDiagram,
+    "ArrowUp": () => panBy(0, 60), "ArrowDown": () => panBy(0, -60),
+    "ArrowLeft": () => panBy(60, 0), "ArrowRight": () => panBy(-60, 0),
+  };
+  box.addEventListener("keydown", (event) => {
+    const action = keys[event.key];
+    if (!action || event.ctrlKey || event.metaKey || event.altKey || !pane().canvas) return;
+    event.preventDefault();
+    action();
+  });
+  window.addEventListener("resize", () => { clampView(); applyView(); });
 }
 
 async function render(view) {
@@ -310,6 +514,7 @@ async function init() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  diagramControls();
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("chat-input");
