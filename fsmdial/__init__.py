@@ -74,7 +74,6 @@ _EXPORTS = {  # the one list of public names: __all__, __dir__ and the lazy impo
     "RequestTooLarge": "fsmdial.errors",
     "UnsupportedMediaType": "fsmdial.errors",
     "NotFound": "fsmdial.errors",
-    "StarFormatError": "fsmdial.errors",
     "SuiteError": "fsmdial.errors",
 }
 
@@ -123,7 +122,6 @@ if TYPE_CHECKING:
     from .errors import SessionFull as SessionFull
     from .errors import SetupError as SetupError
     from .errors import SnapshotError as SnapshotError
-    from .errors import StarFormatError as StarFormatError
     from .errors import StoreError as StoreError
     from .errors import SuiteError as SuiteError
     from .errors import TemplateError as TemplateError

@@ -44,7 +44,6 @@ __all__ = [
     "RequestTooLarge",
     "UnsupportedMediaType",
     "NotFound",
-    "StarFormatError",
     "SuiteError",
     "CommitGuardError",
     "GrammarError",
@@ -251,10 +250,6 @@ class LoadTestError(FsmdialError):
 class SuiteError(FsmdialError, ValueError):
     """A conversation suite file (``fsmdial eval conversations``) that cannot be read: names the file, the line
     and what is wrong."""
-
-
-class StarFormatError(FsmdialError, ValueError):
-    """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
 
 
 def require(module: str, extra: str, needed_by: str) -> Any:

@@ -284,3 +284,46 @@ def test_every_public_error_lives_in_fsmdial_errors_and_is_exported():
     from fsmdial.errors import SetupError, UnknownSession  # the names issue 22 found missing
 
     assert fsmdial.SetupError is SetupError and fsmdial.UnknownSession is UnknownSession
+
+
+# ------------------------------------------------- the evaluation harness apart (issue 32)
+
+
+def test_no_module_of_the_engine_imports_the_evaluation_harness():
+    # The harness (fsmdial-eval, eval/) adds its commands through entry points (cli/common.py: installed_commands):
+    # the engine names no module of it, lazily or not, so `pip install fsmdial` alone imports everything it has.
+    package = Path(fsmdial.__file__).parent
+    modules = sorted(package.rglob("*.py"))
+    offences = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else []
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
+                "import_module",
+                "__import__",
+            ):
+                names = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            else:
+                continue
+            offences += [
+                f"{path.relative_to(package)}:{node.lineno}: {n}" for n in names if n.startswith("fsmdial_eval")
+            ]
+    assert len(modules) > 50 and offences == []
+
+
+def test_without_the_harness_eval_star_says_how_to_install_it():
+    # As after `pip install fsmdial` alone: no distribution adds commands through the entry points.
+    done = python(
+        """
+        import importlib.metadata, sys
+        importlib.metadata.entry_points = lambda **_: importlib.metadata.EntryPoints(())
+        from fsmdial.cli import main
+        sys.exit(main(["eval", "star", "--limit", "2"]))
+        """
+    )
+    assert done.returncode == 2, done.stderr
+    assert "invalid choice: 'star'" in done.stderr and "evaluation harness, which is not installed" in done.stderr
+    assert "pip install fsmdial-eval" in done.stderr and "Traceback" not in done.stderr
