@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fsmdial.eval.clemtodd.runner import evaluate, load_tasks
-from fsmdial.eval.clemtodd.tools import default_data_dir
+from fsmdial_eval.clemtodd.runner import evaluate, load_tasks
+from fsmdial_eval.clemtodd.tools import default_data_dir
 
 
 def test_eval_clemtodd_rules_test_split(benchmark):

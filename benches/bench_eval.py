@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fsmdial.eval.corpus import default_star_dir, dev_split
-from fsmdial.eval.star import evaluate
+from fsmdial_eval.corpus import default_star_dir, dev_split
+from fsmdial_eval.star import evaluate
 
 DIALOGUES = 200
 

@@ -40,8 +40,8 @@ def recorder(understander: Any, calls: list[tuple[str, str]]) -> Any:
 
 def star_calls(understander: Any, sample: int, seed: int) -> list[tuple[str, str]]:
     """Every model call made while the STAR dev sample is played with ``understander``."""
-    from fsmdial.eval import star
-    from fsmdial.eval.corpus import default_star_dir, sample_paths, split_paths
+    from fsmdial_eval import star
+    from fsmdial_eval.corpus import default_star_dir, sample_paths, split_paths
 
     calls: list[tuple[str, str]] = []
     data = Path(default_star_dir())

@@ -34,7 +34,6 @@ __all__ = [
     "MissingExtraError",
     "SetupError",
     "MissingPredicateError",
-    "StarFormatError",
     "CommitGuardError",
     "GrammarError",
 ]
@@ -195,10 +194,6 @@ class SetupError(FsmdialError):
 class MissingPredicateError(SetupError, TurnError):
     """The flow calls a named predicate that was not given. Also a :class:`TurnError`, as it was before
     :class:`SetupError` existed."""
-
-
-class StarFormatError(FsmdialError, ValueError):
-    """A STAR task or overlay file does not follow the format; the message names the file and the problem."""
 
 
 def require(module: str, extra: str, needed_by: str) -> Any:

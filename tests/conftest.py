@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,16 +46,3 @@ def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Com
         cwd=REPO,
         timeout=timeout,
     )
-
-
-@pytest.fixture(scope="module")
-def clemtodd_db() -> Iterator[Any]:
-    """clem:todd's MultiWOZ databases (the test is skipped when the data is not here)."""
-    from fsmdial.eval.clemtodd.tools import MultiwozDB, default_data_dir
-
-    data = default_data_dir()
-    if data is None:
-        pytest.skip("clem:todd data not found (set FSMDIAL_CLEMTODD)")
-    database = MultiwozDB(data)
-    yield database
-    database.close()

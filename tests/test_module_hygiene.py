@@ -97,7 +97,7 @@ def test_the_walk_sees_the_package():
     assert {"fsmdial.flow.nodes", "fsmdial.flow.checks"} <= dependencies("fsmdial.flow.document")
     assert resolve("fsmdial.language", 1, "dates") == "fsmdial.language.dates"
     assert {"fsmdial.turn", "fsmdial.steps", "fsmdial.session"} <= dependencies("fsmdial.runtime")
-    assert "fsmdial.runtime" in dependencies("fsmdial.eval.star")
+    assert "fsmdial.runtime" in dependencies("fsmdial.assistant")
 
 
 def test_cycles_are_found():
@@ -150,7 +150,7 @@ def test_the_flow_model_and_checks_depend_only_downward():
 
 
 def test_every_data_file_in_the_package_is_shipped():
-    # Files next to the modules that are not Python (the flow JSON Schema, STAR overlays, static pages)
+    # Files next to the modules that are not Python (the flow JSON Schema, understanding data, static pages)
     # reach a wheel only through pyproject's package-data or a MANIFEST.in recursive-include.
     root = PACKAGE.parent
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["fsmdial"]

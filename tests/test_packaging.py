@@ -346,13 +346,44 @@ def test_the_serve_errors_import_without_the_serve_extra():
     assert done.stdout.split() == ["BadRequest", "LoadTestError"]
 
 
-def test_nothing_outside_the_evaluations_imports_them():
-    # fsmdial/eval/ is becoming a distribution of its own: the engine and its tools (fsmdial.testing's conversation
-    # suites and teacher forcing among them) must not need it. The command line's `fsmdial eval` still does.
-    from tests.test_module_hygiene import MODULES, dependencies
+# ------------------------------------------------- the evaluation harness apart (issue 32)
 
-    def evaluation(name: str) -> bool:
-        return name == "fsmdial.eval" or name.startswith("fsmdial.eval.")
 
-    outside = [name for name in MODULES if not evaluation(name) and not name.startswith("fsmdial.cli")]
-    assert [f"{name} -> {dep}" for name in outside for dep in sorted(dependencies(name)) if evaluation(dep)] == []
+def test_no_module_of_the_engine_imports_the_evaluation_harness():
+    # The harness (fsmdial-eval, eval/) adds its commands through entry points (cli/common.py: installed_commands):
+    # the engine names no module of it, lazily or not, so `pip install fsmdial` alone imports everything it has.
+    package = Path(fsmdial.__file__).parent
+    modules = sorted(package.rglob("*.py"))
+    offences = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else []
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in (
+                "import_module",
+                "__import__",
+            ):
+                names = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            else:
+                continue
+            offences += [
+                f"{path.relative_to(package)}:{node.lineno}: {n}" for n in names if n.startswith("fsmdial_eval")
+            ]
+    assert len(modules) > 50 and offences == []
+
+
+def test_without_the_harness_eval_star_says_how_to_install_it():
+    # As after `pip install fsmdial` alone: no distribution adds commands through the entry points.
+    done = python(
+        """
+        import importlib.metadata, sys
+        importlib.metadata.entry_points = lambda **_: importlib.metadata.EntryPoints(())
+        from fsmdial.cli import main
+        sys.exit(main(["eval", "star", "--limit", "2"]))
+        """
+    )
+    assert done.returncode == 2, done.stderr
+    assert "invalid choice: 'star'" in done.stderr and "evaluation harness, which is not installed" in done.stderr
+    assert "pip install fsmdial-eval" in done.stderr and "Traceback" not in done.stderr

@@ -4,8 +4,8 @@
 * :mod:`.flows`: ``validate``, ``compile``, ``graph``, ``schema``;
 * :mod:`.chat`: ``chat`` (one flow, or several as one assistant, in the terminal);
 * :mod:`.models`: ``tiny-model``, ``models fetch | list``;
-* :mod:`.importers`: ``import star | sop``;
-* :mod:`.eval`: ``eval star | messy | clemtodd``;
+* :mod:`.importers`: ``import sop`` (and ``star``, ``sgd`` when the evaluation harness is installed);
+* :mod:`.eval`: ``eval conversations`` (and the corpus benchmarks of the evaluation harness, ``fsmdial-eval``);
 * :mod:`.understand`: ``prompt`` (what a model would be asked at a node);
 * :mod:`.serve`: ``serve`` (the browser playground);
 * :mod:`.loadtest`: ``loadtest`` (simulated users against several ``serve`` workers, with faults).
@@ -22,13 +22,14 @@ import sys
 from .. import __version__
 from ..errors import FlowError, FsmdialError
 from . import chat, eval, flows, importers, init, loadtest, models, serve, understand
+from .common import CommandParser
 
 GROUPS = (init, flows, chat, models, importers, eval, understand, serve, loadtest)
 """The command groups, in the order ``fsmdial --help`` lists their commands."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="fsmdial",
         description="Embedded dialogue engine: flows compile to state machines; a local model only understands.",
     )

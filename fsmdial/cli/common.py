@@ -7,12 +7,25 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 FORMATS = ("auto", "fsmdial", "chief", "sop")
 """The flow file formats ``--format`` takes."""
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+
+INSTALL_HARNESS = "pip install fsmdial-eval (from a checkout of fsmdial: pip install -e ./eval)"
+"""How to install the evaluation harness, the distribution whose entry points add the corpus commands."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of ``fsmdial`` and of its commands: a usage error ends with the parser's ``hint``, when it has one
+    (what to install for the commands another distribution adds to it)."""
+
+    hint: str | None = None
+
+    def error(self, message: str) -> NoReturn:
+        super().error(f"{message}\n{self.hint}" if self.hint else message)
 
 
 def deferred(help_text: str, module: str) -> Command:
@@ -70,9 +83,38 @@ def flow_summary(flow: Any) -> str:
     return f"{flow.name}: {summary}, {len(flow.edges)} edges"
 
 
-def register_table(subparsers: Any, command: str, help_text: str, table: dict[str, Command]) -> None:
-    """A command whose sub-commands come from ``table``: name -> (help, add its arguments, run it)."""
+def installed_commands(group: str) -> dict[str, Command]:
+    """The sub-commands other installed distributions add to ``fsmdial GROUP``: their entry points of group
+    ``fsmdial.GROUP``, each naming a module with ``HELP``, ``add_arguments(parser)`` and ``run(args)``. Found
+    through the installed packages' metadata, so the engine names no module of them (the evaluation harness,
+    ``fsmdial-eval``, adds ``eval star``, ``import star`` and others this way)."""
+    from importlib.metadata import entry_points
+
+    commands: dict[str, Command] = {}
+    for point in entry_points(group=f"fsmdial.{group}"):
+        module = point.load()
+        commands[point.name] = (module.HELP, module.add_arguments, module.run)
+    return commands
+
+
+def register_table(
+    subparsers: Any,
+    command: str,
+    help_text: str,
+    table: dict[str, Command],
+    group: str | None = None,
+    missing: str | None = None,
+) -> None:
+    """A command whose sub-commands come from ``table``: name -> (help, add its arguments, run it), and, with
+    ``group``, from the entry points of group ``fsmdial.<group>`` (:func:`installed_commands`; ``table``'s own
+    names first). When no installed distribution adds any, ``missing`` (what to install) ends the command's help
+    and its usage errors: ``fsmdial eval star`` without the harness says how to get it."""
     parser = subparsers.add_parser(command, help=help_text)
+    added = installed_commands(group) if group else {}
+    if group and not added and missing:
+        parser.epilog = parser.hint = missing
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog as written: no break in a name
+    table = {**table, **{name: entry for name, entry in added.items() if name not in table}}
     choices = parser.add_subparsers(dest=f"{command}_kind", metavar="KIND", required=True)
     for name, (kind_help, add_arguments, run) in table.items():
         sub = choices.add_parser(name, help=kind_help)

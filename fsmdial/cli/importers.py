@@ -1,50 +1,18 @@
 """``fsmdial import FORMAT ...``: convert other dialogue formats into validated fsmdial flows.
 
 Each format is one entry of :data:`IMPORTERS`: a function adding its arguments
-and a function running it. Add a format by adding an entry.
+and a function running it. Add a format by adding an entry. ``star`` and ``sgd`` (the corpora's schemas) come
+with the evaluation harness (``fsmdial-eval``), through its entry points of group ``fsmdial.import``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from .common import Command, deferred, flow_summary, register_table
-
-
-def _add_star(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("data", metavar="STAR_DIR", help="a STAR copy (with tasks/ and apis/)")
-    parser.add_argument("--out", metavar="DIR", required=True, help="where to write <task>.json flows")
-    parser.add_argument("--tasks", nargs="+", metavar="TASK", help="only these tasks (default: every task)")
-    parser.add_argument("--no-overlays", action="store_true", help="leave out the hand corrections in star_overlays/")
-
-
-def _run_star(args: argparse.Namespace) -> int:
-    from ..errors import FlowError
-    from ..importers.star import import_star_task, task_names
-    from ..loader import flow_from_document
-
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for task in args.tasks or task_names(args.data):
-        imported = import_star_task(args.data, task, overlays=not args.no_overlays)
-        try:
-            flow = flow_from_document(imported.flow, origin=f"STAR task {task}")
-        except FlowError as exc:
-            failed += 1
-            for issue in exc.issues:
-                print(f"{task}: error: {issue}", file=sys.stderr)
-            continue
-        path = out / f"{task}.json"
-        path.write_text(json.dumps(imported.flow, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{path}: ok ({flow_summary(flow)}{', overlay' if imported.overlay else ''})")
-        for note in imported.notes:
-            print(f"  note: {note}")
-    return 1 if failed else 0
+from .common import INSTALL_HARNESS, Command, flow_summary, register_table
 
 
 def _add_sop(parser: argparse.ArgumentParser) -> None:
@@ -72,12 +40,21 @@ def _run_sop(args: argparse.Namespace) -> int:
 
 
 IMPORTERS: dict[str, Command] = {
-    "star": ("STAR task schemas (tasks/<task>/<task>.json + apis/<task>.json)", _add_star, _run_star),
-    "sgd": deferred("Schema-Guided Dialogue schema.json (one flow per service)", "fsmdial.importers.sgd"),
     "sop": ("a ChatSOP adjacency list of Agent.*/User.* vertices", _add_sop, _run_sop),
 }
 """Format name -> (help, add its arguments, run it)."""
 
+WITHOUT_HARNESS = (
+    f"fsmdial import star and sgd come with the evaluation harness, which is not installed: {INSTALL_HARNESS}"
+)
+
 
 def register(subparsers: Any) -> None:
-    register_table(subparsers, "import", "convert another format into fsmdial flows", IMPORTERS)
+    register_table(
+        subparsers,
+        "import",
+        "convert another format into fsmdial flows",
+        IMPORTERS,
+        group="import",
+        missing=WITHOUT_HARNESS,
+    )

@@ -1,6 +1,6 @@
 """Teacher forcing: moving a :class:`~fsmdial.runtime.Dialogue`'s session as a gold transcript says.
 
-The STAR harness (:mod:`fsmdial.eval.star`) checkpoints the session before the engine's reply, then either
+The STAR harness (:mod:`fsmdial_eval.star`) checkpoints the session before the engine's reply, then either
 :func:`seek`\\ s the node the wizard's label names or :func:`rewind`\\ s to the checkpoint (keeping what the user
 said); :func:`reopen` lets the transcript go on after the conversation ended. ``fsmdial eval messy`` and
 ``fsmdial prompt`` use :func:`seek` to put a dialogue at the node a case starts from. None of this is part of a

@@ -244,7 +244,7 @@ def test_the_assistant_routes_a_task_by_its_own_words_and_names_its_tasks_otherw
 
 
 # ------------------------------------------------------------------ no preference, values of several slots
-CLEMTODD_RESTAURANT = REPO / "fsmdial" / "eval" / "clemtodd" / "flows" / "restaurant.json"
+CLEMTODD_RESTAURANT = REPO / "eval" / "fsmdial_eval" / "clemtodd" / "flows" / "restaurant.json"
 
 
 def _restaurant_state():
@@ -300,7 +300,7 @@ def test_an_all_in_one_order_reads_the_quantity_by_its_words_and_the_address_aft
     ],
 )
 def test_a_first_message_with_a_tasks_constraints_is_routed_to_it(said, flow):
-    flows = sorted((REPO / "fsmdial" / "eval" / "clemtodd" / "flows").glob("*.json"))
+    flows = sorted((REPO / "eval" / "fsmdial_eval" / "clemtodd" / "flows").glob("*.json"))
     assistant = Assistant(flows, stand_in_tools=True, clock=lambda: NOW)
     assistant.start()
     assert assistant.turn(said).flow == flow

@@ -1,0 +1,254 @@
+"""Import Schema-Guided Dialogue (SGD) service schemas: one flow per service.
+
+An SGD ``schema.json`` is a list of services, each with slots (a description, and
+for a categorical slot its possible values) and intents (required slots, optional
+slots with their defaults, transactional or not). The mapping, the same for every
+service (nothing here is keyed on a service's name):
+
+* the flow starts at a question whose reply is classified into the service's
+  intents (``inform_and_confirm`` with ``choices``: name, description, and the
+  intent's name in words as an example); each intent is also a global action
+  whose target is the start of its task, so the user may switch task any time;
+* an intent is a task: a ``request`` node for its slots (required ones required,
+  optional ones not) that no earlier task of the service asks already (a slot is
+  asked by one node; the tasks after it read the value collected there), then,
+  for a transactional intent, a confirmation and a committing ``external_action``
+  (``"commits": true``); a non-transactional intent is a plain look-up action;
+  then the outcome and "anything else?" (yes: the start question again; no: the end);
+* slot types come from the schema: a categorical slot whose values are all whole
+  numbers is an ``integer`` slot bounded by them, other categorical slots keep
+  their values; a free slot named as a date (``..._date``, ``date``) is a
+  ``date`` slot, named as a time (``..._time``) a ``time`` slot, named as a count
+  (``number_of_...``) an ``integer`` slot, anything else a ``string``.
+
+:func:`slot_kind` names the same types for reports (categorical, number, date,
+time, free text).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from fsmdial.errors import FlowError, FlowIssue
+
+END = "goodbye"
+KINDS = ("categorical", "number", "date", "time", "free text")
+"""The slot types reports group by."""
+
+
+def _tokens(name: str) -> list[str]:
+    """``new_alarm_time`` -> ``["new", "alarm", "time"]``; ``ReserveRestaurant`` -> ``["reserve", "restaurant"]``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return [t for t in re.split(r"[\s_]+", spaced.lower()) if t]
+
+
+def _whole_numbers(values: list[str]) -> bool:
+    return bool(values) and all(re.fullmatch(r"\d+", v) for v in values)
+
+
+def slot_kind(slot: dict[str, Any]) -> str:
+    """The report type of an SGD slot: categorical, number, date, time or free text."""
+    values = slot.get("possible_values") or []
+    tokens = _tokens(slot["name"])
+    if slot.get("is_categorical"):
+        return "number" if _whole_numbers(values) else "categorical"
+    if "date" in tokens:
+        return "date"
+    if "time" in tokens:
+        return "time"
+    if tokens[:2] == ["number", "of"] or tokens[-1:] == ["count"]:
+        return "number"
+    return "free text"
+
+
+def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
+    kind = slot_kind(slot)
+    out: dict[str, Any] = {
+        "name": slot["name"],
+        "description": slot.get("description", ""),
+        "required": required,
+        "label": " ".join(_tokens(slot["name"])),
+    }
+    values = [str(v) for v in slot.get("possible_values") or []]
+    if kind == "number":
+        out["type"] = "integer"
+        if values:
+            out["minimum"], out["maximum"] = min(map(int, values)), max(map(int, values))
+    elif kind == "categorical":
+        out["type"] = "categorical" if values else "string"
+        if values:
+            out["values"] = values
+    elif kind in ("date", "time"):
+        out["type"] = kind
+    else:
+        out["type"] = "string"
+    return out
+
+
+def _intent_examples(intent: dict[str, Any]) -> list[str]:
+    examples = [" ".join(_tokens(intent["name"]))]
+    description = intent.get("description", "").strip().rstrip(".")
+    if description:
+        examples.append(description.lower())
+    return examples
+
+
+def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]:
+    """One SGD service as an fsmdial flow document (a dict, validated by the loader).
+
+    Raises :class:`~fsmdial.errors.FlowError` naming what is missing or malformed.
+    """
+    _check_service(service, where)
+    slots = {slot["name"]: slot for slot in service["slots"]}
+    name = service["service_name"]
+    start = "choose_task"
+    nodes: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    global_actions: list[dict[str, Any]] = []
+    choices: list[dict[str, Any]] = []
+    asked: set[str] = set()
+    for intent in service["intents"]:
+        task = intent["name"]
+        label = " ".join(_tokens(task))
+        required = list(intent.get("required_slots") or [])
+        optional = list(intent.get("optional_slots") or {})
+        new = [s for s in required + optional if s not in asked and s in slots]
+        asked.update(new)
+        chain: list[dict[str, Any]] = []
+        if new:
+            chain.append(
+                {
+                    "id": f"{task}__slots",
+                    "type": "request",
+                    "description": intent.get("description", ""),
+                    "slots": [_flow_slot(slots[s], s in required) for s in new],
+                }
+            )
+        if intent.get("is_transactional"):
+            chain.append({"id": f"{task}__confirm", "type": "inform_and_confirm", "question": f"Shall I {label}?"})
+        arguments = {s: {"slot": s} for s in required + optional if s in slots}
+        chain.append(
+            {
+                "id": task,
+                "type": "external_action",
+                "tool": task,
+                "arguments": arguments,
+                "commits": bool(intent.get("is_transactional")),
+                "description": intent.get("description", ""),
+            }
+        )
+        done = f"{task}__done"
+        chain.append(
+            {
+                "id": done,
+                "type": "inform_and_confirm",
+                "message": f"Done: {label}.",
+                "question": "Can I help you with anything else?",
+            }
+        )
+        for before, after in zip(chain, chain[1:], strict=False):
+            edge: dict[str, Any] = {"source": before["id"], "target": after["id"]}
+            if before["type"] == "inform_and_confirm":
+                edge["when"] = {"answer": "yes"}
+            edges.append(edge)
+        edges += [
+            {"source": done, "target": start, "when": {"answer": "yes"}},
+            {"source": done, "target": start, "when": {"answer": "other"}},
+            {"source": done, "target": END, "when": {"answer": "no"}},
+        ]
+        nodes.extend(chain)
+        edges.append({"source": start, "target": chain[0]["id"], "when": {"choice": task}})
+        examples = _intent_examples(intent)
+        choices.append({"name": task, "description": intent.get("description", ""), "examples": examples})
+        global_actions.append({"intent": task, "examples": examples, "target": chain[0]["id"]})
+    question = {"id": start, "type": "inform_and_confirm", "question": "How can I help you?", "choices": choices}
+    return {
+        "name": name,
+        "description": service.get("description", ""),
+        "start": start,
+        "nodes": [question, *nodes, {"id": END, "type": "end", "message": "Goodbye!"}],
+        "edges": edges,
+        "global_actions": global_actions,
+        "fallbacks": {"goodbye": "Goodbye!", "out_of_scope": "Sorry, I can't help with that here."},
+    }
+
+
+def _check_service(service: Any, where: str) -> None:
+    issues: list[FlowIssue] = []
+    if not isinstance(service, dict):
+        raise FlowError(FlowIssue(where, "an SGD service must be a JSON object"))
+    if not isinstance(service.get("service_name"), str) or not service.get("service_name"):
+        issues.append(FlowIssue(where, "missing 'service_name'"))
+    for key in ("slots", "intents"):
+        items = service.get(key)
+        if not isinstance(items, list) or not items:
+            issues.append(FlowIssue(f"{where}.{key}", "must be a non-empty list"))
+            continue
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                issues.append(FlowIssue(f"{where}.{key}[{index}]", "must be an object with a 'name'"))
+    if not issues:
+        names = {slot["name"] for slot in service["slots"]}
+        for intent in service["intents"]:
+            for slot in [*(intent.get("required_slots") or []), *(intent.get("optional_slots") or {})]:
+                if slot not in names:
+                    issues.append(FlowIssue(f"{where}.intents.{intent['name']}", f"unknown slot {slot!r}"))
+    if issues:
+        raise FlowError(issues)
+
+
+def read_schema(path: str | Path) -> list[dict[str, Any]]:
+    """The services of an SGD ``schema.json``."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, list):
+        raise FlowError(FlowIssue(str(path), "an SGD schema must be a JSON list of services"))
+    return data
+
+
+def import_schema(path: str | Path) -> dict[str, dict[str, Any]]:
+    """Service name -> its flow document, for every service of the schema at ``path``."""
+    return {
+        s.get("service_name", f"#{i}"): service_to_flow_dict(s, f"{path}[{i}]") for i, s in enumerate(read_schema(path))
+    }
+
+
+# ------------------------------------------------------------------ ``fsmdial import sgd``
+
+
+HELP = "Schema-Guided Dialogue schema.json (one flow per service)"
+"""What ``fsmdial import --help`` says of the command."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("schema", metavar="SCHEMA.json", help="an SGD schema.json (a list of services)")
+    parser.add_argument("--out", metavar="DIR", required=True, help="where to write <service>.json flows")
+    parser.add_argument("--services", nargs="+", metavar="NAME", help="only these services (default: all)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fsmdial.loader import flow_from_document
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for index, service in enumerate(read_schema(args.schema)):
+        name = service.get("service_name") if isinstance(service, dict) else None
+        if args.services and name not in args.services:
+            continue
+        try:
+            document = service_to_flow_dict(service, f"{args.schema}[{index}]")
+            flow = flow_from_document(document, origin=f"SGD service {name}")
+        except FlowError as exc:
+            failed += 1
+            for issue in exc.issues:
+                print(f"{name or index}: error: {issue}", file=sys.stderr)
+            continue
+        path = out / f"{name}.json"
+        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{path}: ok ({len(flow.nodes)} nodes, {len(flow.slots())} slots)")
+    return 1 if failed else 0
