@@ -5,35 +5,36 @@ the asked one, else the one slot of that form.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..flow import Slot
+from ..flow import Slot, SlotType
+from ..language import correction_end
+from ..language.contacts import ABBREVIATIONS, contact_words
 from ..language.numbers import join_spaced_digits, words_to_digits
-from ..slottypes import KINDS
+from ..slottypes import KINDS, InvalidValue
 from .base import Parse
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
 DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
-_SPOKEN_EMAIL = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w\-]+)*\s+at\s+[\w\-]+(?:\s+dot\s+[\w\-]+)+", re.I)
-"""An email address read out ("carol dot dunn at gmail dot com")."""
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
 
-def _candidates(text: str) -> list[tuple[str, tuple[int, int]]]:
-    """The words of ``text`` a patterned slot may take, with their spans: digit groups joined, then single words
-    (end punctuation dropped)."""
-    out = []
+def _candidates(text: str, phones: bool = False, references: bool = False) -> list[tuple[str, tuple[int, int]]]:
+    """The words of ``text`` a patterned slot may take, with their spans: email addresses (and phone numbers and
+    references, when a slot of the flow takes them) in their normal form, digit groups joined, then single words
+    (end punctuation dropped). No digit group or word inside a longer value is one ("123-4567" of
+    "(555) 123-4567", "KM19" of "KM19 ZTR")."""
+    out = list(contact_words(text, phones, references))
+    contacts = [span for _, span in out]
     for found in _DIGIT_GROUPS.finditer(text):
         joined = re.sub(r"[ \-]", "", found.group())
-        if sum(c.isdigit() for c in joined) >= 6:
+        inside = any(a < found.end() and found.start() < b and (a, b) != found.span() for a, b in contacts)
+        if sum(c.isdigit() for c in joined) >= 6 and not inside:
             out.append((joined, found.span()))
-    spoken = _SPOKEN_EMAIL.search(text)
-    if spoken is not None:  # "carol dot dunn at gmail dot com"
-        address = re.sub(r"\s+dot\s+", ".", re.sub(r"\s+at\s+", "@", spoken.group(), count=1, flags=re.I), flags=re.I)
-        out.append((address.replace(" ", ""), spoken.span()))
     for found in _CANDIDATE.finditer(text):
         word = found.group().rstrip(".:")
         if word and not any(a <= found.start() < b for _, (a, b) in out):
@@ -54,9 +55,11 @@ def fill_patterned(
     number, it's 12345679" while the 4-digit PIN is asked); ``free_text``: a free-text answer is asked, which keeps
     its numbers. Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
     two", "7 7 0 1"), are read as one word when that gives a value of a slot's form the text has not otherwise."""
-    text = _spoken_digits(patterned, text)
-    taken: list[tuple[int, int]] = []
-    for word, span in _candidates(text):
+    phones = any(slot.type is SlotType.phone for slot, _ in patterned)
+    references = any(slot.type is SlotType.reference for slot, _ in patterned)
+    text = _spoken_digits(patterned, text, phones, references)
+    said: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
+    for word, span in _candidates(text, phones, references):
         fits = [(slot, cue) for slot, cue in patterned if fits_form(slot, word) and slot.name not in parse.slots]
         if not fits:
             continue
@@ -64,30 +67,62 @@ def fill_patterned(
         cued = [(_last_cue(cue, before), slot) for slot, cue in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:
-            slot = max(cued, key=lambda item: item[0])[1]  # the nearest cue names the slot
-            parse.info.setdefault("cued", []).append(slot.name)
+            cue_end, slot = max(cued, key=lambda item: item[0])  # the nearest cue names the slot
         elif asked is not None and any(slot is asked for slot, _ in fits):
-            slot = asked
-        elif len(fits) == 1 and not free_text:
-            slot = fits[0][0]  # never over a free-text answer just asked ("a transfer to 12345678")
+            cue_end, slot = -1, asked
+        elif (
+            len(fits) == 1
+            and not free_text
+            and (KINDS[fits[0][0].type].distinctive or not KINDS[fits[0][0].type].finds)
+        ):
+            # never over a free-text answer just asked ("a transfer to 12345678"), nor a reference not asked or named
+            cue_end, slot = -1, fits[0][0]
         else:
             continue
-        parse.slots[slot.name] = word
-        taken.append(span)
-    for start, end in reversed(taken):
+        said.setdefault(slot.name, []).append((cue_end, word, span))
+    taken: list[tuple[int, int]] = []
+    for slot, _ in patterned:
+        if slot.name not in said:
+            continue
+        # A cue names the value right after it ("booking 4512 for 2 people"); of values said without one, one alone
+        # is certain: two ("a 2012 astra, KM19 ZTR") leave the slot to be asked.
+        named = {cue_end: (word, span) for cue_end, word, span in reversed(said[slot.name]) if cue_end >= 0}
+        chosen = list(named.values()) or [(word, span) for _, word, span in said[slot.name]]
+        if len({_value_key(slot, word) for word, _ in chosen}) > 1:  # "07700 900 47... sorry 07700 900 474"
+            chosen = [(word, span) for word, span in chosen if span[0] >= correction_end(text)]
+        if len({_value_key(slot, word) for word, _ in chosen}) != 1:
+            continue
+        parse.slots[slot.name] = chosen[0][0]
+        if named:
+            parse.info.setdefault("cued", []).append(slot.name)
+        taken += [span for _, span in chosen]
+    for start, end in sorted(taken, reverse=True):
         text = text[:start] + " " + text[end:]
     return text
 
 
-def _spoken_digits(patterned: Sequence[tuple[Slot, re.Pattern[str] | None]], text: str) -> str:
+def _value_key(slot: Slot, word: str) -> object:
+    """What ``word`` stores for ``slot`` (two words of one value are one answer: "07700 900 123", "07700900123")."""
+    try:
+        return KINDS[slot.type].coerce(slot, word, dt.datetime.min, None, False)
+    except InvalidValue:
+        return word
+
+
+def _spoken_digits(
+    patterned: Sequence[tuple[Slot, re.Pattern[str] | None]], text: str, phones: bool, references: bool
+) -> str:
     """``text`` with its digits said one by one joined ("six six two zero" -> "6620"), when that makes a word of a
-    patterned slot's form that ``text`` as written has not; else ``text`` as it is ("four cheese" stays)."""
+    patterned slot's form for a slot no word of ``text`` as written fits; else ``text`` as it is ("four cheese"
+    stays; "oh seven seven double oh ..." is read as said)."""
     joined = join_spaced_digits(words_to_digits(text))
     if joined == text:
         return text
-    written = {word for word, _ in _candidates(text)}
-    new = [word for word, _ in _candidates(joined) if word not in written]
-    return joined if any(fits_form(slot, word) for word in new for slot, _ in patterned) else text
+    written = _candidates(text, phones, references)
+    fitting = {slot.name for word, _ in written for slot, _ in patterned if fits_form(slot, word)}
+    new = {word for word, _ in _candidates(joined, phones, references)} - {word for word, _ in written}
+    wanted = [slot for slot, _ in patterned if slot.name not in fitting]
+    return joined if any(fits_form(slot, word) for word in new for slot in wanted) else text
 
 
 def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:
@@ -109,6 +144,7 @@ def slot_cue(name: str, label: str) -> re.Pattern[str] | None:
     "account"), or the generic "number" for a slot whose name ends in it."""
     words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 1}
     own = sorted(words - _GENERIC_CUE_WORDS) or sorted(words)
+    own += [short for word in own for short in ABBREVIATIONS.get(word, ())]  # "reg" for a registration
     if "number" in words or "phone" in words:
         own.append("number")
     if not own:

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ..flow import TEXT_TYPES, Slot, SlotType, fold, search_regex, value_key
 from ..language import (
+    ABBREVIATIONS,
     ASCII_WORDS,
     CERTAIN_ANSWERS,
     CLOSING_PATTERN,
@@ -33,6 +34,7 @@ from ..language import (
     WORD_NUMBERS,
     Acts,
     approximate_clock,
+    correction_end,
     find_name,
     find_numbers,
     impossible_date,
@@ -513,7 +515,11 @@ class RulesUnderstander:
                 for span in found
                 if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
             ]
-            if spans and (len(values) == 1 or slot is tables.asked):
+            if len({found[span] for span in spans}) > 1:  # several: the one named right before it, or said last
+                spans = [span for span in spans if _named_before(slot, text, span)] or [
+                    span for span in spans if text.find(span) >= correction_end(text)
+                ]
+            if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
                 for span in found:  # the digits of a phone number are no party size
                     rest = rest.replace(span, " ")
@@ -571,6 +577,7 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
     if vocab & _PEOPLE:  # "we'll be 5", "five of us"
         vocab |= _PEOPLE | {"we", "us"}
+    vocab |= {short for word in vocab for short in ABBREVIATIONS.get(word, ())}  # "reg" for a registration
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
