@@ -36,8 +36,9 @@ from .language import (
     parse_yes_no,
     read_clock,
     read_date,
+    said_as_written,
 )
-from .language.amounts import NUMBER, find_durations, find_money, in_unit
+from .language.amounts import NUMBER, currency_fits, find_durations, find_money, in_unit
 from .language.contacts import (
     email_value,
     find_emails,
@@ -111,6 +112,11 @@ class Kind:
 
     def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any] | None:
         """The values ``text`` says for ``slot``, ``{span: value}``; None: this kind takes any span (free text)."""
+        return None
+
+    def refused(self, slot: Slot, text: str) -> str | None:
+        """The one value of this kind ``text`` says that the slot refuses ("20 dollars" for pounds), for the rules
+        to pass on to be refused and asked again, rather than pass over; None: there is none."""
         return None
 
     def fits(self, slot: Slot, word: str) -> bool:
@@ -395,6 +401,17 @@ class _Amount(Number):
                 continue
         return found
 
+    def refused(self, slot: Slot, text: str) -> str | None:
+        found = self.found(slot, text)
+        if len(found) != 1:
+            return None
+        span = text[found[0][0] : found[0][1]]
+        try:
+            self.coerce(slot, span, dt.datetime.min, None, False)
+        except InvalidValue:
+            return span
+        return None
+
     def typed(self, slot: Slot) -> bool:
         return True
 
@@ -416,7 +433,7 @@ class Money(_Amount):
         return find_money(text)
 
     def converted(self, slot: Slot, value: Any, amount: float, unit: str | None) -> float:
-        if slot.currency is not None and unit is not None and unit != slot.currency:
+        if not currency_fits(unit, slot.currency):  # "20 dollars", "50 cents" for pounds
             raise InvalidValue(slot.name, value, f"{value!r} is not in {slot.currency}")
         if round(amount, 2) != amount:
             raise InvalidValue(slot.name, value, f"{value!r} has more than two decimals")
@@ -549,6 +566,8 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
             soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
             raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
         fitting = ahead
+    if len(fitting) > 1 and said_as_written(str(value)):
+        return fitting[0]  # "10:00": a 24-hour time, never asked "in the morning or in the evening?"
     if len(fitting) > 1:
         raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
     return fitting[0]

@@ -51,7 +51,16 @@ from .phrases import (
     correction_end,
 )
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
-from .times import TWELVE_HOUR, approximate_clock, clock_readings, parse_time, read_clock, remove_times
+from .times import (
+    TWELVE_HOUR,
+    TWENTY_FOUR_HOUR,
+    approximate_clock,
+    clock_readings,
+    parse_time,
+    read_clock,
+    remove_times,
+    said_as_written,
+)
 
 __all__ = [
     "ABBREVIATIONS",
@@ -103,6 +112,8 @@ __all__ = [
     "approximate_clock",
     "clock_readings",
     "TWELVE_HOUR",
+    "TWENTY_FOUR_HOUR",
+    "said_as_written",
     "parse_yes_no",
     "remove_dates_and_times",
     "says_only_when",

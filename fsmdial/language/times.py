@@ -20,11 +20,24 @@ from dataclasses import dataclass
 from .numbers import words_to_digits
 from .text import DIGIT
 
-__all__ = ["TWELVE_HOUR", "approximate_clock", "clock_readings", "parse_time", "read_clock", "remove_times"]
+__all__ = [
+    "TWELVE_HOUR",
+    "TWENTY_FOUR_HOUR",
+    "approximate_clock",
+    "clock_readings",
+    "parse_time",
+    "read_clock",
+    "remove_times",
+]
+__all__ += ["said_as_written"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
 value check resolves it (:func:`clock_readings`) rather than taking it as written."""
+TWENTY_FOUR_HOUR = " (24-hour clock)"
+"""Marks a clock time written the 24-hour way with an hour a 12-hour clock also has ("10:00", "11.30"): the slot's
+hours or the time left on the day may still pick the other reading ("10:15" at a restaurant open in the evening),
+but when both fit it is taken as written, never asked about (:func:`said_as_written`)."""
 
 _MERIDIEM = r"(?P<mer>a\.?m\.?|p\.?m\.?)(?![a-z])"
 _CLOCK = re.compile(
@@ -35,6 +48,7 @@ _CLOCK = re.compile(
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
+    r"|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d)(?!\d|[:.,/\-]\d)(?:\s*(?P<hrs>hrs|hours|h)\b)?"
     r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o[\"'’]?\s?clock))?"
     r"(?:\s*" + _MERIDIEM + r")?"
     r")",
@@ -75,6 +89,8 @@ class _Clock:
     readings: tuple[str, ...]
     start: int
     end: int
+    written: bool = False
+    """Written the 24-hour way ("10:00", "11.30"): of two readings, the one as written is meant."""
 
 
 def _hhmm(hour: int, minute: int) -> str:
@@ -131,6 +147,10 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ("00:00",) if match.group("word").lower() == "midnight" else ("12:00",)
     if match.group("frac") or match.group("half"):
         return _said_in_words(text, match)
+    if match.group("hhmm"):  # "at 0930", "1730 hrs": a 24-hour time; a bare "1730" may be anything
+        if not (match.group("hrs") or _BEFORE.search(text, max(0, start - 40), start)):
+            return ()
+        return (f"{match.group('hhmm')[:2]}:{match.group('hhmm')[2:]}",)
     hour, minute = int(match.group("h")), int(match.group("m") or 0)
     sep, meridiem = match.group("sep"), match.group("mer")
     if sep is not None and sep.isspace() and meridiem is None and not match.group("oclock"):
@@ -149,7 +169,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
             if not match.group("h").startswith("0")
             else (_hhmm(hour, minute),)
         )
-    if sep == "." and not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _part_next(text, end)):
+    if sep == "." and not _dotted_time(text, start, end):
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
@@ -162,6 +182,11 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
     return (
         _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)
     )
+
+
+def _dotted_time(text: str, start: int, end: int) -> bool:
+    """Is "9.30" said as a time here (after "at", alone, or with a part of the day), not as money ("it costs 8.30")?"""
+    return bool(_BEFORE.search(text, max(0, start - 40), start) or _alone(text, start, end) or _part_next(text, end))
 
 
 def _part_next(text: str, end: int) -> bool:
@@ -208,7 +233,9 @@ def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
     for match in _CLOCK.finditer(text):
         readings = _read(text, match, now)
         if readings:
-            found.append(_Clock(readings, *match.span()))
+            hour = match.group("h") or ""
+            written = len(hour) == 2 and match.group("m") is not None and match.group("sep") in (":", ".")
+            found.append(_Clock(readings, *match.span(), written))
     return found
 
 
@@ -255,17 +282,27 @@ def parse_time(text: str) -> str | None:
 
 def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
     """The first time of day in ``text``: ``HH:MM`` when it has one reading, else the clock time as written
-    with :data:`TWELVE_HOUR` after it, for the value check to resolve; None when there is no time."""
-    readings = clock_readings(text, now)
-    if len(readings) == 2:
-        hour, minute = readings[0].split(":")
-        return f"{int(hour)}:{minute}{TWELVE_HOUR}"
-    return readings[0] if readings else None
+    with :data:`TWELVE_HOUR` (or :data:`TWENTY_FOUR_HOUR`) after it, for the value check to resolve; None when there
+    is no time."""
+    found = _first(text, now)
+    if found is None:
+        return None
+    if len(found.readings) == 2:
+        hour, minute = found.readings[0].split(":")
+        return f"{hour}:{minute}{TWENTY_FOUR_HOUR}" if found.written else f"{int(hour)}:{minute}{TWELVE_HOUR}"
+    return found.readings[0]
+
+
+def said_as_written(value: str) -> bool:
+    """Was ``value`` (a clock time as :func:`read_clock` passes it on) written the 24-hour way, so that of two
+    readings that fit, the one as written is meant ("10:00" is 10:00, never "in the morning or in the evening?")?"""
+    return value.endswith(TWENTY_FOUR_HOUR)
 
 
 _APPROXIMATE = re.compile(
     r"^\W*(?:(?:ok|okay|um+|uh+|er+|so|well|maybe|probably|say|like|around|about|roughly|at|approx(?:imately)?|"
-    r"sometime|somewhere|-)\W+)*(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*-?\s*(?P<ish>ish)?"
+    r"sometime|somewhere|-)\W+)*(?:(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d))"
+    r"\s*-?\s*(?P<ish>ish)?"
     r"(?:\W+(?:or so|please|pls|thanks|then|if possible|if that's ok|is fine|works))*\W*$",
     re.I,
 )
@@ -277,8 +314,11 @@ def approximate_clock(text: str) -> str | None:
     found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
     if found is None:
         return None
-    minute = found.group("m") or "00"
-    return read_clock(f"at {found.group('h')}:{minute}")
+    if found.group("hhmm"):  # "0930": a 24-hour time
+        return read_clock(f"at {found.group('hhmm')}")
+    if found.group("m") is None:  # "around 10": a clock hour, either half of the day
+        return read_clock(f"at {found.group('h')}")
+    return read_clock(f"at {found.group('h')}:{found.group('m')}")
 
 
 def remove_times(text: str, now: dt.datetime | None = None) -> str:

@@ -506,6 +506,9 @@ class RulesUnderstander:
         without them."""
         for slot, taken in tables.found:
             found = KINDS[slot.type].find(slot, text, now) or {}
+            if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
+                parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
+                continue
             if not found or slot.name in parse.slots:
                 continue
             values = list(dict.fromkeys(found.values()))
