@@ -46,6 +46,7 @@ def number_value(text: str) -> float | None:
         return None
 
 
+_FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25}
 _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _RANGE_BEFORE = re.compile(rf"(?:{_NUMBER_NO_A})\s*(?:[£$€]\s?)?(?:-|–|to|or|and)\s*$", re.I)
 _RANGE_AFTER = re.compile(rf"\s*(?:-|–|to|or)\s*(?:[£$€]\s?)?(?:{_NUMBER_NO_A})", re.I)
@@ -53,8 +54,11 @@ _RANGE_AFTER = re.compile(rf"\s*(?:-|–|to|or)\s*(?:[£$€]\s?)?(?:{_NUMBER_NO
 
 
 def _in_range(text: str, start: int, end: int) -> bool:
-    return (
-        _RANGE_BEFORE.search(text, max(0, start - 40), start) is not None or _RANGE_AFTER.match(text, end) is not None
+    if _RANGE_AFTER.match(text, end) is not None:
+        return True
+    # The words before are read only when they end as a range does (most amounts follow none).
+    return text[max(0, start - 6) : start].rstrip().endswith(("-", "–", "to", "or", "and")) and (
+        _RANGE_BEFORE.search(text, max(0, start - 40), start) is not None
     )
 
 
@@ -84,7 +88,8 @@ _CURRENCY = "|".join(sorted((w for w in [*CURRENCY_WORDS, *_HUNDREDTHS] if w.isa
 _SUB = r"p|pence|cents?"
 _MONEY = re.compile(
     r"(?<![\w.,£$€:/])(?:(?P<sym>[£$€])\s?)?"
-    rf"(?P<num>{NUMBER})(?:\s?(?P<mult>k|m|bn|grand|thousand|million|billion)\b)?"
+    rf"(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<frac>half|quarter)\b)?"
+    r"(?:\s?(?P<mult>k|m|bn|grand|thousand|million|billion)\b)?"
     rf"(?:\s?(?P<word>{_CURRENCY})\b)?"
     rf"(?(sym)(?:(?:,?\s+and)?\s+(?P<sub>{_NUMBER_NO_A})(?:\s?(?P<subword>{_SUB})\b)?)?|"
     rf"(?(word)(?:(?:,?\s+and)?\s+(?P<wsub>{_NUMBER_NO_A})(?:\s?(?P<wsubword>{_SUB})\b)?)?|))"
@@ -107,6 +112,8 @@ def _money(text: str, match: re.Match[str]) -> tuple[float, str | None] | None:
     amount = number_value(match.group("num"))
     if amount is None or (match.group("num").casefold() in ("a", "an") and not match.group("mult")):
         return None
+    if match.group("frac"):  # "two and a half thousand", "one and a half"
+        amount += _FRACTIONS[match.group("frac").casefold()]
     symbol, word = match.group("sym"), (match.group("word") or "").casefold()
     if match.group("mult"):
         amount *= _MULTIPLIERS[match.group("mult").casefold()]
@@ -169,18 +176,20 @@ def _settled(
 TIME_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080}
 """Units of time and their length in minutes (a night of a stay is a day)."""
 _UNIT_WORDS = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour", "h": "hour"}
-_FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25}
+_UNIT = re.compile(r"(?<![\w.,:/])(?:minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\b|(?<=\d)h\b", re.I)
+"""A unit of time: a length of time is read back from each ("4 nights" from "nights")."""
 _PART = re.compile(
     r"(?<![\w.,:/])(?:"
     rf"(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<and>half|quarter))?\s?(?:an?\s)?"
     r"|(?:(?P<count>an?|one|two|three|\d)\s+)?(?P<frac>half|quarters?)\s+(?:of\s+)?(?:an?\s+)?"
     r")?"
-    r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\b"
-    r"(?:\s+and\s+an?\s+(?P<tail>half|quarter))?",
+    r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\Z",
     re.I,
 )
-"""One length of time: "4 nights", "an hour and a half", "two and a half hours", "a quarter of an hour", "three
-quarters of an hour", "half an hour", "1.5 hours"."""
+"""One length of time, up to its unit (searched ending there): "4 nights", "an hour", "two and a half hours", "a
+quarter of an hour", "three quarters of an hour", "half an hour", "1.5 hours"."""
+_TAIL = re.compile(r"\s+and\s+an?\s+(half|quarter)\b", re.I)
+""""... and a half" after a unit ("an hour and a half")."""
 _CHAIN = re.compile(r"\s*(?:and\s+)?")
 _GLUED = re.compile(
     r"(?<![\w.,:/])(?P<h>\d{1,2})\s?(?:h|hrs?|hours?)\s?(?P<m>[0-5]\d)(?:\s?(?:m|mins?|minutes?))?\b", re.I
@@ -195,9 +204,12 @@ def _unit(word: str) -> str:
     return _UNIT_WORDS.get(word, word.rstrip("s") if word not in ("hrs", "mins") else _UNIT_WORDS[word])
 
 
-def _length(match: re.Match[str]) -> float | None:
-    """How many units one match of :data:`_PART` says, or None when in doubt ("hours" alone, "five fifty hours")."""
-    fraction = match.group("and") or match.group("tail")
+def _length(match: re.Match[str], tail: str | None) -> float | None:
+    """How many units one match of :data:`_PART` (and the fraction said after it) says, or None when in doubt
+    ("hours" alone, "five fifty hours")."""
+    if match.group("and") and tail:
+        return None
+    fraction = match.group("and") or tail
     if match.group("frac"):
         count = (match.group("count") or "a").casefold()
         times = 1.0 if count in ("a", "an") else number_value(count)
@@ -208,7 +220,7 @@ def _length(match: re.Match[str]) -> float | None:
     if match.group("num") is None:  # "hour and a half": one; "hours": how many?
         return 1 + _FRACTIONS[fraction.casefold()] if fraction and not match.group("unit").endswith("s") else None
     amount = number_value(match.group("num"))
-    if amount is None or (match.group("and") and match.group("tail")):
+    if amount is None:
         return None
     return amount + (_FRACTIONS[fraction.casefold()] if fraction else 0)
 
@@ -220,12 +232,21 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
 
     Lengths said one after another, each in a smaller unit, are one ("1 hour 30 minutes", "2 hours and 15 mins",
     "1h30"), in the smallest unit."""
+    glued = [
+        (*found.span(), int(found.group("h")) * 60.0 + int(found.group("m")), "minute")
+        for found in _GLUED.finditer(text)
+    ]
     parts: list[tuple[int, int, float | None, str]] = []
-    for match in _GLUED.finditer(text):
-        parts.append((*match.span(), int(match.group("h")) * 60.0 + int(match.group("m")), "minute"))
-    for match in _PART.finditer(text):
-        if not any(a < match.end() and match.start() < b for a, b, _, _ in parts):
-            parts.append((*match.span(), _length(match), _unit(match.group("unit"))))
+    for said in _UNIT.finditer(text):
+        part = _PART.search(text, max(0, said.start() - 60), said.end())
+        if part is None or (parts and parts[-1][1] > part.start()):
+            continue
+        if any(a < part.end() and part.start() < b for a, b, _, _ in glued):
+            continue
+        tail = _TAIL.match(text, part.end())
+        end = tail.end() if tail else part.end()
+        parts.append((part.start(), end, _length(part, tail.group(1) if tail else None), _unit(part.group("unit"))))
+    parts += glued
     parts.sort()
     found: list[tuple[int, int, float, str | None]] = []
     doubt = -1

@@ -17,6 +17,7 @@ as a value, every part of it said, with no doubt about where it starts or ends.
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -178,7 +179,7 @@ def contact_words(text: str, phones: bool, references: bool) -> tuple[tuple[str,
     """The email addresses in ``text``, and its phone numbers and references if asked for: (value in its normal
     form, (start, end) of the words that say it), in order; none overlapping one found before it (phone numbers
     come first: "+44 7700 900123" is no reference 447700900123). A phone number's value has no region checked."""
-    spans: list[tuple[str, tuple[int, int]]] = []
+    spans: list[tuple[tuple[int, int], str]] = []  # in order, none overlapping: their ends rise with their starts
     for found in (
         find_phones(text, None) if phones else (),
         find_emails(text),
@@ -188,6 +189,7 @@ def contact_words(text: str, phones: bool, references: bool) -> tuple[tuple[str,
         for words, value in found:
             start = text.index(words, cursor)
             cursor = start + len(words)
-            if not any(a < cursor and start < b for _, (a, b) in spans):
-                spans.append((value, (start, cursor)))
-    return tuple(sorted(spans, key=lambda item: item[1]))
+            last = bisect.bisect_left(spans, ((cursor, -1), "")) - 1  # the last span starting before this one ends
+            if last < 0 or spans[last][0][1] <= start:
+                bisect.insort(spans, ((start, cursor), value))
+    return tuple((value, span) for span, value in spans)

@@ -56,7 +56,7 @@ ABBREVIATIONS = {"registration": ("reg", "rego"), "reference": ("ref",), "accoun
 """Short forms of the words that name a reference ("reg MA12 RTE" names the registration)."""
 
 
-def _kind(token: str, text: str, start: int) -> str:
+def _kind(token: str, start: int, shouting: bool, opening: int) -> str:
     """D: digits, M: letters and digits, W: a digit word, R: "double"/"triple", N: another number word, L: a
     single letter, S: "a" or "I" (a letter only among spelled letters), C: a group of letters of a code, A: a word
     that may be a code ("OK", "PM"), X: a word."""
@@ -77,10 +77,9 @@ def _kind(token: str, text: str, start: int) -> str:
         return "S" if low in ("a", "i") else "L"
     if len(token) > 4:
         return "X"
-    shouting = text.isupper()
     if low in COMMON_WORDS:
         return "A" if token.isupper() and not shouting else "X"
-    if token[0].isupper() and token[1:].islower() and text[:start].strip(" \"'"):
+    if token[0].isupper() and token[1:].islower() and start > opening:
         return "X"  # "Kev 4512": a name, unless the message starts with it ("Ab 12 cd 34")
     return "C"
 
@@ -91,7 +90,10 @@ _TEXT_SPEAK = frozenset("urnykc")
 
 
 def _tokens(text: str) -> list[tuple[int, int, str, str]]:
-    tokens = [(m.start(), m.end(), m.group(), _kind(m.group(), text, m.start())) for m in _WORD.finditer(text)]
+    shouting, opening = text.isupper(), len(text) - len(text.lstrip(" \"'"))  # all in capitals; where words start
+    tokens = [
+        (m.start(), m.end(), m.group(), _kind(m.group(), m.start(), shouting, opening)) for m in _WORD.finditer(text)
+    ]
     # A letter alone is a letter of a reference among other spelled letters ("H R 1 3 V C X"), or written in
     # upper case ("B 1234"); "a" and "I" only among letters, and a lower-case one alone is in doubt ("r" is "are"
     # in "last 4 digits r 5092": a word).

@@ -13,9 +13,11 @@ do (:mod:`fsmdial.bounds`, :func:`fsmdial.values.coerce`): the understanders pas
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .numbers import words_to_digits
 from .text import DIGIT
@@ -103,12 +105,14 @@ def _twelve_hour(text: str, hour: int, minute: int, start: int, end: int) -> tup
     if not 1 <= hour <= 12:
         return (_hhmm(hour, minute),)
     morning, evening = _hhmm(hour % 12, minute), _hhmm(hour % 12 + 12, minute)
-    part = _PART.search(text, end)
+    parts = _parts(text)
+    index = bisect.bisect_left(parts, (end,))  # the first part of the day said after it, else the last before
+    part = parts[index] if index < len(parts) else None
     if part is None:
-        parts = list(_PART.finditer(text, 0, start))
-        part = parts[-1] if parts else None
+        before = bisect.bisect_left(parts, (start,))
+        part = parts[before - 1] if before > 0 and parts[before - 1][1] <= start else None
     if part is not None:
-        return (_of_part(part.group(1).lower(), morning, evening),)
+        return (_of_part(part[2], morning, evening),)
     return (evening, morning) if hour == 12 else (morning, evening)
 
 
@@ -122,7 +126,46 @@ def _of_part(part: str, morning: str, evening: str) -> str:
 
 def _alone(text: str, start: int, end: int) -> bool:
     """Is the time all the message says, but for filler ("9.30", "ok, 17.30 please", "seven thirty then")?"""
+    if DIGIT.search(text, 0, start) or DIGIT.search(text, end):
+        return False  # another number: no filler (and a reply of many numbers is not read again for each)
     return not _FILLER.sub("", text[:start] + " " + text[end:]).strip()
+
+
+_WINDOW = 64
+"""How far back the words before a time are read ("at", "table for", "in the evening at"): each pattern of them is
+shorter, so a reply of many numbers is read in time linear in its length."""
+
+
+def _before(pattern: re.Pattern[str], text: str, start: int, last: str | None = None) -> bool:
+    """Does ``pattern`` (one of :data:`_LAST_WORDS`: ends in a space, anchored with ``$``) match right before
+    ``start``, within :data:`_WINDOW` characters? The word before (``last``, :func:`_last_word`) is looked at first:
+    most numbers follow none of the words the patterns end with."""
+    if (last if last is not None else _last_word(text, start)) not in _LAST_WORDS[pattern]:
+        return False
+    return pattern.search(text, max(0, start - _WINDOW), start) is not None
+
+
+def _last_word(text: str, start: int) -> str:
+    """The word before ``start`` and a space, lower-cased ("" when a space is not right before ``start``)."""
+    if start == 0 or not text[start - 1].isspace():
+        return ""
+    last = text[max(0, start - _WINDOW) : start].split()[-1:]
+    return last[0].lower().lstrip("([{\"',;:") if last else ""
+
+
+_LAST_WORDS = {
+    _BEFORE: frozenset("at by from after before until till til @ around about like".split()),
+    _PARTY_BEFORE: frozenset(["for"]),
+    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at".split()),
+    _ROUGHLY: frozenset("around about say like".split()),
+}
+"""The words each pattern read by :func:`_before` may end with."""
+
+
+@lru_cache(maxsize=256)
+def _parts(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The parts of the day said in ``text``: (start, end, word lower-cased), in order."""
+    return tuple((found.start(), found.end(), found.group(1).lower()) for found in _PART.finditer(text))
 
 
 def _relative(match: re.Match[str], now: dt.datetime) -> str:
@@ -148,14 +191,15 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
     if match.group("frac") or match.group("half"):
         return _said_in_words(text, match)
     if match.group("hhmm"):  # "at 0930", "1730 hrs": a 24-hour time; a bare "1730" may be anything
-        if not (match.group("hrs") or _BEFORE.search(text, max(0, start - 40), start)):
+        if not (match.group("hrs") or _before(_BEFORE, text, start)):
             return ()
         return (f"{match.group('hhmm')[:2]}:{match.group('hhmm')[2:]}",)
     hour, minute = int(match.group("h")), int(match.group("m") or 0)
     sep, meridiem = match.group("sep"), match.group("mer")
+    last = _last_word(text, start)
     if sep is not None and sep.isspace() and meridiem is None and not match.group("oclock"):
         # "7 30": a time only where one is expected ("seven thirty", "at 7 30"); "2 30 minutes" is not.
-        if not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _PART_RIGHT_AFTER.match(text, end)):
+        if not (_before(_BEFORE, text, start, last) or _alone(text, start, end) or _PART_RIGHT_AFTER.match(text, end)):
             return ()
     if meridiem is not None:
         if not 1 <= hour <= 12:
@@ -173,11 +217,11 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
-        if _NOT_A_TIME_AFTER.match(text, end) or _PARTY_BEFORE.search(text, 0, start):
+        if _NOT_A_TIME_AFTER.match(text, end) or _before(_PARTY_BEFORE, text, start, last):
             return ()
-        before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
+        before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
         if not (before or _PART_RIGHT_AFTER.match(text, end)):
-            if not (_ROUGHLY.search(text, 0, start) and _PART.search(text)):
+            if not (_before(_ROUGHLY, text, start, last) and _parts(text)):
                 return ()
     return (
         _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)
@@ -186,7 +230,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
 
 def _dotted_time(text: str, start: int, end: int) -> bool:
     """Is "9.30" said as a time here (after "at", alone, or with a part of the day), not as money ("it costs 8.30")?"""
-    return bool(_BEFORE.search(text, max(0, start - 40), start) or _alone(text, start, end) or _part_next(text, end))
+    return bool(_before(_BEFORE, text, start) or _alone(text, start, end) or _part_next(text, end))
 
 
 def _part_next(text: str, end: int) -> bool:
@@ -224,11 +268,23 @@ def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
     return _twelve_hour(text, hour, minute, match.start(), match.end())
 
 
-def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
-    """Every time of day in ``text``, in order."""
+def _clocks(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
+    """Every time of day in ``text``, in order (positions in ``text`` with its number words in digits)."""
     if not DIGIT.search(text) and not _may_say_time(text):
-        return []
+        return ()
     text = words_to_digits(text)
+    return _clocks_in(text, now if _MAY_BE_RELATIVE.search(text) else None)  # one reading of a text, with or without
+
+
+_MAY_BE_RELATIVE = re.compile(r"\bin\s+(?:an?\b|\d|half\b)", re.I)
+"""What a time counted from the dialogue's clock starts with ("in an hour", "in 30 minutes"): without it, ``now``
+changes nothing."""
+
+
+@lru_cache(maxsize=256)
+def _clocks_in(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
+    """:func:`_clocks` of a text with its number words in digits (a turn reads it twice: its time, then the text
+    without it)."""
     found = []
     for match in _CLOCK.finditer(text):
         readings = _read(text, match, now)
@@ -236,10 +292,11 @@ def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
             hour = match.group("h") or ""
             written = len(hour) == 2 and match.group("m") is not None and match.group("sep") in (":", ".")
             found.append(_Clock(readings, *match.span(), written))
-    return found
+    return tuple(found)
 
 
 _LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
+_LAST_WORDS[_LIMIT_BEFORE] = frozenset("after before until till til from not at around about".split())
 
 
 def _first(text: str, now: dt.datetime | None) -> _Clock | None:
@@ -248,7 +305,7 @@ def _first(text: str, now: dt.datetime | None) -> _Clock | None:
     found = _clocks(text, now)
     if len(found) > 1:
         said = words_to_digits(text)
-        chosen = [clock for clock in found if not _LIMIT_BEFORE.search(said, 0, clock.start)]
+        chosen = [clock for clock in found if not _before(_LIMIT_BEFORE, said, clock.start)]
         return chosen[0] if chosen else found[0]
     return found[0] if found else None
 

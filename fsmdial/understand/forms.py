@@ -5,7 +5,9 @@ the asked one, else the one slot of that form.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -29,15 +31,20 @@ def _candidates(text: str, phones: bool = False, references: bool = False) -> li
     (end punctuation dropped). No digit group or word inside a longer value is one ("123-4567" of
     "(555) 123-4567", "KM19" of "KM19 ZTR")."""
     out = list(contact_words(text, phones, references))
-    contacts = [span for _, span in out]
+    starts = [span[0] for _, span in out]  # contacts do not overlap: their ends rise with their starts
     for found in _DIGIT_GROUPS.finditer(text):
         joined = re.sub(r"[ \-]", "", found.group())
-        inside = any(a < found.end() and found.start() < b and (a, b) != found.span() for a, b in contacts)
+        last = bisect.bisect_left(starts, found.end()) - 1  # the last contact starting before the group ends
+        inside = last >= 0 and out[last][1][1] > found.start() and out[last][1] != found.span()
         if sum(c.isdigit() for c in joined) >= 6 and not inside:
             out.append((joined, found.span()))
+    taken = sorted(span for _, span in out)
+    firsts = [a for a, _ in taken]
+    reach = list(itertools.accumulate((b for _, b in taken), max))  # how far the spans starting so far reach
     for found in _CANDIDATE.finditer(text):
         word = found.group().rstrip(".:")
-        if word and not any(a <= found.start() < b for _, (a, b) in out):
+        last = bisect.bisect_right(firsts, found.start()) - 1
+        if word and not (last >= 0 and reach[last] > found.start()):
             out.append((word, (found.start(), found.start() + len(word))))
     return out
 
@@ -59,12 +66,12 @@ def fill_patterned(
     references = any(slot.type is SlotType.reference for slot, _ in patterned)
     text = _spoken_digits(patterned, text, phones, references)
     said: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
+    cue_ends = {slot.name: [found.end() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
     for word, span in _candidates(text, phones, references):
         fits = [(slot, cue) for slot, cue in patterned if fits_form(slot, word) and slot.name not in parse.slots]
         if not fits:
             continue
-        before = text[: span[0]]
-        cued = [(_last_cue(cue, before), slot) for slot, cue in fits]
+        cued = [(_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:
             cue_end, slot = max(cued, key=lambda item: item[0])  # the nearest cue names the slot
@@ -118,16 +125,16 @@ def _spoken_digits(
     joined = join_spaced_digits(words_to_digits(text))
     if joined == text:
         return text
-    written = _candidates(text, phones, references)
-    fitting = {slot.name for word, _ in written for slot, _ in patterned if fits_form(slot, word)}
-    new = {word for word, _ in _candidates(joined, phones, references)} - {word for word, _ in written}
-    wanted = [slot for slot, _ in patterned if slot.name not in fitting]
-    return joined if any(fits_form(slot, word) for word in new for slot in wanted) else text
+    written = [word for word, _ in _candidates(text, phones, references)]
+    new = {word for word, _ in _candidates(joined, phones, references)} - set(written)
+    wanted = [slot for slot, _ in patterned if any(fits_form(slot, word) for word in new)]
+    return joined if any(not any(fits_form(slot, word) for word in written) for slot in wanted) else text
 
 
-def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:
-    """Where the last cue of a slot in ``before`` ends (-1: none)."""
-    return max((found.end() for found in cue.finditer(before)), default=-1) if cue is not None else -1
+def _last_cue(ends: list[int], start: int) -> int:
+    """Where the last cue of a slot before ``start`` ends (-1: none), of the ``ends`` of its cues in order."""
+    last = bisect.bisect_right(ends, start) - 1
+    return ends[last] if last >= 0 else -1
 
 
 def fits_form(slot: Slot, word: str) -> bool:
