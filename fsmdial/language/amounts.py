@@ -3,8 +3,8 @@ nights", "two and a half hours", "1 hour 30 minutes").
 
 Each finder returns ``(start, end, amount, unit)`` for every amount in a text: the span that says it, the number
 and its unit (a currency code, :data:`CENTS`, or a unit of time; None for a bare number). An amount is read whole or
-not at all: a range ("2-3 hours", "20 or 30 pounds"), pounds followed by a number that is no pence ("twenty pounds
-fifty for the lot"), number words that make no number ("five fifty") are no amount, and keep the bare numbers of the
+not at all: a range ("2-3 hours", "20 or 30 pounds"), pounds followed by a number that is no pence ("20 pounds 2
+people"), number words that make no number ("five fifty") are no amount, and keep the bare numbers of the
 text from being read either. Nothing here converts between currencies; units of time convert to the unit a slot
 asks for (:func:`in_unit`).
 """
@@ -96,8 +96,13 @@ _MONEY = re.compile(
     r"(?![\w:/£$€]|[.,]\d)",
     re.I,
 )
-_PENCE_END = re.compile(r"\s*(?:$|[,.!?;)]|(?:please|thanks|thank you|then|each|in total|total|ok|okay)\b)", re.I)
-"""What may follow pence said without their word ("twenty pounds fifty please")."""
+_NOT_PENCE = re.compile(
+    r"\s+(?!(?:i|please|thanks|thank|then|each|in|total|for|ok|okay|and|or|but|is|was|would|will|that|if|so|because|"
+    r"as|per|a|an|the|all|altogether|tops|max|maximum|roughly|about|exactly|right|yes|yeah|no)\b)[a-z]",
+    re.I,
+)
+"""A word after a number said after pounds that makes it something else ("20 pounds 2 people"); pence said
+without their word are followed by none ("twenty pounds fifty please", "twenty pounds fifty for the lot")."""
 
 
 def currency_fits(unit: str | None, currency: str | None) -> bool:
@@ -131,8 +136,8 @@ def _money(text: str, match: re.Match[str]) -> tuple[float, str | None] | None:
         pence = number_value(sub)
         if pence is None or not pence.is_integer() or not 1 <= pence <= 99 or match.group("mult"):
             return None  # "twenty pounds two thousand", "£2k 50p"
-        if subword is None and _PENCE_END.match(text, match.end()) is None:
-            return None  # "twenty pounds fifty for the lot"? the fifty may be anything
+        if subword is None and _NOT_PENCE.match(text, match.end()) is not None:
+            return None  # "20 pounds 2 people": the 2 is no pence
         if subword is not None and _HUNDREDTHS[subword.casefold()] != ("GBP" if currency == "GBP" else CENTS):
             return None  # "£20 and 50 cents"
         amount += pence / 100
@@ -163,7 +168,7 @@ def find_money(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
 def _settled(
     text: str, found: list[tuple[int, int, float, str | None]], doubt: int
 ) -> tuple[tuple[int, int, float, str | None], ...]:
-    """``found``, unless an amount in doubt was said (then none: "twenty pounds fifty for the lot, plus £5"), or
+    """``found``, unless an amount in doubt was said (then none: "20 pounds 2 people, plus £5"), or
     only those said after a self-correction that follows it ("3 or 4 hours... let's say 4")."""
     if doubt < 0:
         return tuple(found)

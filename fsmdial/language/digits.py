@@ -38,7 +38,7 @@ _IN_FRONT = re.compile(
 )
 """A leading zero said last ("seven seven double oh ..., with oh in front")."""
 _INTERJECTION = re.compile(r"\s*[,.!]")
-"""After an "oh" that starts a reply, it is no zero ("oh, 4512")."""
+"""After an "oh" that starts a number written in digits, it is no zero ("oh, 4512")."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,13 @@ def digit_runs(text: str) -> tuple[Run, ...]:
 def _run(text: str, tokens: list[tuple[int, int, str, str]], i: int, j: int) -> tuple[Run | None, int]:
     """The run of ``tokens[i:j]`` (digits, digit words, repeats), and where the text it takes ends."""
     first, last = tokens[i], tokens[j - 1]
-    if first[2].casefold() in ("oh", "o") and j > i + 1 and _INTERJECTION.match(text, first[1]):
-        return _run(text, tokens, i + 1, j)  # "oh, 4512"
+    if (
+        first[2].casefold() in ("oh", "o")
+        and j > i + 1
+        and tokens[i + 1][3] == "D"
+        and _INTERJECTION.match(text, first[1])
+    ):
+        return _run(text, tokens, i + 1, j)  # "oh, 4512" (but "oh, seven seven ..." is a zero)
     sure = True
     before = tokens[i - 1] if i > 0 else None
     after = tokens[j] if j < len(tokens) else None

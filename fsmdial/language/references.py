@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from .digits import DIGIT_WORDS, REPEATS
+from .short_words import COMMON_WORDS
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _GAP = re.compile(r"[\s\-.,]{0,3}")
@@ -21,37 +22,15 @@ _GAP = re.compile(r"[\s\-.,]{0,3}")
 _LETTERS_GAP = re.compile(r"[\s\-]{0,3}")
 """Between a group of letters and the rest of its reference ("KM19 ZTR", "AB-1234"): a comma or a full stop
 ends a reference there ("a 2012 astra, reg ...")."""
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)|\d{1,2}(?:am|pm)", re.I)
+"""Words of digits and letters that are no code: "3rd", "7pm"."""
 _NUMBER_WORDS = frozenset(
     "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
     "sixty seventy eighty ninety hundred hundreds thousand thousands million grand dozen point".split()
 )
-COMMON_WORDS = frozenset(
-    """
-    able add ago air all also am an and any are area as asap ask at away baby back bad bags bank bar bay be bed been
-    ben best bet big bit blog book boss both boy bus bush busy but buy by bye cab cafe call can cant car card care
-    cars case cat city club code cold come cool cost damn dang darn date day days deal dear deck did do does dog done
-    dont door down dr due east easy eat else end even ever fan far fast fee feel few file film find fine five fix
-    fly food for four free from fun game gave get gets girl give glad go god goes gone good gosh got grab guy ha had
-    haha half hard has hate have he head hear help her here hey hi high him his hit hold home hope host hot hour how
-    huge huh id idea if im in info inn into iron is it its job john just keep kid kids kind knew know lack land last
-    late left leg less let lets life like live lock lol long look lost lot love low luck made main make man many mark
-    may me meal mean meds meet menu mind mine miss mom mood more most move much must my name nd near need new news
-    next nice no noon nope nose not note now of off oh ok okay old on once one ones only open or our out over own
-    pack paid park part past pay per pet pets pick pin plan play pm poem pool pop put rain rd read real red rely rent
-    rest ride road room rsvp run safe said same san save saw say says seat see seem seen send set she ship show sick
-    side sit six sky snow so some son song soon sore sort spot st star stay step stop such sun sure take talk taxi
-    tell text th thai than that the them then they this till time to told too took town trip try turn two type uber
-    ugh up us use used user very view wait walk want was way we wear week well went were west what when who why wife
-    wifi will wind wine wish with work wow ya yeah year yes yet york you your zero
-    reg ref refs nr num no pls plz thx ta mate nah yea yup yep hmm umm um uh er erm ah aha eh ooh via plus nor ur
-    our ours mum dad yours mine also flat unit apt suite ext tel mob fax car van bike plate plates
-    """.split()
-)
-"""Short words people say beside a reference (the words of two to four letters said 20 times or more in the user
-turns of SGD and STAR, and a few more): beside the digits of a reference, such a word is no part of it."""
 
-
+_LABELS = frozenset("pin ref refs reg id no nr num dob acc acct tel mob ext code card flight order booking".split())
+"""Words that name a value (written in capitals as often as not): never part of it."""
 ABBREVIATIONS = {"registration": ("reg", "rego"), "reference": ("ref",), "account": ("acct",)}
 """Short forms of the words that name a reference ("reg MA12 RTE" names the registration)."""
 
@@ -77,26 +56,32 @@ def _kind(token: str, start: int, shouting: bool, opening: int) -> str:
         return "S" if low in ("a", "i") else "L"
     if len(token) > 4:
         return "X"
-    if low in COMMON_WORDS:
-        return "A" if token.isupper() and not shouting else "X"
+    if low in _LABELS:
+        return "X"  # "PIN 0071", "REF 4512": the label of the value, in capitals or not
+    if low in COMMON_WORDS:  # "ok", "pls" are words; "OK", "pm", "st" (two letters, no vowel) may be a code
+        return "A" if (token.isupper() and not shouting) or (len(low) == 2 and not set(low) & set("aeiouy")) else "X"
     if token[0].isupper() and token[1:].islower() and start > opening:
         return "X"  # "Kev 4512": a name, unless the message starts with it ("Ab 12 cd 34")
+    if len(token) == 4 and not token.isupper():
+        return "X"  # "bath", "toes": a word of four letters in lower case is a word
     return "C"
 
 
 _CODE = frozenset("DMWRLC")
-_TEXT_SPEAK = frozenset("urnykc")
-"""Letters written for a word ("r u", "n", "y", "k", "c")."""
+_TEXT_SPEAK = frozenset("ur")
+"""Letters written for a word before a value ("the last 4 digits r 5092", "u can use 4512")."""
 
 
 def _tokens(text: str) -> list[tuple[int, int, str, str]]:
-    shouting, opening = text.isupper(), len(text) - len(text.lstrip(" \"'"))  # all in capitals; where words start
+    opening = len(text) - len(text.lstrip(" \"'"))  # where the words start
+    # All in capitals, as "MY REG IS KM19 ZTR" (a word of three letters or more in it): "OK" there is a word.
+    shouting = text.isupper() and any(len(w) > 2 and w.casefold() in COMMON_WORDS for w in re.findall(r"[A-Z]+", text))
     tokens = [
         (m.start(), m.end(), m.group(), _kind(m.group(), m.start(), shouting, opening)) for m in _WORD.finditer(text)
     ]
     # A letter alone is a letter of a reference among other spelled letters ("H R 1 3 V C X"), or written in
-    # upper case ("B 1234"); "a" and "I" only among letters, and a lower-case one alone is in doubt ("r" is "are"
-    # in "last 4 digits r 5092": a word).
+    # upper case ("B 1234"); "a" and "I" only among letters; a lower-case one alone is in doubt, but for "r" and
+    # "u" before a number ("last 4 digits r 5092": a word).
     for i, (start, end, word, kind) in enumerate(tokens):
         if kind in "LS":
             spelled = any(
@@ -104,7 +89,8 @@ def _tokens(text: str) -> list[tuple[int, int, str, str]]:
                 for k in (i - 1, i + 1)
             )
             if not spelled:
-                alone = "X" if kind == "S" or word in _TEXT_SPEAK else "L" if word.isupper() else "A"
+                speak = word in _TEXT_SPEAK and i + 1 < len(tokens) and tokens[i + 1][3] in "DMW"  # "r 5092"
+                alone = "X" if kind == "S" or speak else "L" if word.isupper() else "A"
                 tokens[i] = (start, end, word, alone)
             elif kind == "S":
                 tokens[i] = (start, end, word, "L")
@@ -114,7 +100,7 @@ def _tokens(text: str) -> list[tuple[int, int, str, str]]:
 def _joined(text: str, tokens: list[tuple[int, int, str, str]], i: int) -> bool:
     """Are ``tokens[i]`` and ``tokens[i + 1]`` said as one reference (what stands between them)?"""
     gap = text[tokens[i][1] : tokens[i + 1][0]]
-    letters = "C" in (tokens[i][3], tokens[i + 1][3]) or "M" in (tokens[i][3], tokens[i + 1][3])
+    letters = any(kind in "CMA" for kind in (tokens[i][3], tokens[i + 1][3]))
     return (_LETTERS_GAP if letters else _GAP).fullmatch(gap) is not None
 
 
@@ -149,6 +135,9 @@ def _reference(text: str, tokens: list[tuple[int, int, str, str]], i: int, j: in
             sure = False  # "OK 4512" (a word or a code?), "4512 eighteen" (a number read on in words)
     if words and {"D", "M"} & set(kinds):
         sure = False  # "the 4512 one", "oh 7700": digits written and said in words are not one reference
+    groups = [token[2] for token in tokens[i:j] if token[3] == "C"]
+    if len(groups) == 1 and "M" not in kinds and not groups[0].isupper():
+        sure = False  # "20 min", "ab 12": one group of small letters beside digits may be a word ("ab 12 cd 34" is not)
     letters = {"L", "C", "M"} & set(kinds)
     if letters and any(token[2].casefold() in ("oh", "o") for token in tokens[i:j]):
         sure = False  # among letters, "oh" is the letter O or a zero

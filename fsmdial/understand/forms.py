@@ -25,28 +25,34 @@ DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
 
-def _candidates(text: str, phones: bool = False, references: bool = False) -> list[tuple[str, tuple[int, int]]]:
-    """The words of ``text`` a patterned slot may take, with their spans: email addresses (and phone numbers and
-    references, when a slot of the flow takes them) in their normal form, digit groups joined, then single words
-    (end punctuation dropped). No digit group or word inside a longer value is one ("123-4567" of
-    "(555) 123-4567", "KM19" of "KM19 ZTR")."""
-    out = list(contact_words(text, phones, references))
-    starts = [span[0] for _, span in out]  # contacts do not overlap: their ends rise with their starts
+def _candidates(text: str, phones: bool = False, references: bool = False) -> list[tuple[str, tuple[int, int], bool]]:
+    """The words of ``text`` a patterned slot may take, with their spans and whether a reader of phone numbers,
+    emails or references read them: email addresses (and phone numbers and references, when a slot of the flow
+    takes them) in their normal form, digit groups joined, then single words (end punctuation dropped). No digit
+    group or word inside a longer value is one ("123-4567" of "(555) 123-4567", "KM19" of "KM19 ZTR")."""
+    out = [(value, span, True) for value, span in contact_words(text, phones, references)]
+    starts = [span[0] for _, span, _ in out]  # contacts do not overlap: their ends rise with their starts
     for found in _DIGIT_GROUPS.finditer(text):
         joined = re.sub(r"[ \-]", "", found.group())
         last = bisect.bisect_left(starts, found.end()) - 1  # the last contact starting before the group ends
         inside = last >= 0 and out[last][1][1] > found.start() and out[last][1] != found.span()
         if sum(c.isdigit() for c in joined) >= 6 and not inside:
-            out.append((joined, found.span()))
-    taken = sorted(span for _, span in out)
+            out.append((joined, found.span(), False))
+    taken = sorted(span for _, span, _ in out)
     firsts = [a for a, _ in taken]
     reach = list(itertools.accumulate((b for _, b in taken), max))  # how far the spans starting so far reach
     for found in _CANDIDATE.finditer(text):
         word = found.group().rstrip(".:")
         last = bisect.bisect_right(firsts, found.start()) - 1
         if word and not (last >= 0 and reach[last] > found.start()):
-            out.append((word, (found.start(), found.start() + len(word))))
+            out.append((word, (found.start(), found.start() + len(word)), False))
     return out
+
+
+def _fits(slot: Slot, word: str, read: bool) -> bool:
+    """May ``slot`` take ``word``? A phone number, an email or a reference only as its reader read it (``read``):
+    never a word or a digit group out of a longer run ("3450000" of "01512 3450000 9999")."""
+    return (read or not KINDS[slot.type].finds) and fits_form(slot, word)
 
 
 def fill_patterned(
@@ -55,20 +61,27 @@ def fill_patterned(
     parse: Parse,
     asked: Slot | None,
     free_text: bool,
+    said: str | None = None,
 ) -> str:
     """Values of the slots with a pattern (phone, email, account number ...): a word of the message of a slot's form,
     for the slot its cue words name ("my number is 07455 667788", "the email should be x@y.z"), else the asked slot,
     else the one slot of the flow of that form (over-informing: "you can reach me on 07123456789"; "sorry, wrong
     number, it's 12345679" while the 4-digit PIN is asked); ``free_text``: a free-text answer is asked, which keeps
-    its numbers. Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
+    its numbers; ``said``: the words as the user said them, when ``text`` has had its number words written in digits.
+    Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
     two", "7 7 0 1"), are read as one word when that gives a value of a slot's form the text has not otherwise."""
     phones = any(slot.type is SlotType.phone for slot, _ in patterned)
     references = any(slot.type is SlotType.reference for slot, _ in patterned)
     text = _spoken_digits(patterned, text, phones, references)
-    said: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
+    # A phone number, email or reference of ``text`` (number words in digits, when dates and times were taken out)
+    # is one only if it is read from the words as ``said`` too: "the 4512 one" is no reference 45121.
+    as_said = {value for value, _ in contact_words(said, phones, references)} if said not in (None, text) else None
+    heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
     cue_ends = {slot.name: [found.end() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
-    for word, span in _candidates(text, phones, references):
-        fits = [(slot, cue) for slot, cue in patterned if fits_form(slot, word) and slot.name not in parse.slots]
+    for word, span, contact in _candidates(text, phones, references):
+        if contact and as_said is not None and word not in as_said:
+            continue
+        fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
         if not fits:
             continue
         cued = [(_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
@@ -86,15 +99,15 @@ def fill_patterned(
             cue_end, slot = -1, fits[0][0]
         else:
             continue
-        said.setdefault(slot.name, []).append((cue_end, word, span))
+        heard.setdefault(slot.name, []).append((cue_end, word, span))
     taken: list[tuple[int, int]] = []
     for slot, _ in patterned:
-        if slot.name not in said:
+        if slot.name not in heard:
             continue
         # A cue names the value right after it ("booking 4512 for 2 people"); of values said without one, one alone
         # is certain: two ("a 2012 astra, KM19 ZTR") leave the slot to be asked.
-        named = {cue_end: (word, span) for cue_end, word, span in reversed(said[slot.name]) if cue_end >= 0}
-        chosen = list(named.values()) or [(word, span) for _, word, span in said[slot.name]]
+        named = {cue_end: (word, span) for cue_end, word, span in reversed(heard[slot.name]) if cue_end >= 0}
+        chosen = list(named.values()) or [(word, span) for _, word, span in heard[slot.name]]
         if len({_value_key(slot, word) for word, _ in chosen}) > 1:  # "07700 900 47... sorry 07700 900 474"
             chosen = [(word, span) for word, span in chosen if span[0] >= correction_end(text)]
         if len({_value_key(slot, word) for word, _ in chosen}) != 1:
@@ -125,10 +138,18 @@ def _spoken_digits(
     joined = join_spaced_digits(words_to_digits(text))
     if joined == text:
         return text
-    written = [word for word, _ in _candidates(text, phones, references)]
-    new = {word for word, _ in _candidates(joined, phones, references)} - set(written)
-    wanted = [slot for slot, _ in patterned if any(fits_form(slot, word) for word in new)]
-    return joined if any(not any(fits_form(slot, word) for word in written) for slot in wanted) else text
+    written = _candidates(text, phones, references)
+    said = {word for word, _, _ in written}
+    new = {(word, contact) for word, _, contact in _candidates(joined, phones, references) if word not in said}
+    # Phone numbers, emails and references read digit words themselves: "the 4512 one" is not 45121.
+    wanted = [
+        slot
+        for slot, _ in patterned
+        if not KINDS[slot.type].finds and any(_fits(slot, word, contact) for word, contact in new)
+    ]
+    return (
+        joined if any(not any(_fits(slot, word, contact) for word, _, contact in written) for slot in wanted) else text
+    )
 
 
 def _last_cue(ends: list[int], start: int) -> int:

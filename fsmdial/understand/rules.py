@@ -52,6 +52,7 @@ from ..language import (
     split_negated,
     without_questions,
     without_wish,
+    words_to_digits,
 )
 from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
@@ -463,10 +464,10 @@ class RulesUnderstander:
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
         if tables.patterned:
-            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked))
+            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
             undated = rest if (date or time) else remove_dates_and_times(rest)
-            rest = self._fill_found(tables, rest, undated, now, parse)
+            rest = self._fill_found(tables, rest, text, undated, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -501,11 +502,15 @@ class RulesUnderstander:
                 elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
                     parse.slots[target.name] = named[1]
 
-    def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
-        """Phone numbers, emails and references in ``text`` (``rest`` with dates and times taken out); ``rest``
-        without them."""
+    def _fill_found(
+        self, tables: _StateTables, rest: str, text: str, undated: str, now: dt.datetime, parse: Parse
+    ) -> str:
+        """Phone numbers, emails, references and amounts said in ``text``, but for those inside a date or a time
+        (``undated``: ``text`` with them taken out, its number words in digits); ``rest`` without them. They are read
+        from the words as said: "the 4512 one" is no reference 45121."""
         for slot, taken in tables.found:
-            found = KINDS[slot.type].find(slot, text, now) or {}
+            said = KINDS[slot.type].find(slot, text, now) or {}
+            found = {span: value for span, value in said.items() if span in undated or words_to_digits(span) in undated}
             if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
                 parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
                 continue
@@ -525,7 +530,7 @@ class RulesUnderstander:
             if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
                 for span in found:  # the digits of a phone number are no party size
-                    rest = rest.replace(span, " ")
+                    rest = rest.replace(span, " ").replace(words_to_digits(span), " ")
         return rest
 
 
