@@ -53,8 +53,16 @@ _RANGE_AFTER = re.compile(rf"\s*(?:-|–|to|or)\s*(?:[£$€]\s?)?(?:{_NUMBER_NO
 """A number before or after an amount with "-", "to" or "or" between: a range ("20-30 pounds", "2 or 3 hours")."""
 
 
+_PART_OF = re.compile(r"(?:\bhalf|\bquarter(?:\s+of)?|\bpoint)\s+$|\d\.\s*$", re.I)
+_POINT_AFTER = re.compile(r"\s+point\s", re.I)
+"""A number said as a part or a decimal the readers do not read ("half a million", "two point five k")."""
+
+
 def _in_range(text: str, start: int, end: int) -> bool:
-    if _RANGE_AFTER.match(text, end) is not None:
+    """Is the amount at ``start:end`` one end of a range, or a part of a number said around it (both: in doubt)?"""
+    if _RANGE_AFTER.match(text, end) is not None or _POINT_AFTER.match(text, end) is not None:
+        return True
+    if _PART_OF.search(text, max(0, start - 12), start) is not None:
         return True
     # The words before are read only when they end as a range does (most amounts follow none).
     return text[max(0, start - 6) : start].rstrip().endswith(("-", "–", "to", "or", "and")) and (

@@ -92,7 +92,8 @@ _DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
 _UNREAD_OFFSET = re.compile(
     r"\bafter\s+next\b|\b(?:days?|weeks?|fortnights?|months?|years?)\s+(?:from|after|before|today|tomorrow)\b|"
     r"\b(?:weeks?|fortnights?)\s+on\s+(?:this\s+)?" + _WEEKDAY_NAMES + r"|"
-    r"\bday\s+before\b|\b" + _WEEKDAY_NAMES + r"\s+(?:week|fortnight)\b|\b(?:today|tomorrow)\s+(?:week|fortnight)\b"
+    r"\bday\s+before\b|\b" + _WEEKDAY_NAMES + r"\s+(?:week|fortnight|before|after)\b|"
+    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
 )
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
 said on a Friday): no date, never the day it counts from."""
@@ -306,7 +307,7 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     return ()
 
 
-_OFFSET_UNITS = ("day", "week", "fortnight", "month", "year", "after next")
+_OFFSET_UNITS = ("day", "week", "fortnight", "month", "year", "after next", "before", "after")
 
 
 def _months_after(start: dt.date, months: int) -> dt.date:

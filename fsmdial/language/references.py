@@ -104,6 +104,14 @@ def _joined(text: str, tokens: list[tuple[int, int, str, str]], i: int) -> bool:
     return (_LETTERS_GAP if letters else _GAP).fullmatch(gap) is not None
 
 
+_COUNTED = re.compile(
+    r"\s*(?:people|persons?|guests?|adults?|kids?|children|nights?|days?|weeks?|hours?|minutes?|mins?|boxes|items?|"
+    r"tickets?|rooms?|seats?|pounds?|quid|dollars?|euros?|pence|percent|%)\b",
+    re.I,
+)
+"""Words after a number that make it a count or an amount, no reference ("for 2 people")."""
+
+
 @lru_cache(maxsize=512)
 def reference_runs(text: str) -> tuple[tuple[int, int, str, bool], ...]:
     """The references of ``text``: (start, end, reference, sure), in order."""
@@ -118,7 +126,7 @@ def reference_runs(text: str) -> tuple[tuple[int, int, str, bool], ...]:
         while j < len(tokens) and tokens[j][3] in _CODE and _joined(text, tokens, j - 1):
             j += 1
         run = _reference(text, tokens, i, j)
-        if run is not None:
+        if run is not None and not (run[2].isdigit() and _COUNTED.match(text, run[1])):
             found.append(run)
         i = j
     return tuple(found)

@@ -50,7 +50,7 @@ _CLOCK = re.compile(
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
-    r"|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d)(?!\d|[:.,/\-]\d)(?:\s*(?P<hrs>hrs|hours|h)\b)?"
+    r"|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d)(?!\d|[:.,/\-]\d)(?:\s*(?P<hrs>hrs|hours|h)\b|\s*(?P<hhmer>[ap]\.?m\.?)(?![a-z]))?"
     r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o[\"'’]?\s?clock))?"
     r"(?:\s*" + _MERIDIEM + r")?"
     r")",
@@ -191,9 +191,14 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
     if match.group("frac") or match.group("half"):
         return _said_in_words(text, match)
     if match.group("hhmm"):  # "at 0930", "1730 hrs": a 24-hour time; a bare "1730" may be anything
-        if not (match.group("hrs") or _before(_BEFORE, text, start)):
+        if not (match.group("hrs") or match.group("hhmer") or _before(_BEFORE, text, start)):
             return ()
-        return (f"{match.group('hhmm')[:2]}:{match.group('hhmm')[2:]}",)
+        hour, minute = int(match.group("hhmm")[:2]), int(match.group("hhmm")[2:])
+        if match.group("hhmer"):  # "1030pm"
+            if not 1 <= hour <= 12:
+                return ()
+            hour = hour % 12 + (12 if match.group("hhmer")[0] in "pP" else 0)
+        return (_hhmm(hour, minute),)
     hour, minute = int(match.group("h")), int(match.group("m") or 0)
     sep, meridiem = match.group("sep"), match.group("mer")
     last = _last_word(text, start)

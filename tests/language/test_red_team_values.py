@@ -64,6 +64,18 @@ MINUTES = Slot(name="length", type="duration")
         (MINUTES, "half an hour", 30),
         (MINUTES, "an hour and a half", 90),
         (MINUTES, "2-3 hours", NOTHING),  # was 3
+        # found by the property tests and a second look, after the round
+        (POUNDS, "half a million pounds", NOTHING),  # not a million
+        (POUNDS, "two point five k", NOTHING),
+        (POUNDS, "20 pounds 2 people", NOTHING),  # the 2 is no pence
+        (POUNDS, "twenty pounds fifty for the lot", 20.5),
+        (MINUTES, "an hour or two", NOTHING),
+        (MINUTES, "3 or 4 hours... let's say 4", 4),  # a bare number, in the slot's unit
+        (UK_PHONE, "07700 900 47... sorry 07700 900 474", "07700900474"),
+        (UK_PHONE, "01512 3450000 9999", NOTHING),  # never 3450000 out of a longer run
+        (REFERENCE, "it's 4512 for 2 people", "4512"),
+        (REFERENCE, "c zero zero zero c", NOTHING),  # never 000
+        (REFERENCE, "20 min", NOTHING),
     ],
 )
 def test_a_red_team_value_is_read_as_said_or_not_at_all(slot: Slot, said: str, stored: Any) -> None:
@@ -80,6 +92,8 @@ def test_a_red_team_value_is_read_as_said_or_not_at_all(slot: Slot, said: str, s
         ("Friday week", "2026-12-11"),
         ("tomorrow week", "2026-12-08"),  # was tomorrow
         ("the day before yesterday", NOTHING),
+        ("the 3rd of next month", NOTHING),  # not the coming 3rd
+        ("the Friday before Christmas", NOTHING),
     ],
 )
 def test_a_relative_date_is_the_day_it_names_or_none(said: str, stored: Any) -> None:
@@ -101,7 +115,7 @@ def test_another_currency_is_a_typed_refusal_the_flow_asks_again_with() -> None:
         coerce(POUNDS, said["amount"], NOW)
 
 
-@pytest.mark.parametrize("said", ["10:00", "17:30", "0930", "at 10:00", "11.30", "12:15"])
+@pytest.mark.parametrize("said", ["10:00", "17:30", "0930", "at 10:00", "11.30", "12:15", "at 1030"])
 def test_a_24_hour_time_is_never_asked_am_or_pm(said: str) -> None:
     day, at = Slot(name="day", type="date"), Slot(name="at", type="time", not_past_with="day")
     found = RulesUnderstander().understand(state_asking(at, day), said, now=NOW).slots
@@ -135,3 +149,9 @@ def test_a_registration_said_in_groups_is_committed_whole(tmp_path) -> None:
     dialogue.turn("I need an MOT please")
     dialogue.turn("it's KM19 ZTR")
     assert dialogue.slots["registration"] == "KM19ZTR"
+
+
+def test_four_digits_with_am_or_pm_are_that_time() -> None:
+    at = Slot(name="at", type="time")
+    found = RulesUnderstander().understand(state_asking(at), "at 1030pm", now=NOW).slots
+    assert coerce(at, found["at"], NOW) == "22:30"
