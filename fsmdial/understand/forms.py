@@ -9,8 +9,9 @@ import bisect
 import datetime as dt
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from ..flow import Slot, SlotType
 from ..language import correction_end
@@ -178,3 +179,27 @@ def slot_cue(name: str, label: str) -> re.Pattern[str] | None:
     if not own:
         return None
     return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, own)) + r")(?![\w'])", re.I)
+
+
+def found_in(slot: Slot, text: str, undated: str, now: dt.datetime) -> dict[str, Any]:
+    """The values of ``slot`` its type finds in ``text``, read from the words as said ("the 4512 one" is no reference
+    45121), but for those inside a date or a time: not left in ``undated`` (``text`` without them, in digits)."""
+    said = KINDS[slot.type].find(slot, text, now) or {}
+    return {span: value for span, value in said.items() if span in undated or words_to_digits(span) in undated}
+
+
+def meant(found: dict[str, Any], spans: list[str], text: str, named: Callable[[str], bool]) -> list[str]:
+    """Of the ``spans`` of ``found`` values, those meant: all when they say one value; of several, those named right
+    before (``named``), else those said after the last self-correction ("07700 900 47... sorry 07700 900 474")."""
+    if len({found[span] for span in spans}) <= 1:
+        return spans
+    return [span for span in spans if named(span)] or [
+        span for span in spans if text.find(span) >= correction_end(text)
+    ]
+
+
+def without(text: str, found: dict[str, Any]) -> str:
+    """``text`` (its number words perhaps in digits) without the spans of ``found``."""
+    for span in found:
+        text = text.replace(span, " ").replace(words_to_digits(span), " ")
+    return text

@@ -17,7 +17,6 @@ from functools import lru_cache
 
 from ..flow import TEXT_TYPES, Slot, SlotType, fold, search_regex, value_key
 from ..language import (
-    ABBREVIATIONS,
     ASCII_WORDS,
     CERTAIN_ANSWERS,
     CLOSING_PATTERN,
@@ -34,7 +33,6 @@ from ..language import (
     WORD_NUMBERS,
     Acts,
     approximate_clock,
-    correction_end,
     find_name,
     find_numbers,
     impossible_date,
@@ -52,7 +50,6 @@ from ..language import (
     split_negated,
     without_questions,
     without_wish,
-    words_to_digits,
 )
 from ..slottypes import KINDS
 from .base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
@@ -67,7 +64,7 @@ from .categories import (
     value_pattern,
 )
 from .corrections import replacement
-from .forms import DIGIT_SPACES, fill_patterned, fits_form, slot_cue
+from .forms import DIGIT_SPACES, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -466,8 +463,7 @@ class RulesUnderstander:
         if tables.patterned:
             rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
-            undated = rest if (date or time) else remove_dates_and_times(rest)
-            rest = self._fill_found(tables, rest, text, undated, now, parse)
+            rest = self._fill_found(tables, rest, text, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -502,15 +498,12 @@ class RulesUnderstander:
                 elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
                     parse.slots[target.name] = named[1]
 
-    def _fill_found(
-        self, tables: _StateTables, rest: str, text: str, undated: str, now: dt.datetime, parse: Parse
-    ) -> str:
-        """Phone numbers, emails, references and amounts said in ``text``, but for those inside a date or a time
-        (``undated``: ``text`` with them taken out, its number words in digits); ``rest`` without them. They are read
-        from the words as said: "the 4512 one" is no reference 45121."""
+    def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
+        """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
+        ``rest``); ``rest`` without them."""
+        undated = remove_dates_and_times(rest)
         for slot, taken in tables.found:
-            said = KINDS[slot.type].find(slot, text, now) or {}
-            found = {span: value for span, value in said.items() if span in undated or words_to_digits(span) in undated}
+            found = found_in(slot, text, undated, now)
             if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
                 parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
                 continue
@@ -523,14 +516,10 @@ class RulesUnderstander:
                 for span in found
                 if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
             ]
-            if len({found[span] for span in spans}) > 1:  # several: the one named right before it, or said last
-                spans = [span for span in spans if _named_before(slot, text, span)] or [
-                    span for span in spans if text.find(span) >= correction_end(text)
-                ]
+            spans = meant(found, spans, text, lambda span: _named_before(slot, text, span))  # noqa: B023
             if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
-                for span in found:  # the digits of a phone number are no party size
-                    rest = rest.replace(span, " ").replace(words_to_digits(span), " ")
+                rest = without(rest, found)  # the digits of a phone number are no party size
         return rest
 
 
@@ -585,7 +574,6 @@ def _number_vocabulary(slot: Slot) -> frozenset[str]:
     vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
     if vocab & _PEOPLE:  # "we'll be 5", "five of us"
         vocab |= _PEOPLE | {"we", "us"}
-    vocab |= {short for word in vocab for short in ABBREVIATIONS.get(word, ())}  # "reg" for a registration
     return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
