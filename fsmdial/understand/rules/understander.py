@@ -64,7 +64,7 @@ from .categories import (
     value_pattern,
 )
 from .corrections import replacement
-from .forms import DIGIT_SPACES, fill_patterned, fits_form, slot_cue
+from .forms import DIGIT_SPACES, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -461,10 +461,9 @@ class RulesUnderstander:
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
         if tables.patterned:
-            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked))
+            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
-            undated = rest if (date or time) else remove_dates_and_times(rest)
-            rest = self._fill_found(tables, rest, undated, now, parse)
+            rest = self._fill_found(tables, rest, text, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -500,10 +499,14 @@ class RulesUnderstander:
                     parse.slots[target.name] = named[1]
 
     def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
-        """Phone numbers, emails and references in ``text`` (``rest`` with dates and times taken out); ``rest``
-        without them."""
+        """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
+        ``rest``); ``rest`` without them."""
+        undated = remove_dates_and_times(rest)
         for slot, taken in tables.found:
-            found = KINDS[slot.type].find(slot, text, now) or {}
+            found = found_in(slot, text, undated, now)
+            if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
+                parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
+                continue
             if not found or slot.name in parse.slots:
                 continue
             values = list(dict.fromkeys(found.values()))
@@ -513,10 +516,10 @@ class RulesUnderstander:
                 for span in found
                 if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
             ]
-            if spans and (len(values) == 1 or slot is tables.asked):
+            spans = meant(found, spans, text, lambda span: _named_before(slot, text, span))  # noqa: B023
+            if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
-                for span in found:  # the digits of a phone number are no party size
-                    rest = rest.replace(span, " ")
+                rest = without(rest, found)  # the digits of a phone number are no party size
         return rest
 
 
