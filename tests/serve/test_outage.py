@@ -157,3 +157,15 @@ def test_serve_with_its_store_down_says_so_without_the_password() -> None:
     error = done.stderr.decode()
     assert f"127.0.0.1:{down}" in error and "cannot" in error
     assert_no_secret(error + done.stdout.decode())
+
+
+def test_a_flow_no_store_can_keep_is_refused_when_serve_starts(tmp_path: Path, clock: Any) -> None:
+    """Issue 33, item 9: a flow named with U+0000 cannot be stored (PostgreSQL's text cannot hold it, and the stores
+    take the same values): serve says so at the start instead of failing every first turn."""
+    from fsmdial.loader import load_flow
+    from fsmdial.serve.errors import ServeError
+
+    document = orjson.loads(RESTAURANT.read_bytes())
+    document["name"] = "restaurant\x00booking"
+    with pytest.raises(ServeError, match="U\\+0000"):
+        Playground([load_flow(document)], SQLiteStore(tmp_path / "s.db"), clock=clock)

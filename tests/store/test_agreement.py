@@ -20,11 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fsmdial.errors import StoreError, UnknownSession
-from fsmdial.runtime import Dialogue
 from fsmdial.stores import MAX_ID_BYTES, Store, UnstorableValue, storable_text
 from tests.reliability_support import ROOT, SpyTools, clock, flow
 
-from .conftest import Backend, postgres_backend, sqlite_backend
+from .conftest import postgres_backend, sqlite_backend
 from .postgres_server import PostgresServer
 
 SESSION = orjson.dumps({"flow": "f"})
@@ -94,7 +93,7 @@ def test_the_rule_itself() -> None:
 # ------------------------------------------------------------------ both stores, one value at a time
 
 
-SPECIAL = st.sampled_from(["\x00", "\ud800", "\udfff", "\udbff\udfff", "é", "😀", "\u2028", "'", '"', "\\", "%", " "])
+SPECIAL = st.sampled_from(["\x00", "\ud800", "\udfff", "\udbff", "é", "😀", "\u2028", "'", '"', "\\", "%", " "])
 TEXTS = st.text(st.one_of(st.characters(exclude_categories=()), SPECIAL), max_size=12)
 
 

@@ -161,7 +161,7 @@ def test_a_postgres_store_that_cannot_connect_says_so_without_its_credentials() 
     [
         f"postgresql://fsmdial:{SECRET}%zz@127.0.0.1:1/db",  # libpq quotes the token it cannot decode
         f"postgresql://fsmdial@[::1/db?password={SECRET}",  # libpq quotes the whole URL
-        f"postgresql://fsmdial@127.0.0.1:1/db?password",  # no value at all
+        "postgresql://fsmdial@127.0.0.1:1/db?password",  # no value at all
         f"postgresql://fsmdial@127.0.0.1:1/db?pass%zzword={SECRET}",
     ],
 )
