@@ -49,11 +49,11 @@ from ..errors import (
     FsmdialError,
     ModelServerError,
     SnapshotError,
+    StoreUnavailable,
     ToolError,
     TurnError,
     UnknownSession,
 )
-from ..stores import StoreUnavailable
 from .errors import (
     BadRequest,
     NotFound,

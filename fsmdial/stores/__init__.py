@@ -19,16 +19,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..errors import StoreError, UnknownSession
-from .base import (
-    CLAIM_LEASE,
-    MAX_ID_BYTES,
-    SessionInfo,
-    Store,
-    StoreUnavailable,
-    UnstorableValue,
-    storable_text,
-)
+from ..errors import StoreError, StoreUnavailable, UnknownSession, UnstorableValue
+from .base import CLAIM_LEASE, MAX_ID_BYTES, SessionInfo, Store, storable_text
 from .secrets import shown_url
 from .sqlite import SCHEMA_VERSION, SQLiteStore
 
@@ -39,8 +31,8 @@ __all__ = [
     "SessionInfo",
     "SQLiteStore",
     "Store",
-    "StoreUnavailable",
-    "UnknownSession",  # lives in fsmdial.errors
+    "StoreUnavailable",  # lives in fsmdial.errors, as the next two
+    "UnknownSession",
     "UnstorableValue",
     "open_store",
     "shown_url",

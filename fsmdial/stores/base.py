@@ -11,10 +11,10 @@ A store keeps, per session, the snapshot of its last committed turn and the trac
 * reads (``load``, ``traces``, ``sessions``) see committed turns only; a damaged row is a typed error.
 * every store takes the same values (:func:`storable_text`): a session id or flow name that one database could not
   keep as it is (U+0000, an unpaired surrogate, an id too long for PostgreSQL's index) is refused by all of them alike
-  (:class:`UnstorableValue`), before anything is written, and reads find nothing under it.
-* a database that cannot be reached or stays busy is a :class:`StoreUnavailable` (the same call may succeed later;
-  the store reconnects by itself), any other failure a :class:`~fsmdial.errors.StoreError`. Their messages name the
-  store by its ``location``, never with its credentials (:mod:`fsmdial.stores.secrets`).
+  (:class:`~fsmdial.errors.UnstorableValue`), before anything is written, and reads find nothing under it.
+* a database that cannot be reached or stays busy is a :class:`~fsmdial.errors.StoreUnavailable` (the same call may
+  succeed later; the store reconnects by itself), any other failure a :class:`~fsmdial.errors.StoreError`. Their
+  messages name the store by its ``location``, never with its credentials (:mod:`fsmdial.stores.secrets`).
 
 A store hands each thread its own connection (opened on first use, closed when the thread has ended and another
 thread opens one, or by :meth:`Store.close`).
@@ -33,7 +33,15 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import orjson
 
-from ..errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
+from ..errors import (
+    ConflictError,
+    DamagedTrace,
+    SnapshotError,
+    StoreError,
+    StoreUnavailable,
+    UnknownSession,
+    UnstorableValue,
+)
 from ..jsonvalues import jsonable
 from .secrets import redact
 
@@ -50,17 +58,6 @@ MAX_ID_BYTES = 1024
 (SQLite has no such limit), and every store takes the same ids."""
 
 Connection = TypeVar("Connection")
-
-
-class StoreUnavailable(StoreError):
-    """The database cannot be reached or stays busy: down or restarting, a connection lost, a file that cannot be
-    opened, a write lock held elsewhere past the store's ``timeout``. Nothing was written, and the same call may
-    succeed later (the store reconnects by itself); ``fsmdial serve`` answers it 503 with ``Retry-After``."""
-
-
-class UnstorableValue(StoreError):
-    """A session id or flow name that not every store can keep as it is (see :func:`storable_text`): refused by
-    every store alike, before anything is written."""
 
 
 def storable_text(value: object, *, limit: int | None = None) -> str | None:
