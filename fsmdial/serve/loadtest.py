@@ -21,7 +21,7 @@ What runs (every process is this machine's, bound to 127.0.0.1, and stopped at t
   kills the model server for S seconds and starts it again.
 
 The client is what a careful front end would be: a turn answered 503 (the
-model server is down: the turn was rolled back) is sent again after a pause;
+model server or the store is unavailable: the turn was rolled back) is sent again after a pause;
 a turn whose answer never came (its worker died, or the request timed out) is
 looked up on another worker first (the session's event count says whether it
 was committed; after a timeout, for as long again) and sent again only if it
@@ -371,7 +371,7 @@ def run_user(client: Client, turns: Sequence[str], deadline: float, log: UserLog
                 log.errors["turn: HTTP 409"] += 1
                 log.blocked = True  # a claim still held (a killed worker's, until its lease lapses): give up
                 return
-            else:  # 503: the model server is down, the turn was rolled back; 409: claimed; try again later
+            else:  # 503: the model server or the store is unavailable, nothing was changed; 409: claimed; try again
                 log.errors[f"turn: HTTP {status}"] += 1
                 time.sleep(0.5)
         if not done:

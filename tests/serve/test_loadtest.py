@@ -11,6 +11,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fsmdial
 
@@ -155,3 +157,31 @@ def test_the_model_server_killed_for_a_while_loses_nothing(tmp_path):
     assert_nothing_lost(figures)
     assert figures["understander"] == "model server"
     assert "SIGKILL model server, down for 2 s" in figures["faults"]
+
+
+NUMBERS = {"--users": "users", "--sessions": "sessions", "--workers": "workers", "--slots": "slots"}
+SECONDS = {"--duration": "duration", "--timeout": "timeout", "--model-outage": "model_outage"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    option=st.sampled_from(sorted({**NUMBERS, **SECONDS})),
+    text=st.one_of(
+        st.text(max_size=8),
+        st.from_regex(r"-?[0-9]{1,4}(\.[0-9]{0,3})?([eE]-?[0-9])?", fullmatch=True),
+        st.sampled_from(["nan", "inf", "-inf", "1e400", "0", "-0", "0.0"]),
+    ),
+)
+def test_fuzz_every_argument_is_taken_as_one_that_can_run_or_refused_as_a_usage_error(option, text):
+    """Whatever is typed for a number: argparse refuses it (exit 2), or the load test's own check takes it."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stderr(io.StringIO()) as error:
+        try:
+            args = build_parser().parse_args(["loadtest", f"{option}={text}"])
+        except SystemExit as exc:
+            assert exc.code == 2 and option in error.getvalue()
+            return
+    name = {**NUMBERS, **SECONDS}[option]
+    assert Options(**{name: getattr(args, name)}).problems() == []
