@@ -10,11 +10,13 @@ field is ignored, as real engines do with fields they do not know. ``props`` Fal
 llama-server's ``/props``; ``context`` is the ``max_model_len`` its model list gives. ``fail`` answers the
 next N requests with a status (503: the server is loading); a route in ``missing`` answers 404.
 
-Misbehaviours, on the routes in ``slow`` (a set of paths; all of them when empty): ``drip`` seconds between
-the bytes of the whole answer (status line and headers included: a server that holds a connection open by
-writing a byte now and then), ``pause`` seconds before answering (a busy server), ``huge`` bytes of body after the answer's JSON instead (with a content-length
-saying so, or, ``chunked``, in chunks with no length given), to see the client stop reading. ``raw`` holds
-whole answers (any bytes, sent as a 200's body) for the next completions. ``sent`` counts the bytes the fake wrote; :meth:`close` stops a drip or a huge answer half-way.
+Misbehaviours, on the routes in ``slow`` (a set of paths; all of them when empty): ``drip`` seconds
+between the bytes of the whole answer (status line and headers included: a server that holds a connection
+open by writing a byte now and then), ``pause`` seconds before answering (a busy server), ``huge`` bytes of
+body after the answer's JSON (with a content-length saying so, or, ``chunked``, in chunks with no length
+given), to see the client stop reading. ``raw`` holds whole answers (any bytes, sent as a 200's body) for
+the next completions. ``sent`` counts the bytes the fake wrote (``dripped``, those of drips); :meth:`close`
+stops a drip or a huge answer half-way.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class FakeLlamaServer:
         self.huge = 0
         self.chunked = False
         self.sent = 0
+        self.dripped = 0
         self.stopped = threading.Event()
         fake = self
 
@@ -93,6 +96,7 @@ class FakeLlamaServer:
                     except OSError:
                         return
                     fake.sent += 1
+                    fake.dripped += 1
 
             def answer_huge(self, status: int, body: bytes) -> None:
                 self.send_response(status)

@@ -15,13 +15,13 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("jinja2", reason="needs the gguf extra (chat templates)")
-jsonschema = pytest.importorskip("jsonschema")
 
 from fsmdial.errors import ModelServerError, UnderstandingError
 from fsmdial.runtime import Dialogue
@@ -55,12 +55,23 @@ def booking_states() -> list[tuple[UnderstandingState, str]]:
 
 
 STATES = booking_states()
-WORDS = ["none", "yes", "no", "other", "change", "goodbye", "decline", "keep", "cancel", "Dana Lee", "Dana", "4",
-         "tomorrow", "7pm", "terrace", "indoor", "5", "Bob", "", "name", "party_size", "date", "time", "seating"]  # fmt: skip
+WORDS = [
+    *("none", "yes", "no", "other", "change", "goodbye", "decline", "keep", "cancel", "Dana Lee", "Dana", "4"),
+    *("tomorrow", "7pm", "terrace", "indoor", "5", "Bob", "", "name", "party_size", "date", "time", "seating"),
+]
 scalars = st.one_of(
-    st.sampled_from(WORDS), st.none(), st.booleans(), st.integers(-3, 30), st.floats(allow_nan=False), st.text(max_size=8)
+    st.sampled_from(WORDS),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 30),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
 )
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=2) | st.dictionaries(scalars.map(str), inner, max_size=2), max_leaves=4)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(scalars.map(str), inner, max_size=2),
+    max_leaves=4,
+)
 slot_maps = st.dictionaries(st.sampled_from(["name", "party_size", "date", "time", "seating", "x"]), values, max_size=4)
 
 
@@ -103,6 +114,9 @@ def check_taken(state: UnderstandingState, text: str, parse: Any) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(which=st.integers(0, len(STATES) - 1), client=st.integers(0, 1), reply=replies)
+@example(which=0, client=0, reply='{"intent":"none","slots":{"name":"Dana Lee"}}')  # taken: the offer's own
+@example(which=3, client=1, reply='{"intent":"none","answer":"no"}')
+@example(which=3, client=0, reply='{"intent":"none","answer":"yes"}')  # refused: "yes" was not offered
 def test_a_reply_is_taken_only_inside_the_turns_offer_and_fails_typed_otherwise(servers, which, client, reply):
     fake, understanders = servers
     state, text = STATES[which]

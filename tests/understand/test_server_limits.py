@@ -24,12 +24,12 @@ from fsmdial.errors import ModelError, ModelServerError
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.factory import add_model_arguments, make_understander, understander_from_arguments
 from fsmdial.understand.model.openai_server import OpenAIServerUnderstander
-from fsmdial.understand.model.server import (
+from fsmdial.understand.model.server import ServerUnderstander
+from fsmdial.understand.model.transport import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_REPLY,
     ModelServerReplyTooLarge,
     ModelServerTimeout,
-    ServerUnderstander,
 )
 from tests.understand.server_fake import FakeLlamaServer
 from tests.understand.test_server import NAME_REPLY, booking
@@ -84,7 +84,7 @@ def test_a_server_slow_in_its_status_line_is_held_to_the_deadline_too(fake):
     took, raised = timed(lambda: dialogue.turn(SAID), fake)
     assert isinstance(raised, ModelServerTimeout), raised
     assert took < 1.0 + 0.6, took
-    assert fake.sent < 8  # the status line was not even whole
+    assert fake.dripped < 8  # the status line was not even whole
 
 
 def test_the_deadline_covers_every_retry_and_the_backoff_between_them(fake):
