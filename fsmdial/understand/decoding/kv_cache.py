@@ -399,9 +399,11 @@ def header_problem(header: Any) -> str | None:
     if not isinstance(header, dict):
         return "not an object"
     for name, kind in HEADER_FIELDS.items():
-        value = header.get(name)
+        value: Any = header.get(name)
+        if name not in header:
+            return f"{name} is missing"
         if not isinstance(value, kind) or (kind is int and (isinstance(value, bool) or value < 0)):
-            return f"{name} is {'missing' if name not in header else 'not ' + kind.__name__}"
+            return f"{name} is not {'a count' if kind is int else kind.__name__}"
     return None
 
 
