@@ -399,10 +399,14 @@ def header_problem(header: Any) -> str | None:
     if not isinstance(header, dict):
         return "not an object"
     for name, kind in HEADER_FIELDS.items():
-        value: Any = header.get(name)
         if name not in header:
             return f"{name} is missing"
-        if not isinstance(value, kind) or (kind is int and (isinstance(value, bool) or value < 0)):
+        value = header[name]
+        if kind is int:
+            fits = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        else:
+            fits = isinstance(value, kind)
+        if not fits:
             return f"{name} is not {'a count' if kind is int else kind.__name__}"
     return None
 
