@@ -49,7 +49,7 @@ class _Check:
         if SPAN_OF in schema:
             if not isinstance(value, str) or not value or value not in schema[SPAN_OF]:
                 return f"{at}: {_shown(value)} is not a span of the message"
-            return _length(schema, value, at)
+            return _length(schema, value, at, cap=None)  # a span is as long as the message lets it be
         if "enum" in schema or "const" in schema:
             allowed = schema["enum"] if "enum" in schema else [schema["const"]]
             if not any(_same(value, option) for option in allowed):
@@ -64,7 +64,7 @@ class _Check:
             pattern = schema.get("pattern")
             if pattern is not None and not _matches(pattern, value):
                 return f"{at}: {_shown(value)} does not match {pattern!r}"
-            return _length(schema, value, at)
+            return _length(schema, value, at, cap=MAX_STRING_CHARS)
         if kind == "integer":
             if not isinstance(value, int) or isinstance(value, bool):
                 return f"{at}: {_shown(value)} is not an integer"
@@ -107,8 +107,11 @@ def _same(value: Any, option: Any) -> bool:
     return type(value) is type(option) and value == option
 
 
-def _length(schema: dict[str, Any], value: str, at: str) -> str | None:
-    low, high = schema.get("minLength", 0), min(schema.get("maxLength", MAX_STRING_CHARS), MAX_STRING_CHARS)
+def _length(schema: dict[str, Any], value: str, at: str, *, cap: int | None) -> str | None:
+    """``value``'s length within the schema's bounds (and ``cap``, the longest free string a grammar writes)."""
+    low, high = schema.get("minLength", 0), schema.get("maxLength", cap if cap is not None else len(value))
+    if cap is not None:
+        high = min(high, cap)
     if not low <= len(value) <= high:
         return f"{at}: {len(value)} characters, not {low} to {high}"
     return None
