@@ -20,17 +20,12 @@ import pytest
 pytest.importorskip("jinja2", reason="needs the gguf extra (chat templates)")
 
 from fsmdial.cli.common import add_conversation_options, understander_of
-from fsmdial.errors import ModelError, ModelServerError
+from fsmdial.errors import ModelError, ModelServerError, ModelServerReplyTooLarge, ModelServerTimeout
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.factory import add_model_arguments, make_understander, understander_from_arguments
 from fsmdial.understand.model.openai_server import OpenAIServerUnderstander
 from fsmdial.understand.model.server import ServerUnderstander
-from fsmdial.understand.model.transport import (
-    DEFAULT_DEADLINE,
-    DEFAULT_MAX_REPLY,
-    ModelServerReplyTooLarge,
-    ModelServerTimeout,
-)
+from fsmdial.understand.model.transport import DEFAULT_DEADLINE, DEFAULT_MAX_REPLY
 from tests.understand.server_fake import FakeLlamaServer
 from tests.understand.test_server import NAME_REPLY, booking
 

@@ -39,8 +39,8 @@ default 30 s, ``max_reply``, default 1 MiB; in the constructor, the URL's query
 ``?deadline=10&max_reply=2000000`` or the command line's ``--model-deadline``/``--model-max-reply``).
 A refused connection, a silent attempt (``timeout``) or a 5xx answer is retried with exponential backoff
 (``retries`` times) while the deadline leaves time; then the turn fails with :class:`ModelServerError` (an
-:class:`UnderstandingError`; :class:`~.transport.ModelServerTimeout` past the deadline,
-:class:`~.transport.ModelServerReplyTooLarge` past the size): the runtime rolls the turn back, so nothing is
+:class:`UnderstandingError`; :class:`~fsmdial.errors.ModelServerTimeout` past the deadline,
+:class:`~fsmdial.errors.ModelServerReplyTooLarge` past the size): the runtime rolls the turn back, so nothing is
 half-applied and the same turn can be sent again once the server is back. ``fsmdial serve`` answers it with
 503. A server that cannot be reached when the understander is made is a :class:`ModelError`.
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import orjson
 
-from ...errors import ModelError, ModelServerError
+from ...errors import ModelError, ModelServerError, ModelServerReplyTooLarge, ModelServerTimeout
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a model call may take, all of it (see the module docstring)."""
@@ -44,14 +44,6 @@ DEFAULT_MAX_REPLY = 1 << 20
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """HTTP statuses worth another try (the server is loading, busy or restarting)."""
 READ_CHUNK = 1 << 16
-
-
-class ModelServerTimeout(ModelServerError):
-    """The model server did not answer within the call's deadline (retries and backoff included)."""
-
-
-class ModelServerReplyTooLarge(ModelServerError):
-    """The model server's answer was larger than ``max_reply`` bytes (refused, not read whole)."""
 
 
 TRANSPORT_PARAMETERS = ("deadline", "max_reply", "timeout", "retries")
@@ -180,9 +172,9 @@ class HttpClient:
                 raise ModelServerError(self.url, problem) from None
         tries = "once" if tried == 1 else f"{tried} times"
         if time.monotonic() >= until or tried < self.retries + 1:
+            met = f"tried {tries}; {failure}" if tried else "the model call had no time left for it"
             raise ModelServerTimeout(
-                self.url,
-                f"{method} {path}: no answer within the deadline of {self.deadline:g} s (tried {tries}; {failure})",
+                self.url, f"{method} {path}: no answer within the deadline of {self.deadline:g} s ({met})"
             )
         raise ModelServerError(self.url, f"{method} {path} failed {tries} (timeout {self.timeout:g} s): {failure}")
 
