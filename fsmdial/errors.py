@@ -17,6 +17,8 @@ __all__ = [
     "TurnError",
     "UnderstandingError",
     "ModelServerError",
+    "ModelServerTimeout",
+    "ModelServerReplyTooLarge",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -89,6 +91,14 @@ class ModelServerError(UnderstandingError):
     def __init__(self, url: str, message: str):
         self.url = url
         super().__init__(f"model server {url}: {message}")
+
+
+class ModelServerTimeout(ModelServerError):
+    """The model server did not answer within the model call's deadline (every retry and backoff included)."""
+
+
+class ModelServerReplyTooLarge(ModelServerError):
+    """The model server's answer was larger than the client's ``max_reply`` bytes (refused, never read whole)."""
 
 
 class ToolError(TurnError):
