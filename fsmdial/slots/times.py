@@ -4,9 +4,10 @@ A time slot's ``earliest``/``latest`` (``HH:MM``) are its hours; an ``earliest``
 range across midnight ("18:00" to "02:00"). A time slot's ``not_past_with`` names the date slot it is on:
 the moment they make must be at least ``lead_minutes`` after the dialogue's clock. Hours across midnight are the
 night of their date: a time after midnight and up to the ``latest`` (01:00 with hours 18:00-02:00) on Friday is
-the moment Saturday 01:00 (:func:`moment`), so on Friday at 23:30 Friday still has 00:00-02:00 ahead. A clock time said without
-am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one reading inside the
-hours, asked about when two fit (:func:`which_reading`, answered through :func:`with_reading_asked`).
+the moment Saturday 01:00 (:func:`moment`), so on Friday at 23:30 Friday still has 00:00-02:00 ahead. A clock
+time said without am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one
+reading inside the hours, asked about when two fit (:func:`which_reading`, answered through
+:func:`with_reading_asked`).
 """
 
 from __future__ import annotations
