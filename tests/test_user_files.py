@@ -194,7 +194,7 @@ JSON = st.recursive(
 )
 PAYLOADS = st.one_of(
     st.binary(max_size=300),
-    st.integers(0, 3000).map(lambda d: json.dumps(nested(d)).encode()),
+    st.integers(0, 400).map(lambda d: json.dumps(nested(d)).encode()),
     st.integers(0, 5000).map(lambda d: b"[" * d + b"]" * d),
     JSON.map(lambda v: json.dumps(v).encode()),
 )
