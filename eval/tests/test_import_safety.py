@@ -397,3 +397,30 @@ def test_fuzz_star_copies_never_escape_and_never_crash(copy_: tuple[str, dict[st
         new = tree(root) - before
         assert all(path == out or path.parent == out for path in new), new
     capsys.readouterr()
+
+
+# ------------------------------------------------------------------ the harness's corpus readers, the same reader
+
+
+@pytest.mark.parametrize("kind", ["deep", "latin-1", "not-json"])
+def test_the_harness_reads_corpus_files_through_the_bounded_reader(tmp_path: Path, kind: str) -> None:
+    from fsmdial.errors import InputFileError
+    from fsmdial_eval.clemtodd.runner import load_tasks, report_from_logs
+    from fsmdial_eval.corpus import read_dialogue
+    from fsmdial_eval.messy import load_cases
+    from fsmdial_eval.sgd.tracking import read_dialogues
+
+    payload = HOSTILE_FILES[kind]
+    path = tmp_path / "tasks" / "taskdata_dev.json"
+    path.parent.mkdir()
+    path.write_bytes(payload)
+    readers = [
+        lambda: read_dialogue(path),
+        lambda: read_dialogues([path]),
+        lambda: load_cases(path),
+        lambda: load_tasks(tmp_path, "dev"),
+        lambda: report_from_logs([path]),
+    ]
+    for read in readers:
+        with pytest.raises(InputFileError, match="taskdata_dev.json"):
+            read()
