@@ -24,10 +24,22 @@ import orjson
 
 from .errors import InputFileError
 
-__all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "nesting_exceeds", "parse_json", "read_bytes", "read_json", "read_text"]
+__all__ = [
+    "MAX_CORPUS_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_NESTING",
+    "nesting_exceeds",
+    "parse_json",
+    "read_bytes",
+    "read_json",
+    "read_text",
+]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest file read by default (16 MiB): far above any flow, schema or suite, far below the memory of a laptop."""
+
+MAX_CORPUS_BYTES = 128 * 1024 * 1024
+"""Largest benchmark corpus file the evaluation harness reads (128 MiB; SGD's are under 5 MiB each)."""
 
 MAX_NESTING = 64
 """Deepest nesting of objects and lists in a user's JSON file (SGD, STAR and suites nest under 12 levels)."""
