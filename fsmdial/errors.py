@@ -14,6 +14,7 @@ __all__ = [
     "FsmdialError",
     "FlowIssue",
     "FlowError",
+    "InputFileError",
     "TurnError",
     "UnderstandingError",
     "ModelServerError",
@@ -74,6 +75,17 @@ class FlowError(FsmdialError):
         self.path = self.issues[0].path if self.issues else ""
         prefix = f"{source}: " if source else ""
         super().__init__("\n".join(prefix + str(issue) for issue in self.issues))
+
+
+class InputFileError(FsmdialError, ValueError):
+    """A file given to fsmdial (a flow, a schema, a suite) cannot be read as what it must be: missing, a folder, too
+    large, not UTF-8, not JSON or nested too deep (:mod:`fsmdial.userfiles`). ``path`` names the file (None: bytes
+    given directly), ``problem`` says what is wrong."""
+
+    def __init__(self, path: str | None, problem: str):
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}" if path else problem)
 
 
 class TurnError(FsmdialError):
