@@ -151,7 +151,10 @@ def test_options_are_one_per_value_said_with_its_words(confirming):
     state, _ = confirming
     schema = turn_schema(state, "put it under my husband's name, Tom Fischer", NOW)
     names = [o for o in options_for(state, schema) if o.field == "slot:name"]
-    assert Option("slot:name", "Tom Fischer", "The user wants to change the name the booking is under to Tom Fischer.") in names
+    assert (
+        Option("slot:name", "Tom Fischer", "The user wants to change the name the booking is under to Tom Fischer.")
+        in names
+    )
 
 
 @pytest.fixture(scope="module")

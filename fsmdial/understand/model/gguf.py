@@ -138,7 +138,10 @@ class GGUFUnderstander(ModelUnderstander):
             from .scoring import DEFAULT_MARGIN, note_text, system_text
 
             self.prompts = PromptBuilder(
-                chat, lambda text, special: model.tokenize(text, special=special), bos=bos, system=system_text,
+                chat,
+                lambda text, special: model.tokenize(text, special=special),
+                bos=bos,
+                system=system_text,
                 note=note_text,
             )
             self.margin = DEFAULT_MARGIN if margin is None else margin

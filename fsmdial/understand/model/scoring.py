@@ -41,9 +41,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ...flow import Slot
-from ..base import UnderstandingState
+from ..base import Parse, UnderstandingState
 from ..constraint.grounding import message, name_spans
-from ..base import Parse
 from ..constraint.schema import CHANGE, NONE, TurnSchema
 
 if TYPE_CHECKING:
