@@ -165,7 +165,9 @@ class GGUFUnderstander(ModelUnderstander):
         if self.choose == "score":
             from .scoring import score_parse
 
-            return score_parse(self, state, schema, text, history)
+            return score_parse(
+                self.model, self.prompts, state, schema, text, history, margin=self.margin, kv_cache=self.kv_cache
+            )
         with self.model.lock:  # understanders of other backends may share the model
             reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
             prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)

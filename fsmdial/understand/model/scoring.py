@@ -46,7 +46,9 @@ from ..constraint.grounding import message, name_spans
 from ..constraint.schema import CHANGE, NONE, TurnSchema
 
 if TYPE_CHECKING:
-    from .gguf import GGUFUnderstander
+    from ..decoding.kv_cache import DiskCache
+    from ..decoding.llama_model import LlamaModel
+    from .prompt import PromptBuilder
 
 DEFAULT_MARGIN = 0.2
 """How much (mean log-probability per token) the message must raise a value, intent or choice to be taken."""
@@ -251,16 +253,19 @@ def choose(
 
 
 def score_parse(
-    understander: GGUFUnderstander,
+    model: LlamaModel,
+    prompts: PromptBuilder,
     state: UnderstandingState,
     schema: TurnSchema,
     text: str,
     history: Sequence[tuple[str, str]],
+    *,
+    margin: float = DEFAULT_MARGIN,
+    kv_cache: DiskCache | None = None,
 ) -> Parse:
     """One model call that scores every option after the message and after an empty one, then :func:`choose`."""
     from ..decoding.suffix_scores import suffix_log_probs
 
-    model, prompts = understander.model, understander.prompts
     options = options_for(state, schema)
     suffixes = [list(prompts.tokens(option.sentence)) for option in options]
     with model.lock:  # understanders of other backends may share the model
@@ -268,7 +273,7 @@ def score_parse(
         empty = prompts.build(state, history, "", budget=model.n_ctx - reserve)
         prompt = prompts.build(state, history, text, budget=model.n_ctx - reserve)
         before = model.evaluated
-        model.hold_prefix(prompt.tokens[: prompt.static_tokens], understander.kv_cache)
+        model.hold_prefix(prompt.tokens[: prompt.static_tokens], kv_cache)
         # The empty message first: the cache then ends holding this turn's prompt, which the next turn extends.
         baseline = suffix_log_probs(model, empty.tokens, suffixes) if suffixes else []
         found = suffix_log_probs(model, prompt.tokens, suffixes) if suffixes else []
@@ -276,7 +281,7 @@ def score_parse(
     scored = [
         Scored(option, _mean(said), _mean(base)) for option, said, base in zip(options, found, baseline, strict=True)
     ]
-    data = choose(state, schema, scored, margin=understander.margin)
+    data = choose(state, schema, scored, margin=margin)
     output = orjson.dumps(data)
     parse = schema.parse(output)
     parse.path, parse.model_calls = "model", 1
