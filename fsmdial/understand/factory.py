@@ -6,6 +6,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..errors import ModelError
+
 if TYPE_CHECKING:
     from .base import Understander
 
@@ -93,6 +95,16 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         help="CPU threads of the model (default: $FSMDIAL_THREADS, else 1)",
     )
     parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    parser.add_argument(
+        "--choose",
+        choices=("json", "score"),
+        default="json",
+        help="gguf: how the model decides: write the turn's JSON under its grammar (json), or score each "
+        "grounded option as a sentence and pick (score)",
+    )
+    parser.add_argument(
+        "--margin", type=float, default=None, help="gguf --choose score: how much the message must raise an option"
+    )
 
 
 def add_model_server_argument(parser: argparse.ArgumentParser) -> None:
@@ -144,11 +156,9 @@ def understander_from_arguments(args: argparse.Namespace) -> Understander | None
     """The understander :func:`add_model_arguments`' options name (None for the rules)."""
     model = model_of(args.model, args.model_server)
     kind: UnderstanderKind = "gguf" if args.model_server else args.understander
-    return make_understander(
-        kind,
-        model,
-        backend=args.backend,
-        n_threads=args.threads,
-        fast_path=not args.no_fast_path,
-        **server_options(args),
-    )
+    options: dict[str, Any] = {"backend": args.backend, "n_threads": args.threads, "fast_path": not args.no_fast_path}
+    if getattr(args, "choose", "json") != "json":
+        if args.model_server:  # a server decodes under a grammar: it cannot score options
+            raise ModelError("--choose score needs a local GGUF model (--model), not a model server")
+        options.update(choose=args.choose, margin=args.margin)
+    return make_understander(kind, model, **options, **server_options(args))
