@@ -52,17 +52,20 @@ POSTCODE = re.compile(
 in any case, with or without its space."""
 
 _STATES = {
-    "alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA", "colorado": "CO",
-    "connecticut": "CT", "delaware": "DE", "florida": "FL", "georgia": "GA", "hawaii": "HI", "idaho": "ID",
-    "illinois": "IL", "indiana": "IN", "iowa": "IA", "kansas": "KS", "kentucky": "KY", "louisiana": "LA",
-    "maine": "ME", "maryland": "MD", "massachusetts": "MA", "michigan": "MI", "minnesota": "MN", "mississippi": "MS",
-    "missouri": "MO", "montana": "MT", "nebraska": "NE", "nevada": "NV", "new hampshire": "NH", "new jersey": "NJ",
-    "new mexico": "NM", "new york": "NY", "north carolina": "NC", "north dakota": "ND", "ohio": "OH",
-    "oklahoma": "OK", "oregon": "OR", "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC",
-    "south dakota": "SD", "tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT", "virginia": "VA",
-    "washington": "WA", "west virginia": "WV", "wisconsin": "WI", "wyoming": "WY", "district of columbia": "DC",
-    "puerto rico": "PR",
-}  # fmt: skip
+    name.replace("_", " "): code
+    for name, code in (
+        pair.split("=")
+        for pair in """
+    alabama=AL alaska=AK arizona=AZ arkansas=AR california=CA colorado=CO connecticut=CT delaware=DE florida=FL
+    georgia=GA hawaii=HI idaho=ID illinois=IL indiana=IN iowa=IA kansas=KS kentucky=KY louisiana=LA maine=ME
+    maryland=MD massachusetts=MA michigan=MI minnesota=MN mississippi=MS missouri=MO montana=MT nebraska=NE
+    nevada=NV new_hampshire=NH new_jersey=NJ new_mexico=NM new_york=NY north_carolina=NC north_dakota=ND
+    ohio=OH oklahoma=OK oregon=OR pennsylvania=PA rhode_island=RI south_carolina=SC south_dakota=SD
+    tennessee=TN texas=TX utah=UT vermont=VT virginia=VA washington=WA west_virginia=WV wisconsin=WI wyoming=WY
+    district_of_columbia=DC puerto_rico=PR
+    """.split()
+    )
+}
 """The US states (and DC and Puerto Rico) by name, with their postal codes."""
 _STATE_CODES = frozenset(_STATES.values())
 _STATE_ZIP = re.compile(
@@ -114,7 +117,7 @@ _BUILDING_WORDS = frozenset(
 _DIRECTIONS = frozenset("N S E W NE NW SE SW".split())
 """A US street's quarter, after its street word ("1600 Pennsylvania Avenue NW")."""
 _CONNECTORS = frozenset("upon on under le in by".split())
-"""Small words inside a town's name, between two capitalised words ("Newcastle upon Tyne")."""
+"""Small words inside a town's name ("Newcastle upon Tyne")."""
 _NOT_NAMES = (
     FUNCTION_WORDS
     | set(WEEKDAYS)
@@ -129,7 +132,7 @@ _NOT_NAMES = (
 """Words that are no part of a street's or a town's name in lower case: they say something else."""
 _NEVER_NAMES = frozenset(
     "i i'm i'd i'll and or at to from for is are it's please thanks thank not my your our on by with of a an "
-    "but then at".split()
+    "but then".split()
 )
 """Words that are no part of a name even capitalised ("At", "Please")."""
 _NEVER_TOWNS = _NEVER_NAMES | set(WEEKDAYS) | set(MONTHS) | {"mr", "mrs", "ms", "miss", "dr", "tomorrow", "today"}

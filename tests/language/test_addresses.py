@@ -83,12 +83,32 @@ TITLE_NAMES = ["Meadow", "Elm", "Church", "Mill", "Station", "Victoria", "High",
 TWO_WORD_NAMES = ["St John's", "Old Church", "North Hill", "Fifth", "5th", "Lady Margaret"]
 PLAIN_WORDS = ["Street", "St", "Road", "Rd", "Lane", "Avenue", "Ave", "Crescent", "Terrace", "Grove", "Gardens", "Blvd"]
 NAMED_WORDS = ["Drive", "Close", "Way", "Court", "Place", "Square", "Walk", "Rise", "View", "Green", "Parade", "Mews"]
-TOWNS = ["Amersham", "Leeds", "Little Milton", "Newcastle upon Tyne", "Bishop's Stortford", "Stratford-upon-Avon",
-         "Beverly Hills", "New York", "Kendal"]  # fmt: skip
+TOWNS = [
+    "Amersham",
+    "Leeds",
+    "Little Milton",
+    "Newcastle upon Tyne",
+    "Bishop's Stortford",
+    "Stratford-upon-Avon",
+    "Beverly Hills",
+    "New York",
+    "Kendal",
+]
 FLATS = ["Flat 3", "Flat 12", "Apt 4B", "Unit 7", "2nd floor", "Apartment 21", "Basement flat"]
 STATES = [("CA", "CA"), ("ca", "CA"), ("NY", "NY"), ("California", "California"), ("Texas", "Texas")]
-LEAD_INS = ["", "the address is ", "It's ", "it's ", "I live at ", "pick me up from ", "my address is ", "Sure, it's ",
-            "Address: ", "ok so the pickup address is ", "we're at "]  # fmt: skip
+LEAD_INS = [
+    "",
+    "the address is ",
+    "It's ",
+    "it's ",
+    "I live at ",
+    "pick me up from ",
+    "my address is ",
+    "Sure, it's ",
+    "Address: ",
+    "ok so the pickup address is ",
+    "we're at ",
+]
 TRAILING = ["", " please", ", thanks", " thanks!", ".", " please.", " thank you"]
 
 
