@@ -160,10 +160,13 @@ _CUE = (
     r"|(?:live|living|staying|located|based)\s+at"
     r"|pick(?:ing)?\s+(?:me|us|him|her|them)\s+up\s+(?:from|at)|pick\s*-?\s*up\s+(?:is\s+)?(?:from|at)"
     r"|collect(?:ing)?\s+(?:me|us|him|her|them)\s+(?:from|at)|from"
+    r"|(?:no|nope|sorry|actually|oops)[\s,.!]+(?:it['’]?s|it\s+is|it\s+should\s+be)|should\s+be|make\s+(?:it|that)"
+    r"|change\s+(?:it|that)\s+to"
     r"|(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?|drive|driving|take|taking|go|going|come|coming)\s+"
     r"(?:[\w'’]+\s+){0,3}?to)"
 )
-"""The words that say an address follows: "the address is", "I live at", "pick me up from", "deliver it to"."""
+"""The words that say an address follows: "the address is", "I live at", "pick me up from", "deliver it to", and
+the words of a correction ("no, it's ...", "make it ...")."""
 _CUE_BEFORE = re.compile(r"(?<![\w'’])" + _CUE + r"\s*[:,]?\s*$", re.I)
 _CUE_FIRST = re.compile(r"^" + _CUE + r"\s*[:,]?\s", re.I)
 _CORRECTED = re.compile(r"\s*[,;]?\s*(?:and\s+)?not\s+(?:at\s+|from\s+|in\s+|the\s+)?", re.I)
@@ -211,7 +214,12 @@ def _capital(word: str) -> bool:
 # ------------------------------------------------------------------ the parts
 
 _SPACES = re.compile(r" +")
+_WORD_START = re.compile(r"(?<![\w'’])\w")
+_COMMA = re.compile(r"\s*,")
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’\-]*(?![\w'’])")
+_ONE_WORD_STREET = re.compile(r"[A-Z][a-z]+(?:way|gate)")
+"""A street of one word ("Kingsway", "Broadway", "Southgate")."""
+_DIRECTION = re.compile(r" +([NSEW]{1,2})\.?(?![\w'’])")
 
 
 def _spaces_after(text: str, end: int) -> int | None:
@@ -242,7 +250,7 @@ def _street_at(text: str, pos: int, numbered: bool) -> int | None:
                 (capitals or lower_ok) and all(_is_name(n, not lower_ok) for n in names)
             ):
                 end = word.end() + period  # "19 The Green", "5 mill lane", "12 St John's Road"
-        elif not names and re.fullmatch(r"[A-Z][a-z]+(?:way|gate)", said):
+        elif not names and _ONE_WORD_STREET.fullmatch(said):
             end = word.end()  # "88 Kingsway", "1500 Broadway"
         if not _is_name(said, not numbered):
             break
@@ -250,7 +258,7 @@ def _street_at(text: str, pos: int, numbered: bool) -> int | None:
         at = _spaces_after(text, word.end() + period)
     if end is None:
         return None
-    direction = re.compile(r" +([NSEW]{1,2})\.?(?![\w'’])").match(text, end)
+    direction = _DIRECTION.match(text, end)
     if direction is not None and direction.group(1) in _DIRECTIONS:
         end = direction.end()  # "1600 Pennsylvania Avenue NW"
     return end
@@ -269,7 +277,7 @@ def _building_at(text: str, pos: int) -> int | None:
         if len(words) > 1 and (words[0] == "The" or words[-1].casefold() in _BUILDING_WORDS):
             end = word.end()
         at = _spaces_after(text, word.end())
-    if end is None or not re.compile(r"\s*,").match(text, end):
+    if end is None or not _COMMA.match(text, end):
         return None
     return end
 
@@ -305,6 +313,8 @@ class _Address(NamedTuple):
     end: int
     codes: tuple[tuple[int, int, str], ...]
     """The postcode or state code in it: (start, end, its normal form)."""
+    whole: bool
+    """More than a street: a town, a postcode or ZIP code, a flat or a building too ("9 Meadow Lane, Amersham")."""
 
 
 def _address_at(text: str, start: int) -> _Address | None:
@@ -327,7 +337,7 @@ def _address_at(text: str, start: int) -> _Address | None:
     end, codes = _town_and_code(text, end, end == street_end and text[end - 1] == ".")
     if "street" not in kinds and len(kinds) == 1 and not codes:
         return None  # "Church Lane" alone is no address; "The Old Barn, Church Lane" and "Church Lane, OX44 7QB" are
-    return _Address(start, end, codes)
+    return _Address(start, end, codes, len(kinds) > 1 or end > street_end)
 
 
 def _flat_after(text: str, end: int) -> int:
@@ -419,17 +429,21 @@ _RANGE = re.compile(r"(?<=\d)\s*([-–])\s*(?=\d)")
 _COMMAS = re.compile(r"\s*,[\s,]*")
 
 
-@lru_cache(maxsize=512)
 def find_addresses(text: str) -> tuple[tuple[str, str], ...]:
     """The addresses said in ``text``: (span, address in its normal form), in order. A span runs from the cue
     words in front of the address ("my address is", "pick me up from") to the end of a correction after it
     ("12 Elm Street, not 21")."""
+    return tuple((text[start:end], _tidy(text, address)) for start, end, address in _found(text))
+
+
+@lru_cache(maxsize=512)
+def _found(text: str) -> tuple[tuple[int, int, _Address], ...]:
+    """The addresses in ``text`` with their spans (see :func:`find_addresses`)."""
     if _MAY_HAVE.search(text) is None:
         return ()
-    found: list[tuple[str, str]] = []
+    found: list[tuple[int, int, _Address]] = []
     pos = 0
-    starts = [match.start() for match in re.finditer(r"(?<![\w'’])[\w]", text)]
-    for start in starts:
+    for start in (match.start() for match in _WORD_START.finditer(text)):
         if start < pos:
             continue
         address = _address_at(text, start)
@@ -443,7 +457,6 @@ def find_addresses(text: str) -> tuple[tuple[str, str], ...]:
             if address is None:
                 continue
             span_start = ruled_out.start()
-        value = _tidy(text, address)
         span_end = address.end
         cue = _CUE_BEFORE.search(text, pos, span_start)
         if cue is not None:
@@ -452,7 +465,7 @@ def find_addresses(text: str) -> tuple[tuple[str, str], ...]:
         if before is not None:
             span_start = before.start()
         span_end = _correction_end(text, span_end)
-        found.append((text[span_start:span_end], value))
+        found.append((span_start, span_end, address))
         pos = span_end
     return tuple(found)
 
@@ -497,8 +510,7 @@ def address_value(text: str) -> str | None:
 
 
 def says_address(span: str) -> bool:
-    """Does ``span`` (a span :func:`find_addresses` found) say it is an address: cue words in front ("my address
-    is ..."), or a postcode or ZIP code in it?"""
-    if _CUE_FIRST.match(span) is not None or POSTCODE.search(span) is not None:
-        return True
-    return any(_state_zip_at(span, found.start()) is not None for found in _STATE_ZIP.finditer(span))
+    """Does ``span`` (a span :func:`find_addresses` found) say it is an address, whatever was asked: cue words in
+    front ("my address is ...", "pick me up from ..."), or more than a street ("9 Meadow Lane, Amersham", "9 Meadow
+    Lane HP6 5AA", "Flat 2, 9 Meadow Lane"); a bare "8 Meadow Lane" may answer something else."""
+    return _CUE_FIRST.match(span) is not None or any(address.whole for _, _, address in _found(span))

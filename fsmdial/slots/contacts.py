@@ -138,8 +138,10 @@ class Address(FoundKind):
     as said and tidied (no lead-in or thanks, the postcode in upper case): :mod:`fsmdial.language.addresses`.
 
     It claims its words: the rules read it before anything else in the message, and no other slot takes a word of it
-    ("8 Meadow Lane" is no 08:00). A slot not asked takes one said with its cue words ("pick me up from ...") or its
-    postcode. A date or a time does not hide it (``outside_dates`` is off): its own words are no date or time.
+    ("8 Meadow Lane" is no 08:00). The flow's only address slot, not asked, takes one said with its cue words ("pick
+    me up from ...", "no, it's ...") or as more than a street (with its town, postcode, flat or building); a bare
+    "8 Meadow Lane" may answer another question. A date or a time does not hide it (``outside_dates`` is off): its
+    own words are no date or time.
     """
 
     type_name = SlotType.address

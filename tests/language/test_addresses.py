@@ -226,8 +226,10 @@ def test_the_span_holds_the_cue_words_and_the_correction_and_says_it_is_an_addre
     ((span, value),) = find_addresses("actually the address is 12 Elm Street, not 21")
     assert span == "the address is 12 Elm Street, not 21" and value == "12 Elm Street"
     assert says_address(span)
-    assert says_address("8 Meadow Lane, Amersham HP6 5AA") and says_address("350 Fifth Avenue, New York, NY 10118")
-    assert not says_address("8 Meadow Lane, Amersham")
+    assert says_address("8 Meadow Lane HP6 5AA") and says_address("350 Fifth Avenue, New York, NY 10118")
+    assert says_address("8 Meadow Lane, Amersham") and says_address("Flat 2, 8 Meadow Lane")  # more than a street
+    assert says_address("no, it's 8 Meadow Lane") and says_address("pick me up from 8 Meadow Lane")
+    assert not says_address("8 Meadow Lane")  # may answer something else
 
 
 def test_two_addresses_in_one_message_are_both_read():

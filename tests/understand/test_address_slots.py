@@ -152,6 +152,21 @@ def test_an_address_with_its_cue_words_goes_to_the_address_slot_when_not_asked()
     assert kept == {"pickup_address": "8 Meadow Lane, Amersham", "pickup_time": "19:00"}
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        ("no, it's 9 Meadow Lane",),
+        ("no, the address is 9 Meadow Lane",),
+        ("no", "9 Meadow Lane, Amersham"),  # at "What would you like to change?": a whole address
+        ("change the address to 9 Meadow Lane",),
+    ],
+)
+def test_an_address_changed_at_the_confirmation_is_taken(said):
+    dialogue = play("8 Meadow Lane", "7pm", "2", "Dana Lee", *said)
+    assert dialogue.slots["pickup_address"].startswith("9 Meadow Lane") and dialogue.node == "confirm"
+    assert dialogue.slots["passengers"] == 2 and dialogue.slots["pickup_time"] == "19:00"
+
+
 def test_a_free_text_address_slot_is_unchanged():
     # A flow that keeps "text" for its address keeps the reply's own words (the held-out flows do).
     assert play("8 Meadow Lane, Amersham", address_type="text").slots["pickup_address"] == "8 Meadow Lane, Amersham"
