@@ -1,21 +1,24 @@
 """The rules understander alone, per user turn of the example conversations (goal: <= 2 ms at p95).
 
 Every user turn of ``tests/conversations.SCRIPTS`` is replayed at the state it was said in; the per-text caches
-(acts, names, negations) are cleared before each round, so a round costs what new messages cost. The benchmark
-times one round (all turns); ``extra_info`` has the per-turn p50/p95/max over all rounds, in milliseconds.
+(every one of the language package, and the form reader's) are cleared before each round, so a round costs what new
+messages cost. The benchmark times one round (all turns); ``extra_info`` has the per-turn p50/p95/max over all rounds,
+in milliseconds.
 
     pytest benches/bench_rules_understander.py --benchmark-only
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
 import time
 
-from fsmdial.language import acts, names, numbers
+import fsmdial.language as language
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.rules import RulesUnderstander
+from fsmdial.understand.rules import RulesUnderstander, forms
 
 from .conftest import FLOWS, REPO, frozen_clock
 
@@ -47,11 +50,12 @@ def _turns() -> list[tuple[object, str]]:
 
 
 def _clear() -> None:
-    acts.read_acts.cache_clear()
-    acts.split_negated.cache_clear()
-    acts.second_thoughts.cache_clear()
-    names.find_name.cache_clear()
-    numbers.words_to_digits.cache_clear()
+    """Forget every text read before: each per-text cache of the language package and of the form reader."""
+    modules = [importlib.import_module(f"fsmdial.language.{m.name}") for m in pkgutil.iter_modules(language.__path__)]
+    for module in [*modules, forms]:
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def test_rules_understander_per_turn(benchmark):

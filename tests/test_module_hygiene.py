@@ -202,9 +202,9 @@ UNDERSTAND_LAYERS = ("base", "rules", "constraint", "decoding", "model", "factor
 """The wings of fsmdial/understand/ (a subpackage, or a module directly in it), lowest first: each imports only the
 wings before it. The rules reading needs no model; what a model may say is built from what the rules read; the
 decoders compile and decode those grammars; the model understanders put the three together; the factory picks one."""
-UNDERSTAND_APART = frozenset({"tiny_model"})
+UNDERSTAND_APART: frozenset[str] = frozenset()
 """Modules directly in fsmdial/understand/ that sit in no layer: they import nothing of fsmdial.understand, and
-nothing in a layer imports them (the test model's builder)."""
+nothing in a layer imports them (none since the test model's builder moved to fsmdial.testing)."""
 MAX_UNDERSTAND_MODULES = 8
 """Modules directly in fsmdial/understand/ (subpackages not counted): the rest lives in the wings."""
 

@@ -429,7 +429,11 @@ def _numbers_said(text: str) -> set[float]:
 
     words = {"a": 1, "an": 1, "half": 0.5}
     found = {float(n) for n in find_numbers(text.replace(",", ""))} | {v for w, v in words.items() if w in text.split()}
+    found |= {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text.replace(",", ""))}  # "2k": the 2
     found |= {a + b for a in found for b in found} | {a + 0.5 for a in found}  # "twenty-five", "an hour and a half"
+    found |= {a + b / 100 for a in found for b in found}  # "twenty pounds fifty"
+    if re.search(r"\d\s?[kKmM]\b|grand|thousand|million", text):  # "£2k", "£1.5m", "two grand"
+        found |= {a * scale for a in found for scale in (1000, 1_000_000)}
     return found
 
 

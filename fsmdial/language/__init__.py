@@ -11,7 +11,9 @@ in one place:
 * :mod:`.answers`: yes and no;
 * :mod:`.phrases`: declining to answer, closing, greeting, lead-ins;
 * :mod:`.acts`: dialogue acts (greet, thank, affirm, deny, hedge, question, don't know ...) before values;
-* :mod:`.names`: people's names said in a reply.
+* :mod:`.names`: people's names said in a reply;
+* :mod:`.digits`, :mod:`.contacts`, :mod:`.references`: phone numbers, email addresses and references;
+* :mod:`.amounts`: money and lengths of time.
 
 It imports nothing else from fsmdial.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions, without_wish
 from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
+from .contacts import ABBREVIATIONS
 from .dates import (
     MONTHS,
     NEXT_ONE,
@@ -45,11 +48,22 @@ from .phrases import (
     NO_ANSWER_PATTERN,
     SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
+    correction_end,
 )
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
-from .times import TWELVE_HOUR, approximate_clock, clock_readings, parse_time, read_clock, remove_times
+from .times import (
+    TWELVE_HOUR,
+    TWENTY_FOUR_HOUR,
+    approximate_clock,
+    clock_readings,
+    parse_time,
+    read_clock,
+    remove_times,
+    said_as_written,
+)
 
 __all__ = [
+    "ABBREVIATIONS",
     "Acts",
     "find_name",
     "name_at",
@@ -79,6 +93,7 @@ __all__ = [
     "WEEKDAYS",
     "WORD_NUMBERS",
     "YES_PATTERN",
+    "correction_end",
     "find_numbers",
     "join_spaced_digits",
     "words_to_digits",
@@ -97,6 +112,8 @@ __all__ = [
     "approximate_clock",
     "clock_readings",
     "TWELVE_HOUR",
+    "TWENTY_FOUR_HOUR",
+    "said_as_written",
     "parse_yes_no",
     "remove_dates_and_times",
     "says_only_when",

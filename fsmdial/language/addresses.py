@@ -155,7 +155,7 @@ _SPACE = re.compile(r"\s+")
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 _CUE = (
     r"(?:(?:(?:my|the|our|your|his|her|their)\s+)?(?:[\w'’]+\s+)?address(?:\s+(?:is|will\s+be|should\s+be|would\s+be|"
-    r"was)|['’]s|\s*:)"
+    r"was|to)|['’]s|\s*:)"
     r"|(?:i|we|they|he|she)\s+(?:live|lives|am|are|is|stay|'m|'re)\s+at|i['’]m\s+at|we['’]re\s+at"
     r"|(?:live|living|staying|located|based)\s+at"
     r"|pick(?:ing)?\s+(?:me|us|him|her|them)\s+up\s+(?:from|at)|pick\s*-?\s*up\s+(?:is\s+)?(?:from|at)"

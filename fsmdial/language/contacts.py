@@ -2,86 +2,32 @@
 
 Each finder returns ``(span, value)`` pairs: the exact text of the message that says the value (a model may copy
 only that) and the value in its normal form. Nothing here guesses: a span is found only when the whole of it reads
-as a value.
+as a value, every part of it said, with no doubt about where it starts or ends.
 
-* Phone numbers: what :mod:`phonenumbers` finds ("07700 900 123", "+44 7700 900123", "(555) 123-4567",
-  "0770-090-0789"), and digits said one by one ("oh seven seven ...", "double oh"); stored as dialled, digits
-  with a leading ``+`` when the caller gave the country code.
-* Email addresses: written ("maria.lopez@gmail.com") or spoken ("carol dot dunn at gmail dot com"); stored
-  with the domain in lower case.
-* References: booking numbers and other ids of letters and digits ("AB1234", "4512"), digits read one by one
-  ("4 5 1 2", "five oh three") or in groups ("1234 5678"); stored as one word, letters in upper case.
+* Phone numbers: digits in groups ("07700 900 123", "+44 7700 900123", "(555) 123-4567", "0770-090-0789") or said
+  one by one ("oh seven seven double oh ...", a leading zero said last "... with oh in front"), read by
+  :mod:`.digits` and checked by :mod:`phonenumbers` (a possible number of the slot's region, or of the country
+  code said); stored as dialled: every digit, with a leading ``+`` when the caller gave the country code.
+* Email addresses: written ("maria.lopez@gmail.com") or spoken ("carol dot dunn at gmail dot com", "bob underscore
+  smith at ...", "jane 99 at ..."); stored with the domain in lower case. A spoken address whose start is in doubt
+  ("john smith at gmail dot com": john.smith, johnsmith or smith?) is none.
+* References (:mod:`.references`): ids of letters and digits ("AB1234", "KM19 ZTR", "b r zero zero four two"),
+  digits read one by one ("4 5 1 2", "five oh three") or in groups ("1234 5678"); one word, letters in upper case.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
 import phonenumbers
 
-from .numbers import WORD_NUMBERS
+from .digits import Run, digit_runs
+from .references import ABBREVIATIONS, find_references, reference_value
 
-_DIGIT_WORDS = {word: str(value) for word, value in WORD_NUMBERS.items() if " " not in word and value < 10} | {
-    "oh": "0",
-    "o": "0",
-    "nought": "0",
-}
-_REPEATS = {"double": 2, "triple": 3}
-_TOKEN = re.compile(r"[A-Za-z]+|\d+")
-_GAP = re.compile(r"[\s\-.(),]{0,3}")
-"""What may stand between the digits or digit words of one number ("07700 900", "12-34", "(555) 123", "five, oh")."""
-
-
-def _digit_runs(text: str) -> list[tuple[int, int, str]]:
-    """Runs of digits and digit words said as one number: (start, end, digits).
-
-    A run is digit groups and digit words ("oh", "double five") with at most a space, a hyphen or a dot between
-    them; it ends at any other word.
-    """
-    runs: list[tuple[int, int, str]] = []
-    start = end = -1
-    digits = ""
-    repeat = 1
-    spoken = 0  # digit words in the run: a digit word alone ("one moment", "oh, ok") is no number
-    written = False
-    for token in _TOKEN.finditer(text):
-        word = token.group().casefold()
-        piece = token.group() if word.isdigit() else _DIGIT_WORDS.get(word)
-        joined = start >= 0 and _GAP.fullmatch(text[end : token.start()]) is not None
-        if word in _REPEATS and (start < 0 or joined):
-            if start < 0:
-                start = token.start()
-            repeat, end = _REPEATS[word], token.end()
-            continue
-        if piece is None or (start >= 0 and not joined):
-            if start >= 0 and digits and (written or spoken > 1):
-                runs.append((start, end, digits))
-            start, digits, repeat, spoken, written = -1, "", 1, 0, False
-            if piece is None:
-                continue
-        if start < 0:
-            start = token.start()
-        digits += piece * repeat if len(piece) == 1 else piece
-        written, spoken = written or word.isdigit(), spoken + (not word.isdigit())
-        repeat, end = 1, token.end()
-    if start >= 0 and digits and (written or spoken > 1):
-        runs.append((start, end, digits))
-    return [(first, last, digits) for first, last, digits in runs if not _ordinal(text, last)]
-
-
-def _ordinal(text: str, end: int) -> bool:
-    return re.match(r"(?:st|nd|rd|th)\b", text[end:], re.I) is not None
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span without a repeat word it ended on ("double" said last is no digit)."""
-    words = text[start:end].split()
-    while words and words[-1].casefold() in _REPEATS:
-        words.pop()
-        end = text.rindex(words[-1], start, end) + len(words[-1]) if words else start
-    return start, end
-
+__all__ = ["ABBREVIATIONS", "EMAIL", "PHONE_DIGITS", "contact_words", "email_value", "find_emails", "find_phones"]
+__all__ += ["find_references", "phone_value", "reference_value"]
 
 # ---------------------------------------------------------------------- phones
 
@@ -89,21 +35,34 @@ PHONE_DIGITS = (7, 15)
 """Fewest and most digits of a phone number (E.164 allows 15)."""
 
 
+def _phone_start(text: str, run: Run) -> int:
+    """Where a phone number said as ``run`` starts: with the "+" of a country code or the "(" of an area code."""
+    start = run.start
+    if start > 0 and text[start - 1] == "(":
+        start -= 1
+    if start > 0 and text[start - 1] == "+":
+        start -= 1
+    return start
+
+
 def phone_value(text: str, region: str | None) -> str | None:
-    """The phone number ``text`` is, as dialled (digits, and a ``+`` before a country code), or None.
+    """The phone number ``text`` is, as dialled (every digit said, and a ``+`` before a country code), or None.
 
     With a ``region``, a number without a country code must be a possible number of that country (by
-    :mod:`phonenumbers`' length rules); without one, any number of 7 to 15 digits is taken.
+    :mod:`phonenumbers`' length rules); without one, any number of 7 to 15 digits is taken. A number read with any
+    doubt (:class:`.digits.Run`'s ``sure``) is none.
     """
     text = text.strip()
-    plus = text.startswith("+")
-    runs = _digit_runs(text[1:] if plus else text)
-    if len(runs) != 1 or runs[0][:2] != (0, len(text) - plus):
-        if not re.fullmatch(r"\+?[\d\s().\-]+", text):
+    runs = digit_runs(text)
+    if len(runs) == 1 and _phone_start(text, runs[0]) == 0 and runs[0].end == len(text):
+        if not runs[0].sure:
             return None
+        digits = runs[0].digits
+    elif re.fullmatch(r"\+?[\d\s().\-]+", text):
         digits = re.sub(r"\D", "", text)
     else:
-        digits = runs[0][2]
+        return None
+    plus = text.startswith("+")
     if not PHONE_DIGITS[0] <= len(digits) <= PHONE_DIGITS[1]:
         return None
     dialled = ("+" if plus else "") + digits
@@ -119,22 +78,20 @@ def phone_value(text: str, region: str | None) -> str | None:
 
 @lru_cache(maxsize=512)
 def find_phones(text: str, region: str | None) -> tuple[tuple[str, str], ...]:
-    """The phone numbers said in ``text``: (span, number as dialled), in order."""
-    found: dict[tuple[int, int], str] = {}
-    for match in phonenumbers.PhoneNumberMatcher(text, region or "ZZ", leniency=phonenumbers.Leniency.POSSIBLE):
-        value = phone_value(match.raw_string, region)
-        if value is not None:
-            found[(match.start, match.end)] = value
-    for start, end, _ in _digit_runs(text):
-        start, end = _trimmed(text, start, end)
-        if start > 0 and text[start - 1] in "+(":
-            start -= 1
-        if any(a <= start < b or a < end <= b for a, b in found):
+    """The phone numbers said in ``text``: (span, number as dialled), in order.
+
+    Each is one run of digits (:func:`.digits.digit_runs`: written in groups, in brackets, after a "+", or said
+    digit by digit) read whole: no number is taken out of a longer one ("123-4567" of "(555) 123-4567").
+    """
+    found = []
+    for run in digit_runs(text):
+        if not run.sure or not PHONE_DIGITS[0] <= len(run.digits) <= PHONE_DIGITS[1]:
             continue
-        value = phone_value(text[start:end], region)
+        span = text[_phone_start(text, run) : run.end]
+        value = phone_value(span, region)
         if value is not None:
-            found[(start, end)] = value
-    return tuple((text[start:end], value) for (start, end), value in sorted(found.items()))
+            found.append((span, value))
+    return tuple(found)
 
 
 # ---------------------------------------------------------------------- emails
@@ -144,14 +101,25 @@ _DOMAIN = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
 EMAIL = re.compile(_LOCAL + "@" + _DOMAIN)
 """The shape of an email address (the part every provider accepts: no quoted local parts, no IP domains)."""
 _WRITTEN = re.compile(r"(?<![\w.@+-])" + EMAIL.pattern + r"(?![\w@-])")
-_SPOKEN_PART = r"[A-Za-z0-9]+(?:(?:\s+(?:dot|underscore|dash|hyphen)\s+|[._-])[A-Za-z0-9]+)*"
+_SPOKEN_MARKS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
+_SPOKEN_PART = r"[A-Za-z0-9]+(?:(?:\s+(?:dot|underscore|dash|hyphen)\s+|[._-]|\s+(?=\d+\b))[A-Za-z0-9]+)*"
+"""A local part read out: words joined by "dot", "underscore", "dash" or "hyphen" (or written marks), and digits
+said after a word ("jane 99" is jane99: a space is in no address)."""
 _SPOKEN = re.compile(
-    rf"(?<![\w'])(?P<local>{_SPOKEN_PART})\s+(?:at|@)\s+(?P<domain>[A-Za-z0-9-]+(?:\s+dot\s+[A-Za-z0-9-]+|\.[A-Za-z0-9-]+)+)\b",
+    rf"(?<![\w'])(?P<local>{_SPOKEN_PART})\s+(?:at|@)\s+"
+    r"(?P<domain>[A-Za-z0-9-]+(?:\s+dot\s+[A-Za-z0-9-]+|\.[A-Za-z0-9-]+)+)\b",
     re.I,
 )
-_SPOKEN_MARKS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
+_SPOKEN_JOINS = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+|\s+", re.I)
 _NOT_LOCAL = frozenset("i am is are me we be was were and or it he she they you".split())
 """Words before "at" that are no one's address ("I am at home dot com")."""
+_LEADS = frozenset(
+    "is it's its it was be is: email e-mail mail address me to at on via under use try reach contact send write "
+    "that's thats yes yeah yep sure ok okay so and or um uh er erm hi hello please now actually sorry oh well then "
+    "instead just new".split()
+)
+"""Words after which a spoken address starts: the word before its local part is no part of it."""
+_WORD_BEFORE = re.compile(r"([\w'’:-]+)\s+$")
 
 
 def email_value(text: str) -> str | None:
@@ -172,79 +140,56 @@ def email_value(text: str) -> str | None:
 
 
 def _unspoken(part: str) -> str:
-    words = part.split()
-    return "".join(_SPOKEN_MARKS.get(word.casefold(), word) if i % 2 else word for i, word in enumerate(words))
+    return _SPOKEN_JOINS.sub(lambda found: _SPOKEN_MARKS[found.group(1).casefold()] if found.group(1) else "", part)
+
+
+def _starts_address(text: str, start: int, spoken: bool) -> bool:
+    """Does an address found at ``start`` start there, or may the word before it be part of it ("john smith at
+    gmail dot com": johnsmith, john.smith or smith? none is certain)? A written address is one word; one whose
+    local part or the word before it is all digits ("jane 99@gmail.com") may be a part."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before is None:
+        return True
+    word = before.group(1).casefold().strip(":")
+    if spoken:
+        return word in _LEADS or not word
+    local = text[start:].split("@", 1)[0]
+    return not (word.isalnum() and word not in _LEADS and (word.isdigit() or local.isdigit()))
 
 
 @lru_cache(maxsize=512)
 def find_emails(text: str) -> tuple[tuple[str, str], ...]:
-    """The email addresses said in ``text``: (span, address), in order."""
+    """The email addresses said in ``text``: (span, address), in order; none whose start is in doubt."""
     found: dict[tuple[int, int], str] = {}
     for match in _WRITTEN.finditer(text):
         value = email_value(match.group())
-        if value is not None:
+        if value is not None and _starts_address(text, match.start(), False):
             found[match.span()] = value
-    if " at " in text.casefold():
+    if " at " in text.casefold() or " @ " in text:
         for match in _SPOKEN.finditer(text):
             if any(a < match.end() and match.start() < b for a, b in found):
                 continue
-            start = _spoken_start(text, match)
-            value = email_value(text[start : match.end()])
-            if value is not None:
-                found[(start, match.end())] = value
+            value = email_value(match.group())
+            if value is not None and _starts_address(text, match.start(), True):
+                found[match.span()] = value
     return tuple((text[start:end], value) for (start, end), value in sorted(found.items()))
 
 
-def _spoken_start(text: str, match: re.Match[str]) -> int:
-    """Where a spoken address starts: its local part is the one word before "at", or the words joined by "dot"
-    ("it's carol dot dunn at ..." starts at "carol")."""
-    local = match.group("local")
-    words = local.split()
-    start = match.start()
-    # The local part of a spoken address is words joined by "dot"/"underscore": an even count of separators.
-    while len(words) > 1 and words[1].casefold() not in _SPOKEN_MARKS:
-        start = text.index(words[1], start)
-        words = words[1:]
-    return start
-
-
-# ------------------------------------------------------------------ references
-
-_ID = re.compile(r"(?<![\w@.])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?![\w@]|\.\w)")
-"""One written id: letters and digits (at least one digit), perhaps joined by hyphens ("AB-1234", "4512")."""
-
-
-def reference_value(text: str) -> str | None:
-    """The reference ``text`` is: one id of letters and digits, or digits said one by one or in groups; as one
-    word, letters in upper case, separators dropped. None when it is not one."""
-    text = text.strip()
-    if _ID.fullmatch(text) and not _ordinal_word(text):
-        return text.replace("-", "").upper()
-    runs = _digit_runs(text)
-    if len(runs) == 1 and runs[0][:2] == (0, len(text)):
-        return runs[0][2]
-    return None
-
-
-def _ordinal_word(text: str) -> bool:
-    return re.fullmatch(r"\d+(?:st|nd|rd|th)", text, re.I) is not None
-
-
-@lru_cache(maxsize=512)
-def find_references(text: str) -> tuple[tuple[str, str], ...]:
-    """The references said in ``text``: (span, reference), in order; a run of spaced digits is one reference."""
-    found: dict[tuple[int, int], str] = {}
-    for start, end, _ in _digit_runs(text):
-        start, end = _trimmed(text, start, end)
-        if start < end and (value := reference_value(text[start:end])) is not None:
-            found[(start, end)] = value
-    for match in _ID.finditer(text):
-        if (value := reference_value(match.group())) is not None:
-            found[match.span()] = value
-    # A part of a longer reference is not one ("1234" of "AB-1234", "5678" of "1234 5678").
-    found = {
-        (a, b): value
-        for (a, b), value in found.items()
-        if not any(c <= a and b <= d and (c, d) != (a, b) for c, d in found)
-    }
-    return tuple((text[start:end], value) for (start, end), value in sorted(found.items()))
+def contact_words(text: str, phones: bool, references: bool) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """The email addresses in ``text``, and its phone numbers and references if asked for: (value in its normal
+    form, (start, end) of the words that say it), in order; none overlapping one found before it (phone numbers
+    come first: "+44 7700 900123" is no reference 447700900123). A phone number's value has no region checked."""
+    spans: list[tuple[tuple[int, int], str]] = []  # in order, none overlapping: their ends rise with their starts
+    for found in (
+        find_phones(text, None) if phones else (),
+        find_emails(text),
+        find_references(text) if references else (),
+    ):
+        cursor = 0
+        for words, value in found:
+            start = text.index(words, cursor)
+            cursor = start + len(words)
+            last = bisect.bisect_left(spans, ((cursor, -1), "")) - 1  # the last span starting before this one ends
+            if last < 0 or spans[last][0][1] <= start:
+                bisect.insort(spans, ((start, cursor), value))
+    return tuple((value, span) for span, value in spans)

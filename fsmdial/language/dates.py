@@ -68,17 +68,40 @@ _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE 
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 _ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _SHORT_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])")
-_COUNT = r"(an?|\d{1,3})\s+(days?|weeks?|fortnights?)"
+_COUNT = r"(an?|\d{1,3})\s+(days?|weeks?|fortnights?|months?|years?)"
 _IN_DAYS = re.compile(
     r"\bin\s+" + _COUNT + r"\b|\b" + _COUNT + r"\s+(?:(?:from|after|on\s+from)\s+)?(today|now|tomorrow)\b", re.I
 )
-""""in 2 days", "in a week", "a week from today", "2 weeks from tomorrow", "a week today"."""
+""""in 2 days", "in a week", "a week from today", "2 weeks from tomorrow", "a week today", "a month from today",
+"in a year"."""
 _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
+_UNIT_MONTHS = {"m": 1, "y": 12}
+_WEEKDAY_NAMES = "(" + "|".join(WEEKDAYS) + ")"
+_AFTER_NEXT = re.compile(r"\b(?:the\s+)?" + _WEEKDAY_NAMES + r"\s+after\s+next\b")
+""""the Friday after next": a week after next Friday."""
+_WEEK_ON = re.compile(
+    r"\b(an?|\d)\s+weeks?\s+(?:on|from|after)\s+(?:this\s+)?"
+    + _WEEKDAY_NAMES
+    + r"\b|\b"
+    + _WEEKDAY_NAMES
+    + r"\s+week\b"
+)
+""""a week on Friday", "two weeks on Friday", "Friday week": weeks after the coming Friday (British)."""
+_DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
+""""tomorrow week": a week after tomorrow (British)."""
+_UNREAD_OFFSET = re.compile(
+    r"\bafter\s+next\b|\b(?:days?|weeks?|fortnights?|months?|years?)\s+(?:from|after|before|today|tomorrow)\b|"
+    r"\b(?:weeks?|fortnights?)\s+on\s+(?:this\s+)?" + _WEEKDAY_NAMES + r"|"
+    r"\bday\s+before\b|\b" + _WEEKDAY_NAMES + r"\s+(?:week|fortnight|before|after)\b|"
+    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
+)
+"""A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
+said on a Friday): no date, never the day it counts from."""
 _WEEKDAY = re.compile(
     r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
 )
 _DATE_HINT = re.compile(
-    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|"
+    r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|month|year|"
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
     re.I,
 )
@@ -86,6 +109,8 @@ _DATE_HINT_WORDS = (
     "day",
     "week",
     "fortnight",
+    "month",
+    "year",
     "today",
     "tonight",
     "tomorrow",
@@ -207,13 +232,28 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if digits and "-" in low and (match := _ISO_DATE.search(low)):
         day = _date_or_none(int(match.group(1)), int(match.group(2)), int(match.group(3)))
         return (day.isoformat(),) if day else ()
-    if ("day" in low or "week" in low or "fortnight" in low) and (match := _IN_DAYS.search(low)):
+    if may_contain(low, _OFFSET_UNITS) and (match := _IN_DAYS.search(low)):
         count, unit, base = (match.group(1), match.group(2), None) if match.group(1) else match.group(3, 4, 5)
-        days = (1 if count[0] == "a" else int(count)) * _UNIT_DAYS[unit[0]]
+        number = 1 if count[0] == "a" else int(count)
         start = today + dt.timedelta(days=1 if base == "tomorrow" else 0)
-        return ((start + dt.timedelta(days=days)).isoformat(),)
+        if unit[0] in _UNIT_MONTHS:
+            return (_months_after(start, number * _UNIT_MONTHS[unit[0]]).isoformat(),)
+        return ((start + dt.timedelta(days=number * _UNIT_DAYS[unit[0]])).isoformat(),)
+    if "week" in low and (match := _DAY_WEEK.search(low)):
+        return ((today + dt.timedelta(days=(1 if match.group(1) == "tomorrow" else 0) + 7)).isoformat(),)
+    if "after next" in low and (match := _AFTER_NEXT.search(low)):
+        ahead = (WEEKDAYS.index(match.group(1)) - today.weekday()) % 7 or 7  # next Friday, then a week on
+        return ((today + dt.timedelta(days=ahead + 7)).isoformat(),)
+    if "week" in low and (match := _WEEK_ON.search(low)):
+        count = match.group(1)
+        weeks = 1 if count is None or count[0] == "a" else int(count)
+        ahead = (WEEKDAYS.index(match.group(2) or match.group(3)) - today.weekday()) % 7
+        if ahead:  # said on a Friday, "a week on Friday" may count from today or from next Friday
+            return ((today + dt.timedelta(days=ahead + 7 * weeks)).isoformat(),)
     if "day after tomorrow" in low or "day after tmr" in low:
         return ((today + dt.timedelta(days=2)).isoformat(),)
+    if may_contain(low, _OFFSET_UNITS) and _UNREAD_OFFSET.search(low):
+        return ()  # "the day before yesterday": a day counted from another, not read
     if ("tomorrow" in low or "tmr" in low) and _TOMORROW.search(low):
         return ((today + dt.timedelta(days=1)).isoformat(),)
     if ("today" in low or "tonight" in low or "this " in low) and _TODAY.search(low):
@@ -265,6 +305,18 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if digits and may_contain(low, _ORDINAL_SUFFIXES) and (match := _ORDINAL_DAY.search(low)):
         return tuple(day.isoformat() for day in _days_numbered(today, int(match.group(1) or match.group(2))))
     return ()
+
+
+_OFFSET_UNITS = ("day", "week", "fortnight", "month", "year", "after next", "before", "after")
+
+
+def _months_after(start: dt.date, months: int) -> dt.date:
+    """The day ``months`` calendar months after ``start``, on the last day of the month when it has no such day
+    (a month from January 31 is February 28 or 29)."""
+    year, month = divmod(start.month - 1 + months, 12)
+    year, month = start.year + year, month + 1
+    last = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).day
+    return dt.date(year, month, min(start.day, last))
 
 
 def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
@@ -352,7 +404,7 @@ def remove_dates_and_times(text: str, now: dt.datetime | None = None) -> str:
         text = _ISO_DATE.sub(" ", text)
     if "/" in low or "." in low:
         text = _SHORT_DATE.sub(" ", _NUMERIC_DATE.sub(" ", text))
-    if "day" in low or "week" in low or "fortnight" in low:
+    if may_contain(low, _OFFSET_UNITS):
         text = _IN_DAYS.sub(" ", text)
     if may_contain(low, _MONTH_PREFIXES):
         text = _DAY_MONTH.sub(" ", _MONTH_DAY.sub(" ", text))

@@ -117,7 +117,7 @@ def words_to_digits(text: str) -> str:
     # day of the month ("on the first", "the second of May", "December first"), and kept away from text2num.
     pieces, last = [], 0
     for match in _SMALL_ORDINAL.finditer(text):
-        before = _DAY_BEFORE.search(text, 0, match.start()) is not None
+        before = _DAY_BEFORE.search(text, max(0, match.start() - 40), match.start()) is not None
         day = (before and not _WORD_AFTER.match(text, match.end())) or _MONTH_AFTER.match(text, match.end()) is not None
         pieces += [alpha2digit(text[last : match.start()], "en", threshold=0), match.group()]
         if day:

@@ -73,3 +73,20 @@ SELF_INTRODUCTION_PATTERN = re.compile(r"^(?:i'?m|i am|this is|call me|it'?s)\s+
 """The words in front of a name ("I'm Jane", "call me Jane")."""
 LEAD_IN_PATTERN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
 """The words in front of a value ("it's 1234")."""
+
+_CORRECTION = re.compile(
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|oops|make (?:it|that)|change (?:it|that) to|"
+    r"let'?s say|or rather|scratch that|scrap that)(?![\w'])",
+    re.I,
+)
+
+
+def correction_end(text: str) -> int:
+    """Where the last self-correction of ``text`` ends ("07700 900 47... sorry 07700 900 474", "3 or 4 hours... let's
+    say 4"), or -1: of several values said, those after it are the ones meant."""
+    if not any(
+        word in text.casefold()
+        for word in ("actually", "mean", "sorry", "wait", "oops", "make", "change", "say", "rather", "scratch", "scrap")
+    ):
+        return -1
+    return max((found.end() for found in _CORRECTION.finditer(text)), default=-1)

@@ -13,18 +13,33 @@ do (:mod:`fsmdial.slots.times`, :func:`fsmdial.values.coerce`): the understander
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .numbers import words_to_digits
 from .text import DIGIT
 
-__all__ = ["TWELVE_HOUR", "approximate_clock", "clock_readings", "parse_time", "read_clock", "remove_times"]
+__all__ = [
+    "TWELVE_HOUR",
+    "TWENTY_FOUR_HOUR",
+    "approximate_clock",
+    "clock_readings",
+    "parse_time",
+    "read_clock",
+    "remove_times",
+]
+__all__ += ["said_as_written"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
 value check resolves it (:func:`clock_readings`) rather than taking it as written."""
+TWENTY_FOUR_HOUR = " (24-hour clock)"
+"""Marks a clock time written the 24-hour way with an hour a 12-hour clock also has ("10:00", "11.30"): the slot's
+hours or the time left on the day may still pick the other reading ("10:15" at a restaurant open in the evening),
+but when both fit it is taken as written, never asked about (:func:`said_as_written`)."""
 
 _MERIDIEM = r"(?P<mer>a\.?m\.?|p\.?m\.?)(?![a-z])"
 _CLOCK = re.compile(
@@ -35,6 +50,7 @@ _CLOCK = re.compile(
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
+    r"|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d)(?!\d|[:.,/\-]\d)(?:\s*(?P<hrs>hrs|hours|h)\b|\s*(?P<hhmer>[ap]\.?m\.?)(?![a-z]))?"
     r"|(?P<h>\d{1,2})(?:(?P<sep>[:.]|\s)(?P<m>[0-5]\d))?(?!\d|[:.,/\-]\d)(?:\s*(?P<oclock>o[\"'’]?\s?clock))?"
     r"(?:\s*" + _MERIDIEM + r")?"
     r")",
@@ -75,6 +91,8 @@ class _Clock:
     readings: tuple[str, ...]
     start: int
     end: int
+    written: bool = False
+    """Written the 24-hour way ("10:00", "11.30"): of two readings, the one as written is meant."""
 
 
 def _hhmm(hour: int, minute: int) -> str:
@@ -87,12 +105,14 @@ def _twelve_hour(text: str, hour: int, minute: int, start: int, end: int) -> tup
     if not 1 <= hour <= 12:
         return (_hhmm(hour, minute),)
     morning, evening = _hhmm(hour % 12, minute), _hhmm(hour % 12 + 12, minute)
-    part = _PART.search(text, end)
+    parts = _parts(text)
+    index = bisect.bisect_left(parts, (end,))  # the first part of the day said after it, else the last before
+    part = parts[index] if index < len(parts) else None
     if part is None:
-        parts = list(_PART.finditer(text, 0, start))
-        part = parts[-1] if parts else None
+        before = bisect.bisect_left(parts, (start,))
+        part = parts[before - 1] if before > 0 and parts[before - 1][1] <= start else None
     if part is not None:
-        return (_of_part(part.group(1).lower(), morning, evening),)
+        return (_of_part(part[2], morning, evening),)
     return (evening, morning) if hour == 12 else (morning, evening)
 
 
@@ -106,7 +126,46 @@ def _of_part(part: str, morning: str, evening: str) -> str:
 
 def _alone(text: str, start: int, end: int) -> bool:
     """Is the time all the message says, but for filler ("9.30", "ok, 17.30 please", "seven thirty then")?"""
+    if DIGIT.search(text, 0, start) or DIGIT.search(text, end):
+        return False  # another number: no filler (and a reply of many numbers is not read again for each)
     return not _FILLER.sub("", text[:start] + " " + text[end:]).strip()
+
+
+_WINDOW = 64
+"""How far back the words before a time are read ("at", "table for", "in the evening at"): each pattern of them is
+shorter, so a reply of many numbers is read in time linear in its length."""
+
+
+def _before(pattern: re.Pattern[str], text: str, start: int, last: str | None = None) -> bool:
+    """Does ``pattern`` (one of :data:`_LAST_WORDS`: ends in a space, anchored with ``$``) match right before
+    ``start``, within :data:`_WINDOW` characters? The word before (``last``, :func:`_last_word`) is looked at first:
+    most numbers follow none of the words the patterns end with."""
+    if (last if last is not None else _last_word(text, start)) not in _LAST_WORDS[pattern]:
+        return False
+    return pattern.search(text, max(0, start - _WINDOW), start) is not None
+
+
+def _last_word(text: str, start: int) -> str:
+    """The word before ``start`` and a space, lower-cased ("" when a space is not right before ``start``)."""
+    if start == 0 or not text[start - 1].isspace():
+        return ""
+    last = text[max(0, start - _WINDOW) : start].split()[-1:]
+    return last[0].lower().lstrip("([{\"',;:") if last else ""
+
+
+_LAST_WORDS = {
+    _BEFORE: frozenset("at by from after before until till til @ around about like".split()),
+    _PARTY_BEFORE: frozenset(["for"]),
+    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at".split()),
+    _ROUGHLY: frozenset("around about say like".split()),
+}
+"""The words each pattern read by :func:`_before` may end with."""
+
+
+@lru_cache(maxsize=256)
+def _parts(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The parts of the day said in ``text``: (start, end, word lower-cased), in order."""
+    return tuple((found.start(), found.end(), found.group(1).lower()) for found in _PART.finditer(text))
 
 
 def _relative(match: re.Match[str], now: dt.datetime) -> str:
@@ -131,11 +190,21 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ("00:00",) if match.group("word").lower() == "midnight" else ("12:00",)
     if match.group("frac") or match.group("half"):
         return _said_in_words(text, match)
+    if match.group("hhmm"):  # "at 0930", "1730 hrs": a 24-hour time; a bare "1730" may be anything
+        if not (match.group("hrs") or match.group("hhmer") or _before(_BEFORE, text, start)):
+            return ()
+        hour, minute = int(match.group("hhmm")[:2]), int(match.group("hhmm")[2:])
+        if match.group("hhmer"):  # "1030pm"
+            if not 1 <= hour <= 12:
+                return ()
+            hour = hour % 12 + (12 if match.group("hhmer")[0] in "pP" else 0)
+        return (_hhmm(hour, minute),)
     hour, minute = int(match.group("h")), int(match.group("m") or 0)
     sep, meridiem = match.group("sep"), match.group("mer")
+    last = _last_word(text, start)
     if sep is not None and sep.isspace() and meridiem is None and not match.group("oclock"):
         # "7 30": a time only where one is expected ("seven thirty", "at 7 30"); "2 30 minutes" is not.
-        if not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _PART_RIGHT_AFTER.match(text, end)):
+        if not (_before(_BEFORE, text, start, last) or _alone(text, start, end) or _PART_RIGHT_AFTER.match(text, end)):
             return ()
     if meridiem is not None:
         if not 1 <= hour <= 12:
@@ -149,19 +218,24 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
             if not match.group("h").startswith("0")
             else (_hhmm(hour, minute),)
         )
-    if sep == "." and not (_BEFORE.search(text, 0, start) or _alone(text, start, end) or _part_next(text, end)):
+    if sep == "." and not _dotted_time(text, start, end):
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
-        if _NOT_A_TIME_AFTER.match(text, end) or _PARTY_BEFORE.search(text, 0, start):
+        if _NOT_A_TIME_AFTER.match(text, end) or _before(_PARTY_BEFORE, text, start, last):
             return ()
-        before = _BEFORE.search(text, 0, start) or _PART_RIGHT_BEFORE.search(text, 0, start)
+        before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
         if not (before or _PART_RIGHT_AFTER.match(text, end)):
-            if not (_ROUGHLY.search(text, 0, start) and _PART.search(text)):
+            if not (_before(_ROUGHLY, text, start, last) and _parts(text)):
                 return ()
     return (
         _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)
     )
+
+
+def _dotted_time(text: str, start: int, end: int) -> bool:
+    """Is "9.30" said as a time here (after "at", alone, or with a part of the day), not as money ("it costs 8.30")?"""
+    return bool(_before(_BEFORE, text, start) or _alone(text, start, end) or _part_next(text, end))
 
 
 def _part_next(text: str, end: int) -> bool:
@@ -199,20 +273,35 @@ def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
     return _twelve_hour(text, hour, minute, match.start(), match.end())
 
 
-def _clocks(text: str, now: dt.datetime | None) -> list[_Clock]:
-    """Every time of day in ``text``, in order."""
+def _clocks(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
+    """Every time of day in ``text``, in order (positions in ``text`` with its number words in digits)."""
     if not DIGIT.search(text) and not _may_say_time(text):
-        return []
+        return ()
     text = words_to_digits(text)
+    return _clocks_in(text, now if _MAY_BE_RELATIVE.search(text) else None)  # one reading of a text, with or without
+
+
+_MAY_BE_RELATIVE = re.compile(r"\bin\s+(?:an?\b|\d|half\b)", re.I)
+"""What a time counted from the dialogue's clock starts with ("in an hour", "in 30 minutes"): without it, ``now``
+changes nothing."""
+
+
+@lru_cache(maxsize=256)
+def _clocks_in(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
+    """:func:`_clocks` of a text with its number words in digits (a turn reads it twice: its time, then the text
+    without it)."""
     found = []
     for match in _CLOCK.finditer(text):
         readings = _read(text, match, now)
         if readings:
-            found.append(_Clock(readings, *match.span()))
-    return found
+            hour = match.group("h") or ""
+            written = len(hour) == 2 and match.group("m") is not None and match.group("sep") in (":", ".")
+            found.append(_Clock(readings, *match.span(), written))
+    return tuple(found)
 
 
 _LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
+_LAST_WORDS[_LIMIT_BEFORE] = frozenset("after before until till til from not at around about".split())
 
 
 def _first(text: str, now: dt.datetime | None) -> _Clock | None:
@@ -221,7 +310,7 @@ def _first(text: str, now: dt.datetime | None) -> _Clock | None:
     found = _clocks(text, now)
     if len(found) > 1:
         said = words_to_digits(text)
-        chosen = [clock for clock in found if not _LIMIT_BEFORE.search(said, 0, clock.start)]
+        chosen = [clock for clock in found if not _before(_LIMIT_BEFORE, said, clock.start)]
         return chosen[0] if chosen else found[0]
     return found[0] if found else None
 
@@ -255,17 +344,27 @@ def parse_time(text: str) -> str | None:
 
 def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
     """The first time of day in ``text``: ``HH:MM`` when it has one reading, else the clock time as written
-    with :data:`TWELVE_HOUR` after it, for the value check to resolve; None when there is no time."""
-    readings = clock_readings(text, now)
-    if len(readings) == 2:
-        hour, minute = readings[0].split(":")
-        return f"{int(hour)}:{minute}{TWELVE_HOUR}"
-    return readings[0] if readings else None
+    with :data:`TWELVE_HOUR` (or :data:`TWENTY_FOUR_HOUR`) after it, for the value check to resolve; None when there
+    is no time."""
+    found = _first(text, now)
+    if found is None:
+        return None
+    if len(found.readings) == 2:
+        hour, minute = found.readings[0].split(":")
+        return f"{hour}:{minute}{TWENTY_FOUR_HOUR}" if found.written else f"{int(hour)}:{minute}{TWELVE_HOUR}"
+    return found.readings[0]
+
+
+def said_as_written(value: str) -> bool:
+    """Was ``value`` (a clock time as :func:`read_clock` passes it on) written the 24-hour way, so that of two
+    readings that fit, the one as written is meant ("10:00" is 10:00, never "in the morning or in the evening?")?"""
+    return value.endswith(TWENTY_FOUR_HOUR)
 
 
 _APPROXIMATE = re.compile(
     r"^\W*(?:(?:ok|okay|um+|uh+|er+|so|well|maybe|probably|say|like|around|about|roughly|at|approx(?:imately)?|"
-    r"sometime|somewhere|-)\W+)*(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*-?\s*(?P<ish>ish)?"
+    r"sometime|somewhere|-)\W+)*(?:(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?|(?P<hhmm>(?:[01]\d|2[0-3])[0-5]\d))"
+    r"\s*-?\s*(?P<ish>ish)?"
     r"(?:\W+(?:or so|please|pls|thanks|then|if possible|if that's ok|is fine|works))*\W*$",
     re.I,
 )
@@ -277,8 +376,11 @@ def approximate_clock(text: str) -> str | None:
     found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
     if found is None:
         return None
-    minute = found.group("m") or "00"
-    return read_clock(f"at {found.group('h')}:{minute}")
+    if found.group("hhmm"):  # "0930": a 24-hour time
+        return read_clock(f"at {found.group('hhmm')}")
+    if found.group("m") is None:  # "around 10": a clock hour, either half of the day
+        return read_clock(f"at {found.group('h')}")
+    return read_clock(f"at {found.group('h')}:{found.group('m')}")
 
 
 def remove_times(text: str, now: dt.datetime | None = None) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 
-from ..language.amounts import NUMBER, find_durations, find_money, in_unit
+from ..language.amounts import NUMBER, currency_fits, find_durations, find_money, in_unit
 from .numbers import Number
 from .registry import Exact, InvalidValue, SlotType
 
@@ -55,6 +55,17 @@ class AmountKind(Number):
                 continue
         return found
 
+    def refused(self, slot: Slot, text: str) -> str | None:
+        found = self.found(slot, text)
+        if len(found) != 1:
+            return None
+        span = text[found[0][0] : found[0][1]]
+        try:
+            self.coerce(slot, span, dt.datetime.min, None, False)
+        except InvalidValue:
+            return span
+        return None
+
     def typed(self, slot: Slot) -> bool:
         return True
 
@@ -78,7 +89,7 @@ class Money(AmountKind):
         return find_money(text)
 
     def converted(self, slot: Slot, value: Any, amount: float, unit: str | None) -> float:
-        if slot.currency is not None and unit is not None and unit != slot.currency:
+        if not currency_fits(unit, slot.currency):  # "20 dollars", "50 cents" for pounds
             raise InvalidValue(slot.name, value, f"{value!r} is not in {slot.currency}")
         if round(amount, 2) != amount:
             raise InvalidValue(slot.name, value, f"{value!r} has more than two decimals")

@@ -51,7 +51,7 @@ __all__ = [
 # word for word so the published schema does not change. (The table it names is now this package, fsmdial.slots;
 # SLOT_OPTIONS is derived from it.)
 class SlotType(str, Enum):
-    """The built-in slot types. What each one reads, stores and offers a model is :mod:`fsmdial.slottypes`'s table;
+    """The built-in slot types. What each one reads, stores and offers a model is the classes of :mod:`fsmdial.slots`;
     what a flow may declare with it is :data:`SLOT_OPTIONS`."""
 
     string = "string"
@@ -196,6 +196,11 @@ class SlotKind(ABC):
 
     def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any] | None:
         """The values ``text`` says for ``slot``, ``{span: value}``; None: this kind takes any span (free text)."""
+        return None
+
+    def refused(self, slot: Slot, text: str) -> str | None:
+        """The one value of this kind ``text`` says that the slot refuses ("20 dollars" for pounds), for the rules
+        to pass on to be refused and asked again, rather than pass over; None: there is none."""
         return None
 
     def fits(self, slot: Slot, word: str) -> bool:

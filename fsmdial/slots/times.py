@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 
-from ..language import clock_readings, read_clock
+from ..language import clock_readings, read_clock, said_as_written
 from .registry import Exact, InvalidValue, SlotKind, SlotType
 
 if TYPE_CHECKING:
@@ -110,6 +110,8 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
             soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
             raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
         fitting = ahead
+    if len(fitting) > 1 and said_as_written(str(value)):
+        return fitting[0]  # "10:00": a 24-hour time, never asked "in the morning or in the evening?"
     if len(fitting) > 1:
         raise InvalidValue(slot.name, value, which_reading(str(value), tuple(fitting)), question=True)
     return fitting[0]

@@ -9,10 +9,9 @@
   one module per backend, the llama.cpp model loader and its prefix states on disk;
 * :mod:`.model`: the understanders that ask a model: the grounded turn they share, the local GGUF model,
   a llama-server and an OpenAI-compatible server, and the prompt;
-* :mod:`.factory`: ``make_understander``, the one place a command or an evaluation chooses one;
-* :mod:`.tiny_model`: a tiny random-weight GGUF model for tests (``fsmdial tiny-model``).
+* :mod:`.factory`: ``make_understander``, the one place a command or an evaluation chooses one.
 
 Each wing imports only the ones listed before it: base < rules < constraint < decoding < model < factory
-(``tests/test_module_hygiene.py`` holds this, type-only imports included); ``tiny_model`` stands apart and
-imports none of them. Importing this package loads none of them.
+(``tests/test_module_hygiene.py`` holds this, type-only imports included). The tiny random-weight test model
+is a testing tool (:mod:`fsmdial.testing.tiny_model`). Importing this package loads none of the wings.
 """

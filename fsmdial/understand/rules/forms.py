@@ -1,44 +1,59 @@
 """Values of slots with a pattern (phones, emails, account numbers, PINs) in a reply, for the rules understander:
 the words of a slot's form (digit groups joined, an email read out), given to the slot their cue words name, else
-the asked one, else the one slot of that form.
+the asked one, else the one slot of that form; and the values that claim their words (addresses), read first.
 """
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
-from ...flow import Slot
+from ...flow import Slot, SlotType
+from ...language import correction_end
+from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
-from ...slots import KINDS
+from ...slots import KINDS, InvalidValue
 from ..base import Parse
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
 DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
-_SPOKEN_EMAIL = re.compile(r"[\w.\-]+(?:\s+dot\s+[\w\-]+)*\s+at\s+[\w\-]+(?:\s+dot\s+[\w\-]+)+", re.I)
-"""An email address read out ("carol dot dunn at gmail dot com")."""
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
 
 
-def _candidates(text: str) -> list[tuple[str, tuple[int, int]]]:
-    """The words of ``text`` a patterned slot may take, with their spans: digit groups joined, then single words
-    (end punctuation dropped)."""
-    out = []
+def _candidates(text: str, phones: bool = False, references: bool = False) -> list[tuple[str, tuple[int, int], bool]]:
+    """The words of ``text`` a patterned slot may take, with their spans and whether a reader of phone numbers,
+    emails or references read them: email addresses (and phone numbers and references, when a slot of the flow
+    takes them) in their normal form, digit groups joined, then single words (end punctuation dropped). No digit
+    group or word inside a longer value is one ("123-4567" of "(555) 123-4567", "KM19" of "KM19 ZTR")."""
+    out = [(value, span, True) for value, span in contact_words(text, phones, references)]
+    starts = [span[0] for _, span, _ in out]  # contacts do not overlap: their ends rise with their starts
     for found in _DIGIT_GROUPS.finditer(text):
         joined = re.sub(r"[ \-]", "", found.group())
-        if sum(c.isdigit() for c in joined) >= 6:
-            out.append((joined, found.span()))
-    spoken = _SPOKEN_EMAIL.search(text)
-    if spoken is not None:  # "carol dot dunn at gmail dot com"
-        address = re.sub(r"\s+dot\s+", ".", re.sub(r"\s+at\s+", "@", spoken.group(), count=1, flags=re.I), flags=re.I)
-        out.append((address.replace(" ", ""), spoken.span()))
+        last = bisect.bisect_left(starts, found.end()) - 1  # the last contact starting before the group ends
+        inside = last >= 0 and out[last][1][1] > found.start() and out[last][1] != found.span()
+        if sum(c.isdigit() for c in joined) >= 6 and not inside:
+            out.append((joined, found.span(), False))
+    taken = sorted(span for _, span, _ in out)
+    firsts = [a for a, _ in taken]
+    reach = list(itertools.accumulate((b for _, b in taken), max))  # how far the spans starting so far reach
     for found in _CANDIDATE.finditer(text):
         word = found.group().rstrip(".:")
-        if word and not any(a <= found.start() < b for _, (a, b) in out):
-            out.append((word, (found.start(), found.start() + len(word))))
+        last = bisect.bisect_right(firsts, found.start()) - 1
+        if word and not (last >= 0 and reach[last] > found.start()):
+            out.append((word, (found.start(), found.start() + len(word)), False))
     return out
+
+
+def _fits(slot: Slot, word: str, read: bool) -> bool:
+    """May ``slot`` take ``word``? A phone number, an email or a reference only as its reader read it (``read``):
+    never a word or a digit group out of a longer run ("3450000" of "01512 3450000 9999")."""
+    return (read or not KINDS[slot.type].finds) and fits_form(slot, word)
 
 
 def fill_patterned(
@@ -47,52 +62,101 @@ def fill_patterned(
     parse: Parse,
     asked: Slot | None,
     free_text: bool,
+    said: str | None = None,
 ) -> str:
     """Values of the slots with a pattern (phone, email, account number ...): a word of the message of a slot's form,
     for the slot its cue words name ("my number is 07455 667788", "the email should be x@y.z"), else the asked slot,
     else the one slot of the flow of that form (over-informing: "you can reach me on 07123456789"; "sorry, wrong
     number, it's 12345679" while the 4-digit PIN is asked); ``free_text``: a free-text answer is asked, which keeps
-    its numbers. Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
+    its numbers; ``said``: the words as the user said them, when ``text`` has had its number words written in digits.
+    Returns ``text`` without the values taken. Digits said one by one, in words or not ("nine one one
     two", "7 7 0 1"), are read as one word when that gives a value of a slot's form the text has not otherwise."""
-    text = _spoken_digits(patterned, text)
-    taken: list[tuple[int, int]] = []
-    for word, span in _candidates(text):
-        fits = [(slot, cue) for slot, cue in patterned if fits_form(slot, word) and slot.name not in parse.slots]
+    phones = any(slot.type is SlotType.phone for slot, _ in patterned)
+    references = any(slot.type is SlotType.reference for slot, _ in patterned)
+    text = _spoken_digits(patterned, text, phones, references)
+    # A phone number, email or reference of ``text`` (number words in digits, when dates and times were taken out)
+    # is one only if it is read from the words as ``said`` too: "the 4512 one" is no reference 45121.
+    as_said = {value for value, _ in contact_words(said, phones, references)} if said not in (None, text) else None
+    heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
+    cue_ends = {slot.name: [found.end() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
+    for word, span, contact in _candidates(text, phones, references):
+        if contact and as_said is not None and word not in as_said:
+            continue
+        fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
         if not fits:
             continue
-        before = text[: span[0]]
-        cued = [(_last_cue(cue, before), slot) for slot, cue in fits]
+        cued = [(_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:
-            slot = max(cued, key=lambda item: item[0])[1]  # the nearest cue names the slot
-            parse.info.setdefault("cued", []).append(slot.name)
+            cue_end, slot = max(cued, key=lambda item: item[0])  # the nearest cue names the slot
         elif asked is not None and any(slot is asked for slot, _ in fits):
-            slot = asked
-        elif len(fits) == 1 and not free_text:
-            slot = fits[0][0]  # never over a free-text answer just asked ("a transfer to 12345678")
+            cue_end, slot = -1, asked
+        elif (
+            len(fits) == 1
+            and not free_text
+            and (KINDS[fits[0][0].type].distinctive or not KINDS[fits[0][0].type].finds)
+        ):
+            # never over a free-text answer just asked ("a transfer to 12345678"), nor a reference not asked or named
+            cue_end, slot = -1, fits[0][0]
         else:
             continue
-        parse.slots[slot.name] = word
-        taken.append(span)
-    for start, end in reversed(taken):
+        heard.setdefault(slot.name, []).append((cue_end, word, span))
+    taken: list[tuple[int, int]] = []
+    for slot, _ in patterned:
+        if slot.name not in heard:
+            continue
+        # A cue names the value right after it ("booking 4512 for 2 people"); of values said without one, one alone
+        # is certain: two ("a 2012 astra, KM19 ZTR") leave the slot to be asked.
+        named = {cue_end: (word, span) for cue_end, word, span in reversed(heard[slot.name]) if cue_end >= 0}
+        chosen = list(named.values()) or [(word, span) for _, word, span in heard[slot.name]]
+        if len({_value_key(slot, word) for word, _ in chosen}) > 1:  # "07700 900 47... sorry 07700 900 474"
+            chosen = [(word, span) for word, span in chosen if span[0] >= correction_end(text)]
+        if len({_value_key(slot, word) for word, _ in chosen}) != 1:
+            continue
+        parse.slots[slot.name] = chosen[0][0]
+        if named:
+            parse.info.setdefault("cued", []).append(slot.name)
+        taken += [span for _, span in chosen]
+    for start, end in sorted(taken, reverse=True):
         text = text[:start] + " " + text[end:]
     return text
 
 
-def _spoken_digits(patterned: Sequence[tuple[Slot, re.Pattern[str] | None]], text: str) -> str:
+def _value_key(slot: Slot, word: str) -> object:
+    """What ``word`` stores for ``slot`` (two words of one value are one answer: "07700 900 123", "07700900123")."""
+    try:
+        return KINDS[slot.type].coerce(slot, word, dt.datetime.min, None, False)
+    except InvalidValue:
+        return word
+
+
+def _spoken_digits(
+    patterned: Sequence[tuple[Slot, re.Pattern[str] | None]], text: str, phones: bool, references: bool
+) -> str:
     """``text`` with its digits said one by one joined ("six six two zero" -> "6620"), when that makes a word of a
-    patterned slot's form that ``text`` as written has not; else ``text`` as it is ("four cheese" stays)."""
+    patterned slot's form for a slot no word of ``text`` as written fits; else ``text`` as it is ("four cheese"
+    stays; "oh seven seven double oh ..." is read as said)."""
     joined = join_spaced_digits(words_to_digits(text))
     if joined == text:
         return text
-    written = {word for word, _ in _candidates(text)}
-    new = [word for word, _ in _candidates(joined) if word not in written]
-    return joined if any(fits_form(slot, word) for word in new for slot, _ in patterned) else text
+    written = _candidates(text, phones, references)
+    said = {word for word, _, _ in written}
+    new = {(word, contact) for word, _, contact in _candidates(joined, phones, references) if word not in said}
+    # Phone numbers, emails and references read digit words themselves: "the 4512 one" is not 45121.
+    wanted = [
+        slot
+        for slot, _ in patterned
+        if not KINDS[slot.type].finds and any(_fits(slot, word, contact) for word, contact in new)
+    ]
+    return (
+        joined if any(not any(_fits(slot, word, contact) for word, _, contact in written) for slot in wanted) else text
+    )
 
 
-def _last_cue(cue: re.Pattern[str] | None, before: str) -> int:
-    """Where the last cue of a slot in ``before`` ends (-1: none)."""
-    return max((found.end() for found in cue.finditer(before)), default=-1) if cue is not None else -1
+def _last_cue(ends: list[int], start: int) -> int:
+    """Where the last cue of a slot before ``start`` ends (-1: none), of the ``ends`` of its cues in order."""
+    last = bisect.bisect_right(ends, start) - 1
+    return ends[last] if last >= 0 else -1
 
 
 def fits_form(slot: Slot, word: str) -> bool:
@@ -109,8 +173,52 @@ def slot_cue(name: str, label: str) -> re.Pattern[str] | None:
     "account"), or the generic "number" for a slot whose name ends in it."""
     words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 1}
     own = sorted(words - _GENERIC_CUE_WORDS) or sorted(words)
+    own += [short for word in own for short in ABBREVIATIONS.get(word, ())]  # "reg" for a registration
     if "number" in words or "phone" in words:
         own.append("number")
     if not own:
         return None
     return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, own)) + r")(?![\w'])", re.I)
+
+
+def found_in(slot: Slot, text: str, undated: str, now: dt.datetime) -> dict[str, Any]:
+    """The values of ``slot`` its type finds in ``text``, read from the words as said ("the 4512 one" is no reference
+    45121), but for those inside a date or a time: not left in ``undated`` (``text`` without them, in digits)."""
+    said = KINDS[slot.type].find(slot, text, now) or {}
+    return {span: value for span, value in said.items() if span in undated or words_to_digits(span) in undated}
+
+
+def meant(found: dict[str, Any], spans: list[str], text: str, named: Callable[[str], bool]) -> list[str]:
+    """Of the ``spans`` of ``found`` values, those meant: all when they say one value; of several, those named right
+    before (``named``), else those said after the last self-correction ("07700 900 47... sorry 07700 900 474")."""
+    if len({found[span] for span in spans}) <= 1:
+        return spans
+    return [span for span in spans if named(span)] or [
+        span for span in spans if text.find(span) >= correction_end(text)
+    ]
+
+
+def claim_found(
+    found_slots: Sequence[tuple[Slot, bool]], asked: Slot | None, text: str, now: dt.datetime, parse: Parse
+) -> str:
+    """Values of the types that claim their words (:attr:`~fsmdial.slots.SlotKind.claims`: addresses), read before
+    any other from the whole message: each goes to the asked slot of its type, else (``taken``: the flow's only slot
+    of the type) where its span says what it is ("pick me up from ...", "9 Meadow Lane, Amersham"); ``text`` without
+    every span found, whichever slot took it, so that no other reader sees their words ("8 Meadow Lane" is no 08:00,
+    "12 Elm Street, not 21" no 21 passengers). The same rule as for phone numbers, read first."""
+    claimed: dict[str, Any] = {}
+    for slot, taken in found_slots:
+        kind = KINDS[slot.type]
+        found = (kind.find(slot, text, now) or {}) if kind.claims else {}
+        spans = [span for span in found if slot is asked or (taken and kind.says_itself(span))]
+        if spans and slot.name not in parse.slots and (len(set(found.values())) == 1 or slot is asked):
+            parse.slots[slot.name] = found[spans[0]]
+        claimed |= found
+    return without(text, claimed) if claimed else text
+
+
+def without(text: str, found: dict[str, Any]) -> str:
+    """``text`` (its number words perhaps in digits) without the spans of ``found``."""
+    for span in found:
+        text = text.replace(span, " ").replace(words_to_digits(span), " ")
+    return text

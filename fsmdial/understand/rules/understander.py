@@ -64,7 +64,7 @@ from .categories import (
     value_pattern,
 )
 from .corrections import replacement
-from .forms import DIGIT_SPACES, fill_patterned, fits_form, slot_cue
+from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -124,7 +124,6 @@ class _StateTables:
             for slot in state.slots
             if KINDS[slot.type].finds
         )
-        self.claiming = tuple(item for item in self.found if KINDS[item[0].type].claims)
         # A self-introduction counts while the name is still wanted (not "it's Oxford Street" at a confirmation).
         self.name_given = self.name_slot is not None and not (
             self.name_slot is asked or self.name_slot.name in state.expected
@@ -230,7 +229,7 @@ class RulesUnderstander:
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
-        text = self._fill_found(tables.claiming, tables.asked, text, text, now, parse)  # addresses first
+        text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: their words are no value
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         if acts.question and state.asked is not None:
@@ -464,10 +463,9 @@ class RulesUnderstander:
         if time is not None and tables.time_target is not None:
             parse.slots[tables.time_target.name] = time
         if tables.patterned:
-            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked))
+            rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
-            undated = rest if (date or time) else remove_dates_and_times(rest)
-            rest = self._fill_found(tables.found, tables.asked, rest, undated, now, parse)
+            rest = self._fill_found(tables, rest, text, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -502,24 +500,28 @@ class RulesUnderstander:
                 elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
                     parse.slots[target.name] = named[1]
 
-    @staticmethod
-    def _fill_found(
-        slots: Sequence[tuple[Slot, bool]], asked: Slot | None, rest: str, text: str, now: dt.datetime, parse: Parse
-    ) -> str:
-        """Phones, emails, references, addresses of ``slots`` in ``text``; ``rest`` without those taken."""
-        for slot, taken in slots:
-            found = KINDS[slot.type].find(slot, text, now) or {}
+    def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
+        """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
+        ``rest``); ``rest`` without them."""
+        undated = remove_dates_and_times(rest)
+        for slot, taken in tables.found:
+            found = found_in(slot, text, undated, now)
+            if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
+                parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
+                continue
             if not found or slot.name in parse.slots:
                 continue
             values = list(dict.fromkeys(found.values()))
             says = KINDS[slot.type].says_itself
             spans = [
-                span for span in found if slot is asked or (taken and says(span)) or _named_before(slot, text, span)
+                span
+                for span in found
+                if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
             ]
-            if spans and (len(values) == 1 or slot is asked):
+            spans = meant(found, spans, text, lambda span: _named_before(slot, text, span))  # noqa: B023
+            if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
-            for span in found if slot.name in parse.slots or KINDS[slot.type].claims else ():
-                rest = rest.replace(span, " ")  # a phone's digits are no party size, an address's words no value at all
+                rest = without(rest, found)  # the digits of a phone number are no party size
         return rest
 
 
