@@ -30,6 +30,8 @@ __all__ = [
     "ConflictError",
     "UnknownSession",
     "DamagedTrace",
+    "StoreUnavailable",
+    "UnstorableValue",
     "ModelError",
     "MissingExtraError",
     "SetupError",
@@ -163,6 +165,17 @@ class DamagedTrace(StoreError):
     def __init__(self, message: str, session_id: str, turn: int):
         self.session_id, self.turn = session_id, turn
         super().__init__(message)
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or stays busy: down or restarting, a connection lost, a file that cannot be
+    opened, a write lock held elsewhere past the store's ``timeout``. Nothing was written, and the same call may
+    succeed later (the store reconnects by itself); ``fsmdial serve`` answers it 503 with ``Retry-After``."""
+
+
+class UnstorableValue(StoreError):
+    """A session id or flow name that not every store can keep as it is (``fsmdial.stores.storable_text``): refused
+    by every store alike, before anything is written."""
 
 
 class ModelError(FsmdialError):

@@ -19,7 +19,9 @@ fits; an unexpected failure, or a tool's own exception, is logged and answered w
 Requests are untrusted: bodies are size-limited JSON, posts must say they are
 JSON (a cross-site form cannot send them), session ids and file names from
 the URL are looked up, never used as paths, and the page's Content Security
-Policy allows no inline script.
+Policy allows no inline script. When the session store or the model server is
+unavailable the answer is 503 with ``Retry-After`` (the same request may be sent
+again; nothing was changed), and no answer holds a credential of the store's URL.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from ..errors import (
     FsmdialError,
     ModelServerError,
     SnapshotError,
+    StoreUnavailable,
     ToolError,
     TurnError,
     UnknownSession,
@@ -63,6 +66,9 @@ from .errors import (
 from .sessions import Playground
 
 log = logging.getLogger("fsmdial.serve")
+
+RETRY_AFTER = 5
+"""Seconds a client is asked (``Retry-After``) to wait before sending again a request answered 503."""
 
 MAX_BODY_BYTES = 16 * 1024
 """Largest request body accepted (a turn's text is cut to the dialogue's own limit, 2000 characters)."""
@@ -100,6 +106,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (SessionFull, 409),
     (SnapshotError, 409),
     (ModelServerError, 503),  # the model server is down: the same turn may be sent again later
+    (StoreUnavailable, 503),  # the database is down or busy: nothing was written; the same request may come again
     (TurnError, 422),
     (FsmdialError, 422),
 )
@@ -112,10 +119,16 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     )
 
 
-def error_response(exc: BaseException) -> Response:
+def error_response(exc: BaseException, redact: Callable[[str], str] = str) -> Response:
+    """The answer to a request that failed with ``exc``; ``redact`` takes what must not be shown (the store's
+    credentials) out of the message."""
     for cls, status in STATUS:
         if isinstance(exc, cls):
-            return json_response({"error": {"type": type(exc).__name__, "message": public_message(exc)}}, status)
+            message = redact(public_message(exc))
+            if isinstance(exc, StoreUnavailable):
+                log.warning("the session store is unavailable: %s", message)
+            headers = {"retry-after": str(RETRY_AFTER)} if status == 503 else None
+            return json_response({"error": {"type": type(exc).__name__, "message": message}}, status, headers)
     log.exception("request failed", exc_info=exc)
     message = "the server failed to answer; nothing was changed (the details are in the server's log)"
     return json_response({"error": {"type": "InternalError", "message": message}}, 500)
@@ -180,7 +193,7 @@ def create_app(playground: Playground, *, allowed_hosts: list[str] | None = None
             try:
                 return await handler(request)
             except Exception as exc:  # every failure is a typed JSON answer, never a traceback
-                return error_response(exc)
+                return error_response(exc, playground.store.redact)
 
         return wrapped
 

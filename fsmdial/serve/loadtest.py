@@ -6,21 +6,22 @@
 What runs (every process is this machine's, bound to 127.0.0.1, and stopped at the end):
 
 * ``--workers`` M ``fsmdial serve`` processes, each on a port of its own, on one
-  flow (restaurant booking), one store (``--store``, an SQLite file by default)
+  flow (restaurant booking, the copy in the package's ``loadtest_data``), one
+  store (``--store``, an SQLite file by default)
   and one understander: the rules, a model server named by ``--model-server``
   (loopback), or a ``llama-server`` this command starts (``--llama-server BIN
   --model GGUF``), which it can then stop and restart;
 * ``--users`` N simulated users, N threads, for ``--sessions`` sessions in
   all: a user opens a session on a worker and says the user turns of one of
-  the customer suite's restaurant bookings
-  (``tests/data/customer_conversations/suite.jsonl``, taken in turn), then
+  the customer suite's restaurant bookings (the package's
+  ``loadtest_data/bookings.json``, taken from ``tests/data/customer_conversations/suite.jsonl``), then
   opens the next session; each request goes to the next worker (round robin);
 * faults (optional): ``--kill-worker`` sends SIGKILL to a worker while a turn
   is in flight on it and starts it again a second later; ``--model-outage S``
   kills the model server for S seconds and starts it again.
 
 The client is what a careful front end would be: a turn answered 503 (the
-model server is down: the turn was rolled back) is sent again after a pause;
+model server or the store is unavailable: the turn was rolled back) is sent again after a pause;
 a turn whose answer never came (its worker died, or the request timed out) is
 looked up on another worker first (the session's event count says whether it
 was committed; after a timeout, for as long again) and sent again only if it
@@ -38,6 +39,9 @@ Checked at the end, on the store, through a worker (the one restarted, if one wa
   its commit, then ran again when the turn was sent again);
 * **unresumable sessions**: sessions a worker cannot load and show.
 
+The flow and the users' words are package data, so the command runs from any
+directory; the children import the same fsmdial as the command itself.
+
 Figures: turns/s over the run, p50/p95/p99 of the turn latency as the user saw
 it (retries included), errors by kind. Bounded: ``--duration`` caps the run
 (users stop starting turns), every request has a timeout.
@@ -48,9 +52,11 @@ from __future__ import annotations
 import contextlib
 import http.client
 import itertools
+import math
 import os
 import random
 import signal
+import site
 import socket
 import statistics
 import subprocess
@@ -62,12 +68,14 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..errors import FsmdialError
+from ..stores.secrets import shown_url
 from ..tools import ToolRegistry
 
 
@@ -77,8 +85,8 @@ class LoadTestError(FsmdialError):
 
 
 LOOPBACK = "127.0.0.1"
-FLOW = "flows/restaurant_booking.json"
-SUITE = "tests/data/customer_conversations/suite.jsonl"
+DATA = "loadtest_data"
+"""The package folder (of :mod:`fsmdial.serve`) holding the flow and the users' words."""
 CONFLICTS = 1
 """A user gives a session up after this many 409 answers (its claim is held; see ``blocked_sessions``)."""
 LEDGER_ENV = "FSMDIAL_LOADTEST_LEDGER"
@@ -118,7 +126,7 @@ def wait_http(port: int, path: str, process: subprocess.Popen[bytes], timeout: f
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise LoadTestError(f"{' '.join(map(str, process.args))} exited with {process.returncode}")  # type: ignore[arg-type]
+            raise LoadTestError(f"{shown_command(process.args)} exited with {process.returncode}")
         with contextlib.suppress(OSError, http.client.HTTPException):
             connection = http.client.HTTPConnection(LOOPBACK, port, timeout=2)
             connection.request("GET", path)
@@ -128,6 +136,11 @@ def wait_http(port: int, path: str, process: subprocess.Popen[bytes], timeout: f
             connection.close()
         time.sleep(0.1)
     raise LoadTestError(f"nothing answered GET {path} on port {port} within {timeout:g} s")
+
+
+def shown_command(args: Any) -> str:
+    """A child's command line as messages show it: a store URL in it masked (:func:`~fsmdial.stores.shown_url`)."""
+    return " ".join(shown_url(arg) if "://" in arg or "=" in arg else arg for arg in map(str, args))
 
 
 @dataclass
@@ -203,13 +216,22 @@ def llama_server_command(binary: str, model: str, port: int, *, slots: int = 2, 
     ]
 
 
+def import_path() -> dict[str, str]:
+    """``PYTHONPATH`` for the children, so they import this very fsmdial: the folder it is imported from, unless that
+    is a site-packages folder the interpreter searches anyway (put first, it would shadow the standard library)."""
+    here = str(Path(__file__).resolve().parents[2])
+    if here in {str(Path(p).resolve()) for p in [*site.getsitepackages(), site.getusersitepackages()]}:
+        return {}
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+
+
 def store_options(store: str) -> list[str]:
     """``fsmdial serve``'s options for the store URL ``store`` (``sqlite:///PATH``, or a PostgreSQL URL)."""
     if store.startswith("sqlite:///"):
         return ["--db", store[len("sqlite:///") :]]
     if store.startswith(("postgresql://", "postgres://")):
         return ["--store", store]
-    raise LoadTestError(f"store URL {store!r}: expected sqlite:///PATH or postgresql://...")
+    raise LoadTestError(f"store URL {shown_url(store)!r}: expected sqlite:///PATH or postgresql://...")
 
 
 def loopback_url(url: str) -> str:
@@ -222,14 +244,23 @@ def loopback_url(url: str) -> str:
 # ---------------------------------------------------------------- users
 
 
-def conversations(root: Path, flow: str = FLOW) -> list[list[str]]:
-    """The user turns of each suite conversation on ``flow``."""
-    found = []
-    for line in (root / SUITE).read_text().splitlines():
-        row = orjson.loads(line) if line.strip() else {}
-        if row.get("flow") == flow:
-            found.append([turn["user"] for turn in row["turns"]])
-    return found
+def data_file(name: str) -> Path:
+    """A file of the package's load-test data, on disk (the ``fsmdial serve`` children read the flow by its path)."""
+    path = Path(str(resources.files(__package__).joinpath(DATA, name)))
+    if not path.is_file():
+        raise LoadTestError(f"the load test's data file {path} is missing: reinstall fsmdial")
+    return path
+
+
+def flow_path() -> Path:
+    """The flow the workers serve: the restaurant booking (the repository's ``flows/restaurant_booking.json``)."""
+    return data_file("restaurant_booking.json")
+
+
+def conversations() -> list[list[str]]:
+    """The user turns of each of the customer suite's restaurant bookings, one list per conversation."""
+    data = orjson.loads(data_file("bookings.json").read_bytes())
+    return [list(turns) for turns in data["conversations"]]
 
 
 class Client:
@@ -340,7 +371,7 @@ def run_user(client: Client, turns: Sequence[str], deadline: float, log: UserLog
                 log.errors["turn: HTTP 409"] += 1
                 log.blocked = True  # a claim still held (a killed worker's, until its lease lapses): give up
                 return
-            else:  # 503: the model server is down, the turn was rolled back; 409: claimed; try again later
+            else:  # 503: the model server or the store is unavailable, nothing was changed; 409: claimed; try again
                 log.errors[f"turn: HTTP {status}"] += 1
                 time.sleep(0.5)
         if not done:
@@ -383,8 +414,20 @@ class Options:
     model_outage: float = 0.0
     timeout: float = 120.0
     seed: int = 0
-    root: Path = field(default_factory=lambda: Path.cwd())
     directory: Path | None = None
+
+    def problems(self) -> list[str]:
+        """What makes these options unable to run (``fsmdial loadtest`` refuses the same as usage errors)."""
+        found = [f"{name} must be at least 1, not {value}" for name, value in self.counts().items() if value < 1]
+        for name, value in {"duration": self.duration, "timeout": self.timeout}.items():
+            if not (math.isfinite(value) and value > 0):
+                found.append(f"{name} must be a number of seconds above 0, not {value}")
+        if not (math.isfinite(self.model_outage) and self.model_outage >= 0):
+            found.append(f"model_outage must be a number of seconds, 0 or more, not {self.model_outage}")
+        return found
+
+    def counts(self) -> dict[str, int]:
+        return {"users": self.users, "sessions": self.sessions, "workers": self.workers, "slots": self.slots}
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -406,7 +449,11 @@ def started(processes: Sequence[Process]) -> Iterator[None]:
 
 
 def run(options: Options) -> dict[str, Any]:
-    """Run the load test; returns its figures and checks (see the module docstring)."""
+    """Run the load test; returns its figures and checks (see the module docstring). Raises :class:`LoadTestError`
+    for options that cannot run (no worker, no user...)."""
+    problems = options.problems()
+    if problems:
+        raise LoadTestError("; ".join(problems))
     with contextlib.ExitStack() as stack:
         directory = options.directory or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fsmdial-load-")))
         return _run(options, directory)
@@ -418,11 +465,7 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
     store = options.store or f"sqlite:///{directory / 'sessions.db'}"
     ledger = directory / "ledger.jsonl"
     ledger.touch()
-    env = {
-        **os.environ,
-        LEDGER_ENV: str(ledger),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(options.root), os.environ.get("PYTHONPATH")])),
-    }
+    env = {**os.environ, LEDGER_ENV: str(ledger), **import_path()}
     model_process: Process | None = None
     model_url = options.model_server
     if options.llama_server:
@@ -436,7 +479,7 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
         loopback_url(model_url)
     if options.model_outage and model_process is None:
         raise LoadTestError("--model-outage needs a model server this command starts (--llama-server)")
-    flow = str(options.root / FLOW)
+    flow = str(flow_path())
     workers = []
     for index in range(options.workers):
         port = free_port()
@@ -445,7 +488,7 @@ def _run(options: Options, directory: Path) -> dict[str, Any]:
         if model_url:
             command += ["--model-server", model_url]
         workers.append(Process(command, port, "/flows", env=env, log=directory / f"worker-{index}.log"))
-    scripts = conversations(options.root)
+    scripts = conversations()
     faults: list[str] = []
     with started([*([model_process] if model_process else []), *workers]):
         client = Client([worker.port for worker in workers], options.timeout)

@@ -40,7 +40,7 @@ from ..errors import SnapshotError, TurnError, UnknownSession
 from ..flow import ExternalActionNode
 from ..jsonvalues import jsonable
 from ..runtime import Dialogue, flow_class
-from ..stores import Store
+from ..stores import Store, storable_text
 from ..trace import TurnResult
 from .diagram import Diagram, flow_diagram
 from .errors import NothingToUndo, ServeError, SessionFull, UndoRefused, UnknownFlow
@@ -89,6 +89,10 @@ class Playground:
         self.classes = {cls.FLOW.name: cls for cls in classes}
         if len(self.classes) != len(classes):
             raise ServeError("two of the flows have the same name; a session could not tell them apart")
+        for name in self.classes:  # refused now, not at every session's first commit
+            problem = storable_text(name)
+            if problem is not None:
+                raise ServeError(f"the flow name {name!r} {problem}, so no session store can keep its sessions")
         self.store = store
         self.max_events = max_events
         self._options = {

@@ -10,7 +10,8 @@ docstring says what each promises) and the same tests (``tests/store/``)::
 
 The interface is :class:`Store` (:mod:`.base`), :class:`SQLiteStore` the SQLite store (:mod:`.sqlite`, the
 default), :class:`~fsmdial.stores.postgres.PostgresStore` the PostgreSQL one (:mod:`.postgres`, needs
-``fsmdial[postgres]``; imported only when a ``postgresql://`` URL is opened).
+``fsmdial[postgres]``; imported only when a ``postgresql://`` URL is opened). A store URL is shown (in messages,
+logs, ``fsmdial serve``'s start line) only as :func:`~fsmdial.stores.secrets.shown_url` masks it.
 """
 
 from __future__ import annotations
@@ -18,18 +19,24 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..errors import StoreError, UnknownSession
-from .base import CLAIM_LEASE, SessionInfo, Store
+from ..errors import StoreError, StoreUnavailable, UnknownSession, UnstorableValue
+from .base import CLAIM_LEASE, MAX_ID_BYTES, SessionInfo, Store, storable_text
+from .secrets import shown_url
 from .sqlite import SCHEMA_VERSION, SQLiteStore
 
 __all__ = [
     "CLAIM_LEASE",
+    "MAX_ID_BYTES",
     "SCHEMA_VERSION",
     "SessionInfo",
     "SQLiteStore",
     "Store",
-    "UnknownSession",  # lives in fsmdial.errors
+    "StoreUnavailable",  # lives in fsmdial.errors, as the next two
+    "UnknownSession",
+    "UnstorableValue",
     "open_store",
+    "shown_url",
+    "storable_text",
     "store_kind",
 ]
 
@@ -58,10 +65,11 @@ def sqlite_path(url: str) -> str:
         return url
     parts = urlsplit(url)
     if parts.netloc not in ("", "localhost"):
-        raise StoreError(f"an SQLite store is a local file: {url!r} names the host {parts.netloc!r}")
+        host = f"the host {parts.hostname!r}" if parts.hostname else "a host"  # the netloc may hold a password
+        raise StoreError(f"an SQLite store is a local file: {shown_url(url)!r} names {host}")
     path = unquote(parts.path)[1:]
     if not path:
-        raise StoreError(f"store URL {url!r} names no file (write sqlite:///sessions.db)")
+        raise StoreError(f"store URL {shown_url(url)!r} names no file (write sqlite:///sessions.db)")
     return path
 
 

@@ -9,6 +9,12 @@ A store keeps, per session, the snapshot of its last committed turn and the trac
   and running its turn, so no two turns of a session run their tools at once; while it is held, no other writer
   may ``save_turn`` that session. A claim whose holder died does not block the session for ever.
 * reads (``load``, ``traces``, ``sessions``) see committed turns only; a damaged row is a typed error.
+* every store takes the same values (:func:`storable_text`): a session id or flow name that one database could not
+  keep as it is (U+0000, an unpaired surrogate, an id too long for PostgreSQL's index) is refused by all of them alike
+  (:class:`~fsmdial.errors.UnstorableValue`), before anything is written, and reads find nothing under it.
+* a database that cannot be reached or stays busy is a :class:`~fsmdial.errors.StoreUnavailable` (the same call may
+  succeed later; the store reconnects by itself), any other failure a :class:`~fsmdial.errors.StoreError`. Their
+  messages name the store by its ``location``, never with its credentials (:mod:`fsmdial.stores.secrets`).
 
 A store hands each thread its own connection (opened on first use, closed when the thread has ended and another
 thread opens one, or by :meth:`Store.close`).
@@ -27,8 +33,17 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import orjson
 
-from ..errors import ConflictError, DamagedTrace, SnapshotError, StoreError, UnknownSession
+from ..errors import (
+    ConflictError,
+    DamagedTrace,
+    SnapshotError,
+    StoreError,
+    StoreUnavailable,
+    UnknownSession,
+    UnstorableValue,
+)
 from ..jsonvalues import jsonable
+from .secrets import redact
 
 if TYPE_CHECKING:
     from ..runtime import Dialogue
@@ -38,7 +53,40 @@ CLAIM_LEASE = 300.0
 """Seconds a claim holds (:meth:`Store.claim`) if its holder never releases it (the process died), where the store
 cannot tell by itself that the holder is gone (SQLite; a PostgreSQL claim ends with its holder's connection)."""
 
+MAX_ID_BYTES = 1024
+"""The longest session id (in bytes of UTF-8) a store takes. PostgreSQL refuses an index entry over about 2.7 kB
+(SQLite has no such limit), and every store takes the same ids."""
+
 Connection = TypeVar("Connection")
+
+
+def storable_text(value: object, *, limit: int | None = None) -> str | None:
+    """Why ``value`` cannot be text a store keeps (a session id, at most ``limit`` bytes of UTF-8; a flow name), or
+    ``None`` when every store keeps it exactly. Refused: what is not a ``str``; U+0000 (PostgreSQL's text cannot hold
+    it); an unpaired surrogate (not Unicode text: UTF-8, which both databases store, cannot hold it)."""
+    if not isinstance(value, str):
+        return f"is a {type(value).__name__}, not text"
+    if "\x00" in value:
+        return "holds U+0000 (NUL), which PostgreSQL's text cannot hold"
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "holds an unpaired surrogate, which is not Unicode text (UTF-8 cannot hold it)"
+    if limit is not None and size > limit:
+        return f"is {size} bytes of UTF-8, more than the {limit} a store takes"
+    return None
+
+
+def storable_id(session_id: object) -> bool:
+    """Whether every store can keep ``session_id`` (see :func:`storable_text`)."""
+    return storable_text(session_id, limit=MAX_ID_BYTES) is None
+
+
+def check_session_id(session_id: object) -> None:
+    """Raise :class:`UnstorableValue` unless every store can keep ``session_id``."""
+    problem = storable_text(session_id, limit=MAX_ID_BYTES)
+    if problem is not None:
+        raise UnstorableValue(f"session id {session_id!r:.80} {problem}; no store takes it (use a plain text id)")
 
 
 @dataclass(frozen=True)
@@ -53,12 +101,14 @@ class SessionInfo:
 
 
 class Store(ABC, Generic[Connection]):
-    """A session store (see the module docstring). ``location`` names it in messages (never a password);
-    ``timeout`` is how long (seconds) a write or a claim waits for another writer before failing."""
+    """A session store (see the module docstring). ``location`` names it in messages (never a password: a store
+    with credentials passes :func:`~fsmdial.stores.secrets.shown_url`'s form, and its ``secrets`` for
+    :meth:`redact`); ``timeout`` is how long (seconds) a write or a claim waits for another writer before failing."""
 
-    def __init__(self, location: str, timeout: float):
+    def __init__(self, location: str, timeout: float, *, secrets: frozenset[str] = frozenset()):
         self.location = location
         self.timeout = timeout
+        self._secrets = secrets
         self._local = threading.local()
         self._connections: dict[threading.Thread, Connection] = {}
         self._lock = threading.Lock()
@@ -94,6 +144,16 @@ class Store(ABC, Generic[Connection]):
                 self._connections[threading.current_thread()] = conn
         return conn
 
+    def redact(self, text: str) -> str:
+        """``text`` without any credential of this store's URL (for what a database driver says about it)."""
+        return redact(text, self._secrets)
+
+    def _failure(self, doing: str, exc: BaseException, *, unavailable: bool) -> StoreError:
+        """The store error for ``exc`` (the driver's), met doing ``doing``: :class:`StoreUnavailable` when the
+        database could not be reached or stayed busy; the driver's words redacted of the store's credentials."""
+        kind = StoreUnavailable if unavailable else StoreError
+        return kind(f"store {self.location!r}: cannot {doing}: {self.redact(str(exc)).strip()}")
+
     def close(self) -> None:
         """Close every connection this store opened (in any thread)."""
         with self._lock:
@@ -121,6 +181,7 @@ class Store(ABC, Generic[Connection]):
         ``lease``: seconds after which a claim whose holder never released it lapses, where the store cannot see
         that its holder died (see :data:`CLAIM_LEASE`).
         """
+        check_session_id(session_id)
         claims = self._claims()
         if session_id in claims:
             raise ConflictError(f"this thread already holds session {session_id!r}; a turn cannot wait for itself")
@@ -157,15 +218,23 @@ class Store(ABC, Generic[Connection]):
         """Commit turn ``turn`` of the session: its snapshot and trace, atomically.
 
         Raises :class:`ConflictError` unless the stored session is at ``turn - 1`` (no row counts as turn 0) and
-        no other thread or process holds its claim, :class:`StoreError` if the write fails.
+        no other thread or process holds its claim, :class:`UnstorableValue` for a session id or flow name not every
+        store can keep, :class:`StoreError` if the write fails.
         """
+        check_session_id(session_id)
         if not isinstance(snapshot, (bytes, bytearray)):
             raise StoreError(f"snapshot of session {session_id!r} must be bytes, not {type(snapshot).__name__}")
         try:
             flow = orjson.loads(snapshot).get("flow", "")
         except (orjson.JSONDecodeError, AttributeError) as exc:
             raise StoreError(f"snapshot of turn {turn} of session {session_id!r} is not a session: {exc}") from None
-        self._commit(session_id, turn, str(flow), bytes(snapshot), trace_json(trace), time.time())
+        flow = str(flow)
+        problem = storable_text(flow)
+        if problem is not None:
+            raise UnstorableValue(
+                f"the flow name {flow!r:.80} of session {session_id!r} {problem}; no store takes it (rename the flow)"
+            )
+        self._commit(session_id, turn, flow, bytes(snapshot), trace_json(trace), time.time())
 
     @abstractmethod
     def _commit(self, session_id: str, turn: int, flow: str, snapshot: bytes, trace: bytes, now: float) -> None:
@@ -188,7 +257,7 @@ class Store(ABC, Generic[Connection]):
     def load(self, session_id: str) -> tuple[int, bytes]:
         """``(turn, snapshot)`` of the session's last committed turn. Raises :class:`UnknownSession`, or
         :class:`~fsmdial.errors.SnapshotError` if the row is damaged (a snapshot stored as text is read as UTF-8)."""
-        row = self._load_row(session_id)
+        row = self._load_row(session_id) if storable_id(session_id) else None
         if row is None:
             raise UnknownSession(session_id)
         turn, snapshot = row
@@ -207,12 +276,22 @@ class Store(ABC, Generic[Connection]):
     def _load_row(self, session_id: str) -> tuple[Any, Any] | None:
         """The stored ``(turn, snapshot)`` of the session, as the database gives them, or None."""
 
-    @abstractmethod
-    def __contains__(self, session_id: object) -> bool: ...
+    def __contains__(self, session_id: object) -> bool:
+        return storable_id(session_id) and self._contains(str(session_id))
 
     @abstractmethod
+    def _contains(self, session_id: str) -> bool:
+        """Whether the session is stored."""
+
     def sessions(self, *, flow: str | None = None) -> list[SessionInfo]:
         """Stored sessions (of one flow, if given), most recently updated first."""
+        if flow is not None and storable_text(flow) is not None:
+            return []  # no store holds a session of such a flow
+        return self._sessions(flow)
+
+    @abstractmethod
+    def _sessions(self, flow: str | None) -> list[SessionInfo]:
+        """Stored sessions (of ``flow``, unless None), most recently updated first."""
 
     def traces(self, session_id: str, *, damaged: Literal["raise", "mark"] = "raise") -> list[dict[str, Any]]:
         """The traces of the session's committed turns, in order. Raises :class:`UnknownSession`.
@@ -221,7 +300,7 @@ class Store(ABC, Generic[Connection]):
         :class:`~fsmdial.errors.DamagedTrace` naming the session and turn; with ``damaged="mark"`` it is
         ``{"turn": n, "damaged": "<what is wrong>"}`` in the list instead, and the other traces are read.
         """
-        rows = self._trace_rows(session_id)
+        rows = self._trace_rows(session_id) if storable_id(session_id) else None
         if rows is None:
             raise UnknownSession(session_id)
         traces = []
@@ -250,9 +329,13 @@ class Store(ABC, Generic[Connection]):
     def _trace_rows(self, session_id: str) -> list[tuple[int, Any]] | None:
         """``(turn, raw trace)`` of the session's turns in order, read consistently; None if there is no session."""
 
-    @abstractmethod
     def delete(self, session_id: str) -> bool:
         """Remove a session and its traces; False if there was none."""
+        return storable_id(session_id) and self._delete(session_id)
+
+    @abstractmethod
+    def _delete(self, session_id: str) -> bool:
+        """Remove the session and its traces in one transaction; False if there was none."""
 
     @abstractmethod
     def check(self) -> list[str]:

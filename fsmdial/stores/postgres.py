@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ConflictError, MissingExtraError, StoreError
 from .base import SessionInfo, Store
+from .secrets import shown_url, url_secrets
 
 if TYPE_CHECKING:
     import psycopg
@@ -68,15 +68,6 @@ KEY = "hashtextextended('fsmdial:' || %s, 0)"
 each other; it never lets two turns of one session run at once)."""
 
 
-def shown(url: str) -> str:
-    """``url`` without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
-
-
 def connection_lost(exc: Exception) -> bool:
     """Whether ``exc`` means the connection is gone: a connection exception (SQLSTATE class 08), the server
     shutting down or terminating the backend (57P01-57P03), or an operational error with no state at all."""
@@ -84,6 +75,14 @@ def connection_lost(exc: Exception) -> bool:
     if state is None:
         return type(exc).__name__ == "OperationalError"
     return state.startswith("08") or state in ("57P01", "57P02", "57P03")
+
+
+def unavailable(exc: Exception) -> bool:
+    """Whether ``exc`` means the database cannot be reached or stays busy, so the same call may succeed later: the
+    connection is lost or cannot be made, the server is out of resources (class 53: too many connections), a lock
+    or statement timed out (55P03, 57014)."""
+    state = getattr(exc, "sqlstate", None)
+    return connection_lost(exc) or (state is not None and (state.startswith("53") or state in ("55P03", "57014")))
 
 
 class PostgresStore(Store["psycopg.Connection[Any]"]):
@@ -98,7 +97,7 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
         except ImportError as exc:
             raise MissingExtraError("postgres", "a PostgreSQL session store", exc, packages="psycopg") from None
         self._psycopg = psycopg
-        super().__init__(shown(url), timeout)
+        super().__init__(shown_url(url), timeout, secrets=url_secrets(url))
         self.url = url
         self.durable = durable
         try:
@@ -112,7 +111,10 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
     def _connect(self) -> psycopg.Connection[Any]:
         with self._errors("connect"):
             conn = self._psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, round(self.timeout)))
-            conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{round(self.timeout * 1000)}ms",))
+            conn.execute(  # text goes both ways as UTF-8, whatever $PGCLIENTENCODING says
+                "SELECT set_config('lock_timeout', %s, false), set_config('client_encoding', 'UTF8', false)",
+                (f"{round(self.timeout * 1000)}ms",),
+            )
             if not self.durable:
                 conn.execute("SET synchronous_commit = off")
         return conn
@@ -125,6 +127,12 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
 
     def _init_schema(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (LAYOUT_LOCK,))  # workers starting at once: one creates
+        row = conn.execute("SELECT current_setting('server_encoding')").fetchone()
+        if row is None or row[0] != "UTF8":  # every store takes the same text: all of Unicode but U+0000
+            raise StoreError(
+                f"store {self.location!r}: the database's encoding is {row[0] if row else None}, not UTF8, so it "
+                "cannot hold all the text another store holds; create it with ENCODING 'UTF8'"
+            )
         for statement in _SCHEMA:
             conn.execute(statement)
         row = conn.execute("SELECT version FROM fsmdial_layout").fetchone()
@@ -149,7 +157,8 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             conn = getattr(self._local, "conn", None)
             if conn is not None and connection_lost(exc):
                 conn.close()  # the server said goodbye (a restart, a terminated backend): the next call reconnects
-            raise StoreError(f"store {self.location!r}: cannot {doing}: {exc}") from exc
+            # not chained: the driver's own message may quote the URL, credentials and all (ours is redacted)
+            raise self._failure(doing, exc, unavailable=unavailable(exc)) from None
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[psycopg.Connection[Any]]:
@@ -194,7 +203,7 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             conn.execute(f"SELECT pg_advisory_unlock({KEY})", (session_id,))
         except self._psycopg.Error as exc:
             if not connection_lost(exc):
-                raise StoreError(f"store {self.location!r}: cannot release session {session_id!r}: {exc}") from exc
+                raise self._failure(f"release session {session_id!r}", exc, unavailable=unavailable(exc)) from None
             conn.close()  # lost with its connection: the server dropped the lock already
 
     # ------------------------------------------------------------ the sink
@@ -239,14 +248,12 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             )
         return None if row is None else (row[0], row[1])
 
-    def __contains__(self, session_id: object) -> bool:
-        if not isinstance(session_id, str):
-            return False
+    def _contains(self, session_id: str) -> bool:
         with self._errors("look up a session"):
             found = self._connection().execute("SELECT 1 FROM fsmdial_sessions WHERE id = %s", (session_id,))
             return found.fetchone() is not None
 
-    def sessions(self, *, flow: str | None = None) -> list[SessionInfo]:
+    def _sessions(self, flow: str | None) -> list[SessionInfo]:
         query = "SELECT id, flow, turn, created, updated FROM fsmdial_sessions"
         params: tuple[Any, ...] = ()
         if flow is not None:
@@ -270,7 +277,7 @@ class PostgresStore(Store["psycopg.Connection[Any]"]):
             return None
         return [(row[0], row[1]) for row in rows if row[0] is not None]
 
-    def delete(self, session_id: str) -> bool:
+    def _delete(self, session_id: str) -> bool:
         """Remove a session and its traces; False if there was none. Waits (up to the store's ``timeout``) for a
         turn of the session that holds its claim elsewhere, so it never cuts into a commit."""
         with self._write(f"delete session {session_id!r}") as conn:

@@ -41,6 +41,11 @@ from typing import Any
 from ..errors import StoreError
 from .base import SessionInfo, Store
 
+UNAVAILABLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_PROTOCOL")
+"""SQLite's result codes (and their extended codes) for a file that cannot be reached now but may be later: a write
+lock held elsewhere past the timeout, a file or folder gone (an unmounted volume), a disk error or a full disk.
+Not a file that is not a database or is damaged: retrying cannot help those."""
+
 SCHEMA_VERSION = 2
 """Layout of the SQLite file (``PRAGMA user_version``); a newer file is refused, not misread. Version 2 added
 the ``claims`` table (a version 1 file is upgraded when opened)."""
@@ -126,7 +131,8 @@ class SQLiteStore(Store[sqlite3.Connection]):
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError(f"store {self.location!r}: cannot {doing}: {exc}") from exc
+            name = getattr(exc, "sqlite_errorname", "") or ""
+            raise self._failure(doing, exc, unavailable=name.startswith(UNAVAILABLE)) from exc
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
@@ -196,13 +202,13 @@ class SQLiteStore(Store[sqlite3.Connection]):
             )
         return None if row is None else (row[0], row[1])
 
-    def __contains__(self, session_id: object) -> bool:
+    def _contains(self, session_id: str) -> bool:
         with self._errors("look up a session"):
             return (
                 self._connection().execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
             )
 
-    def sessions(self, *, flow: str | None = None) -> list[SessionInfo]:
+    def _sessions(self, flow: str | None) -> list[SessionInfo]:
         query = "SELECT id, flow, turn, created, updated FROM sessions"
         params: tuple[Any, ...] = ()
         if flow is not None:
@@ -224,7 +230,7 @@ class SQLiteStore(Store[sqlite3.Connection]):
                 conn.execute("COMMIT")
         return None if known is None else [(row[0], row[1]) for row in rows]
 
-    def delete(self, session_id: str) -> bool:
+    def _delete(self, session_id: str) -> bool:
         with self._write(f"delete session {session_id!r}") as conn:
             conn.execute("DELETE FROM turns WHERE session_id = ?", (session_id,))
             conn.execute("DELETE FROM claims WHERE session_id = ?", (session_id,))

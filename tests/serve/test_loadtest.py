@@ -11,12 +11,18 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fsmdial
 
 pytest.importorskip("uvicorn", reason="needs the serve extra")
 
-from fsmdial.serve.loadtest import LoadTestError, Options, conversations, loopback_url, run, store_options
+from fsmdial.cli import build_parser
+from fsmdial.serve.loadtest import LoadTestError, Options, conversations, flow_path, loopback_url, run, store_options
 
 REPO = Path(__file__).resolve().parents[2]
+SUITE = REPO / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
 
 def assert_nothing_lost(figures: dict) -> None:
@@ -27,7 +33,7 @@ def assert_nothing_lost(figures: dict) -> None:
 
 
 def test_users_against_two_workers_one_killed_mid_turn_lose_and_repeat_nothing(tmp_path):
-    figures = run(Options(users=4, sessions=8, workers=2, duration=60, kill_worker=True, root=REPO, directory=tmp_path))
+    figures = run(Options(users=4, sessions=8, workers=2, duration=60, kill_worker=True, directory=tmp_path))
     assert_nothing_lost(figures)
     assert figures["faults"][0].startswith("SIGKILL worker") and figures["faults"][1].endswith("restarted")
     assert figures["sessions"] >= 4 and figures["turns"] > 0
@@ -48,8 +54,74 @@ def test_the_command_prints_the_figures_and_exits_0_when_nothing_is_lost(tmp_pat
 
 
 def test_the_users_say_the_customer_suites_bookings():
-    scripts = conversations(REPO)
+    scripts = conversations()
     assert len(scripts) >= 20 and all(turns for turns in scripts)
+
+
+def test_the_packaged_data_is_the_repositorys():
+    """The load test reads its flow and its users' words from the installed package (issue 33, item 8): the copies
+    there are the repository's flow and the customer suite's restaurant bookings, nothing else."""
+    package = Path(fsmdial.__file__).resolve().parent
+    assert package in flow_path().resolve().parents
+    assert flow_path().read_bytes() == (REPO / "flows" / "restaurant_booking.json").read_bytes()
+    rows = [orjson.loads(line) for line in SUITE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    expected = [[t["user"] for t in row["turns"]] for row in rows if row.get("flow") == "flows/restaurant_booking.json"]
+    assert conversations() == expected
+
+
+# ------------------------------------------------------------------ issue 33, item 8: ordinary mistakes
+
+
+def test_the_command_runs_from_any_directory(tmp_path):
+    """Before: run outside a checkout's root, it failed with FileNotFoundError (it read flows/ and tests/data/
+    relative to the working directory)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    command = [sys.executable, "-m", "fsmdial", "loadtest", "--users", "1", "--sessions", "1", "--workers", "1"]
+    command += ["--json", "--keep", str(tmp_path / "run")]
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # fsmdial as installed
+    done = subprocess.run(command, capture_output=True, cwd=elsewhere, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()
+    figures = orjson.loads(done.stdout)
+    assert figures["sessions"] == 1 and figures["turns"] >= 1 and figures["lost_turns"] == 0
+    assert list(elsewhere.iterdir()) == []  # nothing written where it was started
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--workers", "0"],  # before: IndexError
+        ["--workers", "-2"],
+        ["--users", "0"],  # before: ran nothing and exited 0
+        ["--sessions", "0"],
+        ["--users", "many"],
+        ["--duration", "0"],
+        ["--duration", "nan"],
+        ["--timeout", "-1"],
+        ["--slots", "0"],
+        ["--model-outage", "-3"],
+    ],
+)
+def test_bad_arguments_are_usage_errors(arguments, capsys):
+    with pytest.raises(SystemExit) as caught:
+        build_parser().parse_args(["loadtest", *arguments])
+    assert caught.value.code == 2
+    error = capsys.readouterr().err
+    assert "usage:" in error and arguments[0] in error
+
+
+def test_the_command_refuses_a_bad_argument_with_exit_2():
+    command = [sys.executable, "-m", "fsmdial", "loadtest", "--workers", "0"]
+    done = subprocess.run(command, capture_output=True, timeout=120)
+    assert done.returncode == 2 and b"--workers" in done.stderr and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "options", [{"workers": 0}, {"users": 0}, {"sessions": -1}, {"duration": 0.0}, {"timeout": 0.0}, {"slots": 0}]
+)
+def test_run_refuses_options_that_cannot_run(options):
+    with pytest.raises(LoadTestError, match=next(iter(options))):
+        run(Options(**options))
 
 
 def test_only_loopback_and_known_store_urls_are_taken():
@@ -61,7 +133,7 @@ def test_only_loopback_and_known_store_urls_are_taken():
     with pytest.raises(LoadTestError, match="expected sqlite"):
         store_options("mysql://x")
     with pytest.raises(LoadTestError, match="needs a model server this command starts"):
-        run(Options(users=1, sessions=1, workers=1, model_outage=2.0, root=REPO))
+        run(Options(users=1, sessions=1, workers=1, model_outage=2.0))
 
 
 @pytest.mark.model
@@ -79,10 +151,37 @@ def test_the_model_server_killed_for_a_while_loses_nothing(tmp_path):
         model=str(ensure_tiny_model()),
         duration=120,
         model_outage=2.0,
-        root=REPO,
         directory=tmp_path,
     )
     figures = run(options)
     assert_nothing_lost(figures)
     assert figures["understander"] == "model server"
     assert "SIGKILL model server, down for 2 s" in figures["faults"]
+
+
+NUMBERS = {"--users": "users", "--sessions": "sessions", "--workers": "workers", "--slots": "slots"}
+SECONDS = {"--duration": "duration", "--timeout": "timeout", "--model-outage": "model_outage"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    option=st.sampled_from(sorted({**NUMBERS, **SECONDS})),
+    text=st.one_of(
+        st.text(max_size=8),
+        st.from_regex(r"-?[0-9]{1,4}(\.[0-9]{0,3})?([eE]-?[0-9])?", fullmatch=True),
+        st.sampled_from(["nan", "inf", "-inf", "1e400", "0", "-0", "0.0"]),
+    ),
+)
+def test_fuzz_every_argument_is_taken_as_one_that_can_run_or_refused_as_a_usage_error(option, text):
+    """Whatever is typed for a number: argparse refuses it (exit 2), or the load test's own check takes it."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stderr(io.StringIO()) as error:
+        try:
+            args = build_parser().parse_args(["loadtest", f"{option}={text}"])
+        except SystemExit as exc:
+            assert exc.code == 2 and option in error.getvalue()
+            return
+    name = {**NUMBERS, **SECONDS}[option]
+    assert Options(**{name: getattr(args, name)}).problems() == []

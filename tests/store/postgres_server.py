@@ -77,12 +77,20 @@ class PostgresServer:
 
     def start(self) -> PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        self.resume()
+        return self
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (a database outage); :meth:`resume` brings it back on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+
+    def resume(self) -> None:
+        """Start the server on its data folder (after :meth:`start` made it, or :meth:`halt` stopped it)."""
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} "
             "-c fsync=off -c max_connections=200"  # fsync off: a test server; no test crashes the machine
         )
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
-        return self
 
     def stop(self) -> None:
         try:

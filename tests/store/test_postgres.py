@@ -62,3 +62,20 @@ def test_durable_false_commits_without_waiting_for_the_disk(pg: Backend) -> None
         assert fast._connection().execute(setting).fetchone() == ("off",)
         assert durable._connection().execute(setting).fetchone() == ("on",)
         assert durable.load("s1") == (1, SESSION)
+
+
+def test_a_database_that_is_not_utf8_is_refused(postgres_server: PostgresServer) -> None:
+    """Issue 33, item 9: every store takes the same text, all of Unicode but U+0000; a LATIN1 database could not."""
+    import psycopg
+
+    with psycopg.connect(postgres_server.url(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE latin ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+    with pytest.raises(StoreError, match="encoding is LATIN1, not UTF8"):
+        Backend("postgresql", postgres_server.url("latin"), lambda *_: None).open()
+
+
+def test_text_goes_as_utf8_whatever_the_client_encoding_says(pg: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGCLIENTENCODING", "LATIN1")
+    with pg.open() as store:
+        store.save_turn("€ 😀", 1, orjson.dumps({"flow": "ünïcode ✓"}), {"turn": 1})
+        assert [(info.id, info.flow) for info in store.sessions()] == [("€ 😀", "ünïcode ✓")]
