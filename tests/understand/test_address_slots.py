@@ -121,6 +121,27 @@ def test_the_opening_request_at_the_address_question_stores_nothing_and_asks_aga
     assert result.messages[-1] == "What is the pickup address?"
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'd like to book an airport transfer please",
+        "hi, I need a taxi to Heathrow tomorrow",
+        "can you book me a car to the airport?",
+        "I want to go to Gatwick on Friday at 6am",
+        "I don't know the address",
+        "not sure, it's my friend's place",
+        "how much is it to Heathrow Terminal 5?",
+        "book a transfer for 3 people",
+        "my flight is BA 2490 at 9:40 from Terminal 2",
+        "pick up from the Hilton please",
+        "the way you book is confusing",
+        "I'll be at Park Lane station",
+    ],
+)
+def test_an_opening_request_or_a_give_up_is_never_the_address(said):
+    assert "pickup_address" not in play(said).slots
+
+
 @pytest.mark.parametrize("asked_after", [(), ("7pm",), ("7pm", "2"), ("7pm", "2", "Dana Lee")])
 def test_an_address_put_in_place_of_another_stores_it_and_touches_no_number(asked_after):
     before = play("21 Elm Street", *asked_after)
