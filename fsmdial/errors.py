@@ -14,9 +14,12 @@ __all__ = [
     "FsmdialError",
     "FlowIssue",
     "FlowError",
+    "InputFileError",
     "TurnError",
     "UnderstandingError",
     "ModelServerError",
+    "ModelServerTimeout",
+    "ModelServerReplyTooLarge",
     "ToolError",
     "ToolCrashed",
     "ToolFailure",
@@ -74,6 +77,17 @@ class FlowError(FsmdialError):
         super().__init__("\n".join(prefix + str(issue) for issue in self.issues))
 
 
+class InputFileError(FsmdialError, ValueError):
+    """A file given to fsmdial (a flow, a schema, a suite) cannot be read as what it must be: missing, a folder, too
+    large, not UTF-8, not JSON or nested too deep (:mod:`fsmdial.userfiles`). ``path`` names the file (None: bytes
+    given directly), ``problem`` says what is wrong."""
+
+    def __init__(self, path: str | None, problem: str):
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}" if path else problem)
+
+
 class TurnError(FsmdialError):
     """A turn failed. The session is left exactly as it was before the turn."""
 
@@ -89,6 +103,14 @@ class ModelServerError(UnderstandingError):
     def __init__(self, url: str, message: str):
         self.url = url
         super().__init__(f"model server {url}: {message}")
+
+
+class ModelServerTimeout(ModelServerError):
+    """The model server did not answer within the model call's deadline (every retry and backoff included)."""
+
+
+class ModelServerReplyTooLarge(ModelServerError):
+    """The model server's answer was larger than the client's ``max_reply`` bytes (refused, never read whole)."""
 
 
 class ToolError(TurnError):

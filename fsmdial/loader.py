@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import orjson
-
-from .errors import FlowError, FlowIssue
+from .errors import FlowError, FlowIssue, InputFileError
 from .flow import Flow, check_document, read_flow
+from .userfiles import MAX_FILE_BYTES, parse_json, read_bytes
 
 FlowFormat = Literal["auto", "fsmdial", "chief", "sop"]
 
-MAX_FLOW_BYTES = 16 * 1024 * 1024
+MAX_FLOW_BYTES = MAX_FILE_BYTES
 """Largest flow file read (16 MiB): ``/dev/zero`` or a runaway file is refused, not read into memory."""
 
 
@@ -20,35 +19,28 @@ def load_flow(source: str | Path | dict[str, Any] | bytes | Flow, *, format: Flo
     """Load and validate a flow from a path, JSON bytes, or an already parsed dict.
 
     ``format="auto"`` recognises CHIEF documents and SOP adjacency lists by their shape. Any problem
-    raises :class:`FlowError` whose issues name the path of the bad value.
+    raises :class:`FlowError` whose issues name the path of the bad value. A file is read by
+    :mod:`fsmdial.userfiles` (bounded, UTF-8, JSON); its nesting is :func:`~fsmdial.flow.check_document`'s.
     """
     if isinstance(source, Flow):
         return source
     origin: str | None = None
-    if isinstance(source, (str, Path)):
-        path = Path(source)
-        origin = str(path)
-        try:
-            with path.open("rb") as handle:  # bounded read: a device or a huge file never fills memory
-                raw = handle.read(MAX_FLOW_BYTES + 1)
-        except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-            raise FlowError(
-                FlowIssue("", f"cannot read flow file: {getattr(exc, 'strerror', None) or exc}"), source=origin
-            ) from None
-        if len(raw) > MAX_FLOW_BYTES:
-            raise FlowError(
-                FlowIssue("", f"flow file is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"), source=origin
-            )
-        doc = _parse_json(raw, origin)
-        default_name = path.stem
-    elif isinstance(source, (bytes, bytearray)):
-        if len(source) > MAX_FLOW_BYTES:
-            raise FlowError(FlowIssue("", f"flow document is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB"))
-        doc = _parse_json(bytes(source), None)
-        default_name = "flow"
-    else:
-        doc = source
-        default_name = "flow"
+    try:
+        if isinstance(source, (str, Path)):
+            path = Path(source)
+            origin = str(path)
+            doc = parse_json(read_bytes(path, limit=MAX_FLOW_BYTES, what="flow file"), origin=origin, max_nesting=None)
+            default_name = path.stem
+        elif isinstance(source, (bytes, bytearray)):
+            if len(source) > MAX_FLOW_BYTES:
+                raise InputFileError(None, f"flow document is larger than {MAX_FLOW_BYTES // (1024 * 1024)} MiB")
+            doc = parse_json(bytes(source), origin=None, max_nesting=None)
+            default_name = "flow"
+        else:
+            doc = source
+            default_name = "flow"
+    except InputFileError as exc:
+        raise FlowError(FlowIssue("", exc.problem), source=origin) from None
     return flow_from_document(doc, format=format, origin=origin, default_name=default_name)
 
 
@@ -73,10 +65,3 @@ def flow_from_document(
                 raise FlowError(exc.issues, source=origin) from None
             break
     return read_flow(doc, origin=origin)
-
-
-def _parse_json(raw: bytes, origin: str | None) -> Any:
-    try:
-        return orjson.loads(raw)
-    except (orjson.JSONDecodeError, RecursionError) as exc:
-        raise FlowError(FlowIssue("", f"not valid JSON: {exc}"), source=origin) from None

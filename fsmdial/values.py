@@ -76,7 +76,7 @@ def _too_late(slots: Mapping[str, Slot], name: str, date: str, now: dt.datetime)
     """A time slot on date slot ``name`` none of whose hours on ``date`` is still ahead."""
     day = dt.date.fromisoformat(date)
     for other in slots.values():
-        if other.not_past_with == name and passed(day, last_time(other), now, other.lead_minutes):
+        if other.not_past_with == name and passed(other, day, last_time(other), now):
             return other
     return None
 
@@ -95,7 +95,7 @@ def passed_times(
             and isinstance(time := held.get(slot.name), str)
         ):
             day = dt.date.fromisoformat(held[date])
-            if passed(day, time, now, slot.lead_minutes):
+            if passed(slot, day, time, now):
                 found.append((slot.name, f"{held[date]} at {time} is in the past"))
     return found
 

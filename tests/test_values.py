@@ -251,3 +251,9 @@ def test_values_differing_in_punctuation_are_read_as_themselves() -> None:
 
     fuzz()
     record("categorical_read_as_written", flows=stats["flows"], merged=0)
+
+
+def test_a_value_led_by_an_underscore_is_read_whole_not_as_a_value_inside_it() -> None:
+    # Found by the fuzz above: "_n/a+" was read as "_a+" (the "a+" inside it), since an underscore counted as a
+    # letter at a value's edge while it joins a value's words inside.
+    assert _engine_merges(["+a+", "_a+", "_n/a+"]) == []

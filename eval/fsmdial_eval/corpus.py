@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
+
 TEST_EVERY = 5
 """Dialogues whose id is a multiple of this are the withheld test split."""
 
@@ -52,7 +54,7 @@ def parse_constraint(name: str, raw: Any) -> Constraint:
     op, text = ("eq", raw) if match is None else (_OPS.get(match.group(1), match.group(1)), match.group(2))
     try:
         value = json.loads(text)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         value = text.strip().strip('"')
     return Constraint(name, op, value)
 
@@ -92,7 +94,7 @@ class StarDialogue:
 
 
 def read_dialogue(path: str | Path) -> StarDialogue:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = read_json(path, limit=MAX_CORPUS_BYTES)
     scenario = data.get("Scenario") or {}
     tasks = list(dict.fromkeys(c["Task"] for c in scenario.get("WizardCapabilities") or [] if c.get("Task")))
     events = data.get("Events") or []

@@ -17,7 +17,6 @@ invented, and intents and answers right.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from fsmdial.flow import Slot, SlotType
 from fsmdial.runtime import Dialogue
 from fsmdial.testing.forcing import seek
 from fsmdial.understand.base import Understander, UnderstandingState
+from fsmdial.userfiles import read_json
 from fsmdial.values import InvalidValue, coerce
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "messy_utterances.json"
@@ -64,7 +64,7 @@ def checkout_file(path: str | Path, what: str) -> Path:
 
 
 def load_cases(path: str | Path = DEFAULT_DATA) -> tuple[dt.datetime, list[Case]]:
-    data = json.loads(checkout_file(path, "the labelled cases").read_text(encoding="utf-8"))
+    data = read_json(checkout_file(path, "the labelled cases"))
     cases = []
     for raw in data["cases"]:
         cases.append(

@@ -33,6 +33,7 @@ from fsmdial.flow import Slot
 from fsmdial.runtime import Dialogue
 from fsmdial.testing.forcing import seek
 from fsmdial.understand.base import Understander, UnderstandingState
+from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from fsmdial.values import InvalidValue, coerce
 
 from .clemtodd.runner import FLOWS_DIR
@@ -116,7 +117,7 @@ def load_cases(data_dir: Path, split: str = "dev") -> list[TurnCase]:
         raise SetupError(f"clem:todd tasks not found at {path} (pass --data DIR or set $FSMDIAL_CLEMTODD)")
     slots = {domain: _flow_slots(domain) for domain in DOMAINS}
     cases = []
-    for task in json.loads(path.read_text(encoding="utf-8")):
+    for task in read_json(path, limit=MAX_CORPUS_BYTES):
         for index, turn in enumerate(task.get("corpususer", [])):
             if index % 2:
                 continue  # a wizard's turn
@@ -135,7 +136,7 @@ def first_turns(data_dir: Path, split: str = "dev") -> list[tuple[str, str, str]
     """(task, domain, text) of every task whose real first user turn informs exactly one domain."""
     path = data_dir / "tasks" / f"taskdata_{split}.json"
     found = []
-    for task in json.loads(path.read_text(encoding="utf-8")):
+    for task in read_json(path, limit=MAX_CORPUS_BYTES):
         corpus = task.get("corpususer") or []
         if not corpus:
             continue

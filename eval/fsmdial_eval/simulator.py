@@ -32,6 +32,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
+
 REFUSAL = re.compile(
     r"\b(unavailable|fail(?:ed|ure)?|unable|error|conflict(?:ing)?|too small|"
     r"not (?:authori[sz]ed|able|available|possible)"
@@ -261,7 +263,7 @@ class StarApis:
         self.seed = seed
         self.apis: dict[str, dict[str, Any]] = {}
         for path in sorted((self.root / "apis").glob("*.json")):
-            self.apis[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+            self.apis[path.stem] = read_json(path)
         self._dbs: dict[str, Database] = {}
 
     def database(self, name: str) -> Database | None:
@@ -269,7 +271,7 @@ class StarApis:
             path = self.root / "dbs" / f"{name}.json"
             if not path.is_file():
                 return None
-            self._dbs[name] = Database(name, json.loads(path.read_text(encoding="utf-8")), seed=self.seed)
+            self._dbs[name] = Database(name, read_json(path, limit=MAX_CORPUS_BYTES), seed=self.seed)
         return self._dbs[name]
 
     def call(self, api: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -429,7 +429,7 @@ def test_bad_star_files_name_the_file_and_the_field(tmp_path):
     with pytest.raises(StarFormatError, match=r"pet_grooming.*input\.0\.Name: Field required"):
         read_task(root, "pet_grooming")
     (root / "apis" / "pet_grooming.json").write_text("{not json")
-    with pytest.raises(StarFormatError, match=r"apis/pet_grooming.json: cannot read JSON"):
+    with pytest.raises(StarFormatError, match=r"apis/pet_grooming.json: not valid JSON"):
         read_task(root, "pet_grooming")
     task = read_task(write_grooming_task(tmp_path / "other"), "pet_grooming")
     with pytest.raises(StarFormatError, match=r"overlay for pet_grooming: edges\.0\.when"):

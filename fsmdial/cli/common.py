@@ -151,7 +151,7 @@ def note_missing_tools(flows: list[Any], tools: Any, out: Any = None) -> None:
 
 def understander_of(args: argparse.Namespace) -> Any:
     """The understander ``--model``/``$FSMDIAL_MODEL`` and ``--backend`` ask for (None: the rules)."""
-    from ..understand.factory import make_understander, model_of
+    from ..understand.factory import make_understander, model_of, server_options
 
     model = model_of(getattr(args, "model", None), getattr(args, "model_server", None))
-    return make_understander("auto", model, backend=args.backend)
+    return make_understander("auto", model, backend=args.backend, **server_options(args))

@@ -26,12 +26,19 @@ def _add_sop(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_sop(args: argparse.Namespace) -> int:
+    from ..errors import FlowError, FlowIssue, InputFileError
     from ..importers.sop import sop_to_flow_dict
     from ..loader import flow_from_document, load_flow
+    from ..userfiles import read_json
 
     source = Path(args.file)
-    document = json.loads(source.read_text(encoding="utf-8"))
-    flow_dict = sop_to_flow_dict(document, name=source.stem.replace(".", "_"), max_loops=args.max_loops)
+    try:  # read as the loader reads a flow (bounded, typed); every error names the SOP file
+        document = read_json(source, what="SOP file")
+        flow_dict = sop_to_flow_dict(document, name=source.stem.replace(".", "_"), max_loops=args.max_loops)
+    except InputFileError as exc:
+        raise FlowError(FlowIssue("", exc.problem), source=str(source)) from None
+    except FlowError as exc:
+        raise FlowError(exc.issues, source=str(source)) from None
     flow = flow_from_document(flow_dict, origin=str(source))
     Path(args.out).write_text(json.dumps(flow_dict, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     load_flow(args.out)  # what was written loads as an fsmdial flow

@@ -32,24 +32,33 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_cache(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..understand.decoding.kv_cache import clear, default_folder, list_entries
+    from ..understand.decoding.kv_cache import clear, default_folder, folder_problem, list_entries
 
     folder = Path(args.dir) if args.dir else default_folder()
     if folder is None:
         print("the prefix-state cache is turned off (FSMDIAL_KV_CACHE=off)")
         return 0
+    problem = folder_problem(folder)
+    if problem is not None:
+        print(f"warning: {problem}")
     if args.clear:
-        files, size = clear(folder)
-        print(f"{folder}: deleted {files} file{'s' if files != 1 else ''} ({size / 1e6:.1f} MB)")
+        cleared = clear(folder)
+        files = cleared.files
+        print(f"{folder}: deleted {files} file{'s' if files != 1 else ''} ({cleared.size / 1e6:.1f} MB)")
+        for entry in cleared.left:
+            print(f"  left {entry.path.name}: {entry.problem}")
         return 0
     entries = list_entries(folder)
     total = sum(e.size for e in entries)
     print(f"{folder}: {len(entries)} file{'s' if len(entries) != 1 else ''}, {total / 1e6:.1f} MB")
     for entry in entries:
-        header = entry.header or {}
+        if entry.header is None:  # a damaged file, or no file of the cache's (listed, not read)
+            print(f"  {entry.path.name}  {entry.size / 1e6:7.1f} MB  {entry.problem}")
+            continue
+        header = entry.header  # its fields' types were checked when it was read
         print(
-            f"  {entry.path.name}  {entry.size / 1e6:7.1f} MB  {header.get('model') or '?':40s} "
-            f"{header.get('n_tokens', '?')} prefix tokens  {header.get('created', 'unreadable header')}"
+            f"  {entry.path.name}  {entry.size / 1e6:7.1f} MB  {header['model'] or '?':40s} "
+            f"{header['n_tokens']} prefix tokens  {header['created']}"
         )
     return 0
 
@@ -83,7 +92,9 @@ def register(subparsers: Any) -> None:
         "cache",
         help="list (or --clear) the saved KV states of prompt prefixes ($FSMDIAL_KV_CACHE, ~/.cache/fsmdial/kv)",
     )
-    p.add_argument("--clear", action="store_true", help="delete every saved state")
+    p.add_argument(
+        "--clear", action="store_true", help="delete every saved state (links and other odd files unlinked, unread)"
+    )
     p.add_argument(
         "--dir", default=None, help="the cache folder (default: $FSMDIAL_KV_CACHE, else ~/.cache/fsmdial/kv)"
     )

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import FlowIssue
+from ..errors import FlowError, FlowIssue
+from ..flow import check_document
 
 DEFAULT_FALLBACKS = {
     "goodbye": "Goodbye!",
@@ -54,11 +55,11 @@ def chief_to_flow_dict(doc: Any, name: str = "chief_flow") -> dict[str, Any]:
     Raises :class:`fsmdial.errors.FlowError` for CHIEF constructs that have no
     meaning without a model (free-text conditions).
     """
-    from ..errors import FlowError
-
     if not isinstance(doc, dict):
         raise FlowError(FlowIssue("", "a CHIEF flow must be a JSON object"))
-    issues: list[FlowIssue] = []
+    issues = check_document(doc)  # before walking it: nesting, non-finite numbers, unpaired surrogates
+    if issues:
+        raise FlowError(issues)
     for key in ("nodes", "edges"):
         if not isinstance(doc.get(key) or [], list):
             issues.append(FlowIssue(key, f"must be a list, not {type(doc[key]).__name__}"))

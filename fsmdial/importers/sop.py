@@ -33,6 +33,7 @@ from collections import deque
 from typing import Any
 
 from ..errors import FlowError, FlowIssue
+from ..flow import check_document
 
 START = "Agent.Start"
 MAX_LOOPS = 3
@@ -62,6 +63,9 @@ def sop_to_flow_dict(doc: Any, name: str = "sop", *, max_loops: int = MAX_LOOPS)
     graph = doc.get("graph", doc) if isinstance(doc, dict) else None
     if not isinstance(graph, dict) or not looks_like_sop(doc):
         raise FlowError(FlowIssue("", "an SOP is an object of Agent.*/User.* vertices with an Agent.Start"))
+    nesting = check_document(doc)  # before walking it: nesting, non-finite numbers, unpaired surrogates
+    if nesting:
+        raise FlowError(nesting)
     messages: dict[str, str] = doc.get("messages", {}) if "graph" in doc else {}
     examples: dict[str, list[str]] = doc.get("examples", {}) if "graph" in doc else {}
     issues: list[FlowIssue] = []

@@ -2,9 +2,12 @@
 
 A time slot's ``earliest``/``latest`` (``HH:MM``) are its hours; an ``earliest`` after its ``latest`` is a
 range across midnight ("18:00" to "02:00"). A time slot's ``not_past_with`` names the date slot it is on:
-the moment they make must be at least ``lead_minutes`` after the dialogue's clock. A clock time said without
-am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one reading inside the
-hours, asked about when two fit (:func:`which_reading`, answered through :func:`with_reading_asked`).
+the moment they make must be at least ``lead_minutes`` after the dialogue's clock. Hours across midnight are the
+night of their date: a time after midnight and up to the ``latest`` (01:00 with hours 18:00-02:00) on Friday is
+the moment Saturday 01:00 (:func:`moment`), so on Friday at 23:30 Friday still has 00:00-02:00 ahead. A clock
+time said without am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one
+reading inside the hours, asked about when two fit (:func:`which_reading`, answered through
+:func:`with_reading_asked`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ __all__ = [
     "hours_words",
     "in_hours",
     "last_time",
+    "moment",
     "passed",
     "time_words",
     "which_reading",
@@ -105,7 +109,7 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
     if not fitting:
         raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
     if day is not None:
-        ahead = [reading for reading in fitting if not passed(day, reading, now, slot.lead_minutes)]
+        ahead = [reading for reading in fitting if not passed(slot, day, reading, now)]
         if not ahead:
             soon = f" or less than {slot.lead_minutes} minutes from now" if slot.lead_minutes else ""
             raise InvalidValue(slot.name, value, f"{day.isoformat()} at {fitting[-1]} is in the past{soon}")
@@ -136,17 +140,27 @@ def in_hours(slot: Slot, time: str) -> bool:
 
 
 def last_time(slot: Slot) -> str:
-    """The latest time of a calendar day inside a time slot's hours (23:59 when they cross midnight)."""
-    if slot.latest is None or (slot.earliest is not None and _minutes(slot.earliest) > _minutes(slot.latest)):
-        return "23:59"
-    return slot.latest
+    """The last time of a date's hours: the ``latest`` (after midnight, the next morning, when the hours cross
+    midnight: :func:`moment`), or 23:59 without one."""
+    return slot.latest if slot.latest is not None else "23:59"
 
 
-def passed(day: dt.date, time: str, now: dt.datetime, lead_minutes: int = 0) -> bool:
-    """Whether the moment ``day`` at ``time`` is before ``now`` plus ``lead_minutes``."""
+def _crosses_midnight(slot: Slot) -> bool:
+    return slot.earliest is not None and slot.latest is not None and _minutes(slot.earliest) > _minutes(slot.latest)
+
+
+def moment(slot: Slot, day: dt.date, time: str, tzinfo: dt.tzinfo | None = None) -> dt.datetime:
+    """The moment a time slot's ``time`` on date ``day`` names: that day, or the next morning for a time after
+    midnight up to the ``latest`` of hours that cross midnight (the night of ``day``: 18:00-02:00)."""
     hour, minute = divmod(_minutes(time), 60)
-    moment = dt.datetime.combine(day, dt.time(hour, minute), tzinfo=now.tzinfo)
-    return moment < now + dt.timedelta(minutes=lead_minutes)
+    if _crosses_midnight(slot) and slot.latest is not None and _minutes(time) <= _minutes(slot.latest):
+        day += dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time(hour, minute), tzinfo=tzinfo)
+
+
+def passed(slot: Slot, day: dt.date, time: str, now: dt.datetime) -> bool:
+    """Whether the :func:`moment` of ``time`` on ``day`` is before ``now`` plus the slot's ``lead_minutes``."""
+    return moment(slot, day, time, now.tzinfo) < now + dt.timedelta(minutes=slot.lead_minutes)
 
 
 def time_words(time: str) -> str:

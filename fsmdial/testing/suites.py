@@ -48,10 +48,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FsmdialError
+from ..errors import FsmdialError, InputFileError
 from ..flow import ExternalActionNode, Flow, SlotArg
 from ..trace import ToolCall
 from ..understand.factory import add_model_arguments, understander_from_arguments
+from ..userfiles import parse_json, read_text
 from .expectations import ANY, ExpectedCall, ExpectedTurn, check_turn
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
@@ -86,12 +87,17 @@ class Suite:
 
 
 def load_suite(path: str | Path) -> Suite:
-    """Read a suite file (see the module's docstring); a bad line raises :class:`SuiteError`."""
+    """Read a suite file (see the module's docstring); a bad line raises :class:`SuiteError`.
+
+    The file is read by :mod:`fsmdial.userfiles` (at most 16 MiB, UTF-8, each line JSON nested at most 64 levels),
+    and every value a line gives is checked for its type: a hostile suite is a :class:`SuiteError` naming the file
+    and the line, never another exception.
+    """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read the suite: {exc}") from exc
+        lines = read_text(path, what="the suite").split("\n")  # only newlines end a line: JSON text may hold U+2028
+    except InputFileError as exc:
+        raise SuiteError(str(exc)) from None
     suite = Suite([])
     seen: set[str] = set()
     for number, line in enumerate(lines, start=1):
@@ -99,14 +105,13 @@ def load_suite(path: str | Path) -> Suite:
             continue
         where = f"{path}:{number}"
         try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(f"{where}: not JSON: {exc}") from exc
+            raw = parse_json(line, origin=where)
+        except InputFileError as exc:
+            raise SuiteError(str(exc)) from None
         if not isinstance(raw, dict):
             raise SuiteError(f"{where}: a line is a JSON object, not {type(raw).__name__}")
         if "meta" in raw:
-            suite.meta = dict(raw["meta"])
-            suite.slot_kinds = {str(k): str(v) for k, v in (suite.meta.get("slot_kinds") or {}).items()}
+            suite.meta, suite.slot_kinds = _meta(raw["meta"], where)
             continue
         conversation = _conversation(raw, path, where)
         if conversation.id in seen:
@@ -116,6 +121,16 @@ def load_suite(path: str | Path) -> Suite:
     if not suite.conversations:
         raise SuiteError(f"{path}: no conversation in the suite")
     return suite
+
+
+def _meta(meta: Any, where: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """A ``{"meta": {...}}`` line: the suite's description, and its ``slot_kinds`` (``flow.slot`` -> kind)."""
+    if not isinstance(meta, dict):
+        raise SuiteError(f"{where}: 'meta' is an object, not {type(meta).__name__}")
+    kinds = meta.get("slot_kinds") or {}
+    if not isinstance(kinds, dict) or not all(isinstance(kind, str) for kind in kinds.values()):
+        raise SuiteError(f"{where}: 'meta.slot_kinds' is an object of flow.slot -> kind")
+    return dict(meta), {str(k): v for k, v in kinds.items()}
 
 
 _KEYS = {"id", "flow", "now", "turns", "tool_calls", "tags", "note"}
@@ -129,15 +144,18 @@ def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConver
     if missing:
         raise SuiteError(f"{where}: missing key(s) {', '.join(map(repr, missing))}")
     where = f"{where} ({raw['id']})"
+    for key, kind in (("turns", list), ("tool_calls", list), ("tags", (list, type(None))), ("flow", str)):
+        if not isinstance(raw.get(key), kind):
+            raise SuiteError(f"{where}: {key!r} is {_KEY_KINDS[key]}, not {type(raw.get(key)).__name__}")
+    if not all(isinstance(tag, str) for tag in raw.get("tags") or ()):
+        raise SuiteError(f"{where}: 'tags' is {_KEY_KINDS['tags']}")
     try:
         now = dt.datetime.fromisoformat(raw["now"])
         turns = tuple(ExpectedTurn.of(spec) for spec in raw["turns"])
-        calls = tuple(
-            ExpectedCall(**{**spec, "arguments": _expected_values(spec.get("arguments"))}) for spec in raw["tool_calls"]
-        )
-    except (TypeError, ValueError) as exc:
-        raise SuiteError(f"{where}: {exc}") from exc
-    if not turns or any(turn.user is None for turn in turns):
+        calls = tuple(_expected_call(spec) for spec in raw["tool_calls"])
+    except (TypeError, ValueError, re.error) as exc:
+        raise SuiteError(f"{where}: {exc}") from None
+    if not turns or any(not isinstance(turn.user, str) for turn in turns):
         raise SuiteError(f"{where}: 'turns' are the user's texts (at least one; the bot's opening is played anyway)")
     return CustomerConversation(
         str(raw["id"]),
@@ -148,6 +166,18 @@ def _conversation(raw: dict[str, Any], path: Path, where: str) -> CustomerConver
         tuple(raw.get("tags") or ()),
         str(raw.get("note") or ""),
     )
+
+
+_KEY_KINDS = {"turns": "a list", "tool_calls": "a list", "tags": "a list of texts", "flow": "a file name"}
+
+
+def _expected_call(spec: Any) -> ExpectedCall:
+    if not isinstance(spec, Mapping):
+        raise TypeError(f"an expected tool call is an object, not {type(spec).__name__}")
+    arguments = spec.get("arguments")
+    if arguments is not None and not isinstance(arguments, Mapping):
+        raise TypeError(f"the arguments of an expected call are an object, not {type(arguments).__name__}")
+    return ExpectedCall(**{**spec, "arguments": _expected_values(arguments)})
 
 
 def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -168,8 +198,11 @@ def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | No
 def _flow_path(name: str, suite: Path, where: str) -> Path:
     candidates = [Path(name), *(parent / name for parent in suite.resolve().parents)]
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except (OSError, ValueError):  # a name too long for the file system, a NUL character
+            break
     raise SuiteError(
         f"{where}: flow file {name!r} not found (relative to the working directory or the suite's folders)"
     )

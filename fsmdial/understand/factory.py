@@ -6,6 +6,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..errors import ModelError
+
 if TYPE_CHECKING:
     from .base import Understander
 
@@ -26,9 +28,11 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     is ``llama.cpp``, ``vllm``, ``vllm-guided`` or ``sglang`` (where the grammar goes; default: recognised from
     ``GET /v1/models``, else ``llama.cpp``), ``model`` the served model (default: the first listed), ``template``
     a file with the model's chat template (vLLM and SGLang do not publish it).
+    Either URL may carry the transport's options in its query (``?deadline=10&max_reply=2000000``:
+    :mod:`~fsmdial.understand.model.transport`).
     ``options`` go to :class:`~fsmdial.understand.model.gguf.GGUFUnderstander` (``backend``, ``n_threads``,
-    ``fast_path``...); a server takes ``fast_path`` and ``timeout`` (the decoding options are the server's).
-    Nothing is loaded for the rules.
+    ``fast_path``...); a server takes :data:`SERVER_OPTIONS` (the decoding options are the server's), and
+    the transport's options given for a GGUF file are a :class:`ValueError`. Nothing is loaded for the rules.
     """
     if kind == "auto":
         model = model or os.environ.get("FSMDIAL_MODEL")
@@ -49,16 +53,21 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
         from .model.openai_server import OpenAIServerUnderstander
 
         return OpenAIServerUnderstander.from_url(model[len(OPENAI_SCHEME) :], **taken)
+    transport = sorted(key for key in TRANSPORT_OPTIONS if options.get(key) is not None)
+    if transport:
+        raise ValueError(f"{transport[0]} is an option of a model server (--model-server URL), not of a GGUF file")
     from .model.gguf import GGUFUnderstander
 
-    return GGUFUnderstander(model, **options)
+    return GGUFUnderstander(model, **{key: value for key, value in options.items() if key not in TRANSPORT_OPTIONS})
 
 
 SERVER_SCHEME = "server+"
 """``--model server+http://HOST:PORT`` (or ``--model-server http://HOST:PORT``) names a llama-server (native API)."""
 OPENAI_SCHEME = "openai+"
 """``--model openai+http://HOST:PORT?flavor=vllm`` (or ``--model-server`` the same) names an OpenAI-compatible one."""
-SERVER_OPTIONS = ("fast_path", "rules_first", "chat_template", "timeout", "retries", "backoff")
+TRANSPORT_OPTIONS = ("timeout", "retries", "backoff", "deadline", "max_reply")
+"""The options of a model server's transport (:mod:`~fsmdial.understand.model.transport`)."""
+SERVER_OPTIONS = ("fast_path", "rules_first", "chat_template", *TRANSPORT_OPTIONS)
 """The options of :func:`make_understander` a model server takes; the others set up in-process decoding."""
 
 
@@ -86,10 +95,20 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         help="CPU threads of the model (default: $FSMDIAL_THREADS, else 1)",
     )
     parser.add_argument("--no-fast-path", action="store_true", help="gguf: ask the model on every turn")
+    parser.add_argument(
+        "--choose",
+        choices=("json", "score"),
+        default="json",
+        help="gguf: how the model decides: write the turn's JSON under its grammar (json), or score each "
+        "grounded option as a sentence and pick (score)",
+    )
+    parser.add_argument(
+        "--margin", type=float, default=None, help="gguf --choose score: how much the message must raise an option"
+    )
 
 
 def add_model_server_argument(parser: argparse.ArgumentParser) -> None:
-    """``--model-server URL``: decode on a model server instead of a GGUF file in this process."""
+    """``--model-server URL``: decode on a model server instead of a GGUF file in this process; its bounds."""
     parser.add_argument(
         "--model-server",
         metavar="URL",
@@ -97,10 +116,49 @@ def add_model_server_argument(parser: argparse.ArgumentParser) -> None:
         help="a model server to decode on (instead of --model): llama-server's native API, e.g. "
         "http://127.0.0.1:8080, or an OpenAI-compatible one, e.g. 'openai+http://127.0.0.1:8000?flavor=vllm'",
     )
+    parser.add_argument(
+        "--model-deadline",
+        metavar="SECONDS",
+        type=_positive(float),
+        default=None,
+        help="--model-server: seconds a turn's model call may take, retries included (default 30)",
+    )
+    parser.add_argument(
+        "--model-max-reply",
+        metavar="BYTES",
+        type=_positive(int),
+        default=None,
+        help="--model-server: bytes an answer of the server may have (default 1048576)",
+    )
+
+
+def _positive(kind: type[float] | type[int]) -> Any:
+    def read(text: str) -> float | int:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"expected a positive {kind.__name__}, got {text!r}")
+        return value
+
+    read.__name__ = f"positive {kind.__name__}"
+    return read
+
+
+def server_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The transport's options :func:`add_model_server_argument`'s flags give (only those given)."""
+    found = {"deadline": getattr(args, "model_deadline", None), "max_reply": getattr(args, "model_max_reply", None)}
+    return {key: value for key, value in found.items() if value is not None}
 
 
 def understander_from_arguments(args: argparse.Namespace) -> Understander | None:
     """The understander :func:`add_model_arguments`' options name (None for the rules)."""
     model = model_of(args.model, args.model_server)
     kind: UnderstanderKind = "gguf" if args.model_server else args.understander
-    return make_understander(kind, model, backend=args.backend, n_threads=args.threads, fast_path=not args.no_fast_path)
+    options: dict[str, Any] = {"backend": args.backend, "n_threads": args.threads, "fast_path": not args.no_fast_path}
+    if getattr(args, "choose", "json") != "json":
+        if args.model_server:  # a server decodes under a grammar: it cannot score options
+            raise ModelError("--choose score needs a local GGUF model (--model), not a model server")
+        options.update(choose=args.choose, margin=args.margin)
+    return make_understander(kind, model, **options, **server_options(args))

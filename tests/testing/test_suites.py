@@ -180,7 +180,7 @@ def test_turn_expectations_are_reported_but_do_not_decide_success(tmp_path):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("not json", "suite.jsonl:1: not JSON"),
+        ("not json", "suite.jsonl:1: not valid JSON"),
         (
             '{"id": "x", "flow": "flows/restaurant_booking.json", "now": "2026-11-23", '
             '"turns": [], "tool_calls": [], "extra": 1}',

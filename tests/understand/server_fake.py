@@ -9,6 +9,14 @@ without a choice. On ``/v1/completions`` the grammar is read from the one body f
 field is ignored, as real engines do with fields they do not know. ``props`` False plays an engine without
 llama-server's ``/props``; ``context`` is the ``max_model_len`` its model list gives. ``fail`` answers the
 next N requests with a status (503: the server is loading); a route in ``missing`` answers 404.
+
+Misbehaviours, on the routes in ``slow`` (a set of paths; all of them when empty): ``drip`` seconds
+between the bytes of the whole answer (status line and headers included: a server that holds a connection
+open by writing a byte now and then), ``pause`` seconds before answering (a busy server), ``huge`` bytes of
+body after the answer's JSON (with a content-length saying so, or, ``chunked``, in chunks with no length
+given), to see the client stop reading. ``raw`` holds whole answers (any bytes, sent as a 200's body) for
+the next completions. ``sent`` counts the bytes the fake wrote (``dripped``, those of drips); :meth:`close`
+stops a drip or a huge answer half-way.
 """
 
 from __future__ import annotations
@@ -41,7 +49,16 @@ class FakeLlamaServer:
         self.missing: set[str] = set()  # routes answered 404, as by an engine without them
         self.replies: deque[str] = deque(replies or [])
         self.fail: deque[int] = deque()
+        self.raw: deque[bytes] = deque()
         self.requests: list[tuple[str, Any]] = []
+        self.slow: set[str] = set()
+        self.drip: float | None = None
+        self.pause = 0.0
+        self.huge = 0
+        self.chunked = False
+        self.sent = 0
+        self.dripped = 0
+        self.stopped = threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -52,11 +69,54 @@ class FakeLlamaServer:
 
             def answer(self, status: int, data: Any) -> None:
                 body = orjson.dumps(data)
+                misbehaving = not fake.slow or self.path in fake.slow
+                if misbehaving and fake.pause and fake.stopped.wait(fake.pause):
+                    return
+                if misbehaving and fake.huge:
+                    return self.answer_huge(status, body)
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(body)))
+                if misbehaving and fake.drip is not None:
+                    self._headers_buffer.append(b"\r\n")  # type: ignore[attr-defined]
+                    return self.write_slowly(b"".join(self._headers_buffer) + body)  # type: ignore[attr-defined]
                 self.end_headers()
                 self.wfile.write(body)
+                fake.sent += len(body)
+
+            def write_slowly(self, raw: bytes) -> None:
+                """One byte, a pause, the next byte... until the answer is written, the client goes or the fake."""
+                self._headers_buffer = []
+                for i in range(len(raw)):
+                    if fake.stopped.wait(fake.drip or 0):
+                        return
+                    try:
+                        self.wfile.write(raw[i : i + 1])
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    fake.sent += 1
+                    fake.dripped += 1
+
+            def answer_huge(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                if fake.chunked:
+                    self.send_header("transfer-encoding", "chunked")
+                else:
+                    self.send_header("content-length", str(len(body) + fake.huge))
+                self.end_headers()
+                padding, left = b" " * (1 << 16), fake.huge
+                try:
+                    piece = body
+                    while piece and not fake.stopped.is_set():
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if fake.chunked else piece)
+                        fake.sent += len(piece)
+                        piece, left = padding[: min(left, len(padding))], left - min(left, len(padding))
+                    if fake.chunked:
+                        self.wfile.write(b"0\r\n\r\n")
+                except OSError:
+                    pass  # the client stopped reading and went
 
             def do_GET(self) -> None:
                 fake.requests.append((self.path, None))
@@ -89,6 +149,13 @@ class FakeLlamaServer:
                 if self.path == "/tokenize":
                     text = body["content"] if "content" in body else body["prompt"]
                     return self.answer(200, {"tokens": [ord(c) for c in text]})
+                if self.path in ("/completion", "/v1/completions") and fake.raw:
+                    body = fake.raw.popleft()
+                    self.send_response(200)
+                    self.send_header("content-length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return None
                 if self.path == "/completion":
                     content = fake.write(body.get("grammar"), body["prompt"])
                     return self.answer(200, {"content": content, "tokens_cached": 0, "tokens_predicted": 3})
@@ -126,5 +193,6 @@ class FakeLlamaServer:
         return [body for at, body in self.requests if at == path and CANARY not in orjson.dumps(body).decode()]
 
     def close(self) -> None:
+        self.stopped.set()
         self.server.shutdown()
         self.server.server_close()

@@ -24,7 +24,7 @@ from fsmdial.understand.factory import add_model_arguments, make_understander, m
 from fsmdial.understand.model.openai_server import FLAVORS, OpenAIServerUnderstander
 from fsmdial.understand.model.server import CANARY_GRAMMAR, LlamaServer, ServerUnderstander
 from tests.understand.server_fake import FakeLlamaServer
-from tests.understand.test_server import llama_server_binary, sample_parses
+from tests.understand.test_server import UNSURE, at_the_confirmation, llama_server_binary, sample_parses
 
 REPO = Path(__file__).resolve().parents[2]
 BOOKING = REPO / "flows" / "restaurant_booking.json"
@@ -204,6 +204,18 @@ def test_a_reply_that_does_not_fit_the_turns_schema_fails_the_turn_and_changes_n
         assert dialogue.snapshot() == before
     finally:
         fake.close()
+
+
+@pytest.mark.parametrize("reply", ['{"intent":"none","answer":"yes"}', '{"intent":"none"}'])
+def test_a_reply_outside_what_the_turn_offered_fails_the_turn_typed_and_changes_nothing(flavored, reply):
+    flavor, fake = flavored
+    dialogue = at_the_confirmation(understander(fake, flavor, fast_path=False))
+    before = dialogue.snapshot()
+    fake.replies = type(fake.replies)([reply])  # "yes" where the turn offered "no" and "other" only
+    with pytest.raises(ModelServerError, match="outside what the turn offered"):
+        dialogue.turn(UNSURE)
+    assert dialogue.snapshot() == before
+    assert len(fake.completions("/v1/completions")) == 1
 
 
 def test_a_completion_answer_without_a_choice_fails_the_turn_with_a_typed_error_and_changes_nothing():

@@ -122,6 +122,66 @@ def test_a_reply_that_does_not_fit_the_turns_schema_fails_the_turn_and_changes_n
     assert dialogue.snapshot() == before
 
 
+CONFIRMING = "Dana Lee, 4 people, tomorrow at 7pm"
+"""Said to the booking with the rules: the booking is then asked to be confirmed."""
+UNSURE = "hmm I'm not sure"
+"""At the confirmation: the turn offers the answers "no" and "other" only (no yes word, nothing to change)."""
+
+
+def at_the_confirmation(understander: ServerUnderstander) -> Dialogue:
+    dialogue = booking(None)  # type: ignore[arg-type]
+    dialogue.turn(CONFIRMING)
+    assert dialogue.understanding_state().confirm == "confirm_booking"
+    dialogue.understander = understander
+    return dialogue
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"intent":"none","answer":"yes"}',  # the turn offered "no" and "other" only
+        '{"intent":"goodbye","answer":"yes"}',
+        '{"intent":"none","answer":"change"}',  # nothing to change: not offered
+        '{"intent":"none","answer":"other","slots":{}}',  # no slots with a plain answer
+        '{"intent":"none"}',  # the answer is required
+        '{"intent":"none","answer":"other","extra":1}',  # no other key
+        '{"intent":"none","answer":"no","choice":"none"}',  # no choice at this node
+    ],
+)
+def test_a_reply_outside_what_the_turn_offered_fails_the_turn_typed_and_changes_nothing(fake, reply):
+    dialogue = at_the_confirmation(ServerUnderstander(fake.url, rules_first=False, fast_path=False))
+    before = dialogue.snapshot()
+    fake.replies = type(fake.replies)([reply])
+    with pytest.raises(ModelServerError, match="outside what the turn offered") as caught:
+        dialogue.turn(UNSURE)
+    assert caught.value.url == fake.url
+    assert dialogue.snapshot() == before
+    assert len(fake.completions()) == 1  # the server was asked: its reply was refused here
+
+
+def test_a_reply_inside_what_the_turn_offered_is_taken(fake):
+    dialogue = at_the_confirmation(ServerUnderstander(fake.url, rules_first=False, fast_path=False))
+    fake.replies = type(fake.replies)(['{"intent":"none","answer":"no"}'])
+    assert dialogue.turn(UNSURE).trace.parse["answer"] == "no"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"intent":"none","slots":{}}',  # the asked name is required when the message is no intent
+        '{"intent":"none","slots":{"name":"Dana Lee"},"answer":"yes"}',  # no confirmation pending
+        '{"intent":"decline","slots":{"name":"Dana Lee"},"choice":"none"}',
+    ],
+)
+def test_an_asked_slot_the_turn_requires_cannot_be_left_out(fake, reply):
+    fake.replies = type(fake.replies)([reply])
+    dialogue = booking(ServerUnderstander(fake.url, rules_first=False, fast_path=False))
+    before = dialogue.snapshot()
+    with pytest.raises(ModelServerError, match="outside what the turn offered"):
+        dialogue.turn("the booking is for Dana Lee please")
+    assert dialogue.snapshot() == before
+
+
 # ------------------------------------------------------------ outages
 
 

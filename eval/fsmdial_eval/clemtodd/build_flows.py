@@ -28,6 +28,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fsmdial.userfiles import read_json
+
 from .runner import FLOWS_DIR
 from .tools import WEEKDAYS, default_data_dir
 
@@ -74,7 +76,7 @@ def _vocabulary(base: list[str], extra: list[str]) -> list[str]:
 
 
 def _ontology(data_dir: Path) -> dict[str, list[str]]:
-    return json.loads((data_dir / "ontology.json").read_text(encoding="utf-8"))
+    return read_json(data_dir / "ontology.json")
 
 
 def _common(what: str) -> dict[str, Any]:

@@ -10,12 +10,13 @@ aborts the task (clem:todd's *abort*). The bookings made are then scored
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from fsmdial.userfiles import MAX_CORPUS_BYTES, parse_json, read_json, read_text
 
 from .scorer import averages, generated_slots, score_episode
 from .tools import MultiwozDB, Tools
@@ -48,7 +49,7 @@ def bundled_flows() -> list[Any]:
 
 def load_tasks(data_dir: str | Path, split: str) -> list[dict[str, Any]]:
     path = Path(data_dir) / "tasks" / f"taskdata_{split}.json"
-    tasks = json.loads(path.read_text(encoding="utf-8"))
+    tasks = read_json(path, limit=MAX_CORPUS_BYTES)
     if not isinstance(tasks, list):
         raise ValueError(f"{path}: expected a list of tasks")
     return tasks
@@ -196,9 +197,9 @@ def report_from_logs(paths: Iterable[str | Path]) -> dict[str, Any]:
     """The report of the episodes that ``--log`` files hold (a run still going, or cut short)."""
     episodes = []
     for path in paths:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
+        for number, line in enumerate(read_text(path, limit=MAX_CORPUS_BYTES).split("\n"), start=1):
             if line.strip():
-                episodes.append(Episode(**json.loads(line)))
+                episodes.append(Episode(**parse_json(line, origin=f"{path}:{number}")))
     return report(episodes, seconds=0.0, seed=-1, cap=CAP)
 
 

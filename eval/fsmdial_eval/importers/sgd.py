@@ -34,7 +34,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fsmdial.errors import FlowError, FlowIssue
+from fsmdial.errors import FlowError, FlowIssue, InputFileError
+from fsmdial.userfiles import read_json
 
 END = "goodbye"
 KINDS = ("categorical", "number", "date", "time", "free text")
@@ -48,7 +49,7 @@ def _tokens(name: str) -> list[str]:
 
 
 def _whole_numbers(values: list[str]) -> bool:
-    return bool(values) and all(re.fullmatch(r"\d+", v) for v in values)
+    return bool(values) and all(re.fullmatch(r"[0-9]{1,15}", v) for v in values)  # int() of each is exact and quick
 
 
 def slot_kind(slot: dict[str, Any]) -> str:
@@ -70,7 +71,7 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
     kind = slot_kind(slot)
     out: dict[str, Any] = {
         "name": slot["name"],
-        "description": slot.get("description", ""),
+        "description": slot.get("description") or "",
         "required": required,
         "label": " ".join(_tokens(slot["name"])),
     }
@@ -92,7 +93,7 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
 
 def _intent_examples(intent: dict[str, Any]) -> list[str]:
     examples = [" ".join(_tokens(intent["name"]))]
-    description = intent.get("description", "").strip().rstrip(".")
+    description = (intent.get("description") or "").strip().rstrip(".")
     if description:
         examples.append(description.lower())
     return examples
@@ -125,7 +126,7 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
                 {
                     "id": f"{task}__slots",
                     "type": "request",
-                    "description": intent.get("description", ""),
+                    "description": intent.get("description") or "",
                     "slots": [_flow_slot(slots[s], s in required) for s in new],
                 }
             )
@@ -139,7 +140,7 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
                 "tool": task,
                 "arguments": arguments,
                 "commits": bool(intent.get("is_transactional")),
-                "description": intent.get("description", ""),
+                "description": intent.get("description") or "",
             }
         )
         done = f"{task}__done"
@@ -164,12 +165,12 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
         nodes.extend(chain)
         edges.append({"source": start, "target": chain[0]["id"], "when": {"choice": task}})
         examples = _intent_examples(intent)
-        choices.append({"name": task, "description": intent.get("description", ""), "examples": examples})
+        choices.append({"name": task, "description": intent.get("description") or "", "examples": examples})
         global_actions.append({"intent": task, "examples": examples, "target": chain[0]["id"]})
     question = {"id": start, "type": "inform_and_confirm", "question": "How can I help you?", "choices": choices}
     return {
         "name": name,
-        "description": service.get("description", ""),
+        "description": service.get("description") or "",
         "start": start,
         "nodes": [question, *nodes, {"id": END, "type": "end", "message": "Goodbye!"}],
         "edges": edges,
@@ -179,19 +180,25 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
 
 
 def _check_service(service: Any, where: str) -> None:
-    issues: list[FlowIssue] = []
+    """Every field the mapping reads has the type SGD gives it, so a hostile schema is a :class:`FlowError` naming
+    the field, never a ``TypeError`` inside the mapping."""
     if not isinstance(service, dict):
         raise FlowError(FlowIssue(where, "an SGD service must be a JSON object"))
+    issues: list[FlowIssue] = []
     if not isinstance(service.get("service_name"), str) or not service.get("service_name"):
         issues.append(FlowIssue(where, "missing 'service_name'"))
+    _check_fields(service, where, {"description": str}, issues)
     for key in ("slots", "intents"):
         items = service.get(key)
         if not isinstance(items, list) or not items:
             issues.append(FlowIssue(f"{where}.{key}", "must be a non-empty list"))
             continue
         for index, item in enumerate(items):
-            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-                issues.append(FlowIssue(f"{where}.{key}[{index}]", "must be an object with a 'name'"))
+            at = f"{where}.{key}[{index}]"
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
+                issues.append(FlowIssue(at, "must be an object with a 'name'"))
+            else:
+                _check_fields(item, at, _SLOT_FIELDS if key == "slots" else _INTENT_FIELDS, issues)
     if not issues:
         names = {slot["name"] for slot in service["slots"]}
         for intent in service["intents"]:
@@ -202,19 +209,52 @@ def _check_service(service: Any, where: str) -> None:
         raise FlowError(issues)
 
 
+_TEXTS = "a list of texts"
+_SLOT_FIELDS: dict[str, Any] = {"description": str, "is_categorical": bool, "possible_values": _TEXTS}
+_INTENT_FIELDS: dict[str, Any] = {
+    "description": str,
+    "is_transactional": bool,
+    "required_slots": _TEXTS,
+    "optional_slots": "an object of slot -> default value, or a list of slot names",
+}
+
+
+def _check_fields(item: dict[str, Any], where: str, fields: dict[str, Any], issues: list[FlowIssue]) -> None:
+    for key, kind in fields.items():
+        value = item.get(key)
+        if value is None:
+            continue
+        if kind is str or kind is bool:
+            fits = isinstance(value, kind)
+            wanted = "text" if kind is str else "true or false"
+        elif kind == _TEXTS:
+            fits, wanted = isinstance(value, list) and all(isinstance(v, str) for v in value), kind
+        else:  # optional slots: SGD gives slot -> default; a list of names is read too
+            fits = isinstance(value, (dict, list)) and all(isinstance(v, str) for v in value)
+            wanted = kind
+        if not fits:
+            issues.append(FlowIssue(f"{where}.{key}", f"must be {wanted}, not {type(value).__name__}"))
+
+
 def read_schema(path: str | Path) -> list[dict[str, Any]]:
-    """The services of an SGD ``schema.json``."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    """The services of an SGD ``schema.json``, read by :mod:`fsmdial.userfiles` (bounded, UTF-8, JSON, nesting):
+    any problem is a :class:`FlowError` whose ``source`` is the file."""
+    try:
+        data = read_json(path, what="the SGD schema")
+    except InputFileError as exc:
+        raise FlowError(FlowIssue("", exc.problem), source=str(path)) from None
     if not isinstance(data, list):
-        raise FlowError(FlowIssue(str(path), "an SGD schema must be a JSON list of services"))
+        raise FlowError(FlowIssue("", "an SGD schema must be a JSON list of services"), source=str(path))
     return data
 
 
 def import_schema(path: str | Path) -> dict[str, dict[str, Any]]:
     """Service name -> its flow document, for every service of the schema at ``path``."""
-    return {
-        s.get("service_name", f"#{i}"): service_to_flow_dict(s, f"{path}[{i}]") for i, s in enumerate(read_schema(path))
-    }
+    flows: dict[str, dict[str, Any]] = {}
+    for index, service in enumerate(read_schema(path)):
+        document = service_to_flow_dict(service, f"{path}[{index}]")
+        flows[document["name"]] = document
+    return flows
 
 
 # ------------------------------------------------------------------ ``fsmdial import sgd``
@@ -228,27 +268,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("schema", metavar="SCHEMA.json", help="an SGD schema.json (a list of services)")
     parser.add_argument("--out", metavar="DIR", required=True, help="where to write <service>.json flows")
     parser.add_argument("--services", nargs="+", metavar="NAME", help="only these services (default: all)")
+    parser.add_argument("--force", action="store_true", help="replace flow files already in --out (default: keep)")
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write one flow per service into ``--out``, each named from its ``service_name`` (checked, never cleaned:
+    :mod:`fsmdial.importers.output`); a service that fails is reported and the others are still written."""
+    from fsmdial.importers.output import NamedFiles, OutputError
     from fsmdial.loader import flow_from_document
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    files = NamedFiles(args.out, source=str(args.schema), what="service_name", force=args.force)
     failed = 0
     for index, service in enumerate(read_schema(args.schema)):
         name = service.get("service_name") if isinstance(service, dict) else None
         if args.services and name not in args.services:
             continue
+        label = name if isinstance(name, str) and name else f"service {index}"
         try:
-            document = service_to_flow_dict(service, f"{args.schema}[{index}]")
+            if isinstance(name, str):
+                files.path_for(name)  # a bad name first: nothing is built for it
+            document = service_to_flow_dict(service, f"[{index}]")
             flow = flow_from_document(document, origin=f"SGD service {name}")
+            path = files.write(name, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         except FlowError as exc:
             failed += 1
             for issue in exc.issues:
-                print(f"{name or index}: error: {issue}", file=sys.stderr)
+                print(f"{args.schema}: {label}: error: {issue}", file=sys.stderr)
             continue
-        path = out / f"{name}.json"
-        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OutputError as exc:
+            failed += 1
+            print(f"error: {exc}", file=sys.stderr)
+            continue
         print(f"{path}: ok ({len(flow.nodes)} nodes, {len(flow.slots())} slots)")
     return 1 if failed else 0

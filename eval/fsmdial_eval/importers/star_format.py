@@ -13,15 +13,15 @@ module does not use are ignored. Overlays are ours: an unknown key is an error.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
-from fsmdial.errors import FsmdialError
+from fsmdial.errors import FsmdialError, InputFileError
 from fsmdial.flow import Choice, Condition
+from fsmdial.userfiles import read_json, read_text
 
 OVERLAY_DIR = Path(__file__).with_name("star_overlays")
 REQUEST_TYPE = "RequestType"
@@ -90,9 +90,21 @@ class StarTask(_StarModel):
 
 
 def task_names(star_dir: str | Path) -> list[str]:
-    """Tasks of a STAR copy: directories ``tasks/<t>/`` holding ``<t>.json``."""
+    """Tasks of a STAR copy: directories ``tasks/<t>/`` holding ``<t>.json`` (:class:`StarFormatError` when there is
+    no ``tasks/`` folder to list)."""
     root = Path(star_dir) / "tasks"
-    return sorted(p.name for p in root.iterdir() if (p / f"{p.name}.json").is_file())
+    try:
+        return sorted(entry.name for entry in root.iterdir() if _exists(entry / f"{entry.name}.json"))
+    except OSError as exc:
+        raise StarFormatError(f"{root}: cannot list the tasks of a STAR copy: {exc.strerror or exc}") from None
+
+
+def _exists(path: Path) -> bool:
+    """Whether there is something at ``path`` to read (a device or a folder is read, and refused, as it is)."""
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:  # a name too long for the file system
+        return False
 
 
 def read_task(star_dir: str | Path, name: str) -> StarTask:
@@ -100,6 +112,8 @@ def read_task(star_dir: str | Path, name: str) -> StarTask:
     star_dir = Path(star_dir)
     folder = star_dir / "tasks" / name
     schema = _read_json(folder / f"{name}.json")
+    if not isinstance(schema, dict):
+        raise StarFormatError(f"{folder / f'{name}.json'}: a STAR task is a JSON object, not {type(schema).__name__}")
     responses_path = folder / "responses.json"
     api_path = star_dir / "apis" / f"{name}.json"
     nlu_path = folder / "wizard_nlu_training_data.md"
@@ -107,9 +121,9 @@ def read_task(star_dir: str | Path, name: str) -> StarTask:
         "name": name,
         "replies": schema.get("replies") or {},
         "graph": schema.get("graph") or {},
-        "responses": _read_json(responses_path) if responses_path.is_file() else None,
-        "api": _read_json(api_path) if api_path.is_file() else None,
-        "examples": parse_nlu(nlu_path.read_text(encoding="utf-8")) if nlu_path.is_file() else {},
+        "responses": _read_json(responses_path) if _exists(responses_path) else None,
+        "api": _read_json(api_path) if _exists(api_path) else None,
+        "examples": parse_nlu(_read_text(nlu_path)) if _exists(nlu_path) else {},
         "schema_name": schema.get("task", name),
     }
     return _validate(StarTask, document, f"STAR task {name} ({folder})")
@@ -246,10 +260,18 @@ def apply_overlay(task: StarTask, overlay: Overlay | dict[str, Any] | None) -> S
 
 
 def _read_json(path: Path) -> Any:
+    """A STAR or overlay JSON file, read by :mod:`fsmdial.userfiles` (bounded, UTF-8, JSON, nesting)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise StarFormatError(f"{path}: cannot read JSON: {exc}") from None
+        return read_json(path)
+    except InputFileError as exc:
+        raise StarFormatError(str(exc)) from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return read_text(path)
+    except InputFileError as exc:
+        raise StarFormatError(str(exc)) from None
 
 
 def _validate(model: type[Any], document: Any, where: str) -> Any:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
+
 from .metrics import AGA, ALL, INTENT, JGA, REQUESTED_F1, SEEN, UNSEEN, Collections, frame_metrics
 from .tracking import Service, Tracked, build_services, read_dialogues, track_dialogue
 
@@ -45,8 +47,8 @@ class Split:
         files = sorted((directory / name).glob("dialogues_*.json"))
         if not files:
             raise ValueError(f"no dialogues_*.json in {directory / name}")
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
-        train = json.loads(train_path.read_text(encoding="utf-8"))
+        schema = read_json(schema_path, limit=MAX_CORPUS_BYTES)
+        train = read_json(train_path, limit=MAX_CORPUS_BYTES)
         return cls(directory, name, schema, {s["service_name"] for s in train}, files)
 
 

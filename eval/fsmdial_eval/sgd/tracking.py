@@ -27,7 +27,6 @@ Protocol (``fsmdial eval sgd``):
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from fsmdial.tables import flow_class
 from fsmdial.testing.forcing import checkpoint, reopen, seek
 from fsmdial.understand.base import Understander
 from fsmdial.understand.constraint.grounding import message, read_spans
+from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from fsmdial.values import InvalidValue, coerce
 
 from ..importers.sgd import service_to_flow_dict, slot_kind
@@ -311,4 +311,4 @@ def track_dialogue(
 
 def read_dialogues(paths: Iterable[Path]) -> list[tuple[str, dict[str, Any]]]:
     """(file name, dialogue) for every dialogue of the files, in order."""
-    return [(path.name, d) for path in paths for d in json.loads(path.read_text(encoding="utf-8"))]
+    return [(path.name, d) for path in paths for d in read_json(path, limit=MAX_CORPUS_BYTES)]

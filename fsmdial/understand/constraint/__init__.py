@@ -4,7 +4,8 @@
 * :mod:`.schema`: the turn's JSON schema (what the rules read stands; the model may only add), and the
   parse of a model's output against it;
 * :mod:`.grammar`: that schema as a bounded grammar (GBNF, and a regular expression);
-* :mod:`.grammar_start`: the output's fixed start, written into the prompt instead of decoded.
+* :mod:`.grammar_start`: the output's fixed start, written into the prompt instead of decoded;
+* :mod:`.offer`: whether an output fits exactly what the turn's schema offered (the schema as a check).
 
 Pure Python (pydantic, no model): it imports the rules reading (:mod:`fsmdial.understand.rules`, for a type
 only) and :mod:`~fsmdial.understand.base`, nothing that decodes.

@@ -72,6 +72,7 @@ from .grounding import (
     typed_candidates,
     words_of,
 )
+from .offer import misfit
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -228,7 +229,11 @@ class TurnSchema:
         )
 
     def parse(self, raw: str | bytes) -> Parse:
-        """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit."""
+        """The model's output as a :class:`Parse` with typed values; UnderstandingError if it does not fit.
+
+        It fits when it is an instance of exactly what :attr:`json_schema` offered (:func:`.offer.misfit`: a
+        required key written, no other key, each value one the turn offered) and its spans keep their rules.
+        """
         shown = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
 
         def refuse(why: str) -> UnderstandingError:
@@ -240,6 +245,9 @@ class TurnSchema:
             raise refuse(str(exc)) from None
         if not isinstance(data, dict):
             raise refuse("not an object")
+        problem = misfit(self.json_schema, data)
+        if problem is not None:
+            raise refuse(problem)
         parse = Parse(path="model")
         intent = data.get("intent")
         if intent is not None:

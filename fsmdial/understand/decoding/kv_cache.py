@@ -22,6 +22,19 @@ A file that is truncated, damaged, or made for another model, prefix or setting
 is detected on reading, deleted and rebuilt by the caller; it is never used.
 The model's SHA-256 is computed once per file version (path, size, modification
 time) and remembered in ``models.json`` beside the states.
+
+What is read: only regular files of this user's, never through a symbolic link, at most
+``max_bytes`` (a state) or :data:`MEMO_LIMIT` (``models.json``): a file is opened with
+``O_NOFOLLOW | O_NONBLOCK`` (a link is refused, a FIFO does not block the open) and checked with
+``fstat`` before a byte is read. Anything else in a state file's place (a link, a FIFO, a socket, a
+device, a folder, a file of another user, one larger than the cache, a header whose fields have the wrong
+types) is refused like a damaged file: noted in ``rejected``, removed (a link itself, never what it
+points to; a folder is left) and rebuilt. ``fsmdial models cache`` lists such files by name and kind
+without opening them, and ``--clear`` unlinks them (folders are left, and named).
+
+The folder is created private (0700), and :class:`CacheFolderWarning` is issued when an existing one is
+writable by group or others: the checksum finds damage, not a hostile writer (anyone who may write a
+state may write its checksum too), so the folder must not be writable by others.
 """
 
 from __future__ import annotations
@@ -29,10 +42,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import struct
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +58,29 @@ import orjson
 MAGIC = b"FSMDIAL-KV\x00\x01"
 SUFFIX = ".kv"
 DEFAULT_MAX_BYTES = 1 << 30
+HEADER_LIMIT = 1 << 16
+"""Bytes a state file's JSON header may have (it is a few hundred)."""
+MEMO_LIMIT = 1 << 20
+"""Bytes ``models.json`` may have (about 150 per model file version)."""
+MEMO_NAME = "models.json"
+HEADER_FIELDS: dict[str, type] = {
+    "format": int,
+    "model_sha256": str,
+    "settings": dict,
+    "n_tokens": int,
+    "tokens_sha256": str,
+    "payload_bytes": int,
+    "payload_sha256": str,
+    "model": str,
+    "created": str,
+}
+"""What a state file's header holds, and the JSON type of each field (:meth:`DiskCache.save` writes them all)."""
+
+
+class CacheFolderWarning(UserWarning):
+    """The KV cache's folder may be written by other users (a checksum cannot stop a hostile writer)."""
+
+
 _OFF = {"off", "0", "no", "false", "none"}
 
 
@@ -66,12 +104,29 @@ def tokens_digest(tokens: Sequence[int]) -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """A state file, as ``fsmdial models cache`` lists it."""
+    """A file of the cache's folder, as ``fsmdial models cache`` lists it."""
 
     path: Path
     size: int
     header: dict[str, Any] | None
-    """None when the file is not a readable state file."""
+    """None when the file is not a readable state file (:attr:`problem` says why)."""
+    problem: str | None = None
+    """Why the file is no state file the cache would use (None: it is one, as far as its header goes)."""
+    regular: bool = True
+    """False for a link, a FIFO, a socket, a device or a folder (listed by name, never opened)."""
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """What :func:`clear` did: files and bytes deleted, entries left (folders, files it could not delete)."""
+
+    files: int
+    size: int
+    left: list[Entry]
+
+
+class Refused(Exception):
+    """A file the cache does not read (see the module docstring); the message says why."""
 
 
 class DiskCache:
@@ -81,22 +136,31 @@ class DiskCache:
         self.folder = Path(folder)
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self.rejected: list[str] = []
-        """Why files were refused (damaged, truncated, mismatched), most recent last."""
+        """Why files were refused (damaged, truncated, mismatched, not regular), most recent last."""
         self._lock = threading.Lock()
+        problem = folder_problem(self.folder)
+        if problem is not None:
+            warnings.warn(problem, CacheFolderWarning, stacklevel=2)
 
     # ------------------------------------------------------------ keys
     def model_sha256(self, model: Path) -> str:
         """The model file's SHA-256, computed once per file version and remembered in ``models.json``."""
-        stat = model.stat()
-        version = f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
-        memo_path = self.folder / "models.json"
+        info = model.stat()
+        version = f"{model.resolve()}|{info.st_size}|{info.st_mtime_ns}"
+        memo_path = self.folder / MEMO_NAME
         with self._lock:
             memo: dict[str, str] = {}
-            with contextlib.suppress(OSError, orjson.JSONDecodeError):
-                loaded = orjson.loads(memo_path.read_bytes())
-                memo = loaded if isinstance(loaded, dict) else {}
+            try:
+                loaded = orjson.loads(read_own_file(memo_path, MEMO_LIMIT))
+            except FileNotFoundError:
+                loaded = {}
+            except (OSError, Refused, orjson.JSONDecodeError) as exc:
+                self.rejected.append(f"{MEMO_NAME}: {exc}")
+                loaded = {}
+            if isinstance(loaded, dict):
+                memo = {k: v for k, v in loaded.items() if isinstance(v, str)}
             found = memo.get(version)
-            if isinstance(found, str) and len(found) == 64:
+            if found is not None and len(found) == 64:
                 return found
             digest = hashlib.sha256()
             with model.open("rb") as handle:
@@ -127,22 +191,23 @@ class DiskCache:
         """The state saved under ``expected`` (see :meth:`header`), or None: missing, or refused and deleted."""
         path = self.path_for(expected)
         try:
-            data = path.read_bytes()
-        except OSError:
+            header, payload = read_state(path, self.max_bytes)
+        except FileNotFoundError:
             return None
-        problem, header, payload = _parse(data)
-        if problem is None and header is not None:
-            wanted = {k: header.get(k) for k in expected}
-            if wanted != expected:
-                problem = "made for another model, prefix or setting"
-        if problem is not None or payload is None:
-            self.rejected.append(f"{path.name}: {problem}")
-            with contextlib.suppress(OSError):
-                path.unlink()
-            return None
+        except PermissionError:
+            return None  # not this process's to read (nor, then, to delete)
+        except (OSError, Refused) as exc:
+            problem = str(exc) or type(exc).__name__
+        else:
+            if {k: header.get(k) for k in expected} == expected:
+                with contextlib.suppress(OSError):
+                    os.utime(path, follow_symlinks=False)  # least recently used goes first when over the size
+                return payload
+            problem = "made for another model, prefix or setting"
+        self.rejected.append(f"{path.name}: {problem}")
         with contextlib.suppress(OSError):
-            os.utime(path)  # least recently used goes first when the folder is over its size
-        return payload
+            os.unlink(path)  # a link itself, never what it points to; a folder stays (unlink refuses it)
+        return None
 
     def save(self, expected: dict[str, Any], payload: bytes, *, model: str = "") -> Path | None:
         """Write the state (atomically); None when the folder cannot be written (the cache is an optimisation).
@@ -166,7 +231,7 @@ class DiskCache:
 
     def prune(self) -> None:
         """Delete the least recently used files until the folder holds at most :attr:`max_bytes`."""
-        entries = sorted(self.entries(), key=lambda e: _mtime(e.path))
+        entries = sorted((e for e in self.entries() if e.regular), key=lambda e: _mtime(e.path))
         total = sum(e.size for e in entries)
         for entry in entries:
             if total <= self.max_bytes:
@@ -176,68 +241,198 @@ class DiskCache:
                 total -= entry.size
 
 
+def folder_problem(folder: Path) -> str | None:
+    """Why ``folder`` is not private enough for the cache (writable by group or others), or None."""
+    try:
+        mode = folder.stat().st_mode
+    except OSError:
+        return None  # not there yet: it will be made private
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return (
+            f"the KV cache folder {folder} is writable by others (mode {stat.S_IMODE(mode):o}): a checksum finds "
+            f"damage, not a hostile writer; make it private (chmod 700 {folder})"
+        )
+    return None
+
+
 def list_entries(folder: str | os.PathLike[str]) -> list[Entry]:
-    """Every state file in ``folder`` with its header (read without reading the states)."""
+    """Every ``*.kv`` file in ``folder`` with its header (read without reading the states; what is not a
+    regular file of this user's is listed, never opened)."""
     found = []
     for path in sorted(Path(folder).glob("*" + SUFFIX)):
         try:
-            size = path.stat().st_size
-            with path.open("rb") as handle:
-                head = handle.read(len(MAGIC) + 4)
-                header = None
-                if head[: len(MAGIC)] == MAGIC and len(head) == len(MAGIC) + 4:
-                    (length,) = struct.unpack("<I", head[len(MAGIC) :])
-                    with contextlib.suppress(orjson.JSONDecodeError):
-                        header = orjson.loads(handle.read(min(length, 1 << 16)))
+            info = path.lstat()
         except OSError:
             continue
-        found.append(Entry(path, size, header if isinstance(header, dict) else None))
+        if not stat.S_ISREG(info.st_mode):
+            found.append(Entry(path, 0, None, f"not a regular file ({kind_of(info.st_mode)})", regular=False))
+            continue
+        try:
+            header = read_state(path, None, header_only=True)[0]
+        except FileNotFoundError:
+            continue
+        except (OSError, Refused) as exc:
+            found.append(Entry(path, info.st_size, None, str(exc) or type(exc).__name__))
+            continue
+        found.append(Entry(path, info.st_size, header))
     return found
 
 
-def clear(folder: str | os.PathLike[str]) -> tuple[int, int]:
-    """Delete every state file (and the model digests) in ``folder``: (files, bytes) deleted."""
+def clear(folder: str | os.PathLike[str]) -> Cleared:
+    """Delete every ``*.kv`` file and ``models.json`` in ``folder``, whatever they are (links and FIFOs are
+    unlinked, never opened or followed); folders are left."""
     files = size = 0
-    for entry in list_entries(folder):
-        with contextlib.suppress(OSError):
-            entry.path.unlink()
-            files, size = files + 1, size + entry.size
+    left: list[Entry] = []
+    memo = Path(folder) / MEMO_NAME
     with contextlib.suppress(OSError):
-        (Path(folder) / "models.json").unlink()
-    return files, size
+        if not stat.S_ISDIR(memo.lstat().st_mode):
+            memo.unlink()
+    for entry in list_entries(folder):
+        try:
+            entry.path.unlink()
+        except OSError as exc:
+            left.append(Entry(entry.path, entry.size, None, entry.problem or str(exc), regular=entry.regular))
+            continue
+        files, size = files + 1, size + entry.size
+    return Cleared(files, size, left)
 
 
-def _parse(data: bytes) -> tuple[str | None, dict[str, Any] | None, bytes | None]:
-    """(problem, header, payload): problem is None for a whole, undamaged file."""
-    if len(data) < len(MAGIC) + 4 or data[: len(MAGIC)] != MAGIC:
-        return "not a state file of this format", None, None
-    (length,) = struct.unpack("<I", data[len(MAGIC) : len(MAGIC) + 4])
-    start = len(MAGIC) + 4
-    if start + length > len(data):
-        return "truncated header", None, None
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words."""
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISREG, "a regular file"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+"""No symbolic link followed, no FIFO waited on (a regular file reads the same either way)."""
+
+
+def open_own_file(path: Path, limit: int | None) -> tuple[int, os.stat_result]:
+    """An open descriptor of ``path`` and its ``fstat``: a regular file of this user's, of at most ``limit``
+    bytes; :class:`Refused` for anything else (FileNotFoundError when there is nothing there)."""
     try:
-        header = orjson.loads(data[start : start + length])
-    except orjson.JSONDecodeError:
-        return "damaged header", None, None
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:  # ELOOP: a symbolic link; ENXIO: a socket
+        try:
+            what = kind_of(path.lstat().st_mode)
+        except OSError:
+            raise exc from None
+        if what == "a regular file":
+            raise
+        raise Refused(f"not a regular file ({what})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(f"not a regular file ({kind_of(info.st_mode)})")
+        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+            raise Refused(f"owned by user {info.st_uid}, not by this one")
+        if limit is not None and info.st_size > limit:
+            raise Refused(f"larger than the cache allows ({info.st_size} > {limit} bytes)")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_own_file(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of this user's of at most ``limit`` bytes (else Refused)."""
+    fd, info = open_own_file(path, limit)
+    try:
+        return _read_exactly(fd, info.st_size)
+    finally:
+        os.close(fd)
+
+
+def read_state(path: Path, limit: int | None, *, header_only: bool = False) -> tuple[dict[str, Any], bytes]:
+    """A state file's (header, payload), checked (Refused for what is not a whole, undamaged state file).
+
+    The header is read and checked first, then the payload only if the file's size is the one the header
+    gives; ``header_only`` reads no payload (b"")."""
+    fd, info = open_own_file(path, limit)
+    try:
+        head = _read_exactly(fd, len(MAGIC) + 4)
+        if len(head) < len(MAGIC) + 4 or head[: len(MAGIC)] != MAGIC:
+            raise Refused("not a state file of this format")
+        (length,) = struct.unpack("<I", head[len(MAGIC) :])
+        start = len(MAGIC) + 4
+        if length > min(HEADER_LIMIT, info.st_size - start):
+            raise Refused(f"truncated or damaged header ({length} bytes said)")
+        try:
+            header = orjson.loads(_read_exactly(fd, length))
+        except orjson.JSONDecodeError:
+            raise Refused("damaged header") from None
+        problem = header_problem(header)
+        if problem is not None:
+            raise Refused(f"damaged header ({problem})")
+        if header_only:
+            return header, b""
+        payload = _read_exactly(fd, info.st_size - start - length)
+    finally:
+        os.close(fd)
+    if len(payload) != header["payload_bytes"]:
+        raise Refused(f"truncated state ({len(payload)} of {header['payload_bytes']} bytes)")
+    if hashlib.sha256(payload).hexdigest() != header["payload_sha256"]:
+        raise Refused("damaged state (checksum)")
+    return header, payload
+
+
+def header_problem(header: Any) -> str | None:
+    """What is wrong with a decoded header's shape (a field missing or of another type), or None."""
     if not isinstance(header, dict):
-        return "damaged header", None, None
-    payload = data[start + length :]
-    if len(payload) != header.get("payload_bytes"):
-        return f"truncated state ({len(payload)} of {header.get('payload_bytes')} bytes)", header, None
-    if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
-        return "damaged state (checksum)", header, None
-    return None, header, payload
+        return "not an object"
+    for name, kind in HEADER_FIELDS.items():
+        if name not in header:
+            return f"{name} is missing"
+        value = header[name]
+        if kind is int:
+            fits = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        else:
+            fits = isinstance(value, kind)
+        if not fits:
+            return f"{name} is not {'a count' if kind is int else kind.__name__}"
+    return None
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes from ``fd`` (fewer only at its end): never more, if the file grows meanwhile."""
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 22))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _mtime(path: Path) -> float:
     try:
-        return path.stat().st_mtime
+        return path.lstat().st_mtime
     except OSError:
         return 0.0
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(path.parent)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -247,3 +442,11 @@ def _write_atomically(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _make_folder(folder: Path) -> None:
+    """The cache's folder, made private (0700) if it is not there; its parents as the umask says."""
+    if folder.is_dir():
+        return
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, exist_ok=True)

@@ -5,7 +5,11 @@
 * :mod:`.gguf`: :class:`~.gguf.GGUFUnderstander`, a local GGUF model decoded in this process;
 * :mod:`.server`: :class:`~.server.ServerUnderstander`, the same turn decoded by a llama-server;
 * :mod:`.openai_server`: the same on an OpenAI-compatible ``/v1/completions`` (vLLM, SGLang, llama-server);
-* :mod:`.prompt`: the prompt, built so that consecutive turns share a long prefix.
+* :mod:`.transport`: the two servers' HTTP client: one deadline per model call, a bound on an answer's size,
+  retries;
+* :mod:`.prompt`: the prompt, built so that consecutive turns share a long prefix;
+* :mod:`.scoring`: the other way for the local model to decide (``choose="score"``): each grounded option
+  said as a sentence and scored, the best above a margin chosen.
 
 Importing this package loads none of its modules (the local model needs the ``gguf`` extra).
 """

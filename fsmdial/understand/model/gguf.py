@@ -65,6 +65,10 @@ from ..decoding.llama_model import LlamaModel, physical_cores
 from .prompt import ChatFormat, PromptBuilder
 from .understander import OUTPUT_SHARE, ModelUnderstander
 
+CHOOSERS = ("json", "score")
+"""How the model decides: ``json`` writes the turn's JSON under its grammar; ``score`` scores each grounded
+option as a sentence and picks (:mod:`.scoring`)."""
+
 DEFAULT_N_CTX = 4096
 
 
@@ -111,7 +115,11 @@ class GGUFUnderstander(ModelUnderstander):
         rules_first: bool = True,
         chat_template: str | None = None,
         kv_cache: str | os.PathLike[str] | bool | None = None,
+        choose: str = "json",
+        margin: float | None = None,
     ):
+        if choose not in CHOOSERS:
+            raise ModelError(f"unknown way to choose {choose!r} (one of: {', '.join(CHOOSERS)})")
         name = backend_named(backend or DEFAULT_BACKEND).name  # ModelError for an unknown name
         self.model = load_model(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
         template = chat_template or self.model.chat_template
@@ -124,13 +132,23 @@ class GGUFUnderstander(ModelUnderstander):
         chat = ChatFormat(
             template, bos_token=model.token_text(model.bos), eos_token=model.token_text(model.llm.token_eos())
         )
-        self.prompts = PromptBuilder(
-            chat,
-            lambda text, special: model.tokenize(text, special=special),
-            bos=model.bos if model.add_bos and model.bos >= 0 else None,
-        )
+        bos = model.bos if model.add_bos and model.bos >= 0 else None
+        self.choose = choose
+        if choose == "score":
+            from .scoring import DEFAULT_MARGIN, note_text, system_text
+
+            self.prompts = PromptBuilder(
+                chat,
+                lambda text, special: model.tokenize(text, special=special),
+                bos=bos,
+                system=system_text,
+                note=note_text,
+            )
+            self.margin = DEFAULT_MARGIN if margin is None else margin
+        else:
+            self.prompts = PromptBuilder(chat, lambda text, special: model.tokenize(text, special=special), bos=bos)
         self.decoder = decoder_for(name, model)
-        self.backend = name
+        self.backend = name if choose == "json" else "score"
         folder: Path | None
         if kv_cache is None or kv_cache is True:
             folder = default_kv_folder()
@@ -144,6 +162,12 @@ class GGUFUnderstander(ModelUnderstander):
         self, state: UnderstandingState, schema: TurnSchema, text: str, history: Sequence[tuple[str, str]]
     ) -> Parse:
         """The model's reading of ``text`` under ``schema``: one call to the model in this process."""
+        if self.choose == "score":
+            from .scoring import score_parse
+
+            return score_parse(
+                self.model, self.prompts, state, schema, text, history, margin=self.margin, kv_cache=self.kv_cache
+            )
         with self.model.lock:  # understanders of other backends may share the model
             reserve = min(schema.grammar.max_bytes + 1, self.model.n_ctx // OUTPUT_SHARE)
             prompt = self.prompts.build(state, history, text, budget=self.model.n_ctx - reserve)

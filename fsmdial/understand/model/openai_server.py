@@ -5,8 +5,8 @@
 
 The same grounded turn as :class:`~.server.ServerUnderstander` (which this
 subclasses: prompt built here as token ids, the turn's bounded GBNF, the
-canary at start-up, timeouts and retries, the reply parsed again against the
-turn's schema here), sent to ``POST {base}/v1/completions``::
+canary at start-up, one deadline per model call and a bound on an answer's size, retries, the reply parsed
+again against exactly what the turn offered here), sent to ``POST {base}/v1/completions``::
 
     {"model": <the first id of GET /v1/models, unless given>, "prompt": [token ids...],
      "max_tokens": <the grammar's bound>, "temperature": 0, "seed": 0, "stream": false,
@@ -55,14 +55,14 @@ shape only (tests/understand/test_openai_server.py).
 
 from __future__ import annotations
 
-import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...errors import ModelError, ModelServerError
-from .server import HttpClient, ModelServerClient, ServerFacts, ServerUnderstander, llama_props
+from .server import ModelServerClient, ServerFacts, ServerUnderstander, count, llama_props
+from .transport import HttpClient, server_url, transport_options
 
 Tokenizer = Callable[..., Sequence[int]]
 """``(text, special, *, add_special=False) -> token ids``, like :meth:`.server.LlamaServer.tokenize`."""
@@ -211,8 +211,8 @@ class OpenAIServer(HttpClient):
         details = details if isinstance(details, dict) else {}
         return {
             "content": text,
-            "tokens_cached": details.get("cached_tokens"),
-            "tokens_predicted": usage.get("completion_tokens"),
+            "tokens_cached": count(details.get("cached_tokens")),
+            "tokens_predicted": count(usage.get("completion_tokens")),
         }
 
 
@@ -245,20 +245,17 @@ class OpenAIServerUnderstander(ServerUnderstander):
     def from_url(cls, url: str, **options: Any) -> OpenAIServerUnderstander:
         """The understander of ``http://HOST:PORT[?flavor=NAME&model=ID&template=FILE]`` (the factory's ``openai+``).
 
-        ``template`` is a file holding the model's Jinja chat template (for engines without ``/props``).
+        ``template`` is a file holding the model's Jinja chat template (for engines without ``/props``); the
+        transport's parameters (``deadline``, ``max_reply``, ``timeout``, ``retries``: :mod:`.transport`) may
+        be given too, and a keyword in ``options`` wins over them.
         """
-        parsed = urllib.parse.urlsplit(url)
-        try:
-            query = dict(urllib.parse.parse_qsl(parsed.query, strict_parsing=bool(parsed.query)))
-        except ValueError as exc:
-            raise ModelError(f"model server URL {url!r}: {exc}") from None
-        unknown = sorted(set(query) - {"flavor", "model", "template"})
-        if unknown:
-            raise ModelError(f"model server URL {url!r}: unknown parameter {unknown[0]!r} (flavor, model, template)")
+        base, query = server_url(url, extra=("flavor", "model", "template"))
+        for name, value in transport_options(query).items():
+            if options.get(name) is None:
+                options[name] = value
         if "template" in query and not options.get("chat_template"):
             try:
                 options["chat_template"] = Path(query["template"]).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise ModelError(f"model server URL {url!r}: cannot read the chat template: {exc}") from None
-        base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, parsed.path, "", ""))
         return cls(base, flavor=query.get("flavor"), model=query.get("model"), **options)

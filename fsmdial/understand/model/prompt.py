@@ -226,8 +226,21 @@ CONVERSATION = "Conversation:\n"
 class PromptBuilder:
     """Builds the token ids of a turn's prompt (see the module docstring)."""
 
-    def __init__(self, chat: ChatFormat, tokenize: Tokenize, *, bos: int | None = None, cache_size: int = 8192):
+    def __init__(
+        self,
+        chat: ChatFormat,
+        tokenize: Tokenize,
+        *,
+        bos: int | None = None,
+        cache_size: int = 8192,
+        system: Callable[[UnderstandingState], str] = static_prefix,
+        note: Callable[[UnderstandingState], str] = state_note,
+    ):
         self.chat = chat
+        self.system = system
+        """The system text of a flow (:func:`static_prefix`; the scoring chooser has its own)."""
+        self.note = note
+        """The state's note after the new message (:func:`state_note`)."""
         self._tokenize = tokenize
         self.bos = bos
         self._cache: OrderedDict[tuple[str, bool], tuple[int, ...]] = OrderedDict()
@@ -247,7 +260,7 @@ class PromptBuilder:
 
     def prefix(self, state: UnderstandingState) -> tuple[int, ...]:
         """Template head, static prefix, and the opening of the user message (once per flow)."""
-        text = static_prefix(state)  # a few microseconds; the tokens are what is worth caching
+        text = self.system(state)  # a few microseconds; the tokens are what is worth caching
         found = self._static.get(text)
         if found is None:
             chat = self.chat
@@ -264,12 +277,12 @@ class PromptBuilder:
         lines = "".join(history_line(role, said) for role, said in history if said.strip())
         return (
             chat.head
-            + static_prefix(state)
+            + self.system(state)
             + chat.middle
             + CONVERSATION
             + lines
             + history_line("user", text)
-            + state_note(state)
+            + self.note(state)
             + chat.tail
         )
 
@@ -285,7 +298,7 @@ class PromptBuilder:
         """The prompt for ``text`` after ``history``, at most ``budget`` tokens."""
         prefix = self.prefix(state)
         last = self.tokens(history_line("user", text))
-        end = self.tokens(state_note(state, now)) + self.tokens(self.chat.tail, True)
+        end = self.tokens(self.note(state)) + self.tokens(self.chat.tail, True)
         lines = [self.tokens(history_line(role, said)) for role, said in history if said.strip()]
         fixed = len(prefix) + len(last) + len(end)
         if fixed > budget:

@@ -24,38 +24,39 @@ the server: llama.cpp's ``llama-server`` and its native API,
 Same tokens, same grammar, greedy decoding on the same llama.cpp: the parses
 are the in-process ones (tests/understand/test_server.py compares them).
 
-Trust nothing: the reply is parsed again against the turn's schema on this
-side (:meth:`~fsmdial.understand.constraint.schema.TurnSchema.parse`), and a reply that is not exactly one
-JSON object fitting it fails the turn with :class:`UnderstandingError`. When
+Trust nothing: the reply is parsed again against exactly what the turn offered on this
+side (:meth:`~fsmdial.understand.constraint.schema.TurnSchema.parse`: the turn's JSON schema as a check,
+:mod:`~fsmdial.understand.constraint.offer`, then its spans' rules): a reply that is not exactly one JSON
+object fitting it (an answer, intent, choice, slot or value the turn did not offer, a required key left out,
+another key added) fails the turn with :class:`ModelServerError`, and the session is unchanged. When
 the understander is made, a *canary* request asks for a completion under a
 grammar that allows one odd string only; a server that answers anything
 else ignores grammars and is refused (:class:`ModelError`).
 
-Failures: every request has a timeout; a refused connection, a timeout or a
-5xx answer is retried with exponential backoff (``retries`` times), then the
-turn fails with :class:`ModelServerError` (an :class:`UnderstandingError`):
-the runtime rolls the turn back, so nothing is half-applied and the same turn
-can be sent again once the server is back. ``fsmdial serve`` answers it with
-503. A server that cannot be reached when the understander is made is a
-:class:`ModelError`.
+Failures: a model call (a turn's tokenize requests and its completion) has one deadline for all of it,
+retries and backoff included, and an answer has a bound on its size (:mod:`.transport`: ``deadline``,
+default 30 s, ``max_reply``, default 1 MiB; in the constructor, the URL's query
+``?deadline=10&max_reply=2000000`` or the command line's ``--model-deadline``/``--model-max-reply``).
+A refused connection, a silent attempt (``timeout``) or a 5xx answer is retried with exponential backoff
+(``retries`` times) while the deadline leaves time; then the turn fails with :class:`ModelServerError` (an
+:class:`UnderstandingError`; :class:`~fsmdial.errors.ModelServerTimeout` past the deadline,
+:class:`~fsmdial.errors.ModelServerReplyTooLarge` past the size): the runtime rolls the turn back, so nothing is
+half-applied and the same turn can be sent again once the server is back. ``fsmdial serve`` answers it with
+503. A server that cannot be reached when the understander is made is a :class:`ModelError`.
 
-The transport (:class:`HttpClient`) is shared with :mod:`.openai_server`, the
+The transport (:class:`~.transport.HttpClient`) is shared with :mod:`.openai_server`, the
 same understander on an OpenAI-compatible ``/v1/completions`` (vLLM, SGLang,
 llama-server's own): the understander asks a client only for
-:class:`ModelServerClient`'s ``facts``, ``tokenize`` and ``complete``.
+:class:`ModelServerClient`'s ``facts``, ``tokenize``, ``complete`` and ``one_call``.
 """
 
 from __future__ import annotations
 
-import http.client
 import threading
-import time
-import urllib.parse
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-import orjson
 
 from ...errors import ModelError, ModelServerError, UnderstandingError
 from ..base import Parse, UnderstandingState
@@ -63,13 +64,12 @@ from ..constraint.grammar_start import split_start
 from ..constraint.schema import TurnSchema
 from ..decoding.decoder import JsonEnd
 from .prompt import ChatFormat, PromptBuilder
+from .transport import HttpClient, server_url, transport_options
 from .understander import OUTPUT_SHARE, ModelUnderstander
 
 CANARY = "fsmdial-canary-q7z"
 """The one output the canary's grammar allows; no model writes it unconstrained."""
 CANARY_GRAMMAR = f'root ::= "{CANARY}"'
-RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
-"""HTTP statuses worth another try (the server is loading, busy or restarting)."""
 
 
 @dataclass(frozen=True)
@@ -80,66 +80,6 @@ class ServerFacts:
     chat_template: str | None
     bos_token: str = ""
     eos_token: str = ""
-
-
-class HttpClient:
-    """The HTTP transport of a model-server client: JSON over one connection per request, timeouts, retries.
-
-    A connection per request (loopback: a fraction of a millisecond; nothing
-    is left open when the understander goes). A request that fails to connect,
-    times out or gets a status in :data:`RETRY_STATUSES` is tried again after
-    ``backoff``, ``2*backoff``, ... seconds, ``retries`` times; then
-    :class:`ModelServerError`. Other statuses fail at once. Both clients, the
-    native :class:`LlamaServer` and :class:`~.openai_server.OpenAIServer`, are this plus their routes.
-    """
-
-    backend = "server"
-    """What a parse's ``info["backend"]`` says of the understander that uses this client."""
-
-    def __init__(self, url: str, *, timeout: float = 60.0, retries: int = 3, backoff: float = 0.25):
-        parsed = urllib.parse.urlsplit(url)
-        if parsed.scheme != "http" or not parsed.hostname:
-            raise ModelError(f"model server URL {url!r}: expected http://HOST:PORT")
-        self.url = url.rstrip("/")
-        self.host = parsed.hostname
-        self.port = parsed.port or 80
-        self.base = parsed.path.rstrip("/")
-        self.timeout = timeout
-        self.retries = retries
-        self.backoff = backoff
-
-    def request(self, method: str, path: str, body: Any = None, *, not_found: str = "") -> Any:
-        """The decoded JSON answer to ``method path`` (``body`` sent as JSON); ``not_found`` explains a 404."""
-        data = None if body is None else orjson.dumps(body)
-        headers = {"content-type": "application/json"} if data is not None else {}
-        failure = ""
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
-            connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-            try:
-                connection.request(method, self.base + path, body=data, headers=headers)
-                response = connection.getresponse()
-                payload = response.read()
-            except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, closed mid-answer
-                failure = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                continue
-            finally:
-                connection.close()
-            if response.status in RETRY_STATUSES:
-                failure = f"HTTP {response.status}: {payload[:200]!r}"
-                continue
-            if response.status != 200:
-                hint = f" ({not_found})" if response.status == 404 and not_found else ""
-                problem = f"{method} {path} answered HTTP {response.status}{hint}: {payload[:300]!r}"
-                raise ModelServerError(self.url, problem)
-            try:
-                return orjson.loads(payload)
-            except orjson.JSONDecodeError:
-                problem = f"{method} {path} answered what is not JSON: {payload[:200]!r}"
-                raise ModelServerError(self.url, problem) from None
-        tries = "once" if not self.retries else f"{self.retries + 1} times"
-        raise ModelServerError(self.url, f"{method} {path} failed {tries} (timeout {self.timeout:g} s): {failure}")
 
 
 def llama_props(client: HttpClient) -> ServerFacts:
@@ -174,6 +114,9 @@ class ModelServerClient(Protocol):
         """Where the grammar goes in a request, as the canary's refusal names it."""
 
     def facts(self) -> ServerFacts: ...
+
+    def one_call(self) -> AbstractContextManager[None]:
+        """The requests made inside share one deadline (:meth:`.transport.HttpClient.one_call`)."""
 
     def tokenize(self, text: str, special: bool, *, add_special: bool = False) -> list[int]: ...
 
@@ -221,9 +164,12 @@ class LlamaServer(HttpClient):
 class ServerUnderstander(ModelUnderstander):
     """Understands users with a model on a ``llama-server`` (see the module docstring).
 
-    ``url`` is ``http://host:port``. ``timeout`` is
-    per request; ``retries`` and ``backoff`` say how long a turn waits for a
-    server that is restarting. ``canary=False`` skips the start-up check that
+    ``url`` is ``http://host:port``, with the transport's options in its query if wanted
+    (``?deadline=10&max_reply=2000000&timeout=5&retries=1``). ``deadline`` bounds a whole model call,
+    retries included; ``max_reply`` an answer's bytes; ``timeout`` one attempt (default: the deadline);
+    ``retries`` and ``backoff`` say how a server that is restarting is waited for (:mod:`.transport`).
+    A keyword given here wins over the URL's; None: the URL's, else the default.
+    ``canary=False`` skips the start-up check that
     the server enforces grammars (tests use it to reach a server that does not).
     """
 
@@ -234,12 +180,17 @@ class ServerUnderstander(ModelUnderstander):
         fast_path: bool = True,
         rules_first: bool = True,
         chat_template: str | None = None,
-        timeout: float = 60.0,
-        retries: int = 3,
+        timeout: float | None = None,
+        retries: int | None = None,
         backoff: float = 0.25,
+        deadline: float | None = None,
+        max_reply: int | None = None,
         canary: bool = True,
     ):
-        self.server: ModelServerClient = self._client(url, timeout=timeout, retries=retries, backoff=backoff)
+        base, query = server_url(url)
+        given = {"timeout": timeout, "retries": retries, "deadline": deadline, "max_reply": max_reply}
+        transport = {**transport_options(query), **{k: v for k, v in given.items() if v is not None}}
+        self.server: ModelServerClient = self._client(base, backoff=backoff, **transport)
         try:
             facts = self.server.facts()
             self.n_ctx = facts.n_ctx
@@ -287,25 +238,35 @@ class ServerUnderstander(ModelUnderstander):
         """The model's reading of ``text`` under ``schema``: one completion on the server."""
         reserve = min(schema.grammar.max_bytes + 1, self.n_ctx // OUTPUT_SHARE)
         start, rest = split_start(schema.grammar)  # as in-process: the output's fixed start goes in the prompt
-        with self._lock:
-            prompt = self.prompts.build(state, history, text, budget=self.n_ctx - reserve)
-            tokens = [*prompt.tokens, *self.prompts.tokens(start)]
-        reply = self.server.complete(tokens, rest.gbnf, n_predict=reserve)
+        with self.server.one_call():  # one deadline for the new lines' tokens and the completion
+            with self._lock:
+                prompt = self.prompts.build(state, history, text, budget=self.n_ctx - reserve)
+                tokens = [*prompt.tokens, *self.prompts.tokens(start)]
+            reply = self.server.complete(tokens, rest.gbnf, n_predict=reserve)
         output = start + reply["content"]
         closer = JsonEnd()
         end = closer.feed(output.encode("utf-8"))
         if end is None or output.encode("utf-8")[end:].strip():
-            raise UnderstandingError(f"server: the reply is not one complete JSON object: {output[:200]!r}")
-        parse = schema.parse(output)  # the server's grammar is not trusted: the reply is checked here again
+            problem = f"the reply is not one complete JSON object: {output[:200]!r}"
+            raise ModelServerError(self.server.url, f"answered outside what the turn offered: {problem}")
+        try:
+            parse = schema.parse(output)  # the server's grammar is not trusted: the reply is checked here again
+        except UnderstandingError as exc:
+            raise ModelServerError(self.server.url, f"answered outside what the turn offered: {exc}") from None
         parse.path, parse.model_calls = "model", 1
-        cached = reply.get("tokens_cached")
+        cached, predicted = count(reply.get("tokens_cached")), count(reply.get("tokens_predicted"))
         parse.info = {
             "backend": self.backend,
             "prompt_tokens": len(tokens),
-            "evaluated_tokens": len(tokens) - cached if isinstance(cached, int) else None,
-            "output_tokens": reply.get("tokens_predicted"),
+            "evaluated_tokens": len(tokens) - cached if cached is not None and cached <= len(tokens) else None,
+            "output_tokens": predicted,
             "output": output,
         }
         if prompt.dropped:
             parse.info["dropped_lines"] = prompt.dropped
         return parse
+
+
+def count(found: Any) -> int | None:
+    """A token count a server reported, if it is one (anything else it wrote is not copied into the trace)."""
+    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 0 else None

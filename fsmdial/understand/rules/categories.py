@@ -24,7 +24,9 @@ def value_pattern(value: str, plural: bool = True) -> re.Pattern[str]:
     words = [re.escape(w) for w in value_key(value).split()]
     if words and plural:  # "dogs", "guinea pigs", "boxes"
         words[-1] = plural_tolerant(value_key(value).split()[-1])
-    return re.compile(r"(?<!\w)" + r"[\s\-_]*".join(words) + r"(?!\w)", re.I)
+    # An underscore joins the words of a value, so it is no part of a word at the edges either: "_n/a+" is read
+    # whole, not as the "a+" inside it.
+    return re.compile(r"(?<![^\W_])" + r"[\s\-_]*".join(words) + r"(?![^\W_])", re.I)
 
 
 @lru_cache(maxsize=1024)
