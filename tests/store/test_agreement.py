@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from fsmdial.errors import StoreError, UnknownSession
@@ -128,6 +128,9 @@ def both(postgres_server: PostgresServer, tmp_path_factory: pytest.TempPathFacto
 def test_fuzz_both_stores_agree_on_every_value(
     both: tuple[Store[Any], Store[Any]], session_id: str, flow_name: str, value: str
 ) -> None:
+    # A store reads the flow's name from the snapshot, JSON bytes, which cannot hold an unpaired surrogate: such a
+    # name never reaches a store that way (outcome() would write "?" for it), so it is not a case here.
+    assume(not surrogates(flow_name))
     sqlite, postgres = both
     on_sqlite = outcome(sqlite, session_id, flow_name, value)
     assert outcome(postgres, session_id, flow_name, value) == on_sqlite
