@@ -42,6 +42,12 @@ SAMPLES: dict[SlotType, tuple[dict[str, Any], str, Any, str]] = {
     SlotType.phone: ({"region": "GB"}, "07700 900 123", "07700900123", "12"),
     SlotType.email: ({}, "dana.lee@example.com", "dana.lee@example.com", "dana at nowhere"),
     SlotType.reference: ({}, "AB1234", "AB1234", "!!"),
+    SlotType.address: (
+        {},
+        "flat 3, 17 albion street, leeds ls15aa",
+        "flat 3, 17 albion street, leeds LS1 5AA",
+        "Leeds",
+    ),
     SlotType.integer: ({"maximum": 20}, "twelve", 12, "2.5"),
     SlotType.number: ({"maximum": 20}, "2.5", 2.5, "a hundred"),
     SlotType.money: ({"currency": "GBP"}, "£25", 25, "25 euros"),

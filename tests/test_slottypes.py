@@ -158,6 +158,45 @@ def test_what_is_no_reference_is_refused(said: str) -> None:
         coerce(slot("reference"), said, NOW)
 
 
+# ---------------------------------------------------------------- address
+
+
+@pytest.mark.parametrize(
+    "said, stored",
+    [
+        ("8 Meadow Lane, Amersham", "8 Meadow Lane, Amersham"),
+        ("it's flat 3, 17 albion street, leeds ls15aa thanks", "flat 3, 17 albion street, leeds LS1 5AA"),
+        ("my address is 12a  Elm Road ,Leeds", "12a Elm Road, Leeds"),
+        ("the address is 12 Elm Street, not 21", "12 Elm Street"),
+        ("350 Fifth Avenue, New York, ny 10118", "350 Fifth Avenue, New York, NY 10118"),
+        # not tuned
+        ("The Old Barn, Church Lane, Little Milton, OX44 7QB", "The Old Barn, Church Lane, Little Milton, OX44 7QB"),
+        ("I live at 221B Baker Street, London NW1 6XE", "221B Baker Street, London NW1 6XE"),
+    ],
+)
+def test_an_address_is_stored_as_said_and_tidied(said: str, stored: str) -> None:
+    s = slot("address")
+    assert coerce(s, said, NOW) == stored
+    assert coerce(s, stored, NOW) == stored
+    assert stored in typed_candidates(s, f"well, {said}", NOW).values()
+
+
+@pytest.mark.parametrize(
+    "said", ["Leeds", "I'd like to book an airport transfer please", "12 Elm Street and 3 people", "SW1A 1AA", "8"]
+)
+def test_what_is_no_address_is_refused(said: str) -> None:
+    with pytest.raises(InvalidValue):
+        coerce(slot("address"), said, NOW)
+
+
+def test_an_address_says_it_is_one_by_its_cue_words_or_its_postcode() -> None:
+    address = KINDS[SlotType.address]
+    assert address.claims and address.finds and not address.whole_text and not address.outside_dates
+    assert address.says_itself("pick me up from 8 Meadow Lane") and address.says_itself("8 Meadow Lane, HP6 5AA")
+    assert not address.says_itself("8 Meadow Lane")
+    assert not address.fits(slot("address"), "8")  # one word is never an address
+
+
 # ------------------------------------------------------------ person name
 
 
@@ -439,3 +478,34 @@ def test_a_stored_value_is_the_normal_form_of_what_was_said_or_nothing(kind: str
     else:
         assert any(abs(value - form) < 1e-9 for form in forms)
     assert coerce(s, value, NOW) == value  # the normal form is stable: a stored value reads back as itself
+
+
+ADDRESS_SAID = st.one_of(
+    SAID,
+    st.tuples(
+        st.sampled_from(["", "it's ", "the address is ", "at 7pm ", "not ", "Flat 3, ", "flat 2b "]),
+        st.sampled_from(["12", "12a", "3 - 5", "21", "7pm", "", "twelve"]),
+        st.sampled_from([" Elm", " elm", " Old Church", " the", ""]),
+        st.sampled_from([" Street", " st", " St.", " Close", " close", " Way", ""]),
+        st.sampled_from(["", ", Leeds", " leeds", ", ls15aa", " SW1A 1AA", ", New York, ny 10118", ", not 21"]),
+        st.sampled_from(["", " thanks", ", 3 people", " at 7pm", " please", ".", " QX1 1AA"]),
+    ).map("".join),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ADDRESS_SAID)
+def test_a_stored_address_is_words_that_were_said_or_nothing(text: str) -> None:
+    """An address is never invented: the stored value is a stretch of what was said (case, spaces and commas aside,
+    its postcode or state code upper-cased), and reads back as itself."""
+    s = slot("address", max_length=60)
+    try:
+        value = coerce(s, text, NOW)
+    except InvalidValue:
+        return
+
+    def squashed(words: str) -> str:
+        return re.sub(r"[\s,]+", "", words).casefold()
+
+    assert squashed(value) in squashed(text) and len(value) <= 60
+    assert coerce(s, value, NOW) == value

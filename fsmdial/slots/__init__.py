@@ -2,7 +2,8 @@
 
 * :mod:`.registry`: :class:`SlotType` (the names a flow writes), :class:`SlotKind` (what a type does: its reader,
   normal form, checks, bounds, flow-format facts) and :data:`KINDS` (every type, registered as it is defined);
-* :mod:`.text` (``text``, ``string``, ``person_name``), :mod:`.contacts` (``phone``, ``email``, ``reference``),
+* :mod:`.text` (``text``, ``string``, ``person_name``), :mod:`.contacts` (``phone``, ``email``, ``reference``,
+  ``address``),
   :mod:`.numbers` (``number``, ``integer``), :mod:`.amounts` (``money``, ``duration``), :mod:`.boolean`,
   :mod:`.categorical`, :mod:`.dates` (``date`` and its bounds), :mod:`.times` (``time``, its hours and the moment
   it makes with a date);
@@ -17,7 +18,7 @@ from .amounts import AmountKind, Duration, Money
 from .boolean import Boolean
 from .catalogue import BUILT_IN, NUMBER_TYPES, SLOT_OPTIONS, TEXT_TYPES, bound_words, option_types
 from .categorical import Categorical, value_collisions, value_key
-from .contacts import Email, FoundKind, Phone, Reference, contact_spans
+from .contacts import Address, Email, FoundKind, Phone, Reference, contact_spans
 from .dates import CANONICAL_DATE, DATE_BOUND, DATE_PATTERN, Date, date_bound, inside_dates
 from .numbers import LARGEST, Integer, Number
 from .registry import KINDS, OPTIONS, Exact, InvalidValue, JsonKind, SlotKind, SlotType, describe_pattern, kind_of
@@ -49,6 +50,7 @@ __all__ = [
     "TEXT_TYPES",
     "TIME_BOUND",
     "TIME_PATTERN",
+    "Address",
     "AmountKind",
     "Boolean",
     "Categorical",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .amounts import Duration, Money
 from .boolean import Boolean
 from .categorical import Categorical
-from .contacts import Email, Phone, Reference
+from .contacts import Address, Email, Phone, Reference
 from .dates import Date
 from .numbers import Integer, Number
 from .registry import KINDS, OPTIONS, SlotKind, SlotType, kind_of
@@ -33,6 +33,7 @@ BUILT_IN: tuple[type[SlotKind], ...] = (
     Phone,
     Email,
     Reference,
+    Address,
     Integer,
     Number,
     Money,

@@ -1,7 +1,8 @@
-"""Slot types found by their form in a message: a phone number, an email address, a reference.
+"""Slot types found by their form in a message: a phone number, an email address, a reference, a street address.
 
 Each is text stored in a normal form (a phone number as dialled, an email's domain in lower case, a reference as
-one upper-case word) that its reader in :mod:`fsmdial.language.contacts` gives; a value without one is refused.
+one upper-case word, an address as said and tidied) that its reader in :mod:`fsmdial.language.contacts` (or
+:mod:`fsmdial.language.addresses`) gives; a value without one is refused.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 
+from ..language.addresses import address_value, find_addresses, says_address
 from ..language.contacts import (
     email_value,
     find_emails,
@@ -25,7 +27,7 @@ from .text import TextKind, checked_text
 if TYPE_CHECKING:
     from ..flow import Slot
 
-__all__ = ["Email", "FoundKind", "Phone", "Reference", "contact_spans"]
+__all__ = ["Address", "Email", "FoundKind", "Phone", "Reference", "contact_spans"]
 
 
 class FoundKind(TextKind):
@@ -129,6 +131,38 @@ class Reference(FoundKind):
     def prompt(self, slot: Slot) -> str:
         what = f"a reference {describe_pattern(slot.pattern)}" if slot.pattern else "a reference (letters and digits)"
         return what + ", the words that say it"
+
+
+class Address(FoundKind):
+    """A street address ("Flat 3, 17 Albion Street, Leeds LS1 5AA", "350 Fifth Avenue, New York, NY 10118"), stored
+    as said and tidied (no lead-in or thanks, the postcode in upper case): :mod:`fsmdial.language.addresses`.
+
+    It claims its words: the rules read it before anything else in the message, and no other slot takes a word of it
+    ("8 Meadow Lane" is no 08:00). The flow's only address slot, not asked, takes one said with its cue words ("pick
+    me up from ...", "no, it's ...") or as more than a street (with its town, postcode, flat or building); a bare
+    "8 Meadow Lane" may answer another question. A date or a time does not hide it (``outside_dates`` is off): its
+    own words are no date or time.
+    """
+
+    type_name = SlotType.address
+    what = "a street address"
+    claims = True
+    outside_dates = False
+
+    def normal(self, slot: Slot, text: str) -> str | None:
+        return address_value(text)
+
+    def found(self, slot: Slot, text: str) -> tuple[tuple[str, str], ...]:
+        return find_addresses(text)
+
+    def says_itself(self, span: str) -> bool:
+        return says_address(span)
+
+    def fits(self, slot: Slot, word: str) -> bool:
+        return False  # one word is never an address (the patterned slots' reader offers it single words)
+
+    def prompt(self, slot: Slot) -> str:
+        return "a street address (house number and street, town, postcode), the words that say it"
 
 
 def contact_spans(text: str) -> tuple[str, ...]:

@@ -61,6 +61,7 @@ class SlotType(str, Enum):
     phone = "phone"
     email = "email"
     reference = "reference"
+    address = "address"
     integer = "integer"
     number = "number"
     money = "money"
@@ -142,6 +143,10 @@ class SlotKind(ABC):
     distinctive: ClassVar[bool] = False
     """A value found in a message is this kind's even when its slot was not asked (a phone number, an email):
     it goes to the flow's only slot of the type, if the span :meth:`says_itself`."""
+    claims: ClassVar[bool] = False
+    """A value of this kind is read first, from the whole message, and every span of one found is taken out of the
+    message before any other value is read from it: its words are no time, count, date or reference, and no other
+    slot's ("8 Meadow Lane" is no 08:00; "12 Elm Street, not 21" no 12 or 21 passengers)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -226,6 +226,14 @@ def _in_contacts(text: str) -> frozenset[int]:
     """The words of ``text`` inside a phone number or an email address (:func:`fsmdial.slots.contact_spans`)."""
     msg = message(text)
     return frozenset(i for span in contact_spans(text) for i in _word_indices(msg, span))
+
+
+def claimed_words(slots: Sequence[Slot], text: str, now: dt.datetime) -> frozenset[str]:
+    """The words of ``text`` inside a value that one of ``slots`` of a kind that claims its words (an address,
+    :attr:`~fsmdial.slots.SlotKind.claims`) finds: no other slot may take one of them, as the rules read it ("8" of
+    "8 Meadow Lane" is no time, "21" of "12 Elm Street, not 21" no number of passengers)."""
+    spans = [span for slot in slots if KINDS[slot.type].claims for span in KINDS[slot.type].find(slot, text, now) or {}]
+    return words_of(*spans) - FUNCTION_WORDS if spans else frozenset()
 
 
 def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:

@@ -63,6 +63,7 @@ from .grammar import (
 )
 from .grounding import (
     SpanRules,
+    claimed_words,
     is_typed,
     mentioned,
     message,
@@ -495,6 +496,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     # address the rules took, the digits of the phone number as a quantity). Free text may not start or end
     # with the flow's own words, nor with a value some typed slot takes now.
     barred = settled_words(state, text, now, settled)
+    claims = claimed_words(state.slots, text, now)  # an address's words are no other slot's ("8 Meadow Lane": no 8:00)
     acts = read_acts(text)
     affirmed = split_negated(text)[0] if acts.deny else text
     if acts.question and state.asked is not None:
@@ -528,7 +530,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             spans = {
                 span: value
                 for span, value in typed_candidates(slot, affirmed, now).items()
-                if not words_of(span) & barred
+                if not words_of(span) & (barred if KINDS[slot.type].claims else barred | claims)
             }
             named = asked or cue(slot, text) > 0
             if rules_ran and not named:
@@ -552,6 +554,7 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
             # when they read something else from it ("sorry, wrong number, it's 251", "Oreo is a rabbit, not
             # a cat") or no name from it ("my dog Rex is sick"), it is asked again.
             texts.append(slot)
+    barred |= claims  # text slots never claim
     blocked = vocabulary(state) | words_of(*(span for spans in values.values() for span in spans)) | barred
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:

@@ -1,6 +1,6 @@
 """Values of slots with a pattern (phones, emails, account numbers, PINs) in a reply, for the rules understander:
 the words of a slot's form (digit groups joined, an email read out), given to the slot their cue words name, else
-the asked one, else the one slot of that form.
+the asked one, else the one slot of that form; and the values that claim their words (addresses), read first.
 """
 
 from __future__ import annotations
@@ -196,6 +196,25 @@ def meant(found: dict[str, Any], spans: list[str], text: str, named: Callable[[s
     return [span for span in spans if named(span)] or [
         span for span in spans if text.find(span) >= correction_end(text)
     ]
+
+
+def claim_found(
+    found_slots: Sequence[tuple[Slot, bool]], asked: Slot | None, text: str, now: dt.datetime, parse: Parse
+) -> str:
+    """Values of the types that claim their words (:attr:`~fsmdial.slots.SlotKind.claims`: addresses), read before
+    any other from the whole message: each goes to the asked slot of its type, else (``taken``: the flow's only slot
+    of the type) where its span says what it is ("pick me up from ...", "9 Meadow Lane, Amersham"); ``text`` without
+    every span found, whichever slot took it, so that no other reader sees their words ("8 Meadow Lane" is no 08:00,
+    "12 Elm Street, not 21" no 21 passengers). The same rule as for phone numbers, read first."""
+    claimed: dict[str, Any] = {}
+    for slot, taken in found_slots:
+        kind = KINDS[slot.type]
+        found = (kind.find(slot, text, now) or {}) if kind.claims else {}
+        spans = [span for span in found if slot is asked or (taken and kind.says_itself(span))]
+        if spans and slot.name not in parse.slots and (len(set(found.values())) == 1 or slot is asked):
+            parse.slots[slot.name] = found[spans[0]]
+        claimed |= found
+    return without(text, claimed) if claimed else text
 
 
 def without(text: str, found: dict[str, Any]) -> str:

@@ -64,7 +64,7 @@ from .categories import (
     value_pattern,
 )
 from .corrections import replacement
-from .forms import DIGIT_SPACES, fill_patterned, fits_form, found_in, meant, slot_cue, without
+from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -229,6 +229,8 @@ class RulesUnderstander:
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
+        text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: their words are no value
+        acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         if acts.question and state.asked is not None:
             # "not sure, how many does one box feed?" answers no question asked: its words are no value (a
