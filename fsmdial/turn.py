@@ -321,7 +321,7 @@ def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime)
                 turn.say("invalid", f"which_{name}", exc.message, slot=name)
                 continue
             session.retries[name] = session.retries.get(name, 0) + 1
-            turn.say("invalid", f"invalid_{name}", refusal(turn, slot, exc.message, now), slot=name)
+            turn.say("invalid", f"invalid_{name}", refusal(turn, slot, exc.message, now, exc.sentence), slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
             continue
         session.retries.pop(name, None)
@@ -371,12 +371,13 @@ def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime)
     return True
 
 
-def refusal(turn: TurnContext, slot: Slot, reason: str, now: dt.datetime) -> str:
+def refusal(turn: TurnContext, slot: Slot, reason: str, now: dt.datetime, sentence: str | None = None) -> str:
     """What the bot says of a refused value: the slot's ``invalid`` template (its bounds in words as
-    ``{earliest}``/``{latest}``), else the engine's sentence with the reason."""
+    ``{earliest}``/``{latest}``/``{open_days}``), else the refusal's own ``sentence`` (a closed day), else the
+    engine's sentence with the reason."""
     if slot.invalid:
         return turn.render(slot.invalid, f"slot {slot.name!r}", bound_words(slot, now))
-    return sentences.invalid_value(slot.noun, reason)
+    return sentence or sentences.invalid_value(slot.noun, reason)
 
 
 def committed_action(turn: TurnContext, name: str) -> str | None:

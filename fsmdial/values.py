@@ -18,7 +18,17 @@ from typing import Any
 
 from .flow import Slot, SlotType
 from .language import date_readings, find_numbers, parse_date, parse_time, parse_yes_no
-from .slots import CANONICAL_DATE, LARGEST, InvalidValue, date_bound, inside_dates, kind_of, last_time, passed
+from .slots import (
+    CANONICAL_DATE,
+    LARGEST,
+    InvalidValue,
+    date_bound,
+    inside_dates,
+    kind_of,
+    last_time,
+    open_on,
+    passed,
+)
 
 __all__ = [
     "InvalidValue",
@@ -56,15 +66,17 @@ def coerce_given(
 
 
 def _resolved_date(slots: Mapping[str, Slot], name: str, value: Any, now: dt.datetime) -> str:
-    """The date ``value`` names for slot ``name``: of its readings inside the bounds ("Friday", "the 21st"), the
-    first on which some of the hours of the time slots on that date are still ahead."""
+    """The date ``value`` names for slot ``name``: of its readings inside the bounds and open ("Friday", "the
+    21st"), the first on which some of the hours of the time slots on that date are still ahead."""
     stored: str = coerce(slots[name], value, now)
     readings = [stored]
     if type(value) is str and not CANONICAL_DATE.fullmatch(value):
         readings += [reading for reading in date_readings(value, now) if reading > stored]
     for reading in readings:
+        day = dt.date.fromisoformat(reading)
         if (
-            inside_dates(slots[name], dt.date.fromisoformat(reading), now)
+            inside_dates(slots[name], day, now)
+            and open_on(slots[name], day)
             and _too_late(slots, name, reading, now) is None
         ):
             return reading

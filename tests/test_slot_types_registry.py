@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from fsmdial.errors import FlowError
-from fsmdial.flow import Slot, SlotType
+from fsmdial.flow import Slot, SlotType, bound_names
+from fsmdial.language import WEEKDAYS
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.slots import (
@@ -54,7 +55,7 @@ SAMPLES: dict[SlotType, tuple[dict[str, Any], str, Any, str]] = {
     SlotType.duration: ({"unit": "nights"}, "4 nights", 4, "blue"),
     SlotType.boolean: ({}, "yes", True, "perhaps"),
     SlotType.categorical: ({"values": ["window", "aisle"]}, "window", "window", "middle"),
-    SlotType.date: ({"earliest": "today"}, "next Friday", "2025-06-20", "yesterday"),
+    SlotType.date: ({"earliest": "today", "open_days": list(WEEKDAYS[:5])}, "next Friday", "2025-06-20", "yesterday"),
     SlotType.time: ({"earliest": "08:00", "latest": "18:00"}, "2pm", "14:00", "9pm"),
 }
 """A value said for each type, the value stored (its normal form), and a value the type (or its bounds) refuses."""
@@ -138,7 +139,7 @@ def test_the_type_says_its_bounds_or_takes_none(kind: SlotType) -> None:
     s = sample_slot(kind)
     words = bound_words(s, NOW)
     if "earliest/latest" in KINDS[kind].options:
-        assert set(words) == {name for name in ("earliest", "latest") if getattr(s, name) is not None} != set()
+        assert set(words) == bound_names(s) != set()  # the bounds it declares, its open days among them
     else:
         assert words == {}
         with pytest.raises(FlowError, match="'earliest'/'latest' only apply to date slots and time slots"):
@@ -159,6 +160,7 @@ def test_the_flow_format_takes_exactly_the_options_the_type_lists(kind: SlotType
         "currency": {"currency": "GBP"},
         "unit": {"unit": "hours"},
         "not_past_with/lead_minutes": {"lead_minutes": 30},
+        "open_days/closed_dates": {"closed_dates": ["2025-12-25"]},
     }
     assert set(declared) == set(OPTIONS)
     for option in OPTIONS:

@@ -322,7 +322,7 @@ class FlowChecker:
                 for name in ("ask", "invalid", "confirm"):
                     template = getattr(slot, name)
                     if template and isinstance(template, str):
-                        # A slot's invalid message may name its bounds in words: {earliest}, {latest}.
+                        # A slot's invalid message may name its bounds in words: {earliest}, {latest}, {open_days}.
                         own = bound_names(slot) if name == "invalid" else frozenset()
                         self.check_template(node.id, template, f"{where}.slots.{slot.name}.{name}", own)
                 self.check_moment_rule(slot, f"{where}.slots.{slot.name}.not_past_with")

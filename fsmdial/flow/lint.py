@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FlowIssue
+from ..slots import closed_date_warnings
 from .commits import CommitWays, commit_ways
 from .document import Flow
 from .nodes import (
@@ -17,6 +18,7 @@ from .nodes import (
     Edge,
     EndNode,
     InformNode,
+    RequestNode,
     ResultCondition,
     SlotCondition,
     edge_name,
@@ -28,7 +30,8 @@ def flow_warnings(flow: Flow) -> list[FlowIssue]:
 
     Today: conditional edges that can never be taken, inform nodes that wait, confirmations with no
     way on for "yes", end nodes that ask a question, committing actions reached with no confirmation or
-    after one that does not show a value they commit (:mod:`.commits`, the reading the commit guard uses).
+    after one that does not show a value they commit (:mod:`.commits`, the reading the commit guard uses),
+    a date slot's closed dates that never matter (outside its fixed bounds, or on a day it is closed anyway).
     A node's conditional edges are tried in document order and the first that holds is followed (its
     unconditional edge, if any, last); an edge whose condition implies the condition of an earlier edge
     never wins.
@@ -44,6 +47,13 @@ def flow_warnings(flow: Flow) -> list[FlowIssue]:
     ]
     for edges in outgoing.values():
         warnings += _never_taken([edge for edge in edges if edge.when is not None])
+    warnings += [
+        FlowIssue(f"node {node.id}.slots.{slot.name}.closed_dates", message)
+        for node in flow.nodes
+        if isinstance(node, RequestNode)
+        for slot in node.slots
+        for message in closed_date_warnings(slot)
+    ]
     return warnings
 
 

@@ -121,6 +121,17 @@ class Slot(FlowModel):
     lead_minutes: int = Field(
         0, ge=0, le=10_080, description="With 'not_past_with': how many minutes from now the moment must at least be."
     )
+    open_days: list[str] | None = Field(
+        None,
+        description="Date slots: the weekdays a date may fall on, by their English names in any case, e.g. "
+        "['tuesday', 'wednesday', 'thursday', 'friday', 'saturday']; a date on another day is refused with a "
+        "sentence naming these (the invalid message may name them too: {open_days}).",
+    )
+    closed_dates: list[str] | None = Field(
+        None,
+        description="Date slots: days that are refused though they fall on an open day, YYYY-MM-DD, e.g. "
+        "['2026-12-25', '2026-12-26'].",
+    )
 
     @model_validator(mode="after")
     def _check_type_options(self) -> Slot:
@@ -156,6 +167,12 @@ class Slot(FlowModel):
         bounded = self.earliest is not None or self.latest is not None
         if bounded and self.type not in SLOT_OPTIONS["earliest/latest"]:
             raise ValueError("'earliest'/'latest' only apply to date slots and time slots")
+        opening = "open_days/closed_dates"
+        if (self.open_days is not None or self.closed_dates is not None) and self.type not in SLOT_OPTIONS[opening]:
+            raise ValueError(
+                f"slot {self.name!r}: 'open_days'/'closed_dates' only apply to {option_types(opening)}, "
+                f"not {self.type.value}"
+            )
         kind.check_declaration(self)
         return self
 
@@ -183,8 +200,9 @@ class Slot(FlowModel):
 
 
 def bound_names(slot: Slot) -> frozenset[str]:
-    """The bounds a slot declares (``earliest``, ``latest``): placeholders its ``invalid`` message may use."""
-    return frozenset(name for name in ("earliest", "latest") if getattr(slot, name) is not None)
+    """The bounds a slot declares (``earliest``, ``latest``, ``open_days``): placeholders its ``invalid`` message
+    may use."""
+    return frozenset(name for name in ("earliest", "latest", "open_days") if getattr(slot, name) is not None)
 
 
 class SlotRule(FlowModel):

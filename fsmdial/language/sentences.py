@@ -85,3 +85,11 @@ def hello() -> str:
 def welcome() -> str:
     """An assistant's answer to thanks before any task was done."""
     return "You're welcome!"
+
+
+def closed_on(closed: str, open_days: str | None) -> str:
+    """A day refused because it is a closed one: ``closed`` ("Mondays", "Thursday 25 December 2026") and the
+    opening days in words ("Tuesday to Saturday"; None for a closed date, whose weekday is an open one)."""
+    if open_days is None:
+        return f"We're closed on {closed}. Which other day suits you?"
+    return f"We're closed on {closed}: we're open {open_days}. Which day suits you?"

@@ -5,8 +5,8 @@
 * :mod:`.text` (``text``, ``string``, ``person_name``), :mod:`.contacts` (``phone``, ``email``, ``reference``,
   ``address``),
   :mod:`.numbers` (``number``, ``integer``), :mod:`.amounts` (``money``, ``duration``), :mod:`.boolean`,
-  :mod:`.categorical`, :mod:`.dates` (``date`` and its bounds), :mod:`.times` (``time``, its hours and the moment
-  it makes with a date);
+  :mod:`.categorical`, :mod:`.dates` (``date``, its bounds, open days and closed dates), :mod:`.times` (``time``,
+  its hours and the moment it makes with a date);
 * :mod:`.catalogue`: every built-in type registered, and the tables the flow format reads from them
   (:data:`SLOT_OPTIONS`, :data:`TEXT_TYPES`, :data:`NUMBER_TYPES`).
 
@@ -19,7 +19,17 @@ from .boolean import Boolean
 from .catalogue import BUILT_IN, NUMBER_TYPES, SLOT_OPTIONS, TEXT_TYPES, bound_words, option_types
 from .categorical import Categorical, value_collisions, value_key
 from .contacts import Address, Email, FoundKind, Phone, Reference, contact_spans
-from .dates import CANONICAL_DATE, DATE_BOUND, DATE_PATTERN, Date, date_bound, inside_dates
+from .dates import (
+    CANONICAL_DATE,
+    DATE_BOUND,
+    DATE_PATTERN,
+    Date,
+    closed_date_warnings,
+    date_bound,
+    inside_dates,
+    open_day_words,
+    open_on,
+)
 from .numbers import LARGEST, Integer, Number
 from .registry import KINDS, OPTIONS, Exact, InvalidValue, JsonKind, SlotKind, SlotType, describe_pattern, kind_of
 from .text import PersonName, String, Text, TextKind, checked_text
@@ -75,6 +85,7 @@ __all__ = [
     "Time",
     "bound_words",
     "checked_text",
+    "closed_date_warnings",
     "contact_spans",
     "date_bound",
     "describe_pattern",
@@ -84,6 +95,8 @@ __all__ = [
     "inside_dates",
     "kind_of",
     "last_time",
+    "open_day_words",
+    "open_on",
     "option_types",
     "passed",
     "time_words",

@@ -81,6 +81,7 @@ OPTIONS = (
     "currency",
     "unit",
     "not_past_with/lead_minutes",
+    "open_days/closed_dates",
 )
 """Every option a flow may declare on some types of slot only (the fields of :class:`~fsmdial.flow.Slot`, grouped as
 they go together); a type says which it takes in :attr:`SlotKind.options`."""
@@ -100,13 +101,16 @@ class InvalidValue(ValueError):
     """A value the slot's type or validators reject; ``message`` is fit to show the user.
 
     ``question``: not refused but ambiguous (two readings of a clock time fit): ``message`` asks which.
+    ``sentence``: the whole sentence to say instead of the engine's "not a valid ..." around ``message``, when the
+    slot has no ``invalid`` message of its own (a closed day names the opening days and asks for another).
     """
 
-    def __init__(self, slot: str, value: Any, message: str, question: bool = False):
+    def __init__(self, slot: str, value: Any, message: str, question: bool = False, sentence: str | None = None):
         self.slot = slot
         self.value = value
         self.message = message
         self.question = question
+        self.sentence = sentence
         super().__init__(f"{slot}: {message}")
 
 
