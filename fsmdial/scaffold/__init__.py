@@ -1,8 +1,9 @@
 """``fsmdial init DIR``: a starter project to change into your own.
 
 The files are package data (``starter/*.tmpl``, written without the suffix, unchanged): a flow with the built-in
-slot types, a time slot bounded by opening hours and a committing confirmation; its tool in Python; a pytest file
-using fsmdial's pytest plugin (conversations and a pytest-benchmark benchmark); a README with its commands.
+slot types, a date slot on opening days, a time slot bounded by opening hours and a committing confirmation; its
+tool in Python; a pytest file using fsmdial's pytest plugin (conversations and a pytest-benchmark benchmark); a
+README with its commands.
 """
 
 from __future__ import annotations

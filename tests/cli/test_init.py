@@ -50,7 +50,7 @@ def test_the_starter_flow_validates_without_warnings(project):
     assert done.stderr == ""
 
 
-def test_the_starter_flow_uses_built_in_types_opening_hours_and_a_committing_confirmation(project):
+def test_the_starter_flow_uses_built_in_types_opening_days_and_hours_and_a_committing_confirmation(project):
     from fsmdial.flow import ConfirmNode, ExternalActionNode, RequestNode
     from fsmdial.loader import load_flow
 
@@ -59,6 +59,8 @@ def test_the_starter_flow_uses_built_in_types_opening_hours_and_a_committing_con
     assert {"person_name", "phone", "categorical", "text", "date", "time"} <= {s.type.value for s in slots.values()}
     hours = [s for s in slots.values() if s.type.value == "time"]
     assert hours and all(s.earliest and s.latest and s.not_past_with for s in hours)
+    days = [s for s in slots.values() if s.type.value == "date"]
+    assert days and all(s.open_days == ["tuesday", "wednesday", "thursday", "friday", "saturday"] for s in days)
     assert any(isinstance(node, ConfirmNode) for node in flow.nodes)
     assert any(isinstance(node, ExternalActionNode) and node.commits for node in flow.nodes)
     assert any(isinstance(node, RequestNode) for node in flow.nodes)
@@ -71,7 +73,7 @@ def test_the_starter_chats_with_its_python_tool(project):
             "I'm Sam Jones, my number is 07700 900123",
             "a road bike",
             "the gears are slipping",
-            "the day after tomorrow at 10am",  # the machine's clock: always ahead, always a working day's hours
+            "Wednesday next week at 10am",  # the machine's clock: always ahead, always an open day's hours
             "yes",
             "bye",
         ]
