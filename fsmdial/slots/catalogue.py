@@ -71,5 +71,5 @@ def option_types(option: str) -> str:
 
 def bound_words(slot: Slot, now: dt.datetime) -> dict[str, str]:
     """A slot's bounds in words, for its ``invalid`` message: ``{earliest}``, ``{latest}`` ("8 am", "6 pm";
-    dates as "Friday 13 June 2025", relative ones on ``now``)."""
+    dates as "Friday 13 June 2025", relative ones on ``now``), a date's ``{open_days}`` ("Tuesday to Saturday")."""
     return kind_of(slot).bound_words(slot, now)

@@ -16,7 +16,8 @@ A type is a :class:`SlotKind` subclass with a ``type_name``: defining the class 
   ``check_declaration`` (the type's own rules for those options), ``is_text``, ``is_number``, the JSON a value is
   stored as (``json_kind``, :meth:`SlotKind.stores`) and written as in a flow's condition
   (``value_words``, :meth:`SlotKind.is_json_value`);
-* bounds: ``bound_words`` (``earliest``/``latest`` in words, for the slot's ``invalid`` message).
+* bounds: ``bound_words`` (``earliest``/``latest`` and a date's ``open_days`` in words, for the slot's ``invalid``
+  message).
 
 The flow model (:mod:`fsmdial.flow.nodes`) reads the registry, so no module of this package imports the flow
 package at run time (``Slot`` is imported for the type checker only).
@@ -190,7 +191,8 @@ class SlotKind(ABC):
         return None
 
     def bound_words(self, slot: Slot, now: dt.datetime) -> dict[str, str]:
-        """The slot's bounds in words, for its ``invalid`` message (``{earliest}``, ``{latest}``): none by default."""
+        """The slot's bounds in words, for its ``invalid`` message (``{earliest}``, ``{latest}``, a date's
+        ``{open_days}``): none by default."""
         return {}
 
     # ---------------------------------------------------------------- recognising values in a message
