@@ -165,3 +165,15 @@ def test_any_text_gives_readings_of_the_stored_form(text: str) -> None:
     for reading in clock_readings(text, NOW):
         hour, minute = reading.split(":")
         assert 0 <= int(hour) <= 23 and 0 <= int(minute) <= 59
+
+
+def test_an_approximate_hour_is_read_in_linear_time_over_runs_of_dashes() -> None:
+    # "-" was a filler word and also a gap between words: "-" * 34 + "x" took 4.8 s (found hanging the input fuzz).
+    import time
+
+    from fsmdial.language.times import approximate_clock
+
+    started = time.perf_counter()
+    assert approximate_clock("-" * 5000 + "x") is None
+    assert time.perf_counter() - started < 1.0
+    assert approximate_clock("ok - around 11") is not None and approximate_clock("- say 9.30 please") is not None
