@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import deque
 from functools import cached_property
 from typing import Any
@@ -73,6 +74,17 @@ class Flow(FlowModel):
         description="How times read in messages: '12h' ('5:30 pm', 'noon') or '24h' ('17:30'); default: the "
         "locale's usual clock (en: 12h). Slots and tool arguments keep HH:MM.",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _readable_name(cls, name: str) -> str:
+        # The name keys sessions in every store, routes an Assistant and names files and classes: it is text a
+        # person reads, so no control character (U+0000 no store can keep it; an unpaired surrogate is refused
+        # earlier, as no Unicode).
+        bad = next((c for c in name if unicodedata.category(c) == "Cc"), None)
+        if bad is not None:
+            raise ValueError(f"the flow name holds U+{ord(bad):04X}, a control character: names are readable text")
+        return name
 
     @field_validator("locale")
     @classmethod

@@ -204,3 +204,16 @@ def test_unpaired_surrogates_are_refused(where: str) -> None:
     else:
         doc["nodes"][0]["\udc80"] = 1
     assert "unpaired surrogate" in issues_of(doc)
+
+
+@pytest.mark.parametrize("bad", ["vet\x00clinic", "vet\nclinic", "vet\x1b[31m"])
+def test_a_flow_name_with_a_control_character_is_refused_where_it_is_written(bad: str) -> None:
+    # The name keys sessions in every store (none keeps U+0000) and is shown to people: validate refuses it
+    # instead of the store refusing the first session.
+    data = orjson.loads((FLOWS / "vet_appointment.json").read_bytes())
+    data["name"] = bad
+    with pytest.raises(FlowError) as caught:
+        load_flow(data)
+    assert "name: the flow name holds U+" in str(caught.value) and "control character" in str(caught.value)
+    data["name"] = "vet clinic, Zürich"  # any readable text stays a name
+    assert load_flow(data).name == "vet clinic, Zürich"
