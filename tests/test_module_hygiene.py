@@ -13,31 +13,65 @@ import tomllib
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+import pytest
+
 import fsmdial
 from fsmdial.flow.graph import components
 
 PACKAGE = Path(fsmdial.__file__).parent
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+class SourceTree:
+    """The modules of one package below ``root`` (a package folder), read as source: their imports, resolved."""
 
+    def __init__(self, root: Path):
+        self.root = root
+        self.modules = {self.module_name(path): path for path in sorted(root.rglob("*.py"))}
 
-MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    def module_name(self, path: Path) -> str:
+        parts = path.relative_to(self.root.parent).with_suffix("").parts
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
+    def is_package(self, name: str) -> bool:
+        return self.modules[name].name == "__init__.py"
 
-def is_package(name: str) -> bool:
-    return MODULES[name].name == "__init__.py"
+    def resolve(self, importer: str, level: int, module: str | None) -> str:
+        """The absolute name of ``from <level dots><module> import ...`` written in ``importer``."""
+        if level == 0:
+            return module or ""
+        base = importer.split(".") if self.is_package(importer) else importer.split(".")[:-1]
+        base = base[: len(base) - (level - 1)]
+        return ".".join([*base, module] if module else base)
 
+    def imports(self, name: str, *, type_checking: bool = False) -> list[tuple[str, list[str], int]]:
+        """(imported module, names taken from it, line) for every import that runs, in ``name``'s source
+        (``type_checking``: and those under ``if TYPE_CHECKING:``)."""
+        tree = ast.parse(self.modules[name].read_text(encoding="utf-8"))
+        found: list[tuple[str, list[str], int]] = []
 
-def resolve(importer: str, level: int, module: str | None) -> str:
-    """The absolute name of ``from <level dots><module> import ...`` written in ``importer``."""
-    if level == 0:
-        return module or ""
-    base = importer.split(".") if is_package(importer) else importer.split(".")[:-1]
-    base = base[: len(base) - (level - 1)]
-    return ".".join([*base, module] if module else base)
+        def visit(node: ast.AST) -> None:
+            if not type_checking and isinstance(node, ast.If) and _is_type_checking(node.test):
+                for child in node.orelse:
+                    visit(child)
+                return
+            if isinstance(node, ast.Import):
+                found.extend((alias.name, [], node.lineno) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                found.append((self.resolve(name, node.level, node.module), [a.name for a in node.names], node.lineno))
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+        visit(tree)
+        return found
+
+    def dependencies(self, name: str, *, type_checking: bool = False) -> set[str]:
+        """The modules of this tree ``name`` imports (a submodule named in ``from package import sub`` included)."""
+        out: set[str] = set()
+        for target, names, _ in self.imports(name, type_checking=type_checking):
+            for candidate in [target, *(f"{target}.{n}" for n in names)]:
+                if candidate in self.modules and candidate != name:
+                    out.add(candidate)
+        return out
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -46,36 +80,23 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imports(name: str, *, type_checking: bool = False) -> list[tuple[str, list[str], int]]:
-    """(imported module, names taken from it, line) for every import that runs, in ``name``'s source
-    (``type_checking``: and those under ``if TYPE_CHECKING:``)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
-    found: list[tuple[str, list[str], int]] = []
-
-    def visit(node: ast.AST) -> None:
-        if not type_checking and isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.Import):
-            found.extend((alias.name, [], node.lineno) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            found.append((resolve(name, node.level, node.module), [a.name for a in node.names], node.lineno))
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
+ENGINE = SourceTree(PACKAGE)
+MODULES = ENGINE.modules
+is_package, resolve, imports, dependencies = ENGINE.is_package, ENGINE.resolve, ENGINE.imports, ENGINE.dependencies
 
 
-def dependencies(name: str, *, type_checking: bool = False) -> set[str]:
-    """The fsmdial modules ``name`` imports (a submodule named in ``from package import sub`` included)."""
-    out: set[str] = set()
-    for target, names, _ in imports(name, type_checking=type_checking):
-        for candidate in [target, *(f"{target}.{n}" for n in names)]:
-            if candidate in MODULES and candidate != name:
-                out.add(candidate)
-    return out
+def _trees() -> list[SourceTree]:
+    """The engine, and the evaluation harness when it is installed (its modules keep the same rules)."""
+    trees = [ENGINE]
+    try:
+        import fsmdial_eval
+    except ImportError:
+        return trees
+    return [*trees, SourceTree(Path(fsmdial_eval.__file__).parent)]
+
+
+TREES = _trees()
+OUR_PACKAGES = ("fsmdial", "fsmdial_eval")
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -105,20 +126,33 @@ def test_cycles_are_found():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_module_imports_a_private_name_of_another():
+def test_the_walk_sees_the_harness():
+    harness = next((tree for tree in TREES if tree.root.name == "fsmdial_eval"), None)
+    if harness is None:
+        pytest.skip("the evaluation harness (pip install -e ./eval) is not installed")
+    assert {"fsmdial_eval.star", "fsmdial_eval.sgd.tracking", "fsmdial_eval.importers.star"} <= set(harness.modules)
+    assert ("fsmdial_eval.importers.star_format", ["Overlay", "StarFormatError", "StarTask", "parse_condition"]) in [
+        (target, names) for target, names, _ in harness.imports("fsmdial_eval.importers.star_graph")
+    ]
+
+
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.root.name)
+def test_no_module_imports_a_private_name_of_another(tree: SourceTree):
+    # Of its own package or of the other one (the harness takes nothing private of the engine either).
     offences = [
-        f"{MODULES[name].relative_to(PACKAGE.parent)}:{line}: from {target} import {private}"
-        for name in MODULES
-        for target, names, line in imports(name)
-        if target.split(".")[0] == "fsmdial" and target != name
+        f"{tree.modules[name].relative_to(tree.root.parent)}:{line}: from {target} import {private}"
+        for name in tree.modules
+        for target, names, line in tree.imports(name)
+        if target.split(".")[0] in OUR_PACKAGES and target != name
         for private in names
         if private.startswith("_") and not (private.startswith("__") and private.endswith("__"))
     ]
     assert offences == []
 
 
-def test_no_import_cycle():
-    graph = {name: dependencies(name) for name in MODULES}
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.root.name)
+def test_no_import_cycle(tree: SourceTree):
+    graph = {name: tree.dependencies(name) for name in tree.modules}
     assert cycles(graph) == []
 
 
@@ -265,11 +299,12 @@ MAX_MODULE_LINES = 800
 MAX_DIALOGUE_LINES = 180
 
 
-def test_no_module_holds_more_than_one_screenful_of_jobs():
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.root.name)
+def test_no_module_holds_more_than_one_screenful_of_jobs(tree: SourceTree):
     """Modules stay small enough to have one job (issue 19): none over MAX_MODULE_LINES lines."""
     long = {
         name: n
-        for name, path in MODULES.items()
+        for name, path in tree.modules.items()
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}
