@@ -85,3 +85,24 @@ def live_server(app: Any, timeout: float = 15.0) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout)
         sock.close()
+
+
+def at_once(sid: str, text: str, *servers: Any, timeout: float = 30.0) -> list[Any]:
+    """Each of ``servers`` (playgrounds sharing one store) takes the turn ``text`` of session ``sid`` at the same
+    moment, each in its own thread; what each gave: the node it reached, or the name of the error it raised."""
+    outcomes: list[Any] = []
+    start = threading.Barrier(len(servers))
+
+    def take(server: Any) -> None:
+        start.wait()
+        try:
+            outcomes.append(server.turn(sid, text)["node"])
+        except Exception as exc:  # noqa: BLE001 - recorded for the caller to check
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=take, args=(server,)) for server in servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    return outcomes

@@ -4,7 +4,6 @@ corrections, staying on task). The sentences are the issue's, verbatim."""
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any
 
 import orjson
@@ -24,6 +23,7 @@ from fsmdial.understand.rules import RulesUnderstander
 from tests import example_tools
 from tests.conftest import FLOWS
 from tests.flows import bike_repair_flow
+from tests.serve_support import at_once
 
 BOOKED = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-23", "time": "19:00"}
 
@@ -434,21 +434,7 @@ def test_two_servers_on_one_store_book_the_second_confirmation_once_and_never_un
     for text in TO_WITH_BIKE:
         view = first.turn(sid, text)
     assert view["node"] == "confirm_with_bike"
-    outcomes: list[Any] = []
-    start = threading.Barrier(2)
-
-    def yes(playground: Playground) -> None:
-        start.wait()
-        try:
-            outcomes.append(playground.turn(sid, "yes")["node"])
-        except Exception as exc:  # noqa: BLE001 - recorded and checked below
-            outcomes.append(type(exc).__name__)
-
-    threads = [threading.Thread(target=yes, args=(p,)) for p in (first, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    outcomes = at_once(sid, "yes", first, second)
     assert repairs.calls == [{"name": "Sam", "bike_type": "e-bike", "courtesy_bike": True}], outcomes
     assert sorted(outcomes) in (["booked", "booked"], ["ConflictError", "booked"])
     with pytest.raises(UndoRefused, match="book_repair"):  # the turn that booked cannot be undone

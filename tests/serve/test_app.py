@@ -32,7 +32,7 @@ from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.stores import SQLiteStore  # noqa: E402
 from fsmdial.tools import ToolRegistry  # noqa: E402
 from tests.reliability_support import AskedTextVerbatim  # noqa: E402
-from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, live_server  # noqa: E402
+from tests.serve_support import BOOKING, RESTAURANT, RIDE, ROOT, TestUnderstander, at_once, live_server  # noqa: E402
 from tests.test_store import damage  # noqa: E402
 
 JSON = {"content-type": "application/json"}
@@ -552,21 +552,7 @@ def test_two_servers_on_one_db_never_run_the_same_yes_twice(tmp_path, clock):
     sid = first.create()["id"]
     for text in BOOKING:
         first.turn(sid, text)
-    outcomes: list[Any] = []
-    start = threading.Barrier(2)
-
-    def yes(playground):
-        start.wait()
-        try:
-            outcomes.append(playground.turn(sid, "yes")["node"])
-        except Exception as exc:  # noqa: BLE001 - recorded and checked below
-            outcomes.append(type(exc).__name__)
-
-    threads = [threading.Thread(target=yes, args=(p,)) for p in (first, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    outcomes = at_once(sid, "yes", first, second)
     assert len(tools.calls) == 1, outcomes  # book_table ran once
     assert sorted(outcomes) == ["goodbye", "goodbye"] or sorted(outcomes) == ["ConflictError", "goodbye"]
 
