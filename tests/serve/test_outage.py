@@ -35,7 +35,7 @@ from fsmdial.serve.app import create_app  # noqa: E402
 from fsmdial.serve.sessions import Playground  # noqa: E402
 from fsmdial.stores import SQLiteStore, open_store  # noqa: E402
 from tests.serve_support import RESTAURANT, ROOT  # noqa: E402
-from tests.store.postgres_server import MISSING, PostgresServer, binaries, free_port  # noqa: E402
+from tests.store.postgres_server import PostgresServer, free_port, started_server  # noqa: E402
 
 SECRET = "hunter2-Zq"
 JSON = {"content-type": "application/json"}
@@ -55,11 +55,7 @@ def assert_no_secret(text: str) -> None:
 @pytest.fixture
 def own_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own, since the test stops it."""
-    folder = binaries()
-    if folder is None:
-        pytest.skip(MISSING)
-    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'fsmdial[postgres]'")
-    with PostgresServer(folder) as server:
+    with started_server() as server:
         yield server
 
 
@@ -162,10 +158,15 @@ def test_serve_with_its_store_down_says_so_without_the_password() -> None:
 def test_a_flow_no_store_can_keep_is_refused_when_serve_starts(tmp_path: Path, clock: Any) -> None:
     """Issue 33, item 9: a flow named with U+0000 cannot be stored (PostgreSQL's text cannot hold it, and the stores
     take the same values): serve says so at the start instead of failing every first turn."""
+    from fsmdial.errors import FlowError
     from fsmdial.loader import load_flow
     from fsmdial.serve.errors import ServeError
 
     document = orjson.loads(RESTAURANT.read_bytes())
     document["name"] = "restaurant\x00booking"
-    with pytest.raises(ServeError, match="U\\+0000"):
-        Playground([load_flow(document)], SQLiteStore(tmp_path / "s.db"), clock=clock)
+    with pytest.raises(FlowError, match="U\\+0000"):  # refused where it is written (fsmdial validate too) ...
+        load_flow(document)
+    flow = load_flow(RESTAURANT)
+    flow.name = document["name"]  # ... and by serve, for a flow built in code and changed after its checks
+    with pytest.raises((FlowError, ServeError), match="U\\+0000"):  # compiling it checks the flow again
+        Playground([flow], SQLiteStore(tmp_path / "s.db"), clock=clock)

@@ -14,7 +14,7 @@ import pytest
 
 from fsmdial.stores import Store, open_store
 
-from .postgres_server import MISSING, PostgresServer, binaries
+from .postgres_server import PostgresServer, started_server
 
 
 @dataclass
@@ -39,11 +39,7 @@ class Backend:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    folder = binaries()
-    if folder is None:
-        pytest.skip(MISSING)
-    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'fsmdial[postgres]'")
-    with PostgresServer(folder) as server:
+    with started_server() as server:
         yield server
 
 

@@ -15,6 +15,8 @@ import socket
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,20 @@ MISSING = (
     f"no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH or in {SEARCH}: "
     "install the distribution's postgresql package (.ci/run does in CI) to run the PostgreSQL store tests"
 )
+
+
+@contextmanager
+def started_server() -> Iterator[PostgresServer]:
+    """A server started for the caller and stopped after; the test is skipped, saying why, without the binaries
+    or psycopg (a fixture's body: ``with started_server() as server: yield server``)."""
+    import pytest  # only the tests call this; the server class itself is plain
+
+    folder = binaries()
+    if folder is None:
+        pytest.skip(MISSING)
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'fsmdial[postgres]'")
+    with PostgresServer(folder) as server:
+        yield server
 
 
 def free_port() -> int:

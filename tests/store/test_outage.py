@@ -17,7 +17,7 @@ import pytest
 from fsmdial.errors import StoreError
 from fsmdial.stores import SQLiteStore, StoreUnavailable, open_store
 
-from .postgres_server import MISSING, PostgresServer, binaries
+from .postgres_server import PostgresServer, started_server
 
 SESSION = orjson.dumps({"flow": "f"})
 SECRET = "hunter2-Zq"
@@ -42,11 +42,7 @@ def in_new_thread(call: Callable[[], Any]) -> Any:
 @pytest.fixture
 def own_server() -> Iterator[PostgresServer]:
     """A server of this test's own, since the test stops it."""
-    folder = binaries()
-    if folder is None:
-        pytest.skip(MISSING)
-    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install 'fsmdial[postgres]'")
-    with PostgresServer(folder) as server:
+    with started_server() as server:
         yield server
 
 
