@@ -166,9 +166,11 @@ class RequestStep(NodeHandler):
         if session.declined and any(slot.name in session.declined for slot in missing):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
+        session.asked = slot.name
+        if turn.acts and turn.acts[-1].name == f"which_{slot.name}":
+            return PAUSE  # "Do you mean Saturday 28 November or Saturday 5 December?" asks for it already
         question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
-        session.asked = slot.name
         return PAUSE
 
     def stuck(self, turn: TurnContext, node: RequestNode, trigger: str) -> Pause | End:
