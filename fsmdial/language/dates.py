@@ -179,10 +179,10 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
 
 
 def read_date(text: str, now: dt.datetime) -> str | None:
-    """The first date in ``text``: ISO when it has one reading, its two readings with :data:`ASK_WHICH` when two
-    fit and the user is to be asked ("2026-11-28 or 2026-12-05 (to ask which)": :func:`day_choices`), else the day as written with :data:`NEXT_ONE`
-    after it ("Friday (the next one)", "the 21st (the next one)"), for the value check to resolve against the
-    slot's bounds; None when there is no date."""
+    """The first date in ``text``: ISO when it has one reading; its two readings with :data:`ASK_WHICH` when two
+    fit and the user is to be asked ("2026-11-28 or 2026-12-05 (to ask which)": :func:`day_choices`); else the day
+    as written with :data:`NEXT_ONE` after it ("Friday (the next one)", "the 21st (the next one)"), for the value
+    check to resolve against the slot's bounds; None when there is no date."""
     readings = date_readings(text, now)
     if isinstance(readings, _Choices):
         return f"{readings[0]} or {readings[1]}{ASK_WHICH}"
@@ -290,7 +290,7 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         if ahead:
             return ((today + dt.timedelta(days=ahead + 7 * weeks)).isoformat(),)
         # said on a Friday, "a week on Friday" counts from today or from next Friday: asked
-        return _Choices(((today + dt.timedelta(weeks=k)).isoformat() for k in (weeks, weeks + 1)))
+        return _Choices((today + dt.timedelta(weeks=k)).isoformat() for k in (weeks, weeks + 1))
     if "day after tomorrow" in low or "day after tmr" in low:
         return ((today + dt.timedelta(days=2)).isoformat(),)
     if may_contain(low, _OFFSET_UNITS) and _UNREAD_OFFSET.search(low):

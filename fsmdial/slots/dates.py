@@ -121,7 +121,7 @@ class Date(SlotKind):
         return "a day, the words that say it"
 
     def answer_to(self, asked: str, text: str) -> str | None:
-        """"the later one", "next week's" after "Do you mean Saturday 28 November or Saturday 5 December?" is
+        """ "the later one", "next week's" after "Do you mean Saturday 28 November or Saturday 5 December?" is
         "Saturday 5 December"; a reply that names a day ("the 5th", "tomorrow") is read as it is."""
         question = _WHICH_DAY.search(asked)
         if question is None or _NOT.search(text):

@@ -63,7 +63,7 @@ class Number(SlotKind):
         return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
 
     def answer_to(self, asked: str, text: str) -> str | None:
-        """"nights", "the second" after "Is that 5 people or 5 nights?" is "5 nights"; a reply with a number of
+        """ "nights", "the second" after "Is that 5 people or 5 nights?" is "5 nights"; a reply with a number of
         its own is read as it is."""
         question = _WHICH_COUNT.search(asked)
         if question is None or any(ch.isdigit() for ch in text):

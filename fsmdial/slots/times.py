@@ -97,7 +97,7 @@ class Time(SlotKind):
         return "a time of day, the words that say it"
 
     def answer_to(self, asked: str, text: str) -> str | None:
-        """"in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"."""
+        """ "in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"."""
         match = _PART_ANSWER.search(text)
         if match is None or any(ch.isdigit() for ch in text):
             return None
