@@ -166,9 +166,11 @@ class RequestStep(NodeHandler):
         if session.declined and any(slot.name in session.declined for slot in missing):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
+        session.asked = slot.name
+        if asked_which(turn):
+            return PAUSE  # "Do you mean Saturday 28 November or Saturday 5 December?" is this turn's question
         question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
-        session.asked = slot.name
         return PAUSE
 
     def stuck(self, turn: TurnContext, node: RequestNode, trigger: str) -> Pause | End:
@@ -248,6 +250,12 @@ def check_commit(turn: TurnContext, node: ExternalActionNode) -> None:
         raise CommitGuardError(f"action {node.id!r}: {', '.join(changed)} changed in the turn it would commit")
 
 
+def asked_which(turn: TurnContext) -> bool:
+    """Did this turn end on a value's clarifying question ("7 in the morning or in the evening?", "Is that 5 people
+    or 5 nights?": two readings fit, :func:`fsmdial.turn.update_slots`)? It is the turn's one question."""
+    return bool(turn.acts) and turn.acts[-1].kind == "invalid" and turn.acts[-1].name.startswith("which_")
+
+
 class InformStep(NodeHandler):
     def step(self, turn: TurnContext, node: InformNode) -> StepResult:
         if node.id not in turn.session.informed:
@@ -261,6 +269,9 @@ class ConfirmStep(NodeHandler):
         session = turn.session
         if node.id in session.answers:
             return FOLLOW
+        if asked_which(turn):  # "Is that 4 people or 4 nights?": a "yes" to it confirms nothing
+            session.informed.discard(node.id)  # the summary is shown whole again, with the answer in it
+            return PAUSE
         first = node.id not in session.informed
         parts = [node.message, node.question] if first and node.message else [node.question]
         said = [turn.render(p, f"node {node.id!r}") for p in parts]

@@ -304,8 +304,13 @@ def test_when_both_readings_fit_the_bot_asks_and_reads_the_answer() -> None:
     assert again.turn("morning please").messages == ["At 09:00."]
 
 
-def test_a_slot_without_hours_reads_the_time_as_written() -> None:
-    assert dialogue(time_flow(invalid=None)).turn("7:45").messages == ["At 07:45."]
+def test_a_slot_without_hours_asks_a_clock_time_without_am_pm_and_takes_a_24_hour_one_as_written() -> None:
+    # (was: "7:45" read as 07:45 with no hours; issue 34: no hours settle it, so it is asked, as "at 7" is)
+    d = dialogue(time_flow(invalid=None))
+    assert d.turn("7:45").messages == ["7:45 in the morning or in the evening?"]
+    assert d.turn("in the morning").messages == ["At 07:45."]
+    for said, stored in (("07:45", "07:45"), ("19:45", "19:45"), ("10:00", "10:00"), ("7:45 pm", "19:45")):
+        assert dialogue(time_flow(invalid=None)).turn(said).messages == [f"At {stored}."]
 
 
 def test_the_model_path_is_offered_the_time_as_written_and_coerce_resolves_it() -> None:

@@ -30,8 +30,10 @@ __all__ = [
     "NEXT_ONE",
     "TWELVE_HOUR",
     "WEEKDAYS",
+    "ASK_WHICH",
     "clock_readings",
     "date_readings",
+    "day_choices",
     "impossible_date",
     "parse_date",
     "parse_time",
@@ -43,6 +45,11 @@ __all__ = [
 NEXT_ONE = " (the next one)"
 """Marks a date read with several readings ("Friday (the next one)", "the 21st (the next one)"): never the
 stored ISO form, so the value check resolves it against the slot's bounds (:func:`date_readings`)."""
+
+ASK_WHICH = " (to ask which)"
+"""Marks a date that two days fit ("next Saturday" said on a Friday: tomorrow, or the Saturday a week later), passed
+on as its two readings, "2026-11-28 or 2026-12-05 (to ask which)": the value check asks which was meant
+(:func:`day_choices`), never guesses."""
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
@@ -80,13 +87,16 @@ _WEEKDAY_NAMES = "(" + "|".join(WEEKDAYS) + ")"
 _AFTER_NEXT = re.compile(r"\b(?:the\s+)?" + _WEEKDAY_NAMES + r"\s+after\s+next\b")
 """"the Friday after next": a week after next Friday."""
 _WEEK_ON = re.compile(
-    r"\b(an?|\d)\s+weeks?\s+(?:on|from|after)\s+(?:this\s+)?"
+    r"\b(an?|\d)\s+weeks?\s+(?:(?:on|from|after)\s+)?(?:this\s+)?"
     + _WEEKDAY_NAMES
     + r"\b|\b"
     + _WEEKDAY_NAMES
     + r"\s+week\b"
 )
-""""a week on Friday", "two weeks on Friday", "Friday week": weeks after the coming Friday (British)."""
+""""a week on Friday", "a week Friday", "two weeks on Friday", "Friday week": weeks after the coming Friday (British);
+said on a Friday, a week from today or a week after next Friday (asked: :func:`day_choices`)."""
+_WEEK_THEN_DAY = re.compile(r"\b(next|this)\s+week(?:'s)?\s*,?\s+(?:on\s+)?(?:the\s+)?" + _WEEKDAY_NAMES + r"\b")
+""""next week Tuesday", "next week on Tuesday": that day of that calendar week (Monday on), as "Tuesday next week"."""
 _DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
 """"tomorrow week": a week after tomorrow (British)."""
 _UNREAD_OFFSET = re.compile(
@@ -169,10 +179,13 @@ def parse_date(text: str, now: dt.datetime) -> str | None:
 
 
 def read_date(text: str, now: dt.datetime) -> str | None:
-    """The first date in ``text``: ISO when it has one reading, else the day as written with :data:`NEXT_ONE`
-    after it ("Friday (the next one)", "the 21st (the next one)"), for the value check to resolve against the
-    slot's bounds; None when there is no date."""
+    """The first date in ``text``: ISO when it has one reading; its two readings with :data:`ASK_WHICH` when two
+    fit and the user is to be asked ("2026-11-28 or 2026-12-05 (to ask which)": :func:`day_choices`); else the day
+    as written with :data:`NEXT_ONE` after it ("Friday (the next one)", "the 21st (the next one)"), for the value
+    check to resolve against the slot's bounds; None when there is no date."""
     readings = date_readings(text, now)
+    if isinstance(readings, _Choices):
+        return f"{readings[0]} or {readings[1]}{ASK_WHICH}"
     if len(readings) < 2:
         return readings[0] if readings else None
     first = dt.date.fromisoformat(readings[0])
@@ -184,6 +197,28 @@ def read_date(text: str, now: dt.datetime) -> str | None:
 def _suffix(day: int) -> str:
     return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
+
+class _Choices(tuple[str, ...]):
+    """The two readings of a date that both fit ("next Saturday" said on a Friday), the sooner first: asked
+    about, never guessed (:func:`day_choices`)."""
+
+    __slots__ = ()
+
+
+def day_choices(text: str, now: dt.datetime) -> tuple[str, ...]:
+    """The two days the first date in ``text`` may name when it names either, the sooner first ("next Saturday"
+    said on a Friday: tomorrow or the Saturday a week later; "a week on Friday" said on a Friday: a week or two
+    weeks from today); () when it names one day, or one of several by the slot's bounds ("Friday", "the 21st"),
+    or none. Also the two of a date as :func:`read_date` passes them on ("2026-11-28 or 2026-12-05 (to ask
+    which)")."""
+    passed_on = _PASSED_ON.fullmatch(text)
+    if passed_on is not None:
+        return passed_on.group(1, 2)
+    readings = date_readings(text, now)
+    return tuple(readings) if isinstance(readings, _Choices) else ()
+
+
+_PASSED_ON = re.compile(r"(\d{4}-\d{2}-\d{2}) or (\d{4}-\d{2}-\d{2})" + re.escape(ASK_WHICH))
 
 _HORIZON = 366
 """How far ahead the readings of a weekday or of a day without a month go (days)."""
@@ -244,12 +279,18 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if "after next" in low and (match := _AFTER_NEXT.search(low)):
         ahead = (WEEKDAYS.index(match.group(1)) - today.weekday()) % 7 or 7  # next Friday, then a week on
         return ((today + dt.timedelta(days=ahead + 7)).isoformat(),)
+    if "week" in low and (match := _WEEK_THEN_DAY.search(low)):
+        monday = today - dt.timedelta(days=today.weekday())
+        week = 1 if match.group(1) == "next" else 0
+        return ((monday + dt.timedelta(weeks=week, days=WEEKDAYS.index(match.group(2)))).isoformat(),)
     if "week" in low and (match := _WEEK_ON.search(low)):
         count = match.group(1)
         weeks = 1 if count is None or count[0] == "a" else int(count)
         ahead = (WEEKDAYS.index(match.group(2) or match.group(3)) - today.weekday()) % 7
-        if ahead:  # said on a Friday, "a week on Friday" may count from today or from next Friday
+        if ahead:
             return ((today + dt.timedelta(days=ahead + 7 * weeks)).isoformat(),)
+        # said on a Friday, "a week on Friday" counts from today or from next Friday: asked
+        return _Choices((today + dt.timedelta(weeks=k)).isoformat() for k in (weeks, weeks + 1))
     if "day after tomorrow" in low or "day after tmr" in low:
         return ((today + dt.timedelta(days=2)).isoformat(),)
     if may_contain(low, _OFFSET_UNITS) and _UNREAD_OFFSET.search(low):
@@ -299,6 +340,9 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
             # "Wednesday the 2nd": the next day with that number on that weekday, or none (no such day near)
             numbered_days = _days_numbered(today, int(numbered.group(1) or numbered.group(2)))
             return next(((found.isoformat(),) for found in numbered_days if found.weekday() == target), ())
+        if qualifier == "next" and ahead == 1:
+            # "next Saturday" said on a Friday: tomorrow, or the Saturday of next week (asked)
+            return _Choices((today + dt.timedelta(days=days)).isoformat() for days in (1, 8))
         if qualifier:
             return (first_day.isoformat(),)
         return tuple((first_day + dt.timedelta(weeks=k)).isoformat() for k in range(_HORIZON // 7 + 1))

@@ -93,3 +93,18 @@ def closed_on(closed: str, open_days: str | None) -> str:
     if open_days is None:
         return f"We're closed on {closed}. Which other day suits you?"
     return f"We're closed on {closed}: we're open {open_days}. Which day suits you?"
+
+
+# ------------------------------------------------------------ clarifying questions: two readings fit, ask which
+# (the answer is read with the question: fsmdial.slots.registry.with_reading_asked)
+
+
+def which_day(sooner: str, later: str) -> str:
+    """A day that two fit ("next Saturday" said on a Friday): "Do you mean Saturday 28 November or Saturday
+    5 December?"."""
+    return f"Do you mean {sooner} or {later}?"
+
+
+def which_count(number: str, first: str, second: str) -> str:
+    """A number that two slots could take: "Is that 5 people or 5 nights?"."""
+    return f"Is that {number} {first} or {number} {second}?"

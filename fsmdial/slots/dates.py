@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import StringConstraints
 
 from ..language import WEEKDAYS, date_readings, impossible_date, read_date, sentences
+from ..language.dates import day_choices
 from .registry import Exact, InvalidValue, SlotKind, SlotType
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ class Date(SlotKind):
             return _within_bounds(slot, value, now, bounds)
         if type(value) is str and CANONICAL_DATE.fullmatch(value) and _valid_date(value):
             return _within_bounds(slot, dt.date.fromisoformat(value), now, bounds)  # the stored form
+        choices = day_choices(str(value), now)  # "next Saturday" said on a Friday: asked which, never guessed
+        if choices:
+            return _one_of(slot, value, choices, now, bounds)
         dates = date_readings(str(value), now)  # "Friday", "the 21st": the next one inside the bounds
         if not dates:
             written = impossible_date(str(value))
@@ -115,6 +119,48 @@ class Date(SlotKind):
 
     def prompt(self, slot: Slot) -> str:
         return "a day, the words that say it"
+
+    def answer_to(self, asked: str, text: str) -> str | None:
+        """ "the later one", "next week's" after "Do you mean Saturday 28 November or Saturday 5 December?" is
+        "Saturday 5 December"; a reply that names a day ("the 5th", "tomorrow") is read as it is."""
+        question = _WHICH_DAY.search(asked)
+        if question is None or _NOT.search(text):
+            return None
+        sooner, later = _SOONER.search(text) is not None, _LATER.search(text) is not None
+        if sooner == later:
+            return None
+        return question.group(1) if sooner else question.group(2)
+
+
+_DAY_ASKED = r"([A-Z][a-z]+day \d{1,2} [A-Z][a-z]+(?: \d{4})?)"
+_WHICH_DAY = re.compile(r"Do you mean " + _DAY_ASKED + " or " + _DAY_ASKED + r"\?")
+"""The question of :func:`_one_of` (:func:`fsmdial.language.sentences.which_day`), with its two days."""
+_SOONER = re.compile(
+    r"\b(?:sooner|soonest|earlier|earliest|former|first|nearer|closer|this week(?:'?s)?|this one|this coming)\b", re.I
+)
+_LATER = re.compile(
+    r"\b(?:later|latest|latter|second|last|next week(?:'?s)?|the week after|a week later|the one after|following)\b",
+    re.I,
+)
+_NOT = re.compile(r"\b(?:not|n't)\b|n't\b", re.I)
+
+
+def _one_of(slot: Slot, value: Any, choices: tuple[str, ...], now: dt.datetime, bounds: bool) -> str:
+    """The one of two days that fit a date said ("next Saturday" said on a Friday) inside the bounds and open, or
+    the question which (:class:`InvalidValue` with ``question``); the first refused when neither is."""
+    days = [dt.date.fromisoformat(choice) for choice in choices]
+    if not bounds:
+        return days[0].isoformat()
+    fitting = [day for day in days if inside_dates(slot, day, now) and open_on(slot, day)]
+    if len(fitting) > 1:
+        said = [_asked_words(day, now) for day in fitting[:2]]
+        raise InvalidValue(slot.name, value, sentences.which_day(*said), question=True)
+    return _within_bounds(slot, (fitting or days)[0], now, bounds)
+
+
+def _asked_words(day: dt.date, now: dt.datetime) -> str:
+    """A day as a question names it: "Saturday 28 November", with its year when that is not this one's."""
+    return f"{day:%A} {day.day} {day:%B}" + (f" {day.year}" if day.year != now.year else "")
 
 
 def date_bound(bound: str, now: dt.datetime) -> dt.date:

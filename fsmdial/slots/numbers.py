@@ -4,18 +4,19 @@ inside the slot's ``minimum``/``maximum``. The amount types (:mod:`.amounts`) ar
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from ..language import find_numbers
+from ..language import find_numbers, sentences
 from .registry import Exact, InvalidValue, SlotKind, SlotType
 
 if TYPE_CHECKING:
     from ..flow import Slot
 
-__all__ = ["LARGEST", "Integer", "Number"]
+__all__ = ["LARGEST", "Integer", "Number", "between", "count_noun"]
 
 LARGEST = 2**63 - 1
 """Numbers beyond this (and inf/nan) are refused, and a ``count`` edge stops here: a session snapshot must
@@ -45,6 +46,9 @@ class Number(SlotKind):
     noun = "number"
 
     def coerce(self, slot: Slot, value: Any, now: dt.datetime, day: dt.date | None, bounds: bool) -> Any:
+        asked = _BETWEEN.fullmatch(value) if type(value) is str else None
+        if asked is not None:  # "5" that two slots could take: asked which, never guessed
+            raise InvalidValue(slot.name, value, sentences.which_count(*asked.group(1, 2, 3)), question=True)
         number = self.checked(slot, value, _to_number(slot, value))
         if slot.minimum is not None and number < slot.minimum:
             raise InvalidValue(slot.name, value, f"{number} is below the minimum of {_fmt(slot.minimum)}")
@@ -57,6 +61,21 @@ class Number(SlotKind):
 
     def model_type(self, slot: Slot, exact: Exact) -> Any:
         return Annotated[float, Field(ge=_clamped(slot.minimum), le=_clamped(slot.maximum))]
+
+    def answer_to(self, asked: str, text: str) -> str | None:
+        """ "nights", "the second" after "Is that 5 people or 5 nights?" is "5 nights"; a reply with a number of
+        its own is read as it is."""
+        question = _WHICH_COUNT.search(asked)
+        if question is None or any(ch.isdigit() for ch in text):
+            return None
+        number, first, second = question.group(1, 2, 3)
+        words = set(re.findall(r"[a-z]+", text.casefold()))
+        picks = [
+            noun
+            for noun, order in ((first, "first former"), (second, "second latter"))
+            if words & (_forms(noun) | set(order.split()))
+        ]
+        return f"{number} {picks[0]}" if len(picks) == 1 else None
 
     def noun_of(self, slot: Slot) -> str:
         return self.noun
@@ -116,3 +135,37 @@ def _clamped(bound: float | None) -> float | None:
 
 def _int(bound: float | None) -> int | None:
     return None if bound is None else max(-LARGEST, min(LARGEST, int(bound)))
+
+
+# ------------------------------------------------------------ a number two slots could take: asked which
+
+_ASK_WHICH = " (to ask which)"
+_BETWEEN = re.compile(r"(\d+(?:\.\d+)?) \((.+) or (.+)\)" + re.escape(_ASK_WHICH))
+_WHICH_COUNT = re.compile(r"Is that (\d+(?:\.\d+)?) (.+?) or \1 (.+?)\?")
+"""The question of :func:`fsmdial.language.sentences.which_count`, with its number and its two nouns."""
+_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
+_NOT_NOUNS = frozenset({"number", "num", "count", "size", "total", "amount", "quantity", "the", "of", "how", "many"})
+
+
+def between(number: int | float, first: str, second: str) -> str:
+    """A number that two slots could take, as the rules pass it on for the value check to ask which: "5 (people or
+    nights) (to ask which)" (``first``, ``second``: :func:`count_noun`)."""
+    return f"{_fmt(number)} ({first} or {second}){_ASK_WHICH}"
+
+
+def count_noun(slot: Slot, number: int | float) -> str:
+    """What a numeric slot counts, in the words that name it ("people" for a party size, "nights", "rooms" for
+    room_count), for the question "Is that 5 people or 5 nights?"; its answer ("nights") names the slot again."""
+    words = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())
+    if _PEOPLE & set(words):
+        return "people" if number != 1 else "person"
+    noun = next((word for word in words if len(word) > 2 and word not in _NOT_NOUNS), slot.noun)
+    if number != 1 and not noun.endswith("s"):
+        return noun + "s"
+    return noun[:-1] if number == 1 and noun.endswith("s") else noun
+
+
+def _forms(noun: str) -> set[str]:
+    """The words that answer with ``noun``: itself, singular and plural, and a person's words for people."""
+    forms = {noun, noun.rstrip("s"), noun + "s"}
+    return forms | _PEOPLE if forms & _PEOPLE else forms

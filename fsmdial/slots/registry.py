@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -45,6 +45,7 @@ __all__ = [
     "SlotType",
     "describe_pattern",
     "kind_of",
+    "with_reading_asked",
 ]
 
 
@@ -101,7 +102,8 @@ one and checks that no name of :class:`SlotType` is missing)."""
 class InvalidValue(ValueError):
     """A value the slot's type or validators reject; ``message`` is fit to show the user.
 
-    ``question``: not refused but ambiguous (two readings of a clock time fit): ``message`` asks which.
+    ``question``: not refused but ambiguous (two readings fit: a clock time without am/pm, "next Saturday" said on a
+    Friday): ``message`` asks which, and the type's :meth:`SlotKind.answer_to` reads the answer with it.
     ``sentence``: the whole sentence to say instead of the engine's "not a valid ..." around ``message``, when the
     slot has no ``invalid`` message of its own (a closed day names the opening days and asks for another).
     """
@@ -209,6 +211,13 @@ class SlotKind(ABC):
         to pass on to be refused and asked again, rather than pass over; None: there is none."""
         return None
 
+    def answer_to(self, asked: str, text: str) -> str | None:
+        """The user's reply ``text`` to this type's clarifying question (``asked``, a bot message: the ``message``
+        of an :class:`InvalidValue` with ``question``) completed so that every understander reads the reading it
+        picks ("in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"); None:
+        ``asked`` is no such question, or the reply picks no reading by itself. None by default."""
+        return None
+
     def fits(self, slot: Slot, word: str) -> bool:
         """Is ``word`` (one word of a message, digit groups joined) of this slot's form (its ``pattern``)?"""
         return slot.pattern is not None and re.fullmatch(slot.pattern, word) is not None
@@ -225,6 +234,20 @@ class SlotKind(ABC):
     @abstractmethod
     def prompt(self, slot: Slot) -> str:
         """The words that describe a value of ``slot`` in the model's prompt."""
+
+
+def with_reading_asked(history: Sequence[tuple[str, str]], text: str) -> str:
+    """``text`` completed as the answer to a clarifying question the bot has just asked (two readings fit, ask
+    which: :class:`InvalidValue` with ``question``), by the type whose question it is (:meth:`SlotKind.answer_to`);
+    any other text as it is."""
+    for role, said in reversed(history):
+        if role != "bot":
+            break
+        for kind in KINDS.values():
+            completed = kind.answer_to(said, text)
+            if completed is not None:
+                return completed
+    return text
 
 
 def kind_of(slot: Slot) -> SlotKind:

@@ -5,22 +5,21 @@ range across midnight ("18:00" to "02:00"). A time slot's ``not_past_with`` name
 the moment they make must be at least ``lead_minutes`` after the dialogue's clock. Hours across midnight are the
 night of their date: a time after midnight and up to the ``latest`` (01:00 with hours 18:00-02:00) on Friday is
 the moment Saturday 01:00 (:func:`moment`), so on Friday at 23:30 Friday still has 00:00-02:00 ahead. A clock
-time said without am/pm ("7:45") is read as written by :mod:`fsmdial.language.times` and resolved here: the one
-reading inside the hours, asked about when two fit (:func:`which_reading`, answered through
-:func:`with_reading_asked`).
+time said without am/pm ("7:45", "at 7", "half 8") is read as written by :mod:`fsmdial.language.times` and resolved
+here: the one reading inside the hours and ahead on its date, asked about when two fit, also in a slot with no hours
+(:func:`which_reading`, answered through :meth:`Time.answer_to`); a 24-hour time ("19:00", "10:00") never is.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 
 from ..language import clock_readings, read_clock, said_as_written
-from .registry import Exact, InvalidValue, SlotKind, SlotType
+from .registry import Exact, InvalidValue, SlotKind, SlotType, with_reading_asked
 
 if TYPE_CHECKING:
     from ..flow import Slot
@@ -39,6 +38,7 @@ __all__ = [
     "which_reading",
     "with_reading_asked",
 ]
+"""``with_reading_asked`` is :mod:`.registry`'s (every type's clarifying question), re-exported where it began."""
 
 TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 """The stored form of a time of day."""
@@ -96,15 +96,26 @@ class Time(SlotKind):
     def prompt(self, slot: Slot) -> str:
         return "a time of day, the words that say it"
 
+    def answer_to(self, asked: str, text: str) -> str | None:
+        """ "in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"."""
+        match = _PART_ANSWER.search(text)
+        if match is None or any(ch.isdigit() for ch in text):
+            return None
+        question = _WHICH.search(asked)
+        if question is None:
+            return None
+        part = match.group(1).lower()
+        clock = question.group(1)
+        return f"{clock} {part}" if part[0] in "ap" and len(part) <= 4 else f"{clock} in the {part}"
+
 
 def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.datetime, day: dt.date | None) -> str:
     """The one reading of a clock time inside the slot's hours and not past on ``day``.
 
-    A slot without hours or a day takes the reading as written (a bare "7:45" is 07:45). Two fitting
-    readings are asked about (:class:`InvalidValue` with ``question``), none is refused.
+    Two fitting readings are asked about (:class:`InvalidValue` with ``question``), none is refused: a bare "at 7"
+    or "7:45" in a slot without hours or a day is asked ("7 in the morning or in the evening?"), a 24-hour time
+    ("10:00", "19:00") never is.
     """
-    if not has_hours(slot) and day is None:
-        return readings[0]
     fitting = [reading for reading in readings if in_hours(slot, reading)]
     if not fitting:
         raise InvalidValue(slot.name, value, f"{readings[0]} is outside the hours, {hours_words(slot)}")
@@ -184,7 +195,7 @@ def hours_words(slot: Slot) -> str:
 def which_reading(written: str, readings: tuple[str, ...]) -> str:
     """The question that tells two readings of a clock time apart: "7:45 in the morning or in the evening?"."""
     parts = [_part_of_day(reading) for reading in readings]
-    clock = written.split(" ")[0]
+    clock = written.split(" ")[0].removesuffix(":00")  # "at 7": "7 in the morning or in the evening?"
     return f"{clock} {parts[0]} or {parts[1]}?"
 
 
@@ -197,24 +208,5 @@ def _part_of_day(time: str) -> str:
     return "in the afternoon" if hour < 17 else "in the evening"
 
 
-_WHICH = re.compile(r"(\d{1,2}:\d{2}) (?:in the \w+|at night) or (?:in the \w+|at night)\?")
+_WHICH = re.compile(r"(\d{1,2}(?::\d{2})?) (?:in the \w+|at night) or (?:in the \w+|at night)\?")
 _PART_ANSWER = re.compile(r"\b(morning|afternoon|evening|night|tonight|a\.?m\.?|p\.?m\.?)(?![a-z])", re.I)
-
-
-def with_reading_asked(history: Sequence[tuple[str, str]], text: str) -> str:
-    """The user's answer to :func:`which_reading`'s question completed with the clock time it asked about
-    ("in the evening" after "7:45 in the morning or in the evening?" is "7:45 in the evening"), so that every
-    understander reads the time; any other text as it is."""
-    match = _PART_ANSWER.search(text)
-    if match is None or any(ch.isdigit() for ch in text):
-        return text
-    for role, said in reversed(history):
-        if role != "bot":
-            break
-        asked = _WHICH.search(said)
-        if asked is not None:
-            part = match.group(1).lower()
-            return (
-                f"{asked.group(1)} {part}" if part[0] in "ap" and len(part) <= 4 else f"{asked.group(1)} in the {part}"
-            )
-    return text

@@ -1,10 +1,8 @@
 """The deterministic ``rules`` understander: no model, same input, same parse.
 
-It recognises yes/no answers, numbers, dates and times, categorical values
-(exact, case-insensitive, as whole words), global intents by their example
-utterances, and takes the text itself as the value of a string slot that was
-just asked. :meth:`RulesUnderstander.settle` is the strict subset used as the
-fast path before a model: it answers only when the parse is certain.
+It recognises yes/no answers, numbers, dates and times, categorical values (exact, case-insensitive, as whole words),
+global intents by their example utterances, and takes the text itself as the value of a string slot just asked.
+:meth:`RulesUnderstander.settle` is the strict subset used as the fast path before a model: certain parses only.
 """
 
 from __future__ import annotations
@@ -65,6 +63,7 @@ from .categories import (
 )
 from .corrections import replacement
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
+from .numbers_between import ask_which_number
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -499,6 +498,7 @@ class RulesUnderstander:
                     parse.slots[target.name] = numbers[0]
                 elif named is not None and named[0] is target:  # "3 fruit boxes to 5 Oak Road": the one by its words
                     parse.slots[target.name] = named[1]
+            ask_which_number(state, target, rest, numbers, parse)  # "5" that two slots could take: asked which
 
     def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
         """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
