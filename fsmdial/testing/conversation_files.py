@@ -90,13 +90,15 @@ def load_conversation_file(path: str | Path) -> ConversationFile:
         raise ConversationFileError(f"{path}: 'greeting' is a text, and only an assistant's ('flows') has one")
     understander = raw.get("understander")
     if understander not in (None, "rules", "model"):
-        raise ConversationFileError(f"{path}: 'understander' is \"rules\" or \"model\", not {understander!r}")
+        raise ConversationFileError(f'{path}: \'understander\' is "rules" or "model", not {understander!r}')
     now = None
     if raw.get("now") is not None:
         try:
             now = dt.datetime.fromisoformat(raw["now"])
         except (TypeError, ValueError):
-            raise ConversationFileError(f"{path}: 'now' is a date and time (2025-06-13T12:00), not {raw['now']!r}")
+            raise ConversationFileError(
+                f"{path}: 'now' is a date and time (2025-06-13T12:00), not {raw['now']!r}"
+            ) from None
     conversations = raw.get("conversations")
     if not isinstance(conversations, dict) or not conversations:
         raise ConversationFileError(f"{path}: 'conversations' is an object of name -> turns, with at least one")

@@ -314,7 +314,7 @@ def expected_from_data(value: Any) -> Any:
     """An expected value as a data file (JSON) spells it: ``{"$pattern": regex}`` -> :func:`pattern`,
     ``{"$any": true}`` -> :data:`ANY`, ``{"$absent": true}`` -> :data:`ABSENT`; anything else as it is."""
     if isinstance(value, Mapping) and len(value) == 1:
-        (key, inner), = value.items()
+        ((key, inner),) = value.items()
         if key == "$pattern":
             if not isinstance(inner, str):
                 raise TypeError(f'{{"$pattern": ...}} takes a regular expression, not {type(inner).__name__}')

@@ -369,10 +369,10 @@ class ConversationItem(pytest.Function):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"conversation {self.name!r}"
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         if isinstance(excinfo.value, ConversationMismatch):  # it says everything: no traceback into the plugin
             return f"{self.path.name}, conversation {self.name!r}\n{excinfo.value}"
-        return super().repr_failure(excinfo, style=style)
+        return super().repr_failure(excinfo)
 
 
 def _conversation_test(read: ConversationFile, turns: Sequence[ExpectedTurn]) -> Callable[..., None]:

@@ -196,9 +196,8 @@ def test_a_conversation_file_with_one_flow_plays_on_a_dialogue(pytester: pytest.
         {"user": "it's R1001", "flow": "cancel_booking", "slots": {"reference": "R1001"}},
         {"user": "yes", "messages": ["Booking R1001 is cancelled."], "ended": True},
     ]
-    pytester.makefile(
-        ".conversations.json", test_cancel=json.dumps({"flow": "cancel.json", "conversations": {"cancel": conversation}})
-    )
+    spec = {"flow": "cancel.json", "conversations": {"cancel": conversation}}
+    pytester.makefile(".conversations.json", test_cancel=json.dumps(spec))
     run(pytester, "-p", "no:randomly").assert_outcomes(passed=1)
 
 
@@ -216,10 +215,10 @@ def test_a_broken_conversation_file_is_a_collection_error_naming_it(pytester: py
         ({"flow": "cancel.json"}, "either 'flow' (one flow) or 'flows'"),
         ({"flows": ["missing.json"]}, "flow file 'missing.json' not found"),
         ({"now": "noon"}, "'now' is a date and time"),
-        ({"understander": "gguf"}, "'understander' is \"rules\" or \"model\""),
+        ({"understander": "gguf"}, '\'understander\' is "rules" or "model"'),
         ({"conversations": {"x": [{"acts": []}]}}, "conversation 'x', turn 1: a scripted turn needs 'user'"),
         ({"conversations": {"x": [{"user": "hi", "raises": "TurnError"}]}}, "'raises' (an error type) is for Python"),
-        ({"conversations": {"x": [{"user": "hi", "slots": {"a": {"$pattern": "("}}}]}}, "turn 1: missing ), unterminated"),
+        ({"conversations": {"x": [{"user": "hi", "slots": {"a": {"$pattern": "("}}}]}}, "turn 1: missing ), unter"),
     ],
 )
 def test_what_is_wrong_in_a_conversation_file_is_named(tmp_path: Path, change: dict, message: str):
