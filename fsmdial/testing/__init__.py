@@ -2,7 +2,8 @@
 
 Everything here works without pytest; the pytest plugin (:mod:`fsmdial.testing.pytest_plugin`) exposes it
 as fixtures. A script is a list of :class:`ExpectedTurn` s: the user's text and what the bot must do in
-reply. Anything a turn leaves out is not checked::
+reply, played on a ``Dialogue`` or an ``Assistant``. Anything a turn leaves out is not checked (:data:`ABSENT`
+expects a slot not set)::
 
     from fsmdial.testing import ExpectedTurn, ScriptedConversation, call, pattern
 
@@ -24,6 +25,7 @@ The modules, one job each: :mod:`.expectations` (what a turn must do, and what d
 :mod:`.display` (acts and traces as text), :mod:`.script` (the scripted conversation), :mod:`.bench`; this
 package gives their public names. Imported on their own, as they load more: :mod:`.pytest_plugin` (pytest),
 :mod:`.suites` (``fsmdial eval conversations``: a suite of customers' conversations scored),
+:mod:`.conversation_files` (``test_*.conversations.json``: conversations as data, played by the plugin),
 :mod:`.forcing` (teacher forcing: a dialogue moved as a transcript says) and :mod:`.tiny_model` (a tiny
 random GGUF model for tests, ``fsmdial tiny-model``).
 """

@@ -13,18 +13,20 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..runtime import Dialogue
+    from ..conversation import Conversation
     from ..trace import Act, ToolCall, TurnResult
 
 __all__ = [
     "ABSENT",
     "ANY",
+    "UNSET",
     "ExpectedAct",
     "ExpectedCall",
     "ExpectedTurn",
     "act",
     "call",
     "check_turn",
+    "expected_from_data",
     "pattern",
 ]
 
@@ -57,7 +59,11 @@ ANY: Any = _AnyValue()
 """Expected value that matches any value (a slot must still be set, an argument still present)."""
 
 ABSENT: Any = _Absent()
-"""Expected slot value meaning "this slot must not be set"."""
+"""Expected slot value meaning "this slot must not be set" (``slots={"day": ABSENT}``; in a data file
+``{"$absent": true}``). ``None`` is not that: no slot holds None, so expecting None always fails."""
+
+UNSET: Any = ABSENT
+"""The same marker as :data:`ABSENT`, by the other name people reach for."""
 
 Text = str | re.Pattern[str]
 """An exact text, or a compiled pattern that must be found in it (``re.search``)."""
@@ -164,10 +170,15 @@ class ExpectedTurn:
 
     * ``acts``: the bot's acts, in order; a string is an act name, :func:`act` says more;
     * ``messages``: the bot's messages, in order, exact strings or :func:`pattern` s;
-    * ``slots``: slot values after the turn (only those named; :data:`ABSENT`: not set);
+    * ``slots``: slot values after the turn (only those named; :data:`ABSENT`: not set); for an
+      :class:`~fsmdial.assistant.Assistant` a plain name is the active flow's slot, ``"flow.slot"`` that flow's;
     * ``tool_calls``: the tool calls of the turn, in order; a string is a tool name, :func:`call` says more;
     * ``node``: the node the dialogue is at after the turn; ``ended``: whether it is over;
-    * ``raises``: the turn must fail with this error (the session is then unchanged).
+    * ``raises``: the turn must fail with this error (the session is then unchanged);
+    * ``flow``: the flow that answered (an Assistant's; a Dialogue's is its own flow).
+
+    From data (:meth:`of` with a mapping, as JSON files give it) a value may be ``{"$pattern": regex}``,
+    ``{"$any": true}`` or ``{"$absent": true}`` (:func:`expected_from_data`).
     """
 
     user: str | None
@@ -178,6 +189,7 @@ class ExpectedTurn:
     node: str | None = None
     ended: bool | None = None
     raises: type[BaseException] | tuple[type[BaseException], ...] | None = None
+    flow: str | None = None
 
     @classmethod
     def start(cls, **expect: Any) -> ExpectedTurn:
@@ -202,7 +214,7 @@ class ExpectedTurn:
                 )
             if "user" not in spec:
                 raise TypeError("a scripted turn needs 'user' (the user's text, or None for the bot's opening)")
-            return cls(**spec)
+            return cls(**_turn_from_data(spec))
         raise TypeError(f"a scripted turn is an ExpectedTurn, a string, None or a mapping, not {type(spec).__name__}")
 
     @property
@@ -210,22 +222,72 @@ class ExpectedTurn:
         return "the bot's opening" if self.user is None else f"user said {self.user!r}"
 
 
-def check_turn(dialogue: Dialogue, turn: ExpectedTurn, result: TurnResult) -> list[str]:
-    """What differs between ``turn`` 's expectations and ``result`` (empty when it went as expected)."""
+def check_turn(dialogue: Conversation, turn: ExpectedTurn, result: TurnResult) -> list[str]:
+    """What differs between ``turn`` 's expectations and ``result`` (empty when it went as expected).
+
+    ``dialogue`` is the conversation the turn was played on: a Dialogue or an Assistant."""
     problems: list[str] = []
     if turn.acts is not None:
         problems.extend(_act_problems([expected_act(spec) for spec in turn.acts], result.acts))
     if turn.messages is not None:
         problems.extend(_message_problems(list(turn.messages), result.messages))
     if turn.slots is not None:
-        problems.extend(_slot_problems(dict(turn.slots), dialogue.slots))
+        for where, expected in _slots_by_flow(dict(turn.slots)).items():
+            try:
+                held = held_slots(dialogue, where)
+            except KeyError as exc:
+                problems.append(str(exc.args[0]))
+                continue
+            problems.extend(_slot_problems(expected, held, where))
     if turn.tool_calls is not None:
         problems.extend(_call_problems([expected_call(spec) for spec in turn.tool_calls], result.tool_calls))
     if turn.node is not None and result.node != turn.node:
         problems.append(f"node: expected {turn.node!r}, the dialogue is at {result.node!r}")
     if turn.ended is not None and result.ended != turn.ended:
         problems.append(f"ended: expected {turn.ended}, got {result.ended}")
+    if turn.flow is not None and answered_by(dialogue, result) != turn.flow:
+        problems.append(f"flow: expected {turn.flow!r}, {_answered(answered_by(dialogue, result))}")
     return problems
+
+
+def answered_by(conversation: Conversation, result: TurnResult) -> str | None:
+    """The flow that answered: an Assistant's result names it; a Dialogue's is its own flow."""
+    if result.flow is not None:
+        return result.flow
+    flow = getattr(conversation, "flow", None)
+    return getattr(flow, "name", None)
+
+
+def _answered(flow: str | None) -> str:
+    return "no flow answered (the assistant was choosing one)" if flow is None else f"{flow!r} answered"
+
+
+def _slots_by_flow(expected: dict[str, Any]) -> dict[str | None, dict[str, Any]]:
+    """Expected slots grouped by flow: ``"flow.slot"`` keys under the flow, plain names under None (the active
+    flow's; a slot name has no dot, a flow name may)."""
+    grouped: dict[str | None, dict[str, Any]] = {}
+    for key, want in expected.items():
+        flow, _, slot = key.rpartition(".")
+        grouped.setdefault(flow or None, {})[slot if flow else key] = want
+    return grouped
+
+
+def held_slots(conversation: Conversation, flow: str | None) -> dict[str, Any]:
+    """The slots a conversation holds: its (active flow's) own for ``flow`` None, else that flow's (an
+    Assistant's flow not started holds none). A flow the conversation does not have is a ``KeyError`` naming it."""
+    if flow is None:
+        return conversation.slots
+    dialogues = getattr(conversation, "dialogues", None)
+    if dialogues is None:  # a Dialogue: its own flow's name may be given
+        own = getattr(getattr(conversation, "flow", None), "name", None)
+        if flow != own:
+            raise KeyError(f"slots of flow {flow!r}: this dialogue runs flow {own!r}")
+        return conversation.slots
+    if flow not in getattr(conversation, "flows", {}):
+        known = ", ".join(sorted(getattr(conversation, "flows", {})))
+        raise KeyError(f"slots of flow {flow!r}: the assistant has no such flow (it has {known})")
+    dialogue = dialogues.get(flow)
+    return dict(dialogue.slots) if dialogue is not None else {}
 
 
 def expected_act(spec: ActSpec) -> ExpectedAct:
@@ -246,6 +308,49 @@ def expected_call(spec: CallSpec) -> ExpectedCall:
     if isinstance(spec, Mapping):
         return ExpectedCall(**spec)
     raise TypeError(f"an expected tool call is a tool name, call(...) or a mapping, not {type(spec).__name__}")
+
+
+def expected_from_data(value: Any) -> Any:
+    """An expected value as a data file (JSON) spells it: ``{"$pattern": regex}`` -> :func:`pattern`,
+    ``{"$any": true}`` -> :data:`ANY`, ``{"$absent": true}`` -> :data:`ABSENT`; anything else as it is."""
+    if isinstance(value, Mapping) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if key == "$pattern":
+            if not isinstance(inner, str):
+                raise TypeError(f'{{"$pattern": ...}} takes a regular expression, not {type(inner).__name__}')
+            return re.compile(inner)
+        if key in ("$any", "$absent"):
+            if inner is not True:
+                raise TypeError(f'write {{"{key}": true}}, not {{"{key}": {inner!r}}}')
+            return ANY if key == "$any" else ABSENT
+    return value
+
+
+def _values_from_data(values: Any) -> Any:
+    return {k: expected_from_data(v) for k, v in values.items()} if isinstance(values, Mapping) else values
+
+
+def _turn_from_data(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A scripted turn's mapping with the data spellings of expected values read (slots, messages, act texts,
+    tool call arguments and results)."""
+    turn = dict(spec)
+    if isinstance(turn.get("slots"), Mapping):
+        turn["slots"] = _values_from_data(turn["slots"])
+    if isinstance(turn.get("messages"), list):
+        turn["messages"] = [expected_from_data(m) for m in turn["messages"]]
+    if isinstance(turn.get("acts"), list):
+        turn["acts"] = [
+            {**a, "text": expected_from_data(a["text"])} if isinstance(a, Mapping) and "text" in a else a
+            for a in turn["acts"]
+        ]
+    if isinstance(turn.get("tool_calls"), list):
+        turn["tool_calls"] = [
+            {**c, **{k: _values_from_data(c[k]) for k in ("arguments", "result") if k in c}}
+            if isinstance(c, Mapping)
+            else c
+            for c in turn["tool_calls"]
+        ]
+    return turn
 
 
 def _list_problems(
@@ -285,17 +390,24 @@ def _message_problems(expected: list[Text], actual: list[str]) -> list[str]:
     return lines
 
 
-def _slot_problems(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+def _slot_problems(expected: dict[str, Any], actual: dict[str, Any], flow: str | None = None) -> list[str]:
     wrong = []
     for name, want in expected.items():
+        label = f"slot {flow}.{name}" if flow else f"slot {name}"
         if want is ABSENT:
             if name in actual:
-                wrong.append(f"slot {name}: expected not set, got {actual[name]!r}")
+                wrong.append(f"{label}: expected not set, got {actual[name]!r}")
         elif name not in actual:
-            wrong.append(f"slot {name}: expected {show_value(want)}, but it is not set")
+            hint = ABSENT_HINT if want is None else ""
+            wrong.append(f"{label}: expected {show_value(want)}, but it is not set{hint}")
         elif not _value_matches(want, actual[name]):
-            wrong.append(f"slot {name}: expected {show_value(want)}, got {actual[name]!r}")
+            wrong.append(f"{label}: expected {show_value(want)}, got {actual[name]!r}")
     return wrong
+
+
+ABSENT_HINT = (
+    ' (no slot holds None: to expect a slot that is not set, use fsmdial.testing.ABSENT, {"$absent": true} in a file)'
+)
 
 
 def _call_problems(expected: list[ExpectedCall], actual: list[ToolCall]) -> list[str]:
@@ -336,6 +448,8 @@ def show_text(value: Text) -> str:
 def show_value(value: Any) -> str:
     if value is ANY:
         return "any value"
+    if value is ABSENT:
+        return "not set"
     return show_text(value) if isinstance(value, re.Pattern) else shortened(value)
 
 

@@ -9,19 +9,25 @@ Installed with fsmdial (entry point ``pytest11``), so an application's test suit
   understander unless a GGUF model is given (``model=``, ``--fsmdial-model PATH`` or
   ``FSMDIAL_MODEL``); ``understander="rules"`` pins the rules whatever is configured;
 * ``fsmdial_clock``: a :class:`~fsmdial.testing.FrozenClock` (``.set(...)``, ``.advance(...)``);
-* ``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.ScriptedConversation` checking scripted turns;
+* ``fsmdial_assistant(flows, ...)``: an :class:`~fsmdial.assistant.Assistant` on several flows, with the same
+  tools, understander and clock as ``fsmdial_dialogue`` gives;
+* ``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.ScriptedConversation` checking scripted turns
+  (on a Dialogue or an Assistant);
 * ``fsmdial_bench``: :func:`~fsmdial.testing.bench_turn` / :func:`~fsmdial.testing.bench_conversation`
   bound to pytest-benchmark's ``benchmark`` fixture (``fsmdial_bench.turn(...)``, ``.conversation(...)``);
 * ``fsmdial_tools``: the tools ``fsmdial_dialogue`` uses when given none; override it in a conftest;
 * ``fsmdial_config``: the model and backend chosen on the command line or in the environment.
 
 Models are loaded once per test session and shared by the tests that use the same file and backend.
+
+Files named ``test_*.conversations.json`` are collected too: each conversation in one is a test, played on the
+file's flow (a Dialogue) or flows (an Assistant); see :mod:`fsmdial.testing.conversation_files`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,9 +37,13 @@ import pytest
 from ..understand.decoding.backends import BACKENDS  # the names only: importing it loads no backend
 from .bench import Bench
 from .clock import FrozenClock
-from .script import ScriptedConversation
+from .conversation_files import CONVERSATION_FILE, ConversationFile, ConversationFileError, load_conversation_file
+from .expectations import ExpectedTurn
+from .script import ConversationMismatch, ScriptedConversation
 
 if TYPE_CHECKING:
+    from ..assistant import Assistant
+    from ..conversation import Conversation
     from ..runtime import Dialogue
     from ..tables import FlowSource
 
@@ -199,6 +209,31 @@ def _load_model(cache: dict, path: Path, backend: str | None, source: str) -> An
     return understander
 
 
+def _choose_understander(
+    understander: Any, model: str | os.PathLike[str] | None, backend: str | None, config: FsmdialConfig, models: dict
+) -> Any:
+    """The understander a test asks for (see ``fsmdial_dialogue``): an object as given, ``"rules"``, ``"model"``,
+    a model file, or None (the configured model, else the rules)."""
+    __tracebackhide__ = True
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if model is not None:
+        if understander is not None:
+            raise ValueError("give either understander= or model=, not both")
+        return _load_model(models, Path(model), backend or config.backend, "model=")
+    if understander == "rules":
+        return _rules()
+    if understander == "model":
+        if config.model is None:
+            pytest.fail(f"fsmdial: understander='model' needs --fsmdial-model PATH or ${MODEL_ENV}", pytrace=False)
+        return _load_model(models, config.model, backend or config.backend, config.model_source)
+    if understander is None and config.model is not None:
+        return _load_model(models, config.model, backend or config.backend, config.model_source)
+    if isinstance(understander, str):
+        raise ValueError(f"understander {understander!r}: give 'rules', 'model' or an Understander object")
+    return understander
+
+
 @pytest.fixture
 def fsmdial_dialogue(
     fsmdial_flow: Callable[..., Any],
@@ -228,31 +263,55 @@ def fsmdial_dialogue(
         **kwargs: Any,
     ) -> Dialogue:
         __tracebackhide__ = True
-        if backend is not None and backend not in BACKENDS:
-            raise ValueError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-        if model is not None:
-            if understander is not None:
-                raise ValueError("give either understander= or model=, not both")
-            understander = _load_model(_fsmdial_models, Path(model), backend or fsmdial_config.backend, "model=")
-        elif understander == "rules":
-            understander = _rules()
-        elif understander == "model":
-            if fsmdial_config.model is None:
-                pytest.fail(f"fsmdial: understander='model' needs --fsmdial-model PATH or ${MODEL_ENV}", pytrace=False)
-            understander = _load_model(
-                _fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source
-            )
-        elif understander is None and fsmdial_config.model is not None:
-            understander = _load_model(
-                _fsmdial_models, fsmdial_config.model, backend or fsmdial_config.backend, fsmdial_config.model_source
-            )
-        elif isinstance(understander, str):
-            raise ValueError(f"understander {understander!r}: give 'rules', 'model' or an Understander object")
+        chosen = _choose_understander(understander, model, backend, fsmdial_config, _fsmdial_models)
         compiled = fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow
         return Dialogue(
             compiled,
             tools=fsmdial_tools if tools is None else tools,
-            understander=understander,
+            understander=chosen,
+            clock=clock or fsmdial_clock,
+            **kwargs,
+        )
+
+    return build
+
+
+@pytest.fixture
+def fsmdial_assistant(
+    fsmdial_flow: Callable[..., Any],
+    fsmdial_clock: FrozenClock,
+    fsmdial_tools: Any,
+    fsmdial_config: FsmdialConfig,
+    _fsmdial_models: dict,
+) -> Callable[..., Any]:
+    """``fsmdial_assistant(flows, *, tools=None, understander=None, model=None, backend=None, clock=None,
+    **kwargs)``: an :class:`~fsmdial.assistant.Assistant` on several flows, configured as ``fsmdial_dialogue``
+    configures a Dialogue (the same tools, understander, model and clock for every flow).
+
+    ``flows``: a list of paths (as for ``fsmdial_flow``), compiled classes or Flows. Other keywords
+    (``greeting=``) go to ``Assistant``.
+    """
+    from ..assistant import Assistant
+
+    def build(
+        flows: Sequence[FlowSource],
+        *,
+        tools: Any = None,
+        understander: Any = None,
+        model: str | os.PathLike[str] | None = None,
+        backend: str | None = None,
+        clock: Callable[[], Any] | None = None,
+        **kwargs: Any,
+    ) -> Assistant:
+        __tracebackhide__ = True
+        if isinstance(flows, (str, os.PathLike)) or not isinstance(flows, Sequence):
+            raise TypeError(f"fsmdial_assistant takes a list of flows, not {type(flows).__name__}")
+        chosen = _choose_understander(understander, model, backend, fsmdial_config, _fsmdial_models)
+        compiled = [fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow for flow in flows]
+        return Assistant(
+            compiled,
+            tools=fsmdial_tools if tools is None else tools,
+            understander=chosen,
             clock=clock or fsmdial_clock,
             **kwargs,
         )
@@ -267,9 +326,9 @@ def _rules() -> Any:
 
 
 @pytest.fixture
-def fsmdial_conversation() -> Callable[[Dialogue], ScriptedConversation]:
+def fsmdial_conversation() -> Callable[[Conversation], ScriptedConversation]:
     """``fsmdial_conversation(dialogue)``: a :class:`~fsmdial.testing.ScriptedConversation` (``.start``, ``.say``,
-    ``.run``)."""
+    ``.run``) on a Dialogue or an Assistant."""
     return ScriptedConversation
 
 
@@ -278,3 +337,55 @@ def fsmdial_bench(benchmark: Any) -> Bench:
     """Benchmark helpers on this test's ``benchmark``: ``.turn(dialogue, text)``,
     ``.conversation(dialogue, script)``."""
     return Bench(benchmark)
+
+
+# ------------------------------------------------------------------ conversation files
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """``test_*.conversations.json`` files (:mod:`fsmdial.testing.conversation_files`): one test per conversation."""
+    if CONVERSATION_FILE.match(file_path.name):
+        collector: pytest.Collector = ConversationFileCollector.from_parent(parent, path=file_path)
+        return collector
+    return None
+
+
+class ConversationFileCollector(pytest.File):
+    """A conversation file: its conversations, each a test played on the file's flow or flows."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            read = load_conversation_file(self.path)
+        except ConversationFileError as exc:
+            raise self.CollectError(str(exc)) from None
+        for name, turns in read.conversations.items():
+            yield ConversationItem.from_parent(self, name=name, callobj=_conversation_test(read, turns))
+
+
+class ConversationItem(pytest.Function):
+    """One conversation of a file, a test function taking the plugin's fixtures (so a conftest's
+    ``fsmdial_tools``, the run's model and the frozen clock apply as to a Python test)."""
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"conversation {self.name!r}"
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
+        if isinstance(excinfo.value, ConversationMismatch):  # it says everything: no traceback into the plugin
+            return f"{self.path.name}, conversation {self.name!r}\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+
+def _conversation_test(read: ConversationFile, turns: Sequence[ExpectedTurn]) -> Callable[..., None]:
+    def play(fsmdial_dialogue: Callable[..., Any], fsmdial_assistant: Callable[..., Any], fsmdial_clock: FrozenClock):
+        __tracebackhide__ = True
+        if read.now is not None:
+            fsmdial_clock.set(read.now)
+        conversation: Conversation
+        if read.assistant:
+            extra = {} if read.greeting is None else {"greeting": read.greeting}
+            conversation = fsmdial_assistant(list(read.flows), understander=read.understander, **extra)
+        else:
+            conversation = fsmdial_dialogue(read.flows[0], understander=read.understander)
+        ScriptedConversation(conversation).run(turns)
+
+    return play

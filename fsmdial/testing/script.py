@@ -1,4 +1,5 @@
-"""A scripted conversation: a :class:`Dialogue` driven through expected turns, each reply checked as it comes.
+"""A scripted conversation: a :class:`Dialogue` or an :class:`Assistant` driven through expected turns, each reply
+checked as it comes.
 
 A mismatch raises :class:`ConversationMismatch` (an ``AssertionError``) whose message names the turn, the
 user's text, what was expected and what happened, and the trace of that turn.
@@ -10,10 +11,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .display import format_acts, format_trace
-from .expectations import ExpectedTurn, check_turn, expected_act, show_args
+from .expectations import ExpectedTurn, answered_by, check_turn, expected_act, show_args
 
 if TYPE_CHECKING:
-    from ..runtime import Dialogue
+    from ..conversation import Conversation
     from ..trace import TurnResult
 
 __all__ = ["ConversationMismatch", "ScriptedConversation", "run_conversation"]
@@ -34,13 +35,14 @@ class ConversationMismatch(AssertionError):
 
 
 class ScriptedConversation:
-    """Drives a :class:`Dialogue` through scripted turns, checking each reply as it comes.
+    """Drives a :class:`Dialogue` (or an :class:`Assistant`: any :class:`~fsmdial.conversation.Conversation`)
+    through scripted turns, checking each reply as it comes.
 
     :meth:`start` and :meth:`say` take a turn's expectations as keywords (see :class:`ExpectedTurn`);
     :meth:`run` takes a whole script. ``results`` holds every reply so far.
     """
 
-    def __init__(self, dialogue: Dialogue):
+    def __init__(self, dialogue: Conversation):
         self.dialogue = dialogue
         self.results: list[TurnResult] = []
         self._done: list[tuple[ExpectedTurn, TurnResult | None]] = []
@@ -102,10 +104,15 @@ class ScriptedConversation:
         if result is not None:
             if turn.acts is not None and not any(problem.startswith("acts differ") for problem in problems):
                 lines.append("acts as expected: " + ", ".join(expected_act(spec).describe() for spec in turn.acts))
-            lines.append(f"bot replied (now at node {result.node}{', ended' if result.ended else ''}):")
+            # An Assistant's reply names its flow too; a Dialogue has one.
+            flow = answered_by(self.dialogue, result) if hasattr(self.dialogue, "dialogues") else None
+            at = f"flow {flow}, node {result.node}" if flow else f"node {result.node}"
+            lines.append(f"bot replied (now at {at}{', ended' if result.ended else ''}):")
             lines.append(format_acts(result.acts))
             if turn.slots is not None:
                 lines.append("slots now: " + (show_args(self.dialogue.slots) or "(none)"))
+                for name, dialogue in sorted(getattr(self.dialogue, "dialogues", {}).items()):
+                    lines.append(f"  {name}: " + (show_args(dialogue.slots) or "(none)"))
             lines.append(f"trace of turn {index}:")
             lines.append(format_trace(result.trace))
         if self._done:
@@ -122,7 +129,7 @@ class ScriptedConversation:
 
 
 def run_conversation(
-    dialogue: Dialogue, script: Iterable[ExpectedTurn | str | None | Mapping[str, Any]]
+    dialogue: Conversation, script: Iterable[ExpectedTurn | str | None | Mapping[str, Any]]
 ) -> list[TurnResult]:
     """Play ``script`` on ``dialogue``, checking every turn (see :class:`ScriptedConversation`)."""
     __tracebackhide__ = True

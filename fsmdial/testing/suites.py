@@ -53,7 +53,7 @@ from ..flow import ExternalActionNode, Flow, SlotArg
 from ..trace import ToolCall
 from ..understand.factory import add_model_arguments, understander_from_arguments
 from ..userfiles import parse_json, read_text
-from .expectations import ANY, ExpectedCall, ExpectedTurn, check_turn
+from .expectations import ABSENT, ANY, ExpectedCall, ExpectedTurn, check_turn, expected_from_data
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "customer_conversations" / "suite.jsonl"
 
@@ -181,18 +181,11 @@ def _expected_call(spec: Any) -> ExpectedCall:
 
 
 def _expected_values(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Argument values as :class:`ExpectedCall` takes them: ``{"$pattern": regex}`` -> a pattern,
-    ``{"$any": true}`` -> ANY."""
+    """Argument values as :class:`ExpectedCall` takes them (``{"$pattern": regex}``, ``{"$any": true}``: see
+    :func:`~fsmdial.testing.expected_from_data`)."""
     if arguments is None:
         return None
-    values = {}
-    for name, value in arguments.items():
-        if isinstance(value, Mapping) and set(value) == {"$pattern"}:
-            value = re.compile(value["$pattern"])
-        elif isinstance(value, Mapping) and set(value) == {"$any"}:
-            value = ANY
-        values[name] = value
-    return values
+    return {name: expected_from_data(value) for name, value in arguments.items()}
 
 
 def _flow_path(name: str, suite: Path, where: str) -> Path:
@@ -259,9 +252,12 @@ class Outcome:
 
 
 def _shown(value: Any) -> Any:
-    """An expected value as JSON: a pattern as ``{"$pattern": ...}``, ANY as ``{"$any": true}``."""
+    """An expected value as JSON: a pattern as ``{"$pattern": ...}``, ANY as ``{"$any": true}``, ABSENT as
+    ``{"$absent": true}``."""
     if isinstance(value, re.Pattern):
         return {"$pattern": value.pattern}
+    if value is ABSENT:
+        return {"$absent": True}
     return {"$any": True} if value is ANY else value
 
 

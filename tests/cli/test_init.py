@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +19,7 @@ from fsmdial.errors import FsmdialError
 from fsmdial.scaffold import STARTER_FILES, DirectoryNotEmpty, write_project
 
 FILES = {"README.md", "flow.json", "tools.py", "conftest.py", "test_flow.py", "pyproject.toml"}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fsmdial(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -133,3 +139,71 @@ def test_init_makes_the_directory_and_refuses_a_file(tmp_path, capsys):
     (tmp_path / "file").write_text("x")
     assert main(["init", str(tmp_path / "file")]) == 1
     assert "is a file" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ a value's words in a sentence with its noun
+
+
+def _texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for inner in value.values():
+            yield from _texts(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _texts(inner)
+
+
+def doubled_nouns(document: dict[str, Any]) -> list[str]:
+    """Templates where a categorical slot is followed by the noun one of its values ends with: "your {bike} bike"
+    reads "your e-bike bike" for the value "e-bike" (and "{box} boxes" "fruit box boxes")."""
+    nouns = {
+        slot["name"]: {re.split(r"[\s-]+", str(value).casefold())[-1] for value in slot["values"]}
+        for node in document.get("nodes", [])
+        if isinstance(node.get("slots"), list)
+        for slot in node["slots"]
+        if slot.get("type") == "categorical" and slot.get("values")
+    }
+    found = []
+    for text in _texts(document.get("nodes", [])) if nouns else ():
+        for placeholder in re.finditer(r"\{(\w+)(?::[^}]*)?\}\s+(\w+)", text):
+            slot, word = placeholder.group(1), placeholder.group(2).casefold()
+            if slot in nouns and {word, word.removesuffix("s"), word.removesuffix("es")} & nouns[slot]:
+                found.append(text)
+    return found
+
+
+def test_the_doubled_noun_check_finds_the_starters_old_sentence():
+    bike = {"name": "bike", "type": "categorical", "values": ["road", "e-bike"]}
+    old = {"nodes": [{"id": "ask", "type": "request", "slots": [bike]}, {"id": "ok", "message": "your {bike} bike"}]}
+    assert doubled_nouns(old) == ["your {bike} bike"]
+    boxes = {**bike, "name": "box", "values": ["fruit box"]}
+    assert doubled_nouns({"nodes": [{"slots": [boxes], "message": "two {box} boxes"}]}) == ["two {box} boxes"]
+    assert doubled_nouns({"nodes": [{"slots": [bike], "message": "your {bike} (a bike)"}]}) == []
+
+
+def test_no_message_of_the_starter_or_the_shipped_flows_doubles_a_values_noun():
+    documents = {"starter flow.json": json.loads(STARTER_FILES["flow.json"])}
+    for path in [*ROOT.glob("flows/**/*.json"), *ROOT.glob("examples/**/*.json")]:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(document, dict) and isinstance(document.get("nodes"), list):
+            documents[str(path.relative_to(ROOT))] = document
+    assert len(documents) > 5
+    assert {name: found for name, document in documents.items() if (found := doubled_nouns(document))} == {}
+
+
+def test_the_starter_says_an_e_bike_is_an_electric_bike():
+    from fsmdial.runtime import Dialogue
+    from fsmdial.understand.rules import RulesUnderstander
+
+    flow = json.loads(STARTER_FILES["flow.json"])
+    dialogue = Dialogue(
+        flow, stand_in_tools=True, understander=RulesUnderstander(), clock=lambda: dt.datetime(2025, 6, 13, 12)
+    )
+    dialogue.start()
+    for said in ("I'm Sam Jones, my number is 07700 900123", "an e-bike", "the brakes squeak"):
+        dialogue.turn(said)
+    assert dialogue.slots["bike"] == "electric"
+    (confirmation,) = dialogue.turn("tomorrow at 10am").messages
+    assert "your electric bike (the brakes squeak)" in confirmation and "e-bike bike" not in confirmation

@@ -219,7 +219,11 @@ def test_bounds_that_leave_a_date_or_depend_on_the_clock_are_accepted(earliest: 
     assert (slot.earliest, slot.latest) == (earliest, latest)
 
 
-EXAMPLE_FLOWS = sorted([*REPO.glob("flows/*.json"), *REPO.glob("flows/star/*.json"), *REPO.glob("examples/**/*.json")])
+EXAMPLE_FLOWS = sorted(  # an example's conversation files (test_*.conversations.json) are tests, not flows
+    path
+    for path in [*REPO.glob("flows/*.json"), *REPO.glob("flows/star/*.json"), *REPO.glob("examples/**/*.json")]
+    if not path.name.endswith(".conversations.json")
+)
 
 
 def test_categorical_values_the_engine_cannot_tell_apart_are_a_validation_error() -> None:
