@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .clauses import TAG_QUESTION, clauses, negation_scope
 from .text import normalize
 
 
@@ -132,6 +133,10 @@ AFFIRM = _phrases(
     "indeed",
     "true",
     "that works",
+    "that would work",
+    "that will work",
+    "that'd work",
+    "that'll work",
     "works for me",
     "all good",
     "lovely",
@@ -165,6 +170,49 @@ AFFIRM = _phrases(
     "do it please",
 )
 """Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
+POLITE_TAIL = _phrases(
+    "that's",
+    "that is",
+    "that'd be",
+    "that would be",
+    "that will be",
+    "that'll be",
+    "it's",
+    "it is",
+    "it'd be",
+    "it would be",
+    "this is",
+    "would be",
+    "will be",
+    "that",
+    "it",
+    "sounds",
+    "looks",
+    "seems",
+    "works",
+    "would work",
+    "will work",
+    "to me",
+    "for me",
+    "with me",
+    "go on",
+    "then",
+    "really",
+    "very",
+    "so",
+    "just",
+    "quite",
+    "all",
+    "much",
+    "handy",
+    "ideal",
+    "spot on",
+    "you got it",
+    "i do",
+    "i will",
+)
+"""The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me"): in a clause
+that says yes these words say nothing more; alone ("that's it" without a yes word) they are no yes."""
 DENY = _phrases(
     "no",
     "nope",
@@ -442,12 +490,16 @@ def read_acts(text: str) -> Acts:
     leftover = norm
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
-    only_social = not leftover.strip()
+    only_social = not leftover.strip() or all(_social_clause(normalize(clause)) for clause in clauses(text))
     # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
     stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
-    question = "?" in text or bool(QUESTION_START.match(front))
+    question = (
+        "?" in text
+        or bool(QUESTION_START.match(front))
+        or any(TAG_QUESTION.search(clause) for clause in clauses(text))  # "terrible weather today, isn't it"
+    )
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
     # ("a transfer to an account I don't know").
     preference = [found for pattern in (NO_PREFERENCE, NO_PREFERENCE_FORMS) if (found := pattern.search(norm))]
@@ -471,6 +523,16 @@ def read_acts(text: str) -> Acts:
         rest=rest,
         only_social=only_social,
     )
+
+
+def _social_clause(clause: str) -> bool:
+    """Is a (normalised) clause nothing but social words, a yes with its polite frame counted as social?"""
+    leftover = clause
+    for pattern in _SOCIAL:
+        leftover = pattern.sub(" ", leftover)
+    if not leftover.strip():
+        return True
+    return bool(AFFIRM.search(GREETINGS.sub(" ", clause))) and not POLITE_TAIL.sub(" ", leftover).strip()
 
 
 _NOT_HAVE = re.compile(r"(?<![\w'])(?:don't|do not|dont|can't|cannot|can not)\s+(?:have|find|get|see|reach)(?![\w'])")
@@ -523,12 +585,6 @@ def second_thoughts(text: str) -> str | None:
 _REFUSAL = re.compile(r"(?<![\w'])(?:rather not|prefer not|won't say|not (?:going|willing) to)(?![\w'])")
 
 
-_CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
-    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
-)
-_NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
-
-
 _ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's)\b")
 """A clause that asks the agent something ("how many does one box feed", "what sizes do you have")."""
 
@@ -537,9 +593,9 @@ _ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|wh
 def without_questions(text: str) -> str:
     """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
     question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
-    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
-    kept = [c for c in clauses if not _ASKS.match(normalize(c))]
-    return text if len(kept) == len(clauses) else ", ".join(kept)  # no question clause: the text as written
+    parts = clauses(text)
+    kept = [c for c in parts if not (_ASKS.match(normalize(c)) or TAG_QUESTION.search(c))]
+    return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
 
 
 @lru_cache(maxsize=1024)
@@ -547,7 +603,14 @@ def split_negated(text: str) -> tuple[str, str]:
     """``text`` cut into what it says and what it rules out: the clauses with a "not" ("sure, just not at 7pm",
     "fine but not for 4 people", "I can't do Friday") go to the second part. A bare "no" in front of a value is
     a correction ("no, five people"), not a negation of it."""
-    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
-    said = [c for c in clauses if not _NEGATION.search(c)]
-    ruled_out = [c for c in clauses if _NEGATION.search(c)]
+    said: list[str] = []
+    ruled_out: list[str] = []
+    for clause in clauses(text):
+        scope = negation_scope(clause)
+        if scope is None:
+            said.append(clause)
+        else:  # "my e-bike's battery won't charge": the bike is said, only "won't charge" is negated
+            if clause[:scope].strip():
+                said.append(clause[:scope].strip())
+            ruled_out.append(clause[scope:])
     return ", ".join(said), ", ".join(ruled_out)
