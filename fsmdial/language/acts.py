@@ -22,12 +22,12 @@ from .clauses import TAG_QUESTION, clauses, negation_scope
 from .text import normalize
 
 
-def _phrases(*items: str) -> re.Pattern[str]:
+def phrase_pattern(*items: str) -> re.Pattern[str]:
     """One pattern for whole-word phrases of normalised text (longest first)."""
     return re.compile(r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, items), key=len, reverse=True)) + r")(?![\w'])")
 
 
-GREETINGS = _phrases(
+GREETINGS = phrase_pattern(
     "hi",
     "hello",
     "hey",
@@ -50,7 +50,7 @@ GREETINGS = _phrases(
     "hello again",
     "hi again",
 )
-THANKS = _phrases(
+THANKS = phrase_pattern(
     "thanks",
     "thank you",
     "thx",
@@ -63,7 +63,7 @@ THANKS = _phrases(
     "thanks so much",
     "many thanks",
 )
-BYE = _phrases(
+BYE = phrase_pattern(
     "bye",
     "goodbye",
     "good bye",
@@ -75,7 +75,7 @@ BYE = _phrases(
     "have a good day",
     "have a great day",
 )
-AFFIRM = _phrases(
+AFFIRM = phrase_pattern(
     "yes",
     "yess",
     "yesss",
@@ -170,7 +170,7 @@ AFFIRM = _phrases(
     "do it please",
 )
 """Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
-POLITE_TAIL = _phrases(
+POLITE_TAIL = phrase_pattern(
     "that's",
     "that is",
     "that'd be",
@@ -213,7 +213,7 @@ POLITE_TAIL = _phrases(
 )
 """The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me"): in a clause
 that says yes these words say nothing more; alone ("that's it" without a yes word) they are no yes."""
-DENY = _phrases(
+DENY = phrase_pattern(
     "no",
     "nope",
     "nah",
@@ -236,7 +236,7 @@ DENY = _phrases(
     "cancel",
     "stop",
 )
-HEDGE = _phrases(
+HEDGE = phrase_pattern(
     "but",
     "though",
     "although",
@@ -296,7 +296,7 @@ def leads(norm: str, start: int) -> bool:
     return norm[:start].count(" ") < LEADING_WORDS
 
 
-DONT_KNOW = _phrases(
+DONT_KNOW = phrase_pattern(
     "i don't know",
     "don't know",
     "do not know",
@@ -325,7 +325,7 @@ DONT_KNOW = _phrases(
     "let me see",
     "let me ask",
 )
-NO_PREFERENCE = _phrases(
+NO_PREFERENCE = phrase_pattern(
     "doesn't matter",
     "does not matter",
     "don't care",
@@ -359,7 +359,7 @@ NO_PREFERENCE_FORMS = re.compile(
 )
 """No-preference phrasings with a word inside ("I don't really care about the area", "any area is fine", "no
 particular type of food"), read in MultiWOZ's users' turns marked dontcare."""
-STALL = _phrases(
+STALL = phrase_pattern(
     "hmm",
     "hmmm",
     "umm",
@@ -380,7 +380,7 @@ STALL = _phrases(
     "thinking",
     "let me see",
 )
-FOR_NOW = _phrases(
+FOR_NOW = phrase_pattern(
     "yet",
     "hang on",
     "hold on",
@@ -401,7 +401,7 @@ FOR_NOW = _phrases(
 )
 """Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
 the user will give the value in a moment, it is no refusal ("I don't have it on me" alone still is one)."""
-FILLER = _phrases(
+FILLER = phrase_pattern(
     "pls",
     "plz",
     "um",

@@ -30,11 +30,13 @@ from ...language import (
     Acts,
     approximate_clock,
     find_numbers,
+    gives_up,
     impossible_date,
     is_name_word,
     leads,
     name_at,
     normalize,
+    only_refuses,
     parse_yes_no,
     read_acts,
     read_clock,
@@ -44,6 +46,7 @@ from ...language import (
     second_thoughts,
     split_negated,
     without_questions,
+    without_task_statements,
     without_wish,
 )
 from ...slots import KINDS
@@ -322,6 +325,8 @@ class RulesUnderstander:
         contained = [(length, intent) for phrase, length, intent in tables.phrases if phrase in padded]
         if contained:
             return max(contained)[1]
+        if tables.goodbye and gives_up(text):  # "never mind, forget it": the flow's goodbye, never a value
+            return GOODBYE
         if not (tables.decline or tables.goodbye):
             return None
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
@@ -331,6 +336,7 @@ class RulesUnderstander:
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
+            and not (_free_text(tables, tables.asked) and not only_refuses(text))  # a description refuses nothing
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
@@ -398,7 +404,8 @@ class RulesUnderstander:
             KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
-            and not (acts.holds_no_value and not (acts.request and _free_text(tables, asked)))
+            and not (acts.holds_no_value and not (_free_text(tables, asked) and _describes(acts, text)))
+            and not gives_up(text)
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
@@ -406,7 +413,9 @@ class RulesUnderstander:
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
                 # A name loses the filler in front of it ("uh, it's Pickles"); free text is kept as said.
                 is_name = _slot_lead(asked.name, asked.description)[1]
-                parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else text)
+                reply = without_task_statements(text)  # "I'd like to book a transfer" answers no question
+                if reply == text or not read_acts(reply).only_social:
+                    parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else reply)
             elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = formed
 
@@ -605,6 +614,14 @@ def _answer(text: str, acts: Acts) -> str | None:
 def _plain_answer(text: str) -> str | None:
     acts = read_acts(text)
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
+
+
+def _describes(acts: Acts, text: str) -> bool:
+    """Does a reply to a free-text question say something ("can you move it to tomorrow?", "not sure really, a
+    knocking from underneath"), though it asks or starts with a don't-know?"""
+    return acts.request or (
+        acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text)
+    )
 
 
 def _only_yes_or_no(text: str) -> bool:
