@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from .acts import AFFIRM, DENY, DONT_KNOW, FILLER, GREETINGS, THANKS, phrase_pattern
+from .addresses import RULED_OUT_AFTER
 from .clauses import clauses
 from .phrases import DECLINE_PATTERN
 from .text import normalize
@@ -102,3 +103,13 @@ def _front(norm: str) -> str:
         if found is None or found.end() == 0:
             return norm
         norm = norm[found.end() :].lstrip()
+
+
+_RULED_OUT_TAIL = re.compile(r"(?=[,;])" + RULED_OUT_AFTER.pattern + r"[^,;.!?]+[.!?]*\s*$", re.I)
+
+
+def without_ruled_out(text: str) -> str:
+    """A text value without the one it was put in place of, said after it ("Church Lane, not Church Street" ->
+    "Church Lane"): the address's reading of "12 Elm Street, not 21", for every text value."""
+    tail = _RULED_OUT_TAIL.search(text)
+    return text[: tail.start()].rstrip() if tail is not None and tail.start() > 0 else text

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Protocol
 
-from ...flow import Slot, search_regex
+from ...flow import Slot, fold, search_regex
 from ...language import (
     GREETING_PATTERN,
     LEAD_IN_PATTERN,
@@ -20,6 +20,7 @@ from ...language import (
     Acts,
     find_name,
     name_at,
+    without_ruled_out,
 )
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
@@ -36,6 +37,8 @@ class NameTables(Protocol):
     def name_slot(self) -> Slot | None: ...
     @property
     def name_given(self) -> bool: ...
+    @property
+    def any_value(self) -> re.Pattern[str] | None: ...
 
 
 def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: Parse) -> bool:
@@ -57,6 +60,8 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
             or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
             or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None)
         )
+        if name is not None and tables.any_value is not None and tables.any_value.fullmatch(fold(name)):
+            name = None  # "city" answered to the name question is another slot's value, no one's name
         if name is not None:
             parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
             if cued is not None:
@@ -96,6 +101,10 @@ def slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None,
     return re.compile(pattern, re.I), "name" in words
 
 
+_FILLER_FRONT = re.compile(
+    r"^(?:(?:um+|uhm*|erm*|hmm+|ah|oh|well|so|ok(?:ay)?|right|sorry|yes|yeah|no)\s*[,.!\u2026-]+\s*)+", re.I
+)
+"""Filler set off in front of a value ("um, it's 5 Oak Road"); "no heat from the radiator" keeps its "no"."""
 _CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
 """Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
 _SEND_TO = re.compile(
@@ -151,6 +160,8 @@ def string_value(slot: Slot, text: str) -> str:
         return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
+    value = _FILLER_FRONT.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
     value = _SEND_TO.sub("", value)
+    value = without_ruled_out(value)  # "Church Lane, not Church Street": the one put in place
     return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
