@@ -55,6 +55,7 @@ THANKS = phrase_pattern(
     "thank you",
     "thx",
     "ty",
+    "ta",
     "cheers",
     "much appreciated",
     "appreciate it",
@@ -77,6 +78,8 @@ BYE = phrase_pattern(
 )
 AFFIRM = phrase_pattern(
     "yes",
+    "ye",
+    "yeh",
     "yess",
     "yesss",
     "all correct",
@@ -172,12 +175,14 @@ AFFIRM = phrase_pattern(
 """Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
 POLITE_TAIL = phrase_pattern(
     "that's",
+    "thats",
     "that is",
     "that'd be",
     "that would be",
     "that will be",
     "that'll be",
     "it's",
+    "its",
     "it is",
     "it'd be",
     "it would be",
