@@ -241,6 +241,19 @@ def test_a_description_is_never_a_refusal(said):
     assert [call["arguments"]["fraud_report"] for call in dialogue.session.calls.values()] == [said]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I lost my chain on the way home and now the pedals spin freely",
+        "not sure really, a sort of knocking from underneath when I go over bumps",
+    ],
+)
+def test_a_description_is_no_refusal_where_the_flow_has_no_example_like_it(said):
+    dialogue = play(REPAIR, "road bike", said)
+    assert dialogue.slots["problem"] == said and not dialogue.ended
+    assert dialogue.session.history[-1] == ("bot", "What name shall I put it under?")
+
+
 def test_a_dont_know_in_front_of_a_description_is_the_description():
     said = "not sure really, a sort of knocking from underneath when I go over bumps"
     assert play(REPAIR, "road bike", said).slots["problem"] == said
