@@ -495,11 +495,13 @@ def read_acts(text: str) -> Acts:
     leftover = norm
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
-    only_social = not leftover.strip() or all(_social_clause(normalize(clause)) for clause in clauses(text))
+    plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
+    affirm = bool(AFFIRM.search(plain))
+    # a polite tail is social only in a clause that says yes ("yes please, that'd be lovely")
+    only_social = not leftover.strip() or (affirm and all(_social_clause(normalize(c)) for c in clauses(text)))
     # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
     stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
-    plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
     question = (
         "?" in text
         or bool(QUESTION_START.match(front))
@@ -515,7 +517,7 @@ def read_acts(text: str) -> Acts:
         greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
         thank=bool(THANKS.search(norm)),
         bye=bool(BYE.search(norm)),
-        affirm=bool(AFFIRM.search(plain)),
+        affirm=affirm,
         deny=bool(DENY.search(norm)) or "n't" in norm,
         hedge=bool(HEDGE.search(norm)),
         question=question,
