@@ -50,6 +50,7 @@ from .phrases import (
     THANKS_ONLY_PATTERN,
     correction_end,
 )
+from .statements import gives_up, only_refuses, without_ruled_out, without_task_statements
 from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
 from .times import (
     TWELVE_HOUR,
@@ -119,4 +120,8 @@ __all__ = [
     "says_only_when",
     "split_negated",
     "without_questions",
+    "gives_up",
+    "only_refuses",
+    "without_task_statements",
+    "without_ruled_out",
 ]

@@ -18,15 +18,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .clauses import TAG_QUESTION, clauses, negation_scope
 from .text import normalize
 
 
-def _phrases(*items: str) -> re.Pattern[str]:
+def phrase_pattern(*items: str) -> re.Pattern[str]:
     """One pattern for whole-word phrases of normalised text (longest first)."""
     return re.compile(r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, items), key=len, reverse=True)) + r")(?![\w'])")
 
 
-GREETINGS = _phrases(
+GREETINGS = phrase_pattern(
     "hi",
     "hello",
     "hey",
@@ -49,11 +50,12 @@ GREETINGS = _phrases(
     "hello again",
     "hi again",
 )
-THANKS = _phrases(
+THANKS = phrase_pattern(
     "thanks",
     "thank you",
     "thx",
     "ty",
+    "ta",
     "cheers",
     "much appreciated",
     "appreciate it",
@@ -62,7 +64,7 @@ THANKS = _phrases(
     "thanks so much",
     "many thanks",
 )
-BYE = _phrases(
+BYE = phrase_pattern(
     "bye",
     "goodbye",
     "good bye",
@@ -74,8 +76,10 @@ BYE = _phrases(
     "have a good day",
     "have a great day",
 )
-AFFIRM = _phrases(
+AFFIRM = phrase_pattern(
     "yes",
+    "ye",
+    "yeh",
     "yess",
     "yesss",
     "all correct",
@@ -132,6 +136,10 @@ AFFIRM = _phrases(
     "indeed",
     "true",
     "that works",
+    "that would work",
+    "that will work",
+    "that'd work",
+    "that'll work",
     "works for me",
     "all good",
     "lovely",
@@ -165,7 +173,52 @@ AFFIRM = _phrases(
     "do it please",
 )
 """Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
-DENY = _phrases(
+POLITE_TAIL = phrase_pattern(
+    "that's",
+    "thats",
+    "that is",
+    "that'd be",
+    "that would be",
+    "that will be",
+    "that'll be",
+    "it's",
+    "its",
+    "it is",
+    "it'd be",
+    "it would be",
+    "this is",
+    "would be",
+    "will be",
+    "that",
+    "it",
+    "sounds",
+    "looks",
+    "seems",
+    "works",
+    "would work",
+    "will work",
+    "to me",
+    "for me",
+    "with me",
+    "go on",
+    "then",
+    "really",
+    "very",
+    "so",
+    "just",
+    "quite",
+    "all",
+    "much",
+    "handy",
+    "ideal",
+    "spot on",
+    "you got it",
+    "i do",
+    "i will",
+)
+"""The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me"): in a clause
+that says yes these words say nothing more; alone ("that's it" without a yes word) they are no yes."""
+DENY = phrase_pattern(
     "no",
     "nope",
     "nah",
@@ -188,7 +241,7 @@ DENY = _phrases(
     "cancel",
     "stop",
 )
-HEDGE = _phrases(
+HEDGE = phrase_pattern(
     "but",
     "though",
     "although",
@@ -248,7 +301,7 @@ def leads(norm: str, start: int) -> bool:
     return norm[:start].count(" ") < LEADING_WORDS
 
 
-DONT_KNOW = _phrases(
+DONT_KNOW = phrase_pattern(
     "i don't know",
     "don't know",
     "do not know",
@@ -277,7 +330,7 @@ DONT_KNOW = _phrases(
     "let me see",
     "let me ask",
 )
-NO_PREFERENCE = _phrases(
+NO_PREFERENCE = phrase_pattern(
     "doesn't matter",
     "does not matter",
     "don't care",
@@ -311,7 +364,7 @@ NO_PREFERENCE_FORMS = re.compile(
 )
 """No-preference phrasings with a word inside ("I don't really care about the area", "any area is fine", "no
 particular type of food"), read in MultiWOZ's users' turns marked dontcare."""
-STALL = _phrases(
+STALL = phrase_pattern(
     "hmm",
     "hmmm",
     "umm",
@@ -332,7 +385,7 @@ STALL = _phrases(
     "thinking",
     "let me see",
 )
-FOR_NOW = _phrases(
+FOR_NOW = phrase_pattern(
     "yet",
     "hang on",
     "hold on",
@@ -353,7 +406,7 @@ FOR_NOW = _phrases(
 )
 """Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
 the user will give the value in a moment, it is no refusal ("I don't have it on me" alone still is one)."""
-FILLER = _phrases(
+FILLER = phrase_pattern(
     "pls",
     "plz",
     "um",
@@ -442,12 +495,18 @@ def read_acts(text: str) -> Acts:
     leftover = norm
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
-    only_social = not leftover.strip()
+    plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
+    affirm = bool(AFFIRM.search(plain))
+    # a polite tail is social only in a clause that says yes ("yes please, that'd be lovely")
+    only_social = not leftover.strip() or (affirm and all(_social_clause(normalize(c)) for c in clauses(text)))
     # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
     stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
-    plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
-    question = "?" in text or bool(QUESTION_START.match(front))
+    question = (
+        "?" in text
+        or bool(QUESTION_START.match(front))
+        or any(TAG_QUESTION.search(clause) for clause in clauses(text))  # "terrible weather today, isn't it"
+    )
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
     # ("a transfer to an account I don't know").
     preference = [found for pattern in (NO_PREFERENCE, NO_PREFERENCE_FORMS) if (found := pattern.search(norm))]
@@ -458,7 +517,7 @@ def read_acts(text: str) -> Acts:
         greet=bool(GREETINGS.search(norm)) and bool(GREETINGS.match(normalize(text))),
         thank=bool(THANKS.search(norm)),
         bye=bool(BYE.search(norm)),
-        affirm=bool(AFFIRM.search(plain)),
+        affirm=affirm,
         deny=bool(DENY.search(norm)) or "n't" in norm,
         hedge=bool(HEDGE.search(norm)),
         question=question,
@@ -471,6 +530,16 @@ def read_acts(text: str) -> Acts:
         rest=rest,
         only_social=only_social,
     )
+
+
+def _social_clause(clause: str) -> bool:
+    """Is a (normalised) clause nothing but social words, a yes with its polite frame counted as social?"""
+    leftover = clause
+    for pattern in _SOCIAL:
+        leftover = pattern.sub(" ", leftover)
+    if not leftover.strip():
+        return True
+    return bool(AFFIRM.search(GREETINGS.sub(" ", clause))) and not POLITE_TAIL.sub(" ", leftover).strip()
 
 
 _NOT_HAVE = re.compile(r"(?<![\w'])(?:don't|do not|dont|can't|cannot|can not)\s+(?:have|find|get|see|reach)(?![\w'])")
@@ -523,12 +592,6 @@ def second_thoughts(text: str) -> str | None:
 _REFUSAL = re.compile(r"(?<![\w'])(?:rather not|prefer not|won't say|not (?:going|willing) to)(?![\w'])")
 
 
-_CLAUSE = re.compile(  # a period between digits ("8.30pm") ends no clause
-    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
-)
-_NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
-
-
 _ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's)\b")
 """A clause that asks the agent something ("how many does one box feed", "what sizes do you have")."""
 
@@ -537,9 +600,9 @@ _ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|wh
 def without_questions(text: str) -> str:
     """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
     question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
-    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
-    kept = [c for c in clauses if not _ASKS.match(normalize(c))]
-    return text if len(kept) == len(clauses) else ", ".join(kept)  # no question clause: the text as written
+    parts = clauses(text)
+    kept = [c for c in parts if not (_ASKS.match(normalize(c)) or TAG_QUESTION.search(c))]
+    return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
 
 
 @lru_cache(maxsize=1024)
@@ -547,7 +610,14 @@ def split_negated(text: str) -> tuple[str, str]:
     """``text`` cut into what it says and what it rules out: the clauses with a "not" ("sure, just not at 7pm",
     "fine but not for 4 people", "I can't do Friday") go to the second part. A bare "no" in front of a value is
     a correction ("no, five people"), not a negation of it."""
-    clauses = [c for c in _CLAUSE.split(text.replace("\u2019", "'")) if c and c.strip()]
-    said = [c for c in clauses if not _NEGATION.search(c)]
-    ruled_out = [c for c in clauses if _NEGATION.search(c)]
+    said: list[str] = []
+    ruled_out: list[str] = []
+    for clause in clauses(text):
+        scope = negation_scope(clause)
+        if scope is None:
+            said.append(clause)
+        else:  # "my e-bike's battery won't charge": the bike is said, only "won't charge" is negated
+            if clause[:scope].strip():
+                said.append(clause[:scope].strip())
+            ruled_out.append(clause[scope:])
     return ", ".join(said), ", ".join(ruled_out)

@@ -169,8 +169,9 @@ _CUE = (
 the words of a correction ("no, it's ...", "make it ...")."""
 _CUE_BEFORE = re.compile(r"(?<![\w'’])" + _CUE + r"\s*[:,]?\s*$", re.I)
 _CUE_FIRST = re.compile(r"^" + _CUE + r"\s*[:,]?\s", re.I)
-_CORRECTED = re.compile(r"\s*[,;]?\s*(?:and\s+)?not\s+(?:at\s+|from\s+|in\s+|the\s+)?", re.I)
-"""An address put in place of another right after it: "12 Elm Street, not 21"."""
+RULED_OUT_AFTER = re.compile(r"\s*[,;]?\s*(?:and\s+)?not\s+(?:at\s+|from\s+|in\s+|the\s+)?", re.I)
+"""A value put in place of another right after it: "12 Elm Street, not 21" (text values too: "the blue one, not the
+red one", :func:`fsmdial.language.statements.without_ruled_out`)."""
 _CORRECTED_BEFORE = re.compile(
     r"(?<![\w'’])not\s+(?:at\s+|from\s+)?\d{1,5}[A-Za-z]?\s*(?:[,;]|\s+but\s+)\s*(?:it['’]?s\s+|it\s+is\s+)?$", re.I
 )
@@ -472,7 +473,7 @@ def _found(text: str) -> tuple[tuple[int, int, _Address], ...]:
 
 def _correction_end(text: str, end: int) -> int:
     """``end`` after the address a correction rules out ("12 Elm Street, not 21", "..., not 21 Elm Street")."""
-    tail = _CORRECTED.match(text, end)
+    tail = RULED_OUT_AFTER.match(text, end)
     if tail is None:
         return end
     other = _address_at(text, tail.end())

@@ -71,8 +71,10 @@ GREETING_PATTERN = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|
 """A greeting in front of an answer ("hi, Jane")."""
 SELF_INTRODUCTION_PATTERN = re.compile(r"^(?:i'?m|i am|this is|call me|it'?s)\s+", re.I)
 """The words in front of a name ("I'm Jane", "call me Jane")."""
-LEAD_IN_PATTERN = re.compile(r"^(?:(?:it'?s|it is|this is|that'?s|that is)\s+)", re.I)
-"""The words in front of a value ("it's 1234")."""
+LEAD_IN_PATTERN = re.compile(
+    r"^(?:(?:it'?s|it is|this is|that'?s|that is|(?:it|that)(?:'?d| would|'?ll| will| should) be)\s+)", re.I
+)
+"""The words in front of a value ("it's 1234", "that'd be 5 Oak Road")."""
 
 _CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|oops|make (?:it|that)|change (?:it|that) to|"

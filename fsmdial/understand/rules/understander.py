@@ -11,9 +11,8 @@ import datetime as dt
 import re
 import weakref
 from collections.abc import Sequence
-from functools import lru_cache
 
-from ...flow import Slot, SlotType, fold, search_regex, value_key
+from ...flow import Slot, SlotType, fold, value_key
 from ...language import (
     ASCII_WORDS,
     CERTAIN_ANSWERS,
@@ -22,22 +21,20 @@ from ...language import (
     DECLINE_PATTERN,
     DECLINE_WORDS,
     GOODBYE_PATTERN,
-    GREETING_PATTERN,
-    LEAD_IN_PATTERN,
     NEGATIVE_WORDS,
     POSITIVE_WORDS,
-    SELF_INTRODUCTION_PATTERN,
     THANKS_ONLY_PATTERN,
     WORD_NUMBERS,
     Acts,
     approximate_clock,
-    find_name,
     find_numbers,
+    gives_up,
     impossible_date,
     is_name_word,
     leads,
     name_at,
     normalize,
+    only_refuses,
     parse_yes_no,
     read_acts,
     read_clock,
@@ -47,6 +44,7 @@ from ...language import (
     second_thoughts,
     split_negated,
     without_questions,
+    without_task_statements,
     without_wish,
 )
 from ...slots import KINDS
@@ -64,6 +62,13 @@ from .categories import (
 from .corrections import replacement
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
+from .text_values import TEXT_END as _TEXT_END
+from .text_values import free_text as _free_text
+from .text_values import pattern_value as _pattern_value
+from .text_values import read_name
+from .text_values import slot_lead as _slot_lead
+from .text_values import string_value as _string_value
+from .text_values import text_cue as _text_cue
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -319,6 +324,8 @@ class RulesUnderstander:
         contained = [(length, intent) for phrase, length, intent in tables.phrases if phrase in padded]
         if contained:
             return max(contained)[1]
+        if tables.goodbye and gives_up(text):  # "never mind, forget it": the flow's goodbye, never a value
+            return GOODBYE
         if not (tables.decline or tables.goodbye):
             return None
         words = ASCII_WORDS.findall(norm) if norm.isascii() else None  # None: search the patterns
@@ -328,6 +335,7 @@ class RulesUnderstander:
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
+            and not (_free_text(tables, tables.asked) and not only_refuses(text))  # a description refuses nothing
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
@@ -385,31 +393,8 @@ class RulesUnderstander:
                 if (name := name_at(text[found.end() :])) is not None:
                     parse.slots[slot.name] = name
                     parse.info.setdefault("cued", []).append(slot.name)
-        if tables.name_slot is not None and tables.name_slot.name not in parse.slots:
-            # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
-            # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
-            # Only a name after words that introduce it is certain (the model path keeps it); one read from the
-            # first clause of the reply is a reading the model may still make better.
-            name_asked = asked is tables.name_slot
-            other_name = (
-                asked is not None and asked is not tables.name_slot and _slot_lead(asked.name, asked.description)[1]
-            )
-            # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
-            # is read, as the first clause is, but a model may still read it better.
-            cued = find_name(acts.rest, False, False, state.confirm is not None)
-            name = (
-                cued
-                or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
-                or (
-                    find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None
-                )
-            )
-            if name is not None:
-                parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
-                if cued is not None:
-                    parse.info.setdefault("cued", []).append(tables.name_slot.name)
-            if name_asked:
-                return  # no name in the reply: asked again, never the whole text
+        if read_name(state, tables, acts, parse):
+            return
         if asked is None or asked.name in parse.slots:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
@@ -418,7 +403,8 @@ class RulesUnderstander:
             KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
-            and not (acts.holds_no_value and not (acts.request and _free_text(tables, asked)))
+            and not (acts.holds_no_value and not (_free_text(tables, asked) and _describes(acts, text)))
+            and not gives_up(text)
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
@@ -426,7 +412,9 @@ class RulesUnderstander:
                 # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
                 # A name loses the filler in front of it ("uh, it's Pickles"); free text is kept as said.
                 is_name = _slot_lead(asked.name, asked.description)[1]
-                parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else text)
+                reply = without_task_statements(text)  # "I'd like to book a transfer" answers no question
+                if reply == text or not read_acts(reply).only_social:
+                    parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else reply)
             elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = formed
 
@@ -628,48 +616,18 @@ def _plain_answer(text: str) -> str | None:
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
-def _pattern_value(slot: Slot, text: str) -> str | None:
-    """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
-    found = _search_pattern(slot.pattern or "").search(text)
-    return found.group() if found else None
-
-
-@lru_cache(maxsize=1024)
-def _search_pattern(pattern: str) -> re.Pattern[str]:
-    # flow.search_regex moves anchors and global flags out properly: "[0-9]+\\$" keeps its dollar.
-    return search_regex(pattern)
-
-
-@lru_cache(maxsize=1024)
-def _slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None, bool]:
-    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name (its name says so, or its
-    description starts "Name of ...")."""
-    words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
-    if re.match(r"\W*name\b", description, re.I) and "name" not in words:
-        words.append("name")
-    if not words:
-        return None, False
-    own = [w for w in words if w != "name"] or words
-    pattern = (
-        r"(?:^|(?<=[,;.!?]\s)|(?<=\band\s))(?:(?:my|the|our|his|her|their|your|its)\s+)?(?:[\w']+\s+){0,2}?"
-        r"(?:" + "|".join(re.escape(w) + r"(?:'s|s)?" for w in own) + r")(?:\s+name)?\s*(?:\s(?:is|are|was|were|"
-        r"should be|will be)|'s)\s+"
+def _describes(acts: Acts, text: str) -> bool:
+    """Does a reply to a free-text question say something ("can you move it to tomorrow?", "not sure really, a
+    knocking from underneath"), though it asks or starts with a don't-know?"""
+    return acts.request or (
+        acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text)
     )
-    return re.compile(pattern, re.I), "name" in words
 
 
 def _only_yes_or_no(text: str) -> bool:
     """The reply is a bare yes or no ("yes", "no thanks", "yes please") and says nothing else."""
     words = re.findall(r"[a-z']+", text.lower())
     return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
-
-
-_CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
-"""Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
-_SEND_TO = re.compile(
-    r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
-)
-"""The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
@@ -697,58 +655,6 @@ def _without_numbers(found: re.Match[str]) -> str:
     """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
     "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
     return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
-
-
-_TEXT_END = re.compile(
-    r"[?!;]|\.(?:\s|$)|\s+(?:on|at|for|by|from|tomorrow|today|tonight|next|this|please)\b|,\s*(?:name|my|number|phone|"
-    r"and|it's|i'm|call|email|on|at|for|tomorrow|today)\b",
-    re.I,
-)
-
-
-@lru_cache(maxsize=256)
-def _text_cue(name: str, label: str) -> re.Pattern[str] | None:
-    """The words that introduce a free-text slot's value inside a longer message: "my address is", and for an
-    address, "deliver(ed) to" / "send it to" before a house number."""
-    words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 3}
-    if "address" not in words:
-        return None
-    return re.compile(
-        r"(?<![\w'])(?:(?:my|the|our)\s+(?:delivery\s+)?address\s+(?:is|will be|should be)\s+|"
-        r"(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?)\s+(?:[\w']+\s+){0,4}?to\s+(?=\w*\d))",
-        re.I,
-    )
-
-
-def _free_text(tables: _StateTables, asked: Slot | None) -> bool:
-    """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
-    return (
-        asked is not None
-        and KINDS[asked.type].whole_text
-        and asked.pattern is None
-        and asked is not tables.name_slot
-        and not _slot_lead(asked.name, asked.description)[1]
-    )
-
-
-def _string_value(slot: Slot, text: str) -> str:
-    value = text.strip()
-    if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
-        found = _pattern_value(slot, value)
-        if found is not None:
-            return found
-    # "my name is X" for a slot called *name*: keep X.
-    lead, is_name = _slot_lead(slot.name, slot.description)
-    value = GREETING_PATTERN.sub("", value)
-    cue = lead.match(value) if lead is not None else None
-    cue = cue or (_CALLED.search(value) if is_name else None)
-    if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
-        return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
-    if is_name:  # "I'm Jane", "this is Jane" answer a name
-        value = SELF_INTRODUCTION_PATTERN.sub("", value)
-    value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
-    value = _SEND_TO.sub("", value)
-    return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
 
 
 _POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS

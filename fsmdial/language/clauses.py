@@ -1,0 +1,63 @@
+"""A message cut into clauses, once, for every reading that works clause by clause.
+
+What a clause says is read in that clause only: a "not" negates what follows it in its own clause ("my e-bike's
+battery won't charge" rules out no e-bike), a polite tail ("that'd be lovely") is part of a yes only inside a clause
+that says yes, a question clause gives no value. :func:`clauses` is the one split; :func:`negation_scope` is where a
+negation starts in a clause.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CLAUSE_BREAK = re.compile(  # a period between digits ("8.30pm") ends no clause
+    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
+)
+"""Where one clause ends and the next begins: punctuation, or a contrasting conjunction."""
+NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
+"""A word that negates what follows it in its clause."""
+
+TAG_QUESTION = re.compile(
+    r"(?<![\w'])(?:is|isn't|are|aren't|was|wasn't|were|weren't|do|don't|does|doesn't|did|didn't|will|won't|would|"
+    r"wouldn't|can|can't|could|couldn't|have|haven't|has|hasn't|shall|shan't)\s+(?:it|you|they|we|he|she|there|i|"
+    r"that)\W*$",
+    re.I,
+)
+"""A question tag closing a clause ("terrible weather today, isn't it"): the clause asks, and its "n't" negates
+nothing said."""
+
+_NEGATED_WORD = re.compile(r"[\w']*(?:n't|not|never|no longer)(?![\w'])", re.I)
+_SUITS = re.compile(
+    r"^[\w']*\s*(?:really\s+|quite\s+)?(?:work|works|suit|suits|do|good|ok|okay|fine|possible|available|free|"
+    r"convenient|right|correct|manage|make it|going to work|be possible|be available)(?![\w'])",
+    re.I,
+)
+"""A negated predicate of fit ("Friday doesn't work", "7pm isn't possible"): it rules out its subject too."""
+_FUNCTION_WORDS = frozenset(
+    "i we you it that this he she they just so and then well but also please sorry oh um uh yes no ok okay sure "
+    "can could would will should do does did is are was were am be have has had me my our".split()
+)
+"""Words that name nothing: a clause's words before its negation made only of these are no subject of their own."""
+
+
+@lru_cache(maxsize=2048)
+def clauses(text: str) -> tuple[str, ...]:
+    """The clauses of ``text``, as written (typographic apostrophes made plain), empty ones left out."""
+    return tuple(c for c in CLAUSE_BREAK.split(text.replace("\u2019", "'")) if c and c.strip())
+
+
+def negation_scope(clause: str) -> int | None:
+    """Where the negated part of ``clause`` starts (None: it negates nothing). A negation negates what follows it
+    ("I can't do Friday", "just not at 7pm"); the words before it stay said ("my e-bike's battery | won't charge"),
+    unless they are only function words ("I | can't do Friday" negates the clause) or the negation says the thing
+    before it does not fit ("Friday doesn't work": the whole clause)."""
+    tag = TAG_QUESTION.search(clause)
+    asked = clause[: tag.start()] if tag is not None else clause
+    found = next((word for word in _NEGATED_WORD.finditer(asked) if NEGATION.search(word.group())), None)
+    if found is None:  # "cannot" and "knot" are no "not" of their own
+        return None
+    before = re.findall(r"[\w']+", clause[: found.start()].casefold())
+    if all(word in _FUNCTION_WORDS for word in before) or _SUITS.match(clause[found.end() :].strip()):
+        return 0
+    return found.start()

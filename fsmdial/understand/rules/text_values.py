@@ -1,0 +1,167 @@
+"""Text values: a free-text or name slot's value in a reply, without the words around it.
+
+Moved out of ``understander.py`` (which calls these): whether the asked slot takes the reply's own words
+(:func:`free_text`), the "my <slot> is" lead-in of a slot (:func:`slot_lead`), the cue words of a free-text value
+inside a longer message (:func:`text_cue`), the value itself (:func:`string_value`) and a person's name in a
+reply (:func:`read_name`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Protocol
+
+from ...flow import Slot, fold, search_regex
+from ...language import (
+    GREETING_PATTERN,
+    LEAD_IN_PATTERN,
+    SELF_INTRODUCTION_PATTERN,
+    Acts,
+    find_name,
+    name_at,
+    without_ruled_out,
+)
+from ...slots import KINDS
+from ..base import Parse, UnderstandingState
+
+__all__ = ["TEXT_END", "NameTables", "free_text", "pattern_value", "read_name", "slot_lead", "string_value", "text_cue"]
+
+
+class NameTables(Protocol):
+    """What these readers need of the rules' tables for one state."""
+
+    @property
+    def asked(self) -> Slot | None: ...
+    @property
+    def name_slot(self) -> Slot | None: ...
+    @property
+    def name_given(self) -> bool: ...
+    @property
+    def any_value(self) -> re.Pattern[str] | None: ...
+
+
+def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: Parse) -> bool:
+    """The flow's person's name said in the reply, into ``parse``; True when the name was asked (the reply then
+    gives no other value: no name in it is asked again, never the whole text)."""
+    asked = tables.asked
+    if tables.name_slot is not None and tables.name_slot.name not in parse.slots:
+        # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
+        # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
+        # Only a name after words that introduce it is certain (the model path keeps it); one read from the
+        # first clause of the reply is a reading the model may still make better.
+        name_asked = asked is tables.name_slot
+        other_name = asked is not None and asked is not tables.name_slot and slot_lead(asked.name, asked.description)[1]
+        # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
+        # is read, as the first clause is, but a model may still read it better.
+        cued = find_name(acts.rest, False, False, state.confirm is not None)
+        name = (
+            cued
+            or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
+            or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None)
+        )
+        if name is not None and tables.any_value is not None and tables.any_value.fullmatch(fold(name)):
+            name = None  # "city" answered to the name question is another slot's value, no one's name
+        if name is not None:
+            parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
+            if cued is not None:
+                parse.info.setdefault("cued", []).append(tables.name_slot.name)
+        if name_asked:
+            return True  # no name in the reply: asked again, never the whole text
+    return False
+
+
+def pattern_value(slot: Slot, text: str) -> str | None:
+    """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
+    found = _search_pattern(slot.pattern or "").search(text)
+    return found.group() if found else None
+
+
+@lru_cache(maxsize=1024)
+def _search_pattern(pattern: str) -> re.Pattern[str]:
+    # flow.search_regex moves anchors and global flags out properly: "[0-9]+\\$" keeps its dollar.
+    return search_regex(pattern)
+
+
+@lru_cache(maxsize=1024)
+def slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None, bool]:
+    """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name (its name says so, or its
+    description starts "Name of ...")."""
+    words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
+    if re.match(r"\W*name\b", description, re.I) and "name" not in words:
+        words.append("name")
+    if not words:
+        return None, False
+    own = [w for w in words if w != "name"] or words
+    pattern = (
+        r"(?:^|(?<=[,;.!?]\s)|(?<=\band\s))(?:(?:my|the|our|his|her|their|your|its)\s+)?(?:[\w']+\s+){0,2}?"
+        r"(?:" + "|".join(re.escape(w) + r"(?:'s|s)?" for w in own) + r")(?:\s+name)?\s*(?:\s(?:is|are|was|were|"
+        r"should be|will be)|'s)\s+"
+    )
+    return re.compile(pattern, re.I), "name" in words
+
+
+_FILLER_FRONT = re.compile(
+    r"^(?:(?:um+|uhm*|erm*|hmm+|ah|oh|well|so|ok(?:ay)?|right|sorry|yes|yeah|no)\s*[,.!\u2026-]+\s*)+", re.I
+)
+"""Filler set off in front of a value ("um, it's 5 Oak Road"); "no heat from the radiator" keeps its "no"."""
+_CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
+"""Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
+_SEND_TO = re.compile(
+    r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
+)
+"""The words in front of an address ("Please send it to 18 Harbour View", "to 221B Baker Street")."""
+
+
+TEXT_END = re.compile(
+    r"[?!;]|\.(?:\s|$)|\s+(?:on|at|for|by|from|tomorrow|today|tonight|next|this|please)\b|,\s*(?:name|my|number|phone|"
+    r"and|it's|i'm|call|email|on|at|for|tomorrow|today)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=256)
+def text_cue(name: str, label: str) -> re.Pattern[str] | None:
+    """The words that introduce a free-text slot's value inside a longer message: "my address is", and for an
+    address, "deliver(ed) to" / "send it to" before a house number."""
+    words = {w for w in re.split(r"[_\W]+", f"{name} {label}".casefold()) if len(w) > 3}
+    if "address" not in words:
+        return None
+    return re.compile(
+        r"(?<![\w'])(?:(?:my|the|our)\s+(?:delivery\s+)?address\s+(?:is|will be|should be)\s+|"
+        r"(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?)\s+(?:[\w']+\s+){0,4}?to\s+(?=\w*\d))",
+        re.I,
+    )
+
+
+def free_text(tables: NameTables, asked: Slot | None) -> bool:
+    """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
+    return (
+        asked is not None
+        and KINDS[asked.type].whole_text
+        and asked.pattern is None
+        and asked is not tables.name_slot
+        and not slot_lead(asked.name, asked.description)[1]
+    )
+
+
+def string_value(slot: Slot, text: str) -> str:
+    value = text.strip()
+    if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
+        found = pattern_value(slot, value)
+        if found is not None:
+            return found
+    # "my name is X" for a slot called *name*: keep X.
+    lead, is_name = slot_lead(slot.name, slot.description)
+    value = GREETING_PATTERN.sub("", value)
+    cue = lead.match(value) if lead is not None else None
+    cue = cue or (_CALLED.search(value) if is_name else None)
+    if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
+        return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
+    if is_name:  # "I'm Jane", "this is Jane" answer a name
+        value = SELF_INTRODUCTION_PATTERN.sub("", value)
+    value = _FILLER_FRONT.sub("", value)
+    value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
+    value = _SEND_TO.sub("", value)
+    value = without_ruled_out(value)  # "Church Lane, not Church Street": the one put in place
+    return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut
