@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
+from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences, split_negated
 from .machine import fold
@@ -146,7 +147,8 @@ def respond(
             trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
-        proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots}, now)
+        changes = held_changes(turn.tables.slots, session, parse.info, parse.slots, now)  # "make that 5"
+        proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots, **changes}, now)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm in turn.tables.guards_commit and said.deny:
