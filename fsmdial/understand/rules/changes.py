@@ -33,14 +33,15 @@ __all__ = [
 ]
 
 _CUE = re.compile(
-    r"(?<![\w'])(?:actually|no wait|wait|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
-    r"change (?:it|that)(?: to)?|can (?:we|i|you) (?:do|make it|say|have|go for|change it to|move it to)|"
-    r"could (?:we|i|you) (?:do|make it|say|have|go for|change it to|move it to)|let'?s (?:say|do|make it|go for)|"
-    r"instead|or rather|rather|scratch that|scrap that|on second thoughts?|switch (?:it |that )?to|"
-    r"move (?:it|that) to|how about|what about|correction)(?![\w'])",
+    r"(?<![\w'])(?:actually|no wait|wait|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
+    r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"
+    r"let'?s (?:say|do|make it|go for)|or rather|scratch that|scrap that|on second thoughts?|"
+    r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction)(?![\w'])",
     re.I,
 )
 """Words that say the value after them replaces one said or held before."""
+_AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)\b)", re.I)
+"""Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
     r"(?<![\w'])(?:instead of|rather than|not)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+(?:\s+(?!not\b|but\b|please\b)"
     r"[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))|"
@@ -84,23 +85,30 @@ class Change:
 
 def read_change(text: str) -> Change | None:
     """The change ``text`` asks for, when it has a change cue or names a replaced value; else None."""
-    olds = [found for found in _OLD.finditer(text)]
+    olds = list(_OLD.finditer(text))
     cues = list(_CUE.finditer(text))
-    if not cues and not olds:
+    afters = list(_AFTER_CUE.finditer(text))
+    if not cues and not afters and not olds:
         return None
     blank = list(text)
-    for found in [*olds, *cues]:
+    for found in [*olds, *cues, *afters]:
         blank[found.start() : found.end()] = " " * (found.end() - found.start())
     masked = "".join(blank)
-    # The new words: after the last cue that has words after it ("can we do 11 instead?": after "can we do");
-    # with no cue, the message itself ("5 people not 4").
-    start = 0
-    for cue in reversed(cues):
-        if re.search(r"\w", masked[cue.end() :]):
-            start = cue.end()
-            break
+    # The new words: after the last cue that has words after it, up to an "instead" ("could you change that to an
+    # interim service instead, the full one's too pricey"); else the clause before an "instead" ("Wednesday
+    # instead"); with no cue, the message itself ("5 people not 4").
+    start, end = 0, len(text)
+    ahead = [cue for cue in cues if re.search(r"\w", masked[cue.end() :])]
+    if ahead:
+        start = ahead[-1].end()
+        end = next((after.start() for after in afters if after.start() >= start), end)
+        if not re.search(r"\w", masked[start:end]):
+            end = len(text)
+    elif afters:
+        end = afters[-1].start()
+        start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
     old_words = tuple(found.group("old") or found.group("from") for found in olds)
-    return Change(masked[start:].strip(" ,.;"), tuple(word.strip() for word in old_words), bool(cues))
+    return Change(masked[start:end].strip(" ,.;"), tuple(word.strip() for word in old_words), bool(cues or afters))
 
 
 def read_values(
@@ -184,6 +192,7 @@ def note_change(
         parse.info["change"] = {"new": new, "old": old, "named": named}
         if (
             asked is not None
+            and len(re.findall(r"\w+", change.new)) <= 3
             and named
             and asked.name not in named
             and asked.name in parse.slots
