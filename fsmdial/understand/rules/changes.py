@@ -43,8 +43,8 @@ _CUE = re.compile(
 _AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)\b)", re.I)
 """Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
-    r"(?<![\w'])(?:instead of|rather than|not)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+(?:\s+(?!not\b|but\b|please\b)"
-    r"[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))|"
+    r"(?<![\w'])(?:instead of|rather than|not|forget(?: about)?)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
+    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))|"
     r"(?<![\w'])from\s+(?P<from>[\w'\-:]+(?:\s+[a-z]+)?)\s+to\s+(?=\S)",
     re.I,
 )
@@ -81,6 +81,9 @@ class Change:
     olds: tuple[str, ...]
     cued: bool = True
     """A change cue was said (else only a replaced value was named: "5 people not 4")."""
+    earlier: tuple[str, ...] = ()
+    """The words after earlier cues, the last first: read when ``new`` gives no value ("yes... actually no, scrap
+    that, I'll get the train": no after "actually")."""
 
 
 def read_change(text: str) -> Change | None:
@@ -108,7 +111,10 @@ def read_change(text: str) -> Change | None:
         end = afters[-1].start()
         start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
     old_words = tuple(found.group("old") or found.group("from") for found in olds)
-    return Change(masked[start:end].strip(" ,.;"), tuple(word.strip() for word in old_words), bool(cues or afters))
+    earlier = tuple(masked[cue.end() :].strip(" ,.;") for cue in reversed(ahead[:-1]))
+    return Change(
+        masked[start:end].strip(" ,.;"), tuple(word.strip() for word in old_words), bool(cues or afters), earlier
+    )
 
 
 def read_values(
@@ -177,6 +183,8 @@ def note_change(
     if change is None:
         return
     new = read_values(slots, change.new, read_as_asked)
+    for words in change.earlier:
+        new = new or read_values(slots, words, read_as_asked)
     old: dict[str, Any] = {}
     valued: list[str] = []
     for words in change.olds:
@@ -185,7 +193,7 @@ def note_change(
             valued.append(words)
     if not change.cued and not valued:
         return  # "a payment I did not make": no value is replaced
-    last_said(parse, Change(change.new, tuple(dict.fromkeys(valued))), asked, new, old)
+    last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
     if new:
         words = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and words & _own_words(slot)]
