@@ -1,4 +1,4 @@
-"""A change the user asked for, applied to the held values (the rules' reading: :mod:`fsmdial.understand.rules.changes`).
+"""A change the user asked for, applied to the held values (read by :mod:`fsmdial.understand.rules.changes`).
 
 The new words were read for every typed slot; the value goes to the one held slot it fits: its type reads it,
 its bounds take it, it is not the value held, and, when the message names the replaced value ("8 instead of 7"),
@@ -22,7 +22,11 @@ __all__ = ["held_changes"]
 
 
 def held_changes(
-    slots: Mapping[str, Slot], session: SessionState, info: Mapping[str, Any], given: Mapping[str, Any], now: dt.datetime
+    slots: Mapping[str, Slot],
+    session: SessionState,
+    info: Mapping[str, Any],
+    given: Mapping[str, Any],
+    now: dt.datetime,
 ) -> dict[str, Any]:
     """The held slots the change in ``info`` (a parse's) gives new values, with them; ``given``: the values the
     parse gave itself (their slots are not changed again)."""
@@ -92,7 +96,7 @@ def _clock(raw: Any) -> tuple[str, ...]:
 
 
 def _same_on_the_dial(reading: str, held: str) -> bool:
-    """"7" or "7:00" names 19:00: the same hour and minute on a 12-hour dial."""
+    """ "7" or "7:00" names 19:00: the same hour and minute on a 12-hour dial."""
     hours, minutes = reading.split(":")
     held_hours, held_minutes = held.split(":")
     return int(hours) % 12 == int(held_hours) % 12 and minutes == held_minutes

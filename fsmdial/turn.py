@@ -168,7 +168,7 @@ def respond(
             and text.strip()
             and flow.fallbacks.out_of_scope
             and not routed
-            and not (turn.reask and not said.question)
+            and not (turn.reask and (not said.question or turn.missed_change))
             and not (said.only_social and (said.greet or said.thank))
             and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
@@ -217,6 +217,8 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         parse = dataclasses.replace(parse, answer=None)
     if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
+        # no model read it: what the rules could not account for may be a change they missed, never a bare "yes or no?"
+        turn.missed_change = parse.path == "rules"
     return parse
 
 

@@ -49,7 +49,6 @@ _OLD = re.compile(
     re.I,
 )
 """The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly", "from 7 to 8"."""
-_ONE_WORD_OLD = re.compile(r"[\w'\-:]+")
 
 CORRECTION = re.compile(
     r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
@@ -195,8 +194,8 @@ def note_change(
         return  # "a payment I did not make": no value is replaced
     last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
     if new:
-        words = set(re.findall(r"[a-z]+", text.casefold()))
-        named = [slot.name for slot in slots if slot.name in new and words & _own_words(slot)]
+        said = set(re.findall(r"[a-z]+", text.casefold()))
+        named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
         parse.info["change"] = {"new": new, "old": old, "named": named}
         if (
             asked is not None
@@ -212,7 +211,9 @@ def note_change(
 _PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party", "us"})
 _TIME_WORDS = frozenset({"time", "pm", "am", "clock", "oclock", "morning", "afternoon", "evening", "noon", "hour"})
 _DATE_WORDS = frozenset({"day", "date", "th", "st", "nd", "rd"})
-_STOP = frozenset({"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"})
+_STOP = frozenset(
+    {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
+)
 
 
 def _own_words(slot: Slot) -> frozenset[str]:
