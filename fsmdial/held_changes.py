@@ -28,21 +28,21 @@ def held_changes(
     given: Mapping[str, Any],
     now: dt.datetime,
 ) -> dict[str, Any]:
-    """The held slots the change in ``info`` (a parse's) gives new values, with them; ``given``: the values the
-    parse gave itself (their slots are not changed again)."""
-    changes = _name_part(slots, session, info)
+    """The values a parse gives (``given``) with the change in its ``info`` applied to the held slots: the one held
+    slot the new value fits takes it, and a slot the parse gave the same words goes ("can we do 9 instead of 7?"
+    at a held 19:00 is no party of 9)."""
+    changes = {**given, **_name_part(slots, session, info)}
     change = info.get("change")
     if not change:
         return changes
     held = session.slots
     new: Mapping[str, Any] = change["new"]
-    if any(name in given and given[name] == value for name, value in new.items()):
-        return changes  # the parse gave the new words to a slot itself ("make that 5" for the only number)
     old: Mapping[str, Any] = change["old"]
+    misread = [name for name, value in new.items() if name in given and given[name] == value]
     named: list[tuple[str, Any]] = []
     fitting: list[tuple[str, Any]] = []
     for name, raw in new.items():
-        if name not in held or name in given or name in changes or name not in slots:
+        if name not in held or name not in slots or (name in changes and name not in misread):
             continue
         slot = slots[name]
         names_held = name in old and _names(slot, old[name], held[name], session, now)
@@ -50,11 +50,15 @@ def held_changes(
         if value is None or value == held[name]:
             continue
         (named if names_held else fitting).append((name, value))
+    if misread and not named:
+        return changes  # the parse gave the new words to a slot itself ("make that 5" for the only number)
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
     # describes the change asked for)
     chosen = named or [item for item in fitting if item[0] in change.get("named", ())] or (fitting if not given else [])
     if len(chosen) == 1:
+        for name in misread:
+            changes.pop(name, None)
         changes[chosen[0][0]] = chosen[0][1]
     return changes
 

@@ -147,8 +147,10 @@ def respond(
             trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
-        changes = held_changes(turn.tables.slots, session, parse.info, parse.slots, now)  # "make that 5"
-        proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots, **changes}, now)
+        given = held_changes(
+            turn.tables.slots, session, parse.info, parse.slots, now
+        )  # "make that 5", "8 instead of 7"
+        proceed = update_slots(turn, {**replaced(turn, parse), **given}, now)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm in turn.tables.guards_commit and said.deny:

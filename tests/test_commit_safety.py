@@ -89,11 +89,16 @@ def test_a_value_ruled_out_is_cleared_and_asked_again(clock, reply, cleared, ask
     "reply",
     ["Alex", "hmm let me think", "tell me about the menu first", "maybe", "ok?", "yes, I think so, but let me check"],
 )
-def test_anything_but_a_plain_yes_is_asked_again_as_yes_or_no(clock, reply):
+def test_anything_but_a_plain_yes_is_asked_again_with_the_summary(clock, reply):
+    # Without a model, what the rules cannot account for may be a change they missed (issue 34 item 4): the summary
+    # again and what to change, never a bare "yes or no?"; a yes after it commits.
     dialogue = at_confirmation(clock)
     result = dialogue.turn(reply)
     assert not booked(dialogue) and dialogue.slots == BOOKED
-    assert result.text.endswith("Shall I book it: yes or no?")
+    assert result.text == (
+        "Sorry, I didn't catch what to change. I have: A table for 4 on Monday 23 November at 7 pm, under the name "
+        "Jane Doe. What would you like to change?"
+    )
     dialogue.turn("yes please, go ahead")
     assert len(booked(dialogue)) == 1
 
@@ -104,7 +109,7 @@ class SaysYes:
     def understand(self, state, text, *, history=(), now=None):
         parse = RulesUnderstander().understand(state, text, history=history, now=now)
         if state.confirm:
-            parse.answer = "yes"
+            parse.answer, parse.path = "yes", "model"
         return parse
 
 

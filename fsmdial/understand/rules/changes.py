@@ -110,10 +110,13 @@ def read_change(text: str) -> Change | None:
         end = afters[-1].start()
         start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
     old_words = tuple(found.group("old") or found.group("from") for found in olds)
-    earlier = tuple(masked[cue.end() :].strip(" ,.;") for cue in reversed(ahead[:-1]))
-    return Change(
-        masked[start:end].strip(" ,.;"), tuple(word.strip() for word in old_words), bool(cues or afters), earlier
-    )
+    earlier = tuple(_tidy(masked[cue.end() :]) for cue in reversed(ahead[:-1]))
+    return Change(_tidy(masked[start:end]), tuple(word.strip() for word in old_words), bool(cues or afters), earlier)
+
+
+def _tidy(words: str) -> str:
+    """Words with the blanks of the cues and old words closed up, without punctuation at their ends."""
+    return re.sub(r"\s+([,.;!?])", r"\1", " ".join(words.split())).strip(" ,.;!?")
 
 
 def read_values(
