@@ -11,7 +11,9 @@ of a name ("the surname is Clark", "first name is Jon, not John") is ``Parse.inf
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,12 +21,13 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import parse_yes_no
 from ...slots import KINDS
-from ..base import Parse
+from ..base import Parse, UnderstandingState
 
 __all__ = [
     "CORRECTION",
     "SELF_CORRECTION",
     "Change",
+    "asked_state",
     "changed_name_part",
     "last_said",
     "note_change",
@@ -231,3 +234,18 @@ def _own_words(slot: Slot) -> frozenset[str]:
     if slot.type is SlotType.date:
         words |= _DATE_WORDS
     return frozenset(words)
+
+
+_ASKED: dict[tuple[int, str], tuple[weakref.ref[UnderstandingState], UnderstandingState]] = {}
+
+
+def asked_state(state: UnderstandingState, name: str) -> UnderstandingState:
+    """``state`` as if slot ``name`` were asked (a change's words read by that slot's readers); one object per live
+    state and slot, so the rules' tables of it are built once."""
+    key = (id(state), name)
+    entry = _ASKED.get(key)
+    if entry is not None and entry[0]() is state:
+        return entry[1]
+    asked = dataclasses.replace(state, asked=name, expected=(name,), confirm=None, confirm_slot=None)
+    _ASKED[key] = (weakref.ref(state, lambda _: _ASKED.pop(key, None)), asked)
+    return asked

@@ -9,7 +9,6 @@ fast path before a model: it answers only when the parse is certain.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 import weakref
@@ -65,7 +64,7 @@ from .categories import (
     typo_value,
     value_pattern,
 )
-from .changes import CORRECTION, SELF_CORRECTION, note_change
+from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
@@ -318,7 +317,7 @@ class RulesUnderstander:
     # ------------------------------------------------------------------ parts
     def _as_asked(self, state: UnderstandingState, slot: Slot, words: str, now: dt.datetime) -> dict[str, Any]:
         """The typed values ``words`` give while ``slot`` is asked (a change's new words, or its old ones)."""
-        asked = dataclasses.replace(state, asked=slot.name, expected=(slot.name,), confirm=None, confirm_slot=None)
+        asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
         self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
         return read.slots
