@@ -291,6 +291,9 @@ class ConfirmStep(NodeHandler):
             # answers nothing (no confirmation is pending), and the summary is shown whole again before a yes
             turn.session.informed.discard(node.id)
             turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
+        elif turn.missed_change and node.message:  # the summary again, asking what to change (see step)
+            summary = turn.render(node.message, f"node {node.id!r}")
+            turn.say("confirm", node.act, turn.values.style.words.missed_change.format(summary=summary), node.id)
         else:
             turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)
         return PAUSE

@@ -47,11 +47,11 @@ _AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)
 """Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
     r"(?<![\w'])(?:instead of|rather than|not|forget(?: about)?)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
-    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))|"
-    r"(?<![\w'])from\s+(?P<from>[\w'\-:]+(?:\s+[a-z]+)?)\s+to\s+(?=\S)",
+    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))",
     re.I,
 )
-"""The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly", "from 7 to 8"."""
+"""The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly" (never "from X to Y":
+a journey's two ends)."""
 
 CORRECTION = re.compile(
     r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
@@ -112,7 +112,7 @@ def read_change(text: str) -> Change | None:
     elif afters:
         end = afters[-1].start()
         start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
-    old_words = tuple(found.group("old") or found.group("from") for found in olds)
+    old_words = tuple(found.group("old") for found in olds)
     earlier = tuple(_tidy(masked[cue.end() :]) for cue in reversed(ahead[:-1]))
     return Change(_tidy(masked[start:end]), tuple(word.strip() for word in old_words), bool(cues or afters), earlier)
 
