@@ -81,7 +81,18 @@ class TurnContext:
     A dialogue keeps one and :meth:`begin` resets it for each turn (a turn is on the hot path).
     """
 
-    __slots__ = ("machine", "session", "tables", "actions", "trace", "acts", "values", "lenient", "reask")
+    __slots__ = (
+        "machine",
+        "session",
+        "tables",
+        "actions",
+        "trace",
+        "acts",
+        "values",
+        "lenient",
+        "reask",
+        "missed_change",
+    )
 
     def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
         self.machine = machine
@@ -101,6 +112,8 @@ class TurnContext:
         self.acts: list[Act] = []
         self.reask = False
         """The pending confirmation got no plain yes or no: it is asked again as "...: yes or no?"."""
+        self.missed_change = False
+        """The same, at a committing confirmation with no model: the summary is shown again, asking what to change."""
         return self
 
     def render(self, template: str, where: str | None = None, extra: Mapping[str, Any] | None = None) -> str:
@@ -114,7 +127,7 @@ class TurnContext:
 
     def question(self, text: str) -> str:
         """A confirmation's question, as "...: yes or no?" when the reply to it was no plain yes or no."""
-        return sentences.yes_or_no(text) if self.reask else text
+        return sentences.yes_or_no(text) if self.reask and not self.missed_change else text
 
     def fallback(self, name: str) -> Act:
         """The flow's fallback sentence ``name`` (goodbye, out_of_scope, anything_else, cannot_continue)."""
@@ -273,8 +286,10 @@ class ConfirmStep(NodeHandler):
             session.informed.discard(node.id)  # the summary is shown whole again, with the answer in it
             return PAUSE
         first = node.id not in session.informed
-        parts = [node.message, node.question] if first and node.message else [node.question]
+        parts = [node.message, node.question] if (first or turn.missed_change) and node.message else [node.question]
         said = [turn.render(p, f"node {node.id!r}") for p in parts]
+        if turn.missed_change:  # "I didn't catch what to change. I have: <the summary> What would you like to change?"
+            said = [turn.values.style.words.missed_change.format(summary=said[0])]
         said[-1] = turn.question(said[-1])
         turn.acts.append(Act("confirm", node.act, " ".join(said), node.id))
         session.informed.add(node.id)
@@ -287,6 +302,9 @@ class ConfirmStep(NodeHandler):
             # answers nothing (no confirmation is pending), and the summary is shown whole again before a yes
             turn.session.informed.discard(node.id)
             turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
+        elif turn.missed_change and node.message:  # the summary again, asking what to change (see step)
+            summary = turn.render(node.message, f"node {node.id!r}")
+            turn.say("confirm", node.act, turn.values.style.words.missed_change.format(summary=summary), node.id)
         else:
             turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)
         return PAUSE

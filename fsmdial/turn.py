@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot
+from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences, split_negated
 from .machine import fold
@@ -146,7 +147,10 @@ def respond(
             trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
-        proceed = update_slots(turn, {**replaced(turn, parse), **parse.slots}, now)
+        given = held_changes(
+            turn.tables.slots, session, parse.info, parse.slots, now
+        )  # "make that 5", "8 instead of 7"
+        proceed = update_slots(turn, {**replaced(turn, parse), **given}, now)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm in turn.tables.guards_commit and said.deny:
@@ -166,7 +170,7 @@ def respond(
             and text.strip()
             and flow.fallbacks.out_of_scope
             and not routed
-            and not (turn.reask and not said.question)
+            and not (turn.reask and (not said.question or turn.missed_change))
             and not (said.only_social and (said.greet or said.thank))
             and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
@@ -215,6 +219,8 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         parse = dataclasses.replace(parse, answer=None)
     if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
+        # no model read it: what the rules could not account for may be a change they missed, never a bare "yes or no?"
+        turn.missed_change = parse.path == "rules"
     return parse
 
 

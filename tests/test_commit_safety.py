@@ -89,11 +89,16 @@ def test_a_value_ruled_out_is_cleared_and_asked_again(clock, reply, cleared, ask
     "reply",
     ["Alex", "hmm let me think", "tell me about the menu first", "maybe", "ok?", "yes, I think so, but let me check"],
 )
-def test_anything_but_a_plain_yes_is_asked_again_as_yes_or_no(clock, reply):
+def test_anything_but_a_plain_yes_is_asked_again_with_the_summary(clock, reply):
+    # Without a model, what the rules cannot account for may be a change they missed (issue 34 item 4): the summary
+    # again and what to change, never a bare "yes or no?"; a yes after it commits.
     dialogue = at_confirmation(clock)
     result = dialogue.turn(reply)
     assert not booked(dialogue) and dialogue.slots == BOOKED
-    assert result.text.endswith("Shall I book it: yes or no?")
+    assert result.text == (
+        "Sorry, I didn't catch what to change. I have: A table for 4 on Monday 23 November at 7 pm, under the name "
+        "Jane Doe. What would you like to change?"
+    )
     dialogue.turn("yes please, go ahead")
     assert len(booked(dialogue)) == 1
 
@@ -104,7 +109,7 @@ class SaysYes:
     def understand(self, state, text, *, history=(), now=None):
         parse = RulesUnderstander().understand(state, text, history=history, now=now)
         if state.confirm:
-            parse.answer = "yes"
+            parse.answer, parse.path = "yes", "model"
         return parse
 
 
@@ -319,10 +324,9 @@ def test_a_change_that_leads_to_the_confirmation_without_the_courtesy_bike_books
     repairs = Repairs()
     dialogue = bike_shop(clock, repairs, AT_WITH_BIKE)
     assert dialogue.node == "confirm_with_bike"
-    asked = dialogue.turn("sorry, it's not a road bike, it's a cargo bike")
-    assert asked.text.endswith("What kind of bike is it: an e-bike, a road bike or another kind?")
-    summary = dialogue.turn("a cargo bike")
-    assert summary.text == "A repair of your other bike for Sam. Shall I book it?"
+    # "not a road bike" names the held value; the cargo bike is the other kind (issue 34: corrections in any words)
+    summary = dialogue.turn("sorry, it's not a road bike, it's a cargo bike")
+    assert summary.text.endswith("\nA repair of your other bike for Sam. Shall I book it?")
     booked = dialogue.turn("yes")
     assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
     assert dialogue.node == "booked" and dialogue.slots["courtesy_bike"] is True  # held, not booked
@@ -360,8 +364,8 @@ def test_a_no_or_a_change_at_the_second_confirmation_asks_again_and_never_books_
 def test_a_change_back_to_the_first_confirmation_books_its_values_once(clock):
     repairs = Repairs()
     dialogue = bike_shop(clock, repairs, TO_WITH_BIKE)
-    dialogue.turn("sorry, it's not an e-bike, it's a cargo bike")
-    assert dialogue.turn("a cargo bike").text == "A repair of your other bike for Sam. Shall I book it?"
+    summary = dialogue.turn("sorry, it's not an e-bike, it's a cargo bike")  # "not an e-bike" names the held value
+    assert summary.text.endswith("\nA repair of your other bike for Sam. Shall I book it?")
     dialogue.turn("yes")
     assert repairs.calls == [{"name": "Sam", "bike_type": "other", "courtesy_bike": False}]
 

@@ -45,6 +45,9 @@ class Locale:
     hour_12: str = "{hour} {ampm}"
     """A time on the hour on the 12-hour clock."""
     time_24: str = "{hour:02d}:{minute:02d}"
+    missed_change: str = "Sorry, I didn't catch what to change. I have: {summary} What would you like to change?"
+    """Said at a committing confirmation to a reply that is no plain yes or no and changed nothing (no model read it):
+    ``summary`` is the confirmation's message (else its question), shown whole again."""
 
     def date_words(self, day: dt.date, today: dt.date) -> str:
         """``day`` as a message shows it: the year only when it is not ``today``'s."""

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 import weakref
 from collections.abc import Sequence
+from typing import Any
 
 from ...flow import Slot, SlotType, fold, value_key
 from ...language import (
@@ -59,6 +60,7 @@ from .categories import (
     typo_value,
     value_pattern,
 )
+from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
@@ -243,6 +245,8 @@ class RulesUnderstander:
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if acts.deny and (swap := replacement(text)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
+        # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
+        note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
@@ -315,6 +319,13 @@ class RulesUnderstander:
         return None
 
     # ------------------------------------------------------------------ parts
+    def _as_asked(self, state: UnderstandingState, slot: Slot, words: str, now: dt.datetime) -> dict[str, Any]:
+        """The typed values ``words`` give while ``slot`` is asked (a change's new words, or its old ones)."""
+        asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
+        read = Parse()
+        self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
+        return read.slots
+
     def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
         index = state.example_index
         if norm in index:
@@ -358,7 +369,7 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        if _free_text(tables, asked) and not (_CORRECTION.match(acts.rest) or _CORRECTION.match(text)):
+        if _free_text(tables, asked) and not (CORRECTION.match(acts.rest) or CORRECTION.match(text)):
             # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
             # pounds on November 21st") is no value of another slot; a reply that is nothing but a phone number or
             # an email is that value.
@@ -475,7 +486,7 @@ class RulesUnderstander:
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
         numbers = find_numbers(rest)
-        if len(numbers) > 1 and (second := _SELF_CORRECTION.search(rest)) is not None:
+        if len(numbers) > 1 and (second := SELF_CORRECTION.search(rest)) is not None:
             # "one large margherita and... actually make that two": what follows the correction counts
             rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
@@ -513,12 +524,6 @@ class RulesUnderstander:
         return rest
 
 
-_SELF_CORRECTION = re.compile(
-    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
-    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
-    re.I,
-)
-"""The last correction inside one message ("one large margherita and... actually make that two")."""
 _COUPLE = re.compile(
     r"(?<![\w'])(?:just\s+|only\s+)?(?:me|myself|i)\s+and\s+(?:my\s+)?(?:wife|husband|partner|girlfriend|boyfriend|"
     r"fianc[ée]e?|friend|mum|mom|mother|dad|father|son|daughter|brother|sister|colleague|boss|date)(?![\w'])",
@@ -590,16 +595,9 @@ def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | flo
     return hits[0] if len(hits) == 1 else None
 
 
-_CORRECTION = re.compile(
-    r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
-    r"make (?:it|that)|change (?:it|that))\b",
-    re.I,
-)
-
-
 def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
     """The flow's only numeric slot, for a number given as a correction ("sorry, wrong number, it's 251")."""
-    return tables.single_number if tables.single_number is not None and _CORRECTION.search(text) else None
+    return tables.single_number if tables.single_number is not None and CORRECTION.search(text) else None
 
 
 def _answer(text: str, acts: Acts) -> str | None:

@@ -1,0 +1,129 @@
+"""A change the user asked for, applied to the held values (read by :mod:`fsmdial.understand.rules.changes`).
+
+The new words were read for every typed slot; the value goes to the one held slot it fits: its type reads it,
+its bounds take it, it is not the value held, and, when the message names the replaced value ("8 instead of 7"),
+the old words name that slot's held value, in any of its forms ("7" names a held 19:00, and then "8" is 20:00).
+When two slots could take it and nothing tells them apart, nothing changes. A part of a name ("the surname is
+Clark") edits the held name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from .flow import Slot, SlotType
+from .language import clock_readings
+from .session import SessionState
+from .values import InvalidValue, coerce_given
+
+__all__ = ["held_changes"]
+
+
+def held_changes(
+    slots: Mapping[str, Slot],
+    session: SessionState,
+    info: Mapping[str, Any],
+    given: Mapping[str, Any],
+    now: dt.datetime,
+) -> dict[str, Any]:
+    """The values a parse gives (``given``) with the change in its ``info`` applied to the held slots: the one held
+    slot the new value fits takes it, and a slot the parse gave the same words goes ("can we do 9 instead of 7?"
+    at a held 19:00 is no party of 9)."""
+    changes = {**given, **_name_part(slots, session, info)}
+    change = info.get("change")
+    if not change:
+        return changes
+    held = session.slots
+    new: Mapping[str, Any] = change["new"]
+    old: Mapping[str, Any] = change["old"]
+    misread = [name for name, value in new.items() if name in given and given[name] == value]
+    named: list[tuple[str, Any]] = []
+    fitting: list[tuple[str, Any]] = []
+    for name, raw in new.items():
+        if name not in held or name not in slots or (name in changes and name not in misread):
+            continue
+        slot = slots[name]
+        names_held = name in old and _names(slot, old[name], held[name], session, now)
+        value = _fit(slot, raw, held[name], names_held, session, now)
+        if value is None or value == held[name]:
+            continue
+        (named if names_held else fitting).append((name, value))
+    if misread and not named:
+        return changes  # the parse gave the new words to a slot itself ("make that 5" for the only number)
+    # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
+    # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
+    # describes the change asked for)
+    chosen = named or [item for item in fitting if item[0] in change.get("named", ())] or (fitting if not given else [])
+    if len(chosen) == 1:
+        for name in misread:
+            changes.pop(name, None)
+        changes[chosen[0][0]] = chosen[0][1]
+    return changes
+
+
+def _coerced(slot: Slot, raw: Any, session: SessionState, now: dt.datetime) -> Any:
+    return coerce_given({slot.name: slot}, slot.name, raw, {}, session.slots, now)
+
+
+def _names(slot: Slot, raw: Any, held: Any, session: SessionState, now: dt.datetime) -> bool:
+    """Do the old words (read as ``raw``) name the held value ``held``, in any of its forms?"""
+    if slot.type is SlotType.time and isinstance(held, str):
+        return held in _clock(raw) or any(_same_on_the_dial(reading, held) for reading in _clock(raw))
+    try:
+        return bool(_coerced(slot, raw, session, now) == held)
+    except InvalidValue:
+        return False
+
+
+def _fit(slot: Slot, raw: Any, held: Any, names_held: bool, session: SessionState, now: dt.datetime) -> Any:
+    """The value the new words give ``slot`` (None: they do not fit it). A time said without its half of the day
+    takes the held one's ("11 instead of 8" at a held 20:00 is 23:00), refused when out of the bounds."""
+    if slot.type is SlotType.time and isinstance(held, str):
+        readings = _clock(raw)
+        same_half = [reading for reading in readings if (reading >= "12:00") == (held >= "12:00")]
+        if len(readings) > 1 and same_half:
+            try:
+                return _coerced(slot, same_half[0], session, now)
+            except InvalidValue:
+                if names_held:
+                    return same_half[0]  # refused by its bounds, and asked again: never the other half unsaid
+    try:
+        return _coerced(slot, raw, session, now)
+    except InvalidValue as refused:
+        return raw if names_held and not refused.question else None
+
+
+def _clock(raw: Any) -> tuple[str, ...]:
+    return clock_readings(str(raw)) if raw is not None else ()
+
+
+def _same_on_the_dial(reading: str, held: str) -> bool:
+    """ "7" or "7:00" names 19:00: the same hour and minute on a 12-hour dial."""
+    hours, minutes = reading.split(":")
+    held_hours, held_minutes = held.split(":")
+    return int(hours) % 12 == int(held_hours) % 12 and minutes == held_minutes
+
+
+def _name_part(slots: Mapping[str, Slot], session: SessionState, info: Mapping[str, Any]) -> dict[str, Any]:
+    """The held person's name with the part the user put right ("the surname is Clark": Jane Clarke -> Jane
+    Clark; "first name is Jon": John Smith -> Jon Smith)."""
+    part = info.get("name_part")
+    if not part:
+        return {}
+    which, word = part
+    held = [
+        (name, value)
+        for name, value in session.slots.items()
+        if name in slots and slots[name].type is SlotType.person_name and isinstance(value, str) and " " in value
+    ]
+    if len(held) != 1:
+        return {}
+    name, value = held[0]
+    words = value.split()
+    if which == "first":
+        words[0] = word
+    else:
+        words[-1] = word
+    return {name: " ".join(words)}

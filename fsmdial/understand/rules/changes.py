@@ -1,0 +1,251 @@
+"""A change the user asks for, in any words: a change cue ("make that", "can we do", "actually", "no wait",
+"sorry", "change it to", "let's say", "instead"), the new value's words after it, and the words naming the value
+it replaces ("instead of 7", "not the 7th", "rather than monthly").
+
+The rules read the new words and the old ones with the type readers of every typed slot, as if that slot were
+asked (:func:`read_change`), and put them in ``Parse.info["change"]``: the turn, which knows the held values,
+gives the new value to the one held slot it fits (:mod:`fsmdial.held_changes`). Inside one message the last
+value said wins ("the 17th... no sorry, the 18th"): :func:`last_said` puts it in place of the earlier one. A part
+of a name ("the surname is Clark", "first name is Jon, not John") is ``Parse.info["name_part"]``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...flow import Slot, SlotType
+from ...language import parse_yes_no
+from ...slots import KINDS
+from ..base import Parse, UnderstandingState
+
+__all__ = [
+    "CORRECTION",
+    "SELF_CORRECTION",
+    "Change",
+    "asked_state",
+    "changed_name_part",
+    "last_said",
+    "note_change",
+    "read_change",
+    "read_values",
+]
+
+_CUE = re.compile(
+    r"(?<![\w'])(?:actually|no wait|wait|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
+    r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"
+    r"let'?s (?:say|do|make it|go for)|or rather|scratch that|scrap that|on second thoughts?|"
+    r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction)(?![\w'])",
+    re.I,
+)
+"""Words that say the value after them replaces one said or held before."""
+_AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)\b)", re.I)
+"""Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
+_OLD = re.compile(
+    r"(?<![\w'])(?:instead of|rather than|not|forget(?: about)?)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
+    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))",
+    re.I,
+)
+"""The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly" (never "from X to Y":
+a journey's two ends)."""
+
+CORRECTION = re.compile(
+    r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"
+    r"make (?:it|that)|change (?:it|that))\b",
+    re.I,
+)
+"""A message that opens as a correction ("sorry, wrong number, it's 251")."""
+SELF_CORRECTION = re.compile(
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
+    re.I,
+)
+"""The last correction inside one message ("one large margherita and... actually make that two")."""
+
+_NAME_PART = re.compile(
+    r"(?<![\w'])(?P<part>sur|last|family|second|first|given|christian)\s*-?\s*name\s*(?:is|was|should be|'s|:|=)?\s+"
+    r"(?:spelt\s+|spelled\s+)?(?P<word>[A-Z][\w'\-]*)",
+    re.I,
+)
+"""A part of a name put right ("the surname is Clark", "first name is Jon, not John")."""
+_TYPED = (SlotType.date, SlotType.time, SlotType.integer, SlotType.number, SlotType.categorical, SlotType.boolean)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change says: the new value's words (cues and old words blanked out) and the old values' words."""
+
+    new: str
+    olds: tuple[str, ...]
+    cued: bool = True
+    """A change cue was said (else only a replaced value was named: "5 people not 4")."""
+    earlier: tuple[str, ...] = ()
+    """The words after earlier cues, the last first: read when ``new`` gives no value ("yes... actually no, scrap
+    that, I'll get the train": no after "actually")."""
+
+
+def read_change(text: str) -> Change | None:
+    """The change ``text`` asks for, when it has a change cue or names a replaced value; else None."""
+    olds = list(_OLD.finditer(text))
+    cues = list(_CUE.finditer(text))
+    afters = list(_AFTER_CUE.finditer(text))
+    if not cues and not afters and not olds:
+        return None
+    blank = list(text)
+    for found in [*olds, *cues, *afters]:
+        blank[found.start() : found.end()] = " " * (found.end() - found.start())
+    masked = "".join(blank)
+    # The new words: after the last cue that has words after it, up to an "instead" ("could you change that to an
+    # interim service instead, the full one's too pricey"); else the clause before an "instead" ("Wednesday
+    # instead"); with no cue, the message itself ("5 people not 4").
+    start, end = 0, len(text)
+    ahead = [cue for cue in cues if re.search(r"\w", masked[cue.end() :])]
+    if ahead:
+        start = ahead[-1].end()
+        end = next((after.start() for after in afters if after.start() >= start), end)
+        if not re.search(r"\w", masked[start:end]):
+            end = len(text)
+    elif afters:
+        end = afters[-1].start()
+        start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
+    old_words = tuple(found.group("old") for found in olds)
+    earlier = tuple(_tidy(masked[cue.end() :]) for cue in reversed(ahead[:-1]))
+    return Change(_tidy(masked[start:end]), tuple(word.strip() for word in old_words), bool(cues or afters), earlier)
+
+
+def _tidy(words: str) -> str:
+    """Words with the blanks of the cues and old words closed up, without punctuation at their ends."""
+    return re.sub(r"\s+([,.;!?])", r"\1", " ".join(words.split())).strip(" ,.;!?")
+
+
+def read_values(
+    slots: tuple[Slot, ...], text: str, read_as_asked: Callable[[Slot, str], dict[str, Any]]
+) -> dict[str, Any]:
+    """The value ``text`` gives each typed slot when that slot is asked (a boolean: its yes or no)."""
+    values: dict[str, Any] = {}
+    if not text or not re.search(r"\w", text):
+        return values
+    for slot in slots:
+        if slot.type is SlotType.boolean:
+            answer = parse_yes_no(text)
+            if answer is not None:
+                values[slot.name] = answer == "yes"
+        elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
+            read = read_as_asked(slot, text)
+            if slot.name in read:
+                values[slot.name] = read[slot.name]
+    return values
+
+
+def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, Any], old: dict[str, Any]) -> None:
+    """The values of ``parse`` put right by the change inside the message: a value read from the old words goes (or
+    becomes the new one), and the slot asked, or one the message gave a value, takes the value said last."""
+    for name, value in old.items():
+        if parse.slots.get(name) == value:
+            if name in new and new[name] != value:
+                parse.slots[name] = new[name]
+            else:
+                del parse.slots[name]
+    for name, value in new.items():
+        if name in parse.slots or (asked is not None and asked.name == name and change.olds == ()):
+            parse.slots[name] = value
+    for name, value in list(parse.slots.items()):
+        # "12 Elm Street, not 21": the old words are no part of the value
+        if isinstance(value, str):
+            for word in change.olds:
+                cut = re.sub(r"[\s,;]*\b(?:not|instead of|rather than)\s+" + re.escape(word) + r"\W*$", "", value)
+                if cut != value and cut:
+                    parse.slots[name] = cut
+
+
+def changed_name_part(text: str) -> tuple[str, str] | None:
+    """A part of a name the message puts right: ("last", "Clark") for "the surname is Clark, without an e"."""
+    found = _NAME_PART.search(text)
+    if found is None:
+        return None
+    part = found.group("part").casefold()
+    return ("first" if part in ("first", "given", "christian") else "last"), found.group("word")
+
+
+def note_change(
+    parse: Parse,
+    text: str,
+    slots: tuple[Slot, ...],
+    asked: Slot | None,
+    read_as_asked: Callable[[Slot, str], dict[str, Any]],
+) -> None:
+    """Read the change ``text`` asks for into ``parse``: the last value said wins inside the message, and
+    ``info["change"]`` holds what the new words and the old ones give each typed slot, for the turn to apply to
+    the held values; ``info["name_part"]`` a part of a name put right."""
+    part = changed_name_part(text)
+    if part is not None:
+        parse.info["name_part"] = part
+    change = read_change(text)
+    if change is None:
+        return
+    new = read_values(slots, change.new, read_as_asked)
+    for words in change.earlier:
+        new = new or read_values(slots, words, read_as_asked)
+    old: dict[str, Any] = {}
+    valued: list[str] = []
+    for words in change.olds:
+        for name, value in read_values(slots, words, read_as_asked).items():
+            old.setdefault(name, value)
+            valued.append(words)
+    if not change.cued and not valued:
+        return  # "a payment I did not make": no value is replaced
+    last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
+    if new:
+        said = set(re.findall(r"[a-z]+", text.casefold()))
+        named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
+        parse.info["change"] = {"new": new, "old": old, "named": named}
+        if (
+            asked is not None
+            and len(re.findall(r"\w+", change.new)) <= 3
+            and named
+            and asked.name not in named
+            and asked.name in parse.slots
+            and parse.slots[asked.name] == new.get(asked.name)
+        ):
+            del parse.slots[asked.name]  # "one more person, so make that 5" asked the time: the party's words
+
+
+_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party", "us"})
+_TIME_WORDS = frozenset({"time", "pm", "am", "clock", "oclock", "morning", "afternoon", "evening", "noon", "hour"})
+_DATE_WORDS = frozenset({"day", "date", "th", "st", "nd", "rd"})
+_STOP = frozenset(
+    {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
+)
+
+
+def _own_words(slot: Slot) -> frozenset[str]:
+    """The words that name ``slot`` in a message ("person" for a party size, "pm" for a time)."""
+    said = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())
+    words = {word for word in said if len(word) > 2 and word not in _STOP}
+    words |= {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")}
+    if words & _PEOPLE or slot.name in ("party_size", "guests", "people"):
+        words |= _PEOPLE
+    if slot.type is SlotType.time:
+        words |= _TIME_WORDS
+    if slot.type is SlotType.date:
+        words |= _DATE_WORDS
+    return frozenset(words)
+
+
+_ASKED: dict[tuple[int, str], tuple[weakref.ref[UnderstandingState], UnderstandingState]] = {}
+
+
+def asked_state(state: UnderstandingState, name: str) -> UnderstandingState:
+    """``state`` as if slot ``name`` were asked (a change's words read by that slot's readers); one object per live
+    state and slot, so the rules' tables of it are built once."""
+    key = (id(state), name)
+    entry = _ASKED.get(key)
+    if entry is not None and entry[0]() is state:
+        return entry[1]
+    asked = dataclasses.replace(state, asked=name, expected=(name,), confirm=None, confirm_slot=None)
+    _ASKED[key] = (weakref.ref(state, lambda _: _ASKED.pop(key, None)), asked)
+    return asked

@@ -1,0 +1,191 @@
+"""Issue 34 item 4: corrections in any words, anywhere. A change cue and a new value replace the held value of the slot
+the value fits; a held value named in an old form ("8 instead of 7" at a held 19:00); the last value said inside one
+message wins; a part of a name; and, without a model, a committing confirmation never answered with a bare "yes or
+no?" to a reply the rules cannot account for."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.understand.rules.changes import read_change
+from tests import example_tools
+from tests.conftest import FLOWS
+
+HELDOUT = FLOWS.parent / "tests" / "data" / "heldout_r2" / "flows"
+NOW = dt.datetime(2026, 11, 23, 10, 0)
+HELD = {"name": "Jane Clarke", "party_size": 4, "date": "2026-11-27", "time": "19:00"}
+
+
+def restaurant(*turns: str) -> Dialogue:
+    example_tools.calls.clear()
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=lambda: NOW)
+    dialogue.start()
+    for said in turns:
+        dialogue.turn(said)
+    return dialogue
+
+
+def at_confirmation() -> Dialogue:
+    dialogue = restaurant("Jane Clarke", "4 people", "Friday the 27th", "7pm")
+    assert dict(dialogue.slots) == HELD and dialogue.node == "confirm_booking"
+    return dialogue
+
+
+def booked() -> list[dict]:
+    return [args for tool, args in example_tools.calls if tool == "book_table"]
+
+
+# ------------------------------------------------------------------ the reading
+
+
+def test_a_change_reads_the_new_words_after_the_cue_and_the_old_ones_apart():
+    change = read_change("actually can we make it 8 instead of 7?")
+    assert change is not None and change.new == "8" and change.olds == ("7",)
+    change = read_change("could you change that to an interim service instead, the full one's too pricey")
+    assert change is not None and change.new == "an interim service"
+    change = read_change("can we do 11 instead?")
+    assert change is not None and change.new == "11"
+    assert read_change("a table for 4 on Friday") is None
+
+
+# ------------------------------------------------------------------ 1. a new value with a change cue
+
+
+@pytest.mark.parametrize(
+    ("said", "changed"),
+    [
+        ("oh, one more person is joining us, so make that 5", {"party_size": 5}),
+        ("make that 5", {"party_size": 5}),
+        ("let's say 6 people", {"party_size": 6}),
+        ("can we do 8pm instead", {"time": "20:00"}),
+        ("change it to 8:30pm", {"time": "20:30"}),
+        ("no wait, Saturday", {"date": "2026-11-28"}),
+    ],
+)
+def test_a_new_value_with_a_change_cue_at_the_confirmation_is_what_the_tool_gets(said, changed):
+    dialogue = at_confirmation()
+    result = dialogue.turn(said)
+    assert not booked() and dict(dialogue.slots) == {**HELD, **changed}
+    assert result.text.endswith("Shall I book it?")
+    dialogue.turn("yes")
+    (call,) = booked()
+    assert {key: call[key] for key in HELD} == {**HELD, **changed}
+
+
+def test_a_change_at_a_question_replaces_the_held_value_its_words_name():
+    dialogue = restaurant("Jane Clarke", "4 people", "Friday", "oh, one more person is joining us, so make that 5")
+    assert dialogue.slots["party_size"] == 5 and "time" not in dialogue.slots
+    dialogue.turn("7pm")
+    dialogue.turn("yes")
+    assert booked()[0]["party_size"] == 5
+
+
+def test_a_value_two_held_slots_could_take_with_nothing_to_tell_them_apart_changes_nothing():
+    # The garage's drop-off time and its courtesy car aside, a bare "10" fits the hours of a clean (2 to 10) and its
+    # start time (8:00 to 16:00): nothing tells them apart.
+    dialogue = cleaning("make it 10")
+    assert dialogue.slots["hours"] == 3 and dialogue.slots["start_time"] == "09:00"
+
+
+# ------------------------------------------------------------------ 2. a held value named in an old form
+
+
+@pytest.mark.parametrize(
+    ("said", "changed"),
+    [
+        ("actually can we make it 8 instead of 7?", {"time": "20:00"}),  # "7" names the held 19:00
+        ("5 people not 4", {"party_size": 5}),
+        ("sorry, the 28th not the 27th", {"date": "2026-11-28"}),
+    ],
+)
+def test_a_held_value_named_in_an_old_form(said, changed):
+    dialogue = at_confirmation()
+    dialogue.turn(said)
+    assert dict(dialogue.slots) == {**HELD, **changed}
+
+
+def test_a_bare_hour_instead_of_the_held_one_keeps_its_half_of_the_day_and_its_bounds():
+    dialogue = at_confirmation()
+    dialogue.turn("can we do 9 instead of 7?")
+    assert dialogue.slots["time"] == "21:00"
+    result = dialogue.turn("11 instead of 9")  # 23:00 is after closing (22:30): refused and asked, never 11:00
+    assert dialogue.slots["time"] == "21:00" and not booked()
+    assert "23:00" not in str(dict(dialogue.slots)) and result.text
+
+
+def cleaning(*more: str) -> Dialogue:
+    flow = load_flow(HELDOUT / "home_cleaning.json")
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: dt.datetime(2027, 1, 13, 10))
+    dialogue.start()
+    for said in ("regular clean", "monthly", "3 hours", "11 Grange Road, Darlington DL1 5NH", "Tuesday 19th", "9am"):
+        dialogue.turn(said)
+    for said in ("Joan Ashworth", "joan.ashworth@gmail.com", *more):
+        dialogue.turn(said)
+    return dialogue
+
+
+def test_a_categorical_value_instead_of_the_held_one():
+    dialogue = cleaning("can we do fortnightly instead of monthly?")
+    assert dialogue.slots["frequency"] == "fortnightly"
+
+
+def test_a_bare_hour_instead_goes_to_the_time_its_bounds_take():
+    assert cleaning("can we do 11 instead?").slots["start_time"] == "11:00"
+
+
+# ------------------------------------------------------------------ 3. the last value said inside one message
+
+
+def test_inside_one_message_the_last_value_said_wins():
+    dialogue = restaurant("Jane Clarke", "4, sorry I mean 5", "the 27th... no sorry, the 28th", "7pm, no wait, 8pm")
+    assert dict(dialogue.slots) == {**HELD, "party_size": 5, "date": "2026-11-28", "time": "20:00"}
+    dialogue = restaurant("Jane Clarke", "4 people", "Tuesday, sorry I mean Wednesday")
+    assert dialogue.slots["date"] == "2026-11-25"
+
+
+def test_a_yes_taken_back_inside_one_message_is_a_no():
+    flow = load_flow(HELDOUT / "garage_service.json")
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: dt.datetime(2027, 1, 12, 14))
+    dialogue.start()
+    for said in ("Hi, I need an MOT. Two weeks today if you have space?", "VX68 HTA", "1pm"):
+        dialogue.turn(said)
+    dialogue.turn("yes... actually no, scrap that, I'll get the train")
+    assert dialogue.slots["courtesy_car"] is False
+
+
+# ------------------------------------------------------------------ 4. a part of a name
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("sorry, the surname is Clark, without an e", "Jane Clark"),
+        ("first name is Jon, not Jane", "Jon Clarke"),
+    ],
+)
+def test_a_part_of_a_name_edits_the_held_name(said, name):
+    dialogue = at_confirmation()
+    dialogue.turn(said)
+    assert dict(dialogue.slots) == {**HELD, "name": name}
+    dialogue.turn("yes")
+    assert booked()[0]["name"] == name
+
+
+# ------------------------------------------------------------------ 6. what the rules cannot account for
+
+
+def test_at_a_committing_confirmation_a_reply_not_accounted_for_shows_the_summary_and_asks_what_to_change():
+    dialogue = at_confirmation()
+    result = dialogue.turn("hmm, can you do something about the window seat")
+    assert not booked() and dict(dialogue.slots) == HELD
+    assert "yes or no" not in result.text
+    assert result.text == (
+        "Sorry, I didn't catch what to change. I have: A table for 4 on Friday 27 November at 7 pm, under the name "
+        "Jane Clarke. What would you like to change?"
+    )
+    dialogue.turn("yes")  # the summary was shown whole: a plain yes commits it
+    assert len(booked()) == 1
