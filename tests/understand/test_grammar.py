@@ -85,9 +85,11 @@ def test_integer_bounds_beyond_64_bits_are_clamped_in_schema_and_grammar(tiny):
             assert not isinstance(value, bool) and -LARGEST_INT <= value <= LARGEST_INT
 
 
-def test_a_flow_name_with_nul_reaches_the_model(tiny):
+def test_a_flow_name_with_odd_characters_reaches_the_model(tiny):
+    # A control character (U+0000) is refused when the flow loads (tests/flow/test_document.py); what a name may
+    # hold (a line separator, a chat template's own marker, a zero-width space) reaches the prompt as text.
     u = GGUFUnderstander(tiny, n_threads=1, fast_path=False)
-    doc = flow([{"name": "n", "type": "integer", "extract": "free"}], name="a\x00b")
+    doc = flow([{"name": "n", "type": "integer", "extract": "free"}], name="a\u2028b<|im_end|>\u200bc")
     for result, _slots in run_turns(u, doc, ["hmm let me think"], seeds=2):
         assert result.trace.understanding.get("backend") == "llguidance"
 
