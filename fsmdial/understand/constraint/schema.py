@@ -463,7 +463,15 @@ def offered(state: UnderstandingState, slot: Slot) -> bool:
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
 
 
-def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
+def turn_schema(
+    state: UnderstandingState,
+    text: str,
+    now: dt.datetime,
+    *,
+    settled: Parse | None = None,
+    open_part: Sequence[str] = (),
+    without_words: bool = False,
+) -> TurnSchema:
     """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
 
     Typed slots are offered only when the message reads one value for them
@@ -480,6 +488,14 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     nor named in the message is not offered, and no value is taken from the
     words they read a value from. ``None``: the model decides alone
     (``rules_first=False``).
+
+    ``open_part`` is what the rules' reading left open (:mod:`fsmdial.understand.rules.coverage`). With words
+    open, the model is offered meaning without words: the asked categorical slot all its values, the
+    state's intents when nothing is asked and the rules read no intent nor value, and at a confirmation where
+    the rules read no change, a change of any typed slot a value of the message fits (each such slot is
+    an option; the bounds of its type decide which fit: a party size is no opening hour). The values and
+    intents without words are offered only with ``without_words`` (a chooser that can abstain: a small model
+    writing JSON writes the first value offered, measured; a confirmation's change is a span the message says).
     """
     rules_ran = settled is not None
     settled = settled or Parse()
@@ -502,6 +518,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     if acts.question and state.asked is not None:
         # As the rules read it: a question's words are no value ("how many does one box feed?" gives no 1)
         affirmed = without_questions(affirmed)
+    widen = bool(open_part) and rules_ran
+    # A change at a confirmation: the rules read none, and the message holds a value they did not read.
+    changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -509,8 +528,11 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
         asked = slot.name in (state.asked, state.confirm_slot)
         if kind is SlotType.categorical:
             # Only the values the message has words for, outside what it rules out ("not the terrace"):
-            # a name, a question or a "yes" has none ("Dana Lee" is no species).
+            # a name, a question or a "yes" has none ("Dana Lee" is no species). With words the rules read
+            # nothing from, the asked slot is offered all its values ("its an electric one": e-bike).
             allowed = tuple(v for v in slot.values or () if mentioned(v, affirmed))
+            if not allowed and widen and without_words and slot.name == state.asked and not acts.holds_no_value:
+                allowed = tuple(slot.values or ())
             if allowed:
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
@@ -532,7 +554,9 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 for span, value in typed_candidates(slot, affirmed, now).items()
                 if not words_of(span) & (barred if KINDS[slot.type].claims else barred | claims)
             }
-            named = asked or cue(slot, text) > 0
+            # At a confirmation, a value the rules did not read may change a held slot of its type
+            # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
+            named = asked or cue(slot, text) > 0 or (changing and bool(spans))
             if rules_ran and not named:
                 # Beside the rules, a slot not asked for takes a value only where the message names it ("the PIN
                 # is 9503"): "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
@@ -595,6 +619,20 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][WHOLE_CLAUSE] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
+    if (
+        intents is not None
+        and widen
+        and without_words
+        and state.confirm is None
+        and state.asked is None
+        and not settled.slots
+        and not acts.holds_no_value
+    ):
+        # Nothing asked (the user says what they want), words the rules read nothing from and no intent read:
+        # any of the state's intents ("need my brakes looked at"), not only those whose example words are all
+        # said. With a slot asked the reply answers it: a small model offered every intent there writes the
+        # first ("hello"), measured.
+        intents = (NONE, *(i.name for i in state.intents if i.name not in (GOODBYE, DECLINE)))
     head: dict[str, Any] = {}
     if intents is not None:
         head["intent"] = {"enum": list(intents)}

@@ -50,8 +50,10 @@ from collections.abc import Sequence
 from ...errors import FsmdialError, UnderstandingError
 from ..base import Parse, UnderstandingState
 from ..constraint.grammar_start import only_output
+from ..constraint.grounding import is_typed
 from ..constraint.schema import TurnSchema, standing, turn_schema
 from ..rules import RulesUnderstander
+from ..rules.coverage import open_words
 from .prompt import PromptBuilder
 
 OUTPUT_SHARE = 4
@@ -68,6 +70,9 @@ class ModelUnderstander(ABC):
     """The turn's prompt: the chat template around the flow's static prefix, the conversation and the new text."""
     backend: str
     """What a parse's ``info["backend"]`` says of the decoding (a backend's name, ``server``, ``openai/<flavour>``)."""
+    chooses_without_words: bool = False
+    """Offer the model values and intents the message has no words for (all the asked categorical slot's values,
+    the state's intents) when words are open: only for a chooser that can abstain (``--choose score``)."""
 
     def __init__(self, *, fast_path: bool = True, rules_first: bool = True):
         self.rules = RulesUnderstander() if fast_path else None
@@ -87,12 +92,21 @@ class ModelUnderstander(ABC):
             return Parse(path="fast")  # nothing was said: no model can find more
         if self.rules is not None:
             settled = self.rules.settle(state, text, now=now)
-            if settled is not None:
+            # The fast path answers only when its reading accounts for every word of the message.
+            if settled is not None and not open_words(state, text, settled):
                 settled.path, settled.model_calls = "fast", 0
                 return settled
         certain = self.certain(state, text, history, now)
+        left = certain.info.get("open", ())
         try:
-            schema = turn_schema(state, text, now, settled=certain if self.grounding is not None else None)
+            schema = turn_schema(
+                state,
+                text,
+                now,
+                settled=certain if self.grounding is not None else None,
+                open_part=left,
+                without_words=self.chooses_without_words,
+            )
         except FsmdialError as exc:
             raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
         if schema.empty:  # the rules said everything there is to decide: no model call
@@ -113,7 +127,22 @@ class ModelUnderstander(ABC):
             raise UnderstandingError(
                 f"{self.backend}: constrained decoding failed: {type(exc).__name__}: {exc}"
             ) from exc
+        if state.confirm is not None and self.grounding is not None and found.slots:
+            found = self.without_restatements(state, found, history)
         return merge(certain, found)
+
+    def without_restatements(
+        self, state: UnderstandingState, found: Parse, history: Sequence[tuple[str, str]]
+    ) -> Parse:
+        """``found`` without the typed values the confirmation's own question names ("yes, 4 people" at a
+        summary saying 4 people is no change): the rules' :meth:`~RulesUnderstander.certain_of` check."""
+        assert self.grounding is not None
+        typed = {name: value for name, value in found.slots.items() if (slot := state.slot(name)) and is_typed(slot)}
+        kept = self.grounding.certain_of(state, Parse(slots=typed), history).slots
+        found.slots = {name: value for name, value in found.slots.items() if name not in typed or name in kept}
+        if not found.slots and found.answer is None and state.confirm is not None:
+            found.answer = "other"  # a restatement changes nothing: the confirmation is asked again
+        return found
 
     def certain(
         self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime

@@ -64,6 +64,7 @@ from .categories import (
     value_pattern,
 )
 from .corrections import replacement
+from .coverage import with_open
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -233,8 +234,7 @@ class RulesUnderstander:
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         if acts.question and state.asked is not None:
-            # "not sure, how many does one box feed?" answers no question asked: its words are no value (a
-            # question with nothing asked, "what is the rating of the hilton", names what it asks about)
+            # "not sure, how many does one box feed?" answers no question asked: its words are no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if acts.deny and (swap := replacement(text)) is not None:
@@ -243,7 +243,7 @@ class RulesUnderstander:
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
             parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
-        return parse
+        return with_open(state, text, parse)  # the words the reading leaves open (coverage.py)
 
     def certain(
         self,
