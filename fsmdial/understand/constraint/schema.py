@@ -521,6 +521,7 @@ def turn_schema(
     widen = bool(open_part) and rules_ran
     # A change at a confirmation: the rules read none, and the message holds a value they did not read.
     changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
+    still_open = words_of(*open_part)
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -556,7 +557,16 @@ def turn_schema(
             }
             # At a confirmation, a value the rules did not read may change a held slot of its type
             # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
-            named = asked or cue(slot, text) > 0 or (changing and bool(spans))
+            named = asked or cue(slot, text) > 0
+            if changing and not named:
+                # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one).
+                # and inside the slot's bounds (11 is no number of rooms of a hotel with at most 5).
+                spans = {
+                    span: value
+                    for span, value in spans.items()
+                    if words_of(span) & still_open and inside_bounds(slot, value)
+                }
+                named = bool(spans)
             if rules_ran and not named:
                 # Beside the rules, a slot not asked for takes a value only where the message names it ("the PIN
                 # is 9503"): "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
@@ -678,6 +688,15 @@ def turn_schema(
         choices,
         _priority(state, text),
         span_rules,
+    )
+
+
+def inside_bounds(slot: Slot, value: Any) -> bool:
+    """Is a number inside the slot's ``minimum`` and ``maximum`` (other values: the type's reader kept them)?"""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return True
+    return not (
+        (slot.minimum is not None and value < slot.minimum) or (slot.maximum is not None and value > slot.maximum)
     )
 
 

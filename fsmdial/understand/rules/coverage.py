@@ -20,7 +20,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
 from ...language.text import FUNCTION_WORDS
-from ..base import Parse, UnderstandingState
+from ..base import CONTINUE, Parse, UnderstandingState
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
@@ -45,6 +45,9 @@ DATE_TIME_WORDS = frozenset(
 )
 """Words of a date, time or length of time: accounted for when the reading has such a value."""
 
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)?")
+COUNTED_WORDS = frozenset("people person persons guests guest adults kids children pax party us of times".split())
+"""What a number counts ("4 people"): accounted for when the reading has a number."""
 _ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _TIMED = frozenset({SlotType.date, SlotType.time, SlotType.duration})
 
@@ -74,25 +77,28 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
     covered = set(FUNCTION_WORDS | FILLER_WORDS | POSITIVE_WORDS | NEGATIVE_WORDS)
     stems: set[str] = set()
     cues: set[str] = set()
-    for slot in state.slots:  # cue words: the slot's name and label name it ("reg", "dropping"), they are no value
-        cues.update(_key(word) for word in words(slot.name.replace("_", " ") + " " + (slot.label or "")))
+    for each in state.slots:  # cue words: the slot's name and label name it ("reg", "dropping"), they are no value
+        cues.update(_key(word) for word in words(each.name.replace("_", " ") + " " + (each.label or "")))
     covered |= cues
     stems.update(_stem(cue) for cue in cues if len(cue) > 3)
     numbers: set[Any] = set()
     texts: list[str] = []
-    timed = False
+    timed = clock = False
     for name, value in {**parse.slots, **parse.negated}.items():
         slot = state.slot(name)
         if slot is None:
             continue
         timed |= slot.type in _TIMED
+        clock |= slot.type is SlotType.time
         _account(slot, value, covered, stems, numbers, texts)
     if timed:
         covered |= DATE_TIME_WORDS
-    if parse.intent is not None:
-        for intent in state.intents:
-            if intent.name == parse.intent:
-                covered.update(_key(word) for example in intent.examples for word in words(example))
+    if numbers:
+        covered |= COUNTED_WORDS
+    for intent in state.intents:
+        # The intent read, and what the flow itself does ("a table" in the booking: its built-in continue).
+        if intent.name in (parse.intent, CONTINUE):
+            covered.update(_key(word) for example in intent.examples for word in words(example))
     if parse.choice is not None:
         for choice in state.choice_examples:
             if choice.name == parse.choice:
@@ -105,6 +111,8 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
         if key in covered or _stem(key) in stems or (len(key) >= 3 and any(cue.startswith(key) for cue in cues)):
             continue
         if timed and _ORDINAL.fullmatch(key):  # "the 16th" of a date read
+            continue
+        if clock and _CLOCK.fullmatch(key):  # "7pm", "8.30" of a time read
             continue
         if numbers and _number_word(word, numbers):
             continue
