@@ -108,8 +108,12 @@ def test_at_a_confirmation_a_number_the_rules_did_not_read_is_a_candidate_change
     history = dialogue.session.history
     _, schema = schema_for(state, "oh, one more person is joining us, so make that 5", history=history)
     assert schema.answers
-    # "one more person" is no value: only the words the rules left open are candidates ("5", not "one").
-    assert schema.values == {"party_size": {"5": 5}}
+    # "one more person" is no value: only the words the rules left open are candidates ("5", not "one"); 5 people
+    # or 5 pm (the restaurant seats from 12:00 to 22:30): each is an option, the model says which, or none.
+    assert schema.values == {"party_size": {"5": 5}, "time": {"5": "5:00 (12-hour clock)"}}
+    # The value a change replaces is no candidate: "6 not 4" (4 is held).
+    _, schema = schema_for(state, "oh, make that 6 not 4", history=history)
+    assert schema.values == {"party_size": {"6": 6}, "time": {"6": "6:00 (12-hour clock)"}}
     # Without the open part (before issue 36), nothing was offered.
     text = "oh, one more person is joining us, so make that 5"
     plain = turn_schema(state, text, NOW, settled=standing(RULES, state, text, history, NOW))

@@ -34,6 +34,7 @@ depends on the text, so it is built every turn (about a millisecond;
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -522,6 +523,7 @@ def turn_schema(
     # A change at a confirmation: the rules read none, and the message holds a value they did not read.
     changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
     still_open = words_of(*open_part)
+    replaced = words_of(*_REPLACED.findall(text)) if changing else frozenset()  # "11 instead of 8": 8 is held
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -558,13 +560,23 @@ def turn_schema(
             # At a confirmation, a value the rules did not read may change a held slot of its type
             # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
             named = asked or cue(slot, text) > 0
-            if changing and not named:
-                # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one).
-                # and inside the slot's bounds (11 is no number of rooms of a hotel with at most 5).
+            if changing and not named and kind in CHANGED_BY_NUMBER:
+                # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one),
+                # inside the slot's bounds (11 is no number of rooms of a hotel with at most 5); a bare hour is
+                # a time there ("can we do 11 instead of 8?" at a summary showing 8 am). A slot of a form (a
+                # registration, a phone) is changed by its form, which the rules read: "11" is none.
+                # The whole message: "make that 6 not 4" is a clause with a "not", the value replaced left out.
+                spans = {
+                    span: value
+                    for span, value in typed_candidates(slot, text, now).items()
+                    if not words_of(span) & (barred if KINDS[slot.type].claims else barred | claims)
+                }
+                if kind is SlotType.time:
+                    spans |= bare_hours(slot, open_part, now)
                 spans = {
                     span: value
                     for span, value in spans.items()
-                    if words_of(span) & still_open and inside_bounds(slot, value)
+                    if words_of(span) & still_open and not words_of(span) & replaced and inside_bounds(slot, value)
                 }
                 named = bool(spans)
             if rules_ran and not named:
@@ -689,6 +701,25 @@ def turn_schema(
         _priority(state, text),
         span_rules,
     )
+
+
+_REPLACED = re.compile(r"\b(?:instead of|rather than|not|from)\s+([\w:.]+(?:\s*(?:am|pm))?)", re.I)
+"""The held value a change names as the one it replaces ("11 instead of 8", "5 not 4")."""
+CHANGED_BY_NUMBER = frozenset(
+    {SlotType.integer, SlotType.number, SlotType.date, SlotType.time, SlotType.duration, SlotType.money}
+)
+"""Slot types a value said at a confirmation may change without naming the slot ("make that 5")."""
+
+
+def bare_hours(slot: Slot, said: Sequence[str], now: dt.datetime) -> dict[str, Any]:
+    """The time each bare hour of ``said`` is ("11" as "at 11"), as the slot's reader has it."""
+    found: dict[str, Any] = {}
+    for word in said:
+        if word.isdigit() and 0 < int(word) <= 24:
+            read = typed_candidates(slot, f"at {word}", now)
+            if len(read) == 1:
+                found[word] = next(iter(read.values()))
+    return found
 
 
 def inside_bounds(slot: Slot, value: Any) -> bool:
