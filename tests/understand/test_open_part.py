@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import Intent, Parse, UnderstandingState
 from fsmdial.understand.constraint.schema import NONE, standing, turn_schema
+from fsmdial.understand.model.understander import ModelUnderstander
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.understand.rules.coverage import open_words
 from tests import example_tools
@@ -213,3 +215,50 @@ def test_the_tiny_model_steered_to_a_change_books_only_after_the_new_summary_is_
     assert not [a for t, a in example_tools.calls if t == "book_table"], again.text
     dialogue.turn("yes")
     assert [args["party_size"] for tool, args in example_tools.calls if tool == "book_table"] == [5]
+
+
+class Picks(ModelUnderstander):
+    """A model understander that chooses, among the intents its turn offers, the one named ``wanted``."""
+
+    backend = "test"
+    chooses_without_words = True
+
+    def __init__(self, wanted: str):
+        super().__init__()
+        self.wanted = wanted
+        self.offered: list[tuple[str, ...] | None] = []
+
+    def model_parse(self, state, schema, text, history):
+        self.offered.append(schema.intents)
+        intent = self.wanted if schema.intents and self.wanted in schema.intents else NONE
+        data = {"intent": intent, "slots": {}} if schema.intents is not None else {"slots": {}}
+        found = schema.parse(json.dumps(data))
+        found.model_calls = 1
+        return found
+
+
+def test_an_assistant_routes_a_task_said_in_other_words_to_the_flow_the_model_chooses():
+    from fsmdial.assistant import Assistant, route_intent
+
+    flows = [load_flow(REPO / "flows" / f"{name}.json") for name in ("restaurant_booking", "vet_appointment")]
+    chooser = Picks(route_intent("vet_appointment"))
+    bot = Assistant(flows, understander=chooser, stand_in_tools=True, clock=lambda: NOW)
+    bot.start()
+    result = bot.turn("my puppy keeps limping on his back leg")
+    # No example's words were said: before, no route was offered and the assistant said what it does.
+    assert chooser.offered[0] == (NONE, route_intent("restaurant_booking"), route_intent("vet_appointment"))
+    assert bot.active == "vet_appointment", result.text
+
+
+def test_the_fast_path_answers_only_when_its_reading_leaves_nothing_open(monkeypatch):
+    state = at_bike_type()
+    chooser = Picks("none")
+    found = chooser.understand(state, "e-bike", now=NOW)
+    assert found.path == "fast" and found.slots == {"bike_type": "e-bike"} and chooser.offered == []
+    # Were settle ever to answer with words it did not read ("e-bike" for "the purple one"), the turn goes on
+    # to the rules' whole reading and the model.
+    monkeypatch.setattr(
+        RulesUnderstander, "settle", lambda self, state, text, now=None: Parse(slots={"bike_type": "e-bike"})
+    )
+    found = chooser.understand(state, "its the purple one", now=NOW)
+    assert found.path == "model" and chooser.offered and found.info["open"] == ["purple"]

@@ -5,7 +5,9 @@ Per turn:
 1. **fast path** (``fast_path=True``): :meth:`RulesUnderstander.settle`
    answers when the text leaves no doubt (a plain yes/no to a pending
    confirmation, an exact categorical value, a bare number for the slot just
-   asked, an intent's example); then no model is called (``path="fast"``);
+   asked, an intent's example) and its reading leaves no word of the message
+   open (:func:`~fsmdial.understand.rules.coverage.open_words`); then no model
+   is called (``path="fast"``);
 2. **what the rules read stands** (``rules_first=True``, :meth:`certain`):
    everything the rules understander reads from the message (its intent, its
    answer and choice, the values of every slot it fills, the text it takes as
@@ -23,8 +25,13 @@ Per turn:
    intents only those sharing a word with their examples; with a confirmation
    pending, ``yes`` only without a new value (``change`` carries it; the
    runtime still re-asks a committing confirmation on anything but a plain
-   yes). When nothing is left to decide, or the grammar allows one output
-   only, no model is called (``path="rules"``). The output's fixed start
+   yes). Words the rules' reading left open (``info["open"]``) widen the offer:
+   at a confirmation, a number, date or time said there is a candidate change of
+   each held slot of its type its bounds allow ("make that 5"); with
+   :attr:`~ModelUnderstander.chooses_without_words`, the asked categorical slot's
+   values and, with nothing asked, the state's intents, words or not. When nothing
+   is left to decide, or the grammar allows one output only, no model is called
+   (``path="rules"``): with nothing open, that is every turn the rules read whole. The output's fixed start
    (``{"intent"``, up to its last whole key:
    :func:`~fsmdial.understand.constraint.grammar_start.split_start`) is written at the end of the
    prompt and the rest decoded under the grammar of the rest.

@@ -30,7 +30,7 @@ FILLER_WORDS = frozenset(
     certainly absolutely definitely correct exactly that's thats go ahead sounds works work fine i'll i'd we'll
     we'd let's lets think reckon guess maybe perhaps probably kind sort got get would like love okay ok k
     wait hang hold on sec second moment bit quick quickly just only mind know don't dont it'd it'll that'll
-    there's theres he she they them their his her hers him then that'd that'll""".split()
+    there's theres he she they them their his her hers him then that'd that'll thing things""".split()
 )
 """Words that say no value on their own (filler, politeness, hedges): never the open part."""
 
