@@ -523,7 +523,8 @@ def turn_schema(
     # A change at a confirmation: the rules read none, and the message holds a value they did not read.
     changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
     still_open = words_of(*open_part)
-    replaced = words_of(*_REPLACED.findall(text)) if changing else frozenset()  # "11 instead of 8": 8 is held
+    # The value a message names as the one it replaces: "11 instead of 8", "forget the MOT" (the held one).
+    replaced = words_of(*_REPLACED.findall(text)) - FUNCTION_WORDS
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -533,7 +534,9 @@ def turn_schema(
             # Only the values the message has words for, outside what it rules out ("not the terrace"):
             # a name, a question or a "yes" has none ("Dana Lee" is no species). With words the rules read
             # nothing from, the asked slot is offered all its values ("its an electric one": e-bike).
-            allowed = tuple(v for v in slot.values or () if mentioned(v, affirmed))
+            allowed = tuple(
+                v for v in slot.values or () if mentioned(v, affirmed) and not words_of(v) - FUNCTION_WORDS <= replaced
+            )
             if not allowed and widen and without_words and slot.name == state.asked and not acts.holds_no_value:
                 allowed = tuple(slot.values or ())
             if allowed:
@@ -703,7 +706,9 @@ def turn_schema(
     )
 
 
-_REPLACED = re.compile(r"\b(?:instead of|rather than|not|from)\s+([\w:.]+(?:\s*(?:am|pm))?)", re.I)
+_REPLACED = re.compile(
+    r"\b(?:instead of|rather than|not|from|forget(?: about)?)\s+(?:the\s+|a\s+|an\s+)?([\w:.-]+(?:\s*(?:am|pm))?)", re.I
+)
 """The held value a change names as the one it replaces ("11 instead of 8", "5 not 4")."""
 CHANGED_BY_NUMBER = frozenset(
     {SlotType.integer, SlotType.number, SlotType.date, SlotType.time, SlotType.duration, SlotType.money}

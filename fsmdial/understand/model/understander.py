@@ -116,7 +116,9 @@ class ModelUnderstander(ABC):
             )
         except FsmdialError as exc:
             raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
-        if schema.empty:  # the rules said everything there is to decide: no model call
+        # The rules said everything there is to decide, or read every word (beside the rules, with the fast
+        # path on: a turn with nothing open costs no model call): no model call.
+        if schema.empty or (not left and self.rules is not None and self.grounding is not None):
             certain.path, certain.model_calls = "rules", 0
             return certain
         forced = only_output(schema.grammar)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
+from ...language.choices import described_synonyms
 from ...language.text import FUNCTION_WORDS
 from ..base import CONTINUE, Parse, UnderstandingState
 
@@ -45,10 +46,10 @@ DATE_TIME_WORDS = frozenset(
 )
 """Words of a date, time or length of time: accounted for when the reading has such a value."""
 
-_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)?")
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(?:am|pm|h)?")
 COUNTED_WORDS = frozenset("people person persons guests guest adults kids children pax party us of times".split())
 """What a number counts ("4 people"): accounted for when the reading has a number."""
-_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 _TIMED = frozenset({SlotType.date, SlotType.time, SlotType.duration})
 
 
@@ -105,21 +106,55 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
                 covered.update(_key(word) for example in choice.examples for word in words(example))
         covered.update(_key(word) for word in words(parse.choice.replace("_", " ")))
     joined = [_alnum(value) for value in texts]
+    unread = _unread_values(state, parse) - covered_values(state, parse)
     left = []
     for word in said:
         key = _key(word)
+        if key in unread:  # "a regular weekly clean": "weekly" names a frequency too, which nothing read
+            left.append(word)
+            continue
         if key in covered or _stem(key) in stems or (len(key) >= 3 and any(cue.startswith(key) for cue in cues)):
             continue
-        if timed and _ORDINAL.fullmatch(key):  # "the 16th" of a date read
-            continue
-        if clock and _CLOCK.fullmatch(key):  # "7pm", "8.30" of a time read
-            continue
+        if timed and (ordinal := _ORDINAL.fullmatch(key)) and int(ordinal.group(1)) in numbers:
+            continue  # "the 16th" of a date read ("the 8th not the 7th" read as not the 7th leaves "8th" open)
+        if clock and (hour := _CLOCK.fullmatch(key)) and {int(hour.group(1)), int(hour.group(1)) + 12} & numbers:
+            continue  # "7pm", "8.30" of a time read
         if numbers and _number_word(word, numbers):
             continue
         if joined and (flat := _alnum(word)) and any(flat in value for value in joined):
             continue
         left.append(word)
     return tuple(left)
+
+
+def _value_words(slot: Slot, value: Any) -> set[str]:
+    """The words of a categorical value and of the synonyms its slot's description gives it."""
+    said = [str(value)]
+    for named, synonyms in described_synonyms(tuple(slot.values or ()), slot.description):
+        if named == value:
+            said += synonyms
+    return {_key(word) for word in words(" ".join(said))}
+
+
+def _unread_values(state: UnderstandingState, parse: Parse) -> set[str]:
+    """The words naming a value of a categorical slot the reading gave no value (function words aside)."""
+    found: set[str] = set()
+    for slot in state.slots:
+        if slot.type is SlotType.categorical and slot.name not in parse.slots and slot.name not in parse.negated:
+            for value in slot.values or ():
+                found |= _value_words(slot, value)
+    return found - FUNCTION_WORDS
+
+
+def covered_values(state: UnderstandingState, parse: Parse) -> set[str]:
+    """The words of the categorical values the reading has, by their own names ("clean" of "regular clean"; a
+    synonym, "weekly clean", may name another slot's value too)."""
+    found: set[str] = set()
+    for name, value in {**parse.slots, **parse.negated}.items():
+        slot = state.slot(name)
+        if slot is not None and slot.type is SlotType.categorical:
+            found |= {_key(word) for word in words(str(value))}
+    return found
 
 
 def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers: set[Any], texts: list[str]) -> None:
@@ -130,9 +165,9 @@ def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers
         numbers.add(value)
         return
     if slot.type is SlotType.categorical:
-        # The value's words and the synonyms the slot's description gives (typos and plurals by their stem).
-        for word in words(f"{value} {slot.description or ''}"):
-            stems.add(_stem(_key(word)))
+        # The value's words and the synonyms the slot's description gives it (typos and plurals by their stem),
+        # not the other values' ("a regular clean" leaves "weekly" open, though the description names it).
+        stems.update(_stem(word) for word in _value_words(slot, value))
         return
     if slot.type in (SlotType.money,):
         covered.update({"pounds", "pound", "quid", "dollars", "dollar", "euros", "euro", "p", "pence", "bucks"})
