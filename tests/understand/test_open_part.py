@@ -262,3 +262,26 @@ def test_the_fast_path_answers_only_when_its_reading_leaves_nothing_open(monkeyp
     )
     found = chooser.understand(state, "its the purple one", now=NOW)
     assert found.path == "model" and chooser.offered and found.info["open"] == ["purple"]
+
+
+def test_the_value_a_message_replaces_is_no_candidate():
+    frequency = Slot(name="frequency", type="categorical", values=["weekly", "fortnightly", "monthly"])
+    state = UnderstandingState(flow="cleaning", node="ask", intents=(), slots=(frequency,), asked="hours")
+    _, schema = schema_for(state, "3 hours. actually, can we do fortnightly instead of monthly?")
+    assert schema.categorical["frequency"] == ("fortnightly",)  # SmolLM2 chose "monthly" when offered both
+    service = Slot(name="service", type="categorical", values=["MOT", "repair"])
+    state = UnderstandingState(flow="garage", node="ask", intents=(), slots=(service,), asked="service")
+    _, schema = schema_for(state, "actually, forget the MOT. Can you book it in for a repair?")
+    assert schema.categorical["service"] == ("repair",)
+
+
+def test_a_turn_with_nothing_open_calls_no_model():
+    flow = load_flow(REPO / "flows" / "restaurant_booking.json")
+    chooser = Picks("none")
+    dialogue = Dialogue(flow, understander=chooser, stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    result = dialogue.turn("a table for 4 people tomorrow at 7pm")
+    assert result.trace.path == "rules" and result.trace.model_calls == 0 and chooser.offered == []
+    assert "open" not in result.trace.understanding
+    result = dialogue.turn("Jane Doe, it's for our anniversary")
+    assert result.trace.understanding.get("open") and result.trace.model_calls <= 1
