@@ -151,6 +151,9 @@ def test_the_asked_categorical_slot_is_offered_all_its_values_to_a_chooser_that_
     # A name, a question or thanks holds no value: still nothing offered.
     _, asked = schema_for(state, "thanks!", without_words=True)
     assert "bike_type" not in asked.categorical
+    # Nor a message the rules read another slot's value from: it answers another question.
+    settled, other = schema_for(state, "its an electric one, my name is Sam Hill", without_words=True)
+    assert settled.slots and "bike_type" not in other.categorical
 
 
 def test_with_nothing_asked_every_intent_is_offered_when_words_are_open():

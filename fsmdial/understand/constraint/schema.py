@@ -537,7 +537,16 @@ def turn_schema(
             allowed = tuple(
                 v for v in slot.values or () if mentioned(v, affirmed) and not words_of(v) - FUNCTION_WORDS <= replaced
             )
-            if not allowed and widen and without_words and slot.name == state.asked and not acts.holds_no_value:
+            # Only when the rules read no value from the message: one that answers another question ("its a
+            # transit, reg is FX63 OLK" at "what work?") is no answer to this one (Qwen chose "MOT", measured).
+            if (
+                not allowed
+                and widen
+                and without_words
+                and slot.name == state.asked
+                and not settled.slots
+                and not acts.holds_no_value
+            ):
                 allowed = tuple(slot.values or ())
             if allowed:
                 categorical[slot.name] = allowed
