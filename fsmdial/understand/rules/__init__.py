@@ -4,7 +4,8 @@
   :meth:`~RulesUnderstander.settle`, the fast path before a model;
 * :mod:`.categories`: categorical values in a reply (plurals, described synonyms, typos);
 * :mod:`.forms`: values of slots with a pattern by their form and cue words (phones, emails, references);
-* :mod:`.corrections`: a word put in place of another ("14, not 12").
+* :mod:`.corrections`: a word put in place of another ("14, not 12");
+* :mod:`.coverage`: the words a reading leaves open (the turn's open part, which goes to a model).
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.
