@@ -646,7 +646,8 @@ def test_cli_chat_traces_parses_and_is_byte_identical(tiny):
     runs = [
         subprocess.run(
             command,
-            input=b"Jane\nhello there\n102\nchange pickup\n",
+            # "airport" is a word the rules read nothing from: the one model turn (issue 36: none when nothing is open)
+            input=b"Jane\nhello there, it is about my airport ride\n102\nchange pickup\n",
             capture_output=True,
             check=True,
             cwd=REPO,

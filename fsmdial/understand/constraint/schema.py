@@ -34,6 +34,7 @@ depends on the text, so it is built every turn (about a millisecond;
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -463,7 +464,15 @@ def offered(state: UnderstandingState, slot: Slot) -> bool:
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
 
 
-def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settled: Parse | None = None) -> TurnSchema:
+def turn_schema(
+    state: UnderstandingState,
+    text: str,
+    now: dt.datetime,
+    *,
+    settled: Parse | None = None,
+    open_part: Sequence[str] = (),
+    without_words: bool = False,
+) -> TurnSchema:
     """The grounded schema and grammar for ``text`` at ``state``, leaving out what ``settled`` decided.
 
     Typed slots are offered only when the message reads one value for them
@@ -480,6 +489,14 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     nor named in the message is not offered, and no value is taken from the
     words they read a value from. ``None``: the model decides alone
     (``rules_first=False``).
+
+    ``open_part`` is what the rules' reading left open (:mod:`fsmdial.understand.rules.coverage`). With words
+    open, the model is offered meaning without words: the asked categorical slot all its values, the
+    state's intents when nothing is asked and the rules read no intent nor value, and at a confirmation where
+    the rules read no change, a change of any typed slot a value of the message fits (each such slot is
+    an option; the bounds of its type decide which fit: a party size is no opening hour). The values and
+    intents without words are offered only with ``without_words`` (a chooser that can abstain: a small model
+    writing JSON writes the first value offered, measured; a confirmation's change is a span the message says).
     """
     rules_ran = settled is not None
     settled = settled or Parse()
@@ -502,6 +519,12 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
     if acts.question and state.asked is not None:
         # As the rules read it: a question's words are no value ("how many does one box feed?" gives no 1)
         affirmed = without_questions(affirmed)
+    widen = bool(open_part) and rules_ran
+    # A change at a confirmation: the rules read none, and the message holds a value they did not read.
+    changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
+    still_open = words_of(*open_part)
+    # The value a message names as the one it replaces: "11 instead of 8", "forget the MOT" (the held one).
+    replaced = words_of(*_REPLACED.findall(text)) - FUNCTION_WORDS
     for slot in state.slots:
         if slot.name in settled.slots:
             continue
@@ -509,8 +532,22 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
         asked = slot.name in (state.asked, state.confirm_slot)
         if kind is SlotType.categorical:
             # Only the values the message has words for, outside what it rules out ("not the terrace"):
-            # a name, a question or a "yes" has none ("Dana Lee" is no species).
-            allowed = tuple(v for v in slot.values or () if mentioned(v, affirmed))
+            # a name, a question or a "yes" has none ("Dana Lee" is no species). With words the rules read
+            # nothing from, the asked slot is offered all its values ("its an electric one": e-bike).
+            allowed = tuple(
+                v for v in slot.values or () if mentioned(v, affirmed) and not words_of(v) - FUNCTION_WORDS <= replaced
+            )
+            # Only when the rules read no value from the message: one that answers another question ("its a
+            # transit, reg is FX63 OLK" at "what work?") is no answer to this one (Qwen chose "MOT", measured).
+            if (
+                not allowed
+                and widen
+                and without_words
+                and slot.name == state.asked
+                and not settled.slots
+                and not acts.holds_no_value
+            ):
+                allowed = tuple(slot.values or ())
             if allowed:
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
@@ -532,7 +569,28 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 for span, value in typed_candidates(slot, affirmed, now).items()
                 if not words_of(span) & (barred if KINDS[slot.type].claims else barred | claims)
             }
+            # At a confirmation, a value the rules did not read may change a held slot of its type
+            # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
             named = asked or cue(slot, text) > 0
+            if changing and not named and kind in CHANGED_BY_NUMBER:
+                # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one),
+                # inside the slot's bounds (11 is no number of rooms of a hotel with at most 5); a bare hour is
+                # a time there ("can we do 11 instead of 8?" at a summary showing 8 am). A slot of a form (a
+                # registration, a phone) is changed by its form, which the rules read: "11" is none.
+                # The whole message: "make that 6 not 4" is a clause with a "not", the value replaced left out.
+                spans = {
+                    span: value
+                    for span, value in typed_candidates(slot, text, now).items()
+                    if not words_of(span) & (barred if KINDS[slot.type].claims else barred | claims)
+                }
+                if kind is SlotType.time:
+                    spans |= bare_hours(slot, open_part, now)
+                spans = {
+                    span: value
+                    for span, value in spans.items()
+                    if words_of(span) & still_open and not words_of(span) & replaced and inside_bounds(slot, value)
+                }
+                named = bool(spans)
             if rules_ran and not named:
                 # Beside the rules, a slot not asked for takes a value only where the message names it ("the PIN
                 # is 9503"): "8 Hill Road, Bath" is no number of boxes, "1234 5678" no account number and PIN.
@@ -595,6 +653,20 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
                 properties[slot.name][WHOLE_CLAUSE] = True
     slots_schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     intents = None if settled.intent is not None else (NONE, *plausible_intents(state, text, built_in=not rules_ran))
+    if (
+        intents is not None
+        and widen
+        and without_words
+        and state.confirm is None
+        and state.asked is None
+        and not settled.slots
+        and not acts.holds_no_value
+    ):
+        # Nothing asked (the user says what they want), words the rules read nothing from and no intent read:
+        # any of the state's intents ("need my brakes looked at"), not only those whose example words are all
+        # said. With a slot asked the reply answers it: a small model offered every intent there writes the
+        # first ("hello"), measured.
+        intents = (NONE, *(i.name for i in state.intents if i.name not in (GOODBYE, DECLINE)))
     head: dict[str, Any] = {}
     if intents is not None:
         head["intent"] = {"enum": list(intents)}
@@ -640,6 +712,36 @@ def turn_schema(state: UnderstandingState, text: str, now: dt.datetime, *, settl
         choices,
         _priority(state, text),
         span_rules,
+    )
+
+
+_REPLACED = re.compile(
+    r"\b(?:instead of|rather than|not|from|forget(?: about)?)\s+(?:the\s+|a\s+|an\s+)?([\w:.-]+(?:\s*(?:am|pm))?)", re.I
+)
+"""The held value a change names as the one it replaces ("11 instead of 8", "5 not 4")."""
+CHANGED_BY_NUMBER = frozenset(
+    {SlotType.integer, SlotType.number, SlotType.date, SlotType.time, SlotType.duration, SlotType.money}
+)
+"""Slot types a value said at a confirmation may change without naming the slot ("make that 5")."""
+
+
+def bare_hours(slot: Slot, said: Sequence[str], now: dt.datetime) -> dict[str, Any]:
+    """The time each bare hour of ``said`` is ("11" as "at 11"), as the slot's reader has it."""
+    found: dict[str, Any] = {}
+    for word in said:
+        if word.isdigit() and 0 < int(word) <= 24:
+            read = typed_candidates(slot, f"at {word}", now)
+            if len(read) == 1:
+                found[word] = next(iter(read.values()))
+    return found
+
+
+def inside_bounds(slot: Slot, value: Any) -> bool:
+    """Is a number inside the slot's ``minimum`` and ``maximum`` (other values: the type's reader kept them)?"""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return True
+    return not (
+        (slot.minimum is not None and value < slot.minimum) or (slot.maximum is not None and value > slot.maximum)
     )
 
 

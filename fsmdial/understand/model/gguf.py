@@ -134,6 +134,7 @@ class GGUFUnderstander(ModelUnderstander):
         )
         bos = model.bos if model.add_bos and model.bos >= 0 else None
         self.choose = choose
+        self.chooses_without_words = choose == "score"  # calibrated, it abstains; JSON writes the first value
         if choose == "score":
             from .scoring import DEFAULT_MARGIN, note_text, system_text
 

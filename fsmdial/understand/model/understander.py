@@ -5,7 +5,9 @@ Per turn:
 1. **fast path** (``fast_path=True``): :meth:`RulesUnderstander.settle`
    answers when the text leaves no doubt (a plain yes/no to a pending
    confirmation, an exact categorical value, a bare number for the slot just
-   asked, an intent's example); then no model is called (``path="fast"``);
+   asked, an intent's example) and its reading leaves no word of the message
+   open (:func:`~fsmdial.understand.rules.coverage.open_words`); then no model
+   is called (``path="fast"``);
 2. **what the rules read stands** (``rules_first=True``, :meth:`certain`):
    everything the rules understander reads from the message (its intent, its
    answer and choice, the values of every slot it fills, the text it takes as
@@ -23,8 +25,13 @@ Per turn:
    intents only those sharing a word with their examples; with a confirmation
    pending, ``yes`` only without a new value (``change`` carries it; the
    runtime still re-asks a committing confirmation on anything but a plain
-   yes). When nothing is left to decide, or the grammar allows one output
-   only, no model is called (``path="rules"``). The output's fixed start
+   yes). Words the rules' reading left open (``info["open"]``) widen the offer:
+   at a confirmation, a number, date or time said there is a candidate change of
+   each held slot of its type its bounds allow ("make that 5"); with
+   :attr:`~ModelUnderstander.chooses_without_words`, the asked categorical slot's
+   values and, with nothing asked, the state's intents, words or not. When nothing
+   is left to decide, or the grammar allows one output only, no model is called
+   (``path="rules"``): with nothing open, that is every turn the rules read whole. The output's fixed start
    (``{"intent"``, up to its last whole key:
    :func:`~fsmdial.understand.constraint.grammar_start.split_start`) is written at the end of the
    prompt and the rest decoded under the grammar of the rest.
@@ -50,8 +57,10 @@ from collections.abc import Sequence
 from ...errors import FsmdialError, UnderstandingError
 from ..base import Parse, UnderstandingState
 from ..constraint.grammar_start import only_output
+from ..constraint.grounding import is_typed
 from ..constraint.schema import TurnSchema, standing, turn_schema
 from ..rules import RulesUnderstander
+from ..rules.coverage import open_words
 from .prompt import PromptBuilder
 
 OUTPUT_SHARE = 4
@@ -68,6 +77,9 @@ class ModelUnderstander(ABC):
     """The turn's prompt: the chat template around the flow's static prefix, the conversation and the new text."""
     backend: str
     """What a parse's ``info["backend"]`` says of the decoding (a backend's name, ``server``, ``openai/<flavour>``)."""
+    chooses_without_words: bool = False
+    """Offer the model values and intents the message has no words for (all the asked categorical slot's values,
+    the state's intents) when words are open: only for a chooser that can abstain (``--choose score``)."""
 
     def __init__(self, *, fast_path: bool = True, rules_first: bool = True):
         self.rules = RulesUnderstander() if fast_path else None
@@ -87,15 +99,26 @@ class ModelUnderstander(ABC):
             return Parse(path="fast")  # nothing was said: no model can find more
         if self.rules is not None:
             settled = self.rules.settle(state, text, now=now)
-            if settled is not None:
+            # The fast path answers only when its reading accounts for every word of the message.
+            if settled is not None and not open_words(state, text, settled):
                 settled.path, settled.model_calls = "fast", 0
                 return settled
         certain = self.certain(state, text, history, now)
+        left = certain.info.get("open", ())
         try:
-            schema = turn_schema(state, text, now, settled=certain if self.grounding is not None else None)
+            schema = turn_schema(
+                state,
+                text,
+                now,
+                settled=certain if self.grounding is not None else None,
+                open_part=left,
+                without_words=self.chooses_without_words,
+            )
         except FsmdialError as exc:
             raise UnderstandingError(f"no grammar for this turn: {exc}") from exc
-        if schema.empty:  # the rules said everything there is to decide: no model call
+        # The rules said everything there is to decide, or read every word (beside the rules, with the fast
+        # path on: a turn with nothing open costs no model call): no model call.
+        if schema.empty or (not left and self.rules is not None and self.grounding is not None):
             certain.path, certain.model_calls = "rules", 0
             return certain
         forced = only_output(schema.grammar)
@@ -113,7 +136,22 @@ class ModelUnderstander(ABC):
             raise UnderstandingError(
                 f"{self.backend}: constrained decoding failed: {type(exc).__name__}: {exc}"
             ) from exc
+        if state.confirm is not None and self.grounding is not None and found.slots:
+            found = self.without_restatements(state, found, history)
         return merge(certain, found)
+
+    def without_restatements(
+        self, state: UnderstandingState, found: Parse, history: Sequence[tuple[str, str]]
+    ) -> Parse:
+        """``found`` without the typed values the confirmation's own question names ("yes, 4 people" at a
+        summary saying 4 people is no change): the rules' :meth:`~RulesUnderstander.certain_of` check."""
+        assert self.grounding is not None
+        typed = {name: value for name, value in found.slots.items() if (slot := state.slot(name)) and is_typed(slot)}
+        kept = self.grounding.certain_of(state, Parse(slots=typed), history).slots
+        found.slots = {name: value for name, value in found.slots.items() if name not in typed or name in kept}
+        if not found.slots and found.answer is None and state.confirm is not None:
+            found.answer = "other"  # a restatement changes nothing: the confirmation is asked again
+        return found
 
     def certain(
         self, state: UnderstandingState, text: str, history: Sequence[tuple[str, str]], now: dt.datetime

@@ -7,7 +7,8 @@
 * :mod:`.corrections`: a word put in place of another ("14, not 12");
 * :mod:`.numbers_between`: a bare number two numeric slots could take, passed on to be asked which;
 * :mod:`.text_values`: a free-text or name slot's value in a reply, without the words around it;
-* :mod:`.changes`: a change in any words ("make that 5", "8 instead of 7", "no wait, 8pm", "the surname is Clark").
+* :mod:`.changes`: a change in any words ("make that 5", "8 instead of 7", "no wait, 8pm", "the surname is Clark");
+* :mod:`.coverage`: the words a reading leaves open (the turn's open part, which goes to a model).
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.

@@ -62,6 +62,7 @@ from .categories import (
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
+from .coverage import with_open
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
 from .text_values import TEXT_END as _TEXT_END
@@ -239,8 +240,7 @@ class RulesUnderstander:
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         if acts.question and state.asked is not None:
-            # "not sure, how many does one box feed?" answers no question asked: its words are no value (a
-            # question with nothing asked, "what is the rating of the hilton", names what it asks about)
+            # "not sure, how many does one box feed?" answers no question asked: its words are no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if acts.deny and (swap := replacement(text)) is not None:
@@ -251,7 +251,7 @@ class RulesUnderstander:
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
             parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
-        return parse
+        return with_open(state, text, parse)  # the words the reading leaves open (coverage.py)
 
     def certain(
         self,

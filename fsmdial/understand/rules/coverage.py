@@ -1,0 +1,191 @@
+"""Coverage: which words of a message the rules' reading accounts for, and what is left open.
+
+A reading accounts for a word when the word is part of a value it read (a number it read, the words of a date
+or time when it read one, the words of a text value, a categorical value's own words or the synonyms its slot's
+description lists), an act or filler word ("yes", "thanks", "um", "please"), a function word, a word of the
+intent it read (its examples), or a cue word naming a slot ("the registration is ..."). The rest is the turn's
+**open part** (:func:`open_words`): words the rules read nothing from. "its an electric one" at a bike-type
+question leaves "electric" open; "make that 5" at a confirmation leaves "5" open (the rules read no change).
+
+The model path asks the model only when something is open (the fast path and the no-decision exit stand
+otherwise), and the open part widens what the model is offered (all the asked categorical slot's values, the
+state's intents, a change to a held slot at a confirmation: :mod:`fsmdial.understand.constraint.schema`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...flow import Slot, SlotType
+from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
+from ...language.choices import described_synonyms
+from ...language.text import FUNCTION_WORDS
+from ..base import CONTINUE, Parse, UnderstandingState
+
+_WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
+
+FILLER_WORDS = frozenset(
+    """um umm uhm er erm hmm hm ah ahh oh ooh so well right alright great good fine lovely perfect cool cheers ta
+    mate guys please thanks thank thx cheers sorry hiya morning afternoon evening yep yup yeah nope nah sure
+    certainly absolutely definitely correct exactly that's thats go ahead sounds works work fine i'll i'd we'll
+    we'd let's lets think reckon guess maybe perhaps probably kind sort got get would like love okay ok k
+    wait hang hold on sec second moment bit quick quickly just only mind know don't dont it'd it'll that'll
+    there's theres he she they them their his her hers him then that'd that'll thing things""".split()
+)
+"""Words that say no value on their own (filler, politeness, hedges): never the open part."""
+
+DATE_TIME_WORDS = frozenset(
+    {*WEEKDAYS, *MONTHS, *(day[:3] for day in WEEKDAYS), *(month[:3] for month in MONTHS)}
+    | set(
+        """today tonight tomorrow tomorow tmrw yesterday morning afternoon evening night noon midday midnight am pm
+        o'clock oclock week weeks weekend day days month months next this coming following half past quarter ish
+        early late earlier later first thing lunchtime lunch teatime st nd rd th sat sun mon tue tues wed thu thur
+        thurs fri hour hours minute minutes mins min hrs hr after before from until till by""".split()
+    )
+)
+"""Words of a date, time or length of time: accounted for when the reading has such a value."""
+
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(?:am|pm|h)?")
+COUNTED_WORDS = frozenset("people person persons guests guest adults kids children pax party us of times".split())
+"""What a number counts ("4 people"): accounted for when the reading has a number."""
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
+_TIMED = frozenset({SlotType.date, SlotType.time, SlotType.duration})
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as written, in order."""
+    return _WORD.findall(text)
+
+
+def _key(word: str) -> str:
+    return fold(word).replace("\u2019", "'")
+
+
+def _alnum(text: str) -> str:
+    return re.sub(r"[\W_]+", "", fold(str(text)))
+
+
+def _stem(word: str) -> str:
+    return word[:4] if len(word) > 4 else word
+
+
+def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str, ...]:
+    """The words of ``text`` that ``parse`` (the rules' reading of it at ``state``) does not account for."""
+    said = words(text)
+    if not said:
+        return ()
+    covered = set(FUNCTION_WORDS | FILLER_WORDS | POSITIVE_WORDS | NEGATIVE_WORDS)
+    stems: set[str] = set()
+    cues: set[str] = set()
+    for each in state.slots:  # cue words: the slot's name and label name it ("reg", "dropping"), they are no value
+        cues.update(_key(word) for word in words(each.name.replace("_", " ") + " " + (each.label or "")))
+    covered |= cues
+    stems.update(_stem(cue) for cue in cues if len(cue) > 3)
+    numbers: set[Any] = set()
+    texts: list[str] = []
+    timed = clock = False
+    for name, value in {**parse.slots, **parse.negated}.items():
+        slot = state.slot(name)
+        if slot is None:
+            continue
+        timed |= slot.type in _TIMED
+        clock |= slot.type is SlotType.time
+        _account(slot, value, covered, stems, numbers, texts)
+    if timed:
+        covered |= DATE_TIME_WORDS
+    if numbers:
+        covered |= COUNTED_WORDS
+    for intent in state.intents:
+        # The intent read, and what the flow itself does ("a table" in the booking: its built-in continue).
+        if intent.name in (parse.intent, CONTINUE):
+            covered.update(_key(word) for example in intent.examples for word in words(example))
+    if parse.choice is not None:
+        for choice in state.choice_examples:
+            if choice.name == parse.choice:
+                covered.update(_key(word) for example in choice.examples for word in words(example))
+        covered.update(_key(word) for word in words(parse.choice.replace("_", " ")))
+    joined = [_alnum(value) for value in texts]
+    unread = _unread_values(state, parse) - covered_values(state, parse)
+    left = []
+    for word in said:
+        key = _key(word)
+        if key in unread:  # "a regular weekly clean": "weekly" names a frequency too, which nothing read
+            left.append(word)
+            continue
+        if key in covered or _stem(key) in stems or (len(key) >= 3 and any(cue.startswith(key) for cue in cues)):
+            continue
+        if timed and (ordinal := _ORDINAL.fullmatch(key)) and int(ordinal.group(1)) in numbers:
+            continue  # "the 16th" of a date read ("the 8th not the 7th" read as not the 7th leaves "8th" open)
+        if clock and (hour := _CLOCK.fullmatch(key)) and {int(hour.group(1)), int(hour.group(1)) + 12} & numbers:
+            continue  # "7pm", "8.30" of a time read
+        if numbers and _number_word(word, numbers):
+            continue
+        if joined and (flat := _alnum(word)) and any(flat in value for value in joined):
+            continue
+        left.append(word)
+    return tuple(left)
+
+
+def _value_words(slot: Slot, value: Any) -> set[str]:
+    """The words of a categorical value and of the synonyms its slot's description gives it."""
+    said = [str(value)]
+    for named, synonyms in described_synonyms(tuple(slot.values or ()), slot.description):
+        if named == value:
+            said += synonyms
+    return {_key(word) for word in words(" ".join(said))}
+
+
+def _unread_values(state: UnderstandingState, parse: Parse) -> set[str]:
+    """The words naming a value of a categorical slot the reading gave no value (function words aside)."""
+    found: set[str] = set()
+    for slot in state.slots:
+        if slot.type is SlotType.categorical and slot.name not in parse.slots and slot.name not in parse.negated:
+            for value in slot.values or ():
+                found |= _value_words(slot, value)
+    return found - FUNCTION_WORDS
+
+
+def covered_values(state: UnderstandingState, parse: Parse) -> set[str]:
+    """The words of the categorical values the reading has, by their own names ("clean" of "regular clean"; a
+    synonym, "weekly clean", may name another slot's value too)."""
+    found: set[str] = set()
+    for name, value in {**parse.slots, **parse.negated}.items():
+        slot = state.slot(name)
+        if slot is not None and slot.type is SlotType.categorical:
+            found |= {_key(word) for word in words(str(value))}
+    return found
+
+
+def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers: set[Any], texts: list[str]) -> None:
+    """Add the words a value of ``slot`` read from the message accounts for."""
+    if isinstance(value, bool):
+        return  # a yes or no to the slot: its words are the act words
+    if isinstance(value, int | float):
+        numbers.add(value)
+        return
+    if slot.type is SlotType.categorical:
+        # The value's words and the synonyms the slot's description gives it (typos and plurals by their stem),
+        # not the other values' ("a regular clean" leaves "weekly" open, though the description names it).
+        stems.update(_stem(word) for word in _value_words(slot, value))
+        return
+    if slot.type in (SlotType.money,):
+        covered.update({"pounds", "pound", "quid", "dollars", "dollar", "euros", "euro", "p", "pence", "bucks"})
+    texts.append(str(value))
+    numbers.update(find_numbers(str(value)))
+
+
+def _number_word(word: str, numbers: set[Any]) -> bool:
+    """Is ``word`` a number the reading took (or a word of a number said in words, when it took one)?"""
+    key = _key(word)
+    if key in WORD_NUMBERS or key in {"and", "a", "couple", "dozen"}:
+        return True
+    return any(found in numbers for found in find_numbers(word))
+
+
+def with_open(state: UnderstandingState, text: str, parse: Parse) -> Parse:
+    """``parse`` with its open part in ``info["open"]`` (left out when nothing is open)."""
+    left = open_words(state, text, parse)
+    if left:
+        parse.info["open"] = list(left)
+    return parse
