@@ -26,10 +26,11 @@ from collections.abc import Callable
 import pytest
 
 import fsmdial.language
+import fsmdial.understand.rules
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import UnderstandingState
-from fsmdial.understand.rules import RulesUnderstander, forms
+from fsmdial.understand.rules import RulesUnderstander
 
 from .conftest import EXAMPLE_FLOWS, REPO, frozen_clock
 
@@ -59,11 +60,13 @@ def reply(kind: str, length: int = 2000) -> str:
 
 
 def _clear_caches() -> None:
-    """Forget every text read before (the language package's and the form reader's per-text caches)."""
+    """Forget every text read before (the per-text caches of the language package and of the rules' modules)."""
     modules = [
-        importlib.import_module(f"fsmdial.language.{m.name}") for m in pkgutil.iter_modules(fsmdial.language.__path__)
+        importlib.import_module(f"{package.__name__}.{m.name}")
+        for package in (fsmdial.language, fsmdial.understand.rules)
+        for m in pkgutil.iter_modules(package.__path__)
     ]
-    for module in [*modules, forms]:
+    for module in modules:
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

@@ -15,6 +15,7 @@ state's intents, a change to a held slot at a confirmation: :mod:`fsmdial.unders
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
@@ -58,6 +59,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+@lru_cache(maxsize=8192)
 def _key(word: str) -> str:
     return fold(word).replace("\u2019", "'")
 
@@ -82,6 +84,9 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
         cues.update(_key(word) for word in words(each.name.replace("_", " ") + " " + (each.label or "")))
     covered |= cues
     stems.update(_stem(cue) for cue in cues if len(cue) > 3)
+    # A word of 3+ letters that begins a cue word ("reg" of "registration"): every such beginning, looked up once
+    # per word (a long reply has hundreds of words and a flow dozens of cues).
+    cue_starts = {cue[:end] for cue in cues for end in range(3, len(cue) + 1)}
     numbers: set[Any] = set()
     texts: list[str] = []
     timed = clock = False
@@ -113,7 +118,7 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
         if key in unread:  # "a regular weekly clean": "weekly" names a frequency too, which nothing read
             left.append(word)
             continue
-        if key in covered or _stem(key) in stems or (len(key) >= 3 and any(cue.startswith(key) for cue in cues)):
+        if key in covered or _stem(key) in stems or key in cue_starts:
             continue
         if timed and (ordinal := _ORDINAL.fullmatch(key)) and int(ordinal.group(1)) in numbers:
             continue  # "the 16th" of a date read ("the 8th not the 7th" read as not the 7th leaves "8th" open)
@@ -180,7 +185,13 @@ def _number_word(word: str, numbers: set[Any]) -> bool:
     key = _key(word)
     if key in WORD_NUMBERS or key in {"and", "a", "couple", "dozen"}:
         return True
-    return any(found in numbers for found in find_numbers(word))
+    return any(found in numbers for found in _numbers_in(word))
+
+
+@lru_cache(maxsize=8192)
+def _numbers_in(word: str) -> tuple[Any, ...]:
+    """The numbers one word says (a long reply repeats its words: each is read once)."""
+    return tuple(find_numbers(word))
 
 
 def with_open(state: UnderstandingState, text: str, parse: Parse) -> Parse:
