@@ -153,6 +153,11 @@ def between(number: int | float, first: str, second: str) -> str:
     return f"{_fmt(number)} ({first} or {second}){_ASK_WHICH}"
 
 
+def asks_which(value: Any) -> bool:
+    """Is ``value`` a number passed on to be asked which slot it is for (:func:`between`)?"""
+    return type(value) is str and _BETWEEN.fullmatch(value) is not None
+
+
 def count_noun(slot: Slot, number: int | float) -> str:
     """What a numeric slot counts, in the words that name it ("people" for a party size, "nights", "rooms" for
     room_count), for the question "Is that 5 people or 5 nights?"; its answer ("nights") names the slot again."""

@@ -250,13 +250,13 @@ def amounts(draw: st.DrawFn) -> tuple[float, str]:
     if form == "symbol":
         return pounds, f"£{pounds:,}" if draw(st.booleans()) else f"£{pounds}"
     if form == "pence":
-        return pounds + pence / 100, f"£{pounds}.{pence:02d}"
+        return round(pounds + pence / 100, 2), f"£{pounds}.{pence:02d}"  # the amount in pence, as a reader gives it
     if form == "words":
         return pounds, f"{in_words(pounds)} {draw(st.sampled_from(['pounds', 'quid']))}"
     if form == "pounds and pence":
         pence = max(pence, 1)
         joiner = draw(st.sampled_from([" ", " and "]))
-        return pounds + pence / 100, f"{in_words(pounds)} pounds{joiner}{in_words(pence)}" + draw(
+        return round(pounds + pence / 100, 2), f"{in_words(pounds)} pounds{joiner}{in_words(pence)}" + draw(
             st.sampled_from(["", " pence", " p"])
         )
     thousands = draw(st.integers(1, 99))
@@ -264,7 +264,7 @@ def amounts(draw: st.DrawFn) -> tuple[float, str]:
         return thousands * 1000, f"£{thousands}k"
     if form == "grand":
         return thousands * 1000, f"{in_words(thousands)} grand"
-    return max(pence, 1) / 100, f"{max(pence, 1)}p"
+    return round(max(pence, 1) / 100, 2), f"{max(pence, 1)}p"
 
 
 @SETTINGS

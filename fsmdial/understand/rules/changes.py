@@ -21,6 +21,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import parse_yes_no
 from ...slots import KINDS
+from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
 
 __all__ = [
@@ -151,6 +152,8 @@ def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, A
             else:
                 del parse.slots[name]
     for name, value in new.items():
+        if asks_which(parse.slots.get(name)):
+            continue  # "make it 2" at a confirmation of 5 people for 3 nights: which it is for stays asked
         if name in parse.slots or (asked is not None and asked.name == name and change.olds == ()):
             parse.slots[name] = value
     for name, value in list(parse.slots.items()):
