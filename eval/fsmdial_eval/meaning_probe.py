@@ -392,8 +392,31 @@ def summarize(choices: Iterable[Choice]) -> dict[str, Any]:
     return {"overall": totals(choices), **{kind: totals([c for c in choices if c.kind == kind]) for kind in kinds}}
 
 
-def format_table(results: Sequence[Mapping[str, Any]]) -> str:
-    """Several runs side by side: per method (and model), per kind."""
+def chance(items: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """The accuracy of a uniform guess among each item's options, per kind and overall (percent)."""
+    odds: dict[str, list[float]] = {"overall": []}
+    for item in items:
+        odds["overall"].append(1 / len(item["options"]))
+        odds.setdefault(item["kind"], []).append(1 / len(item["options"]))
+    return {kind: round(100 * sum(values) / len(values), 1) for kind, values in odds.items() if values}
+
+
+def on_common_items(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The runs re-scored on the items every one of them chose for (a run of part of the probe beside whole ones)."""
+    common = set.intersection(*({c["id"] for c in r["choices"]} for r in results))
+    return [
+        {
+            **r,
+            "choices": [c for c in r["choices"] if c["id"] in common],
+            "summary": summarize(Choice(**c) for c in r["choices"] if c["id"] in common),
+            "load_seconds": None,
+        }
+        for r in results
+    ]
+
+
+def format_table(results: Sequence[Mapping[str, Any]], odds: Mapping[str, float] | None = None) -> str:
+    """Several runs side by side: per method (and model), per kind; ``odds``: a uniform guess's accuracy."""
     head = (
         f"{'method':34s} {'kind':8s} {'n':>4s} {'acc %':>6s} {'taken&right %':>13s} {'p50 ms':>8s} {'p90 ms':>8s} "
         f"{'p50 CPU ms':>10s}"
@@ -410,6 +433,8 @@ def format_table(results: Sequence[Mapping[str, Any]]) -> str:
             )
         if result.get("load_seconds") is not None:
             lines.append(f"{'':34s} load {result['load_seconds']} s")
+    for kind, value in (odds or {}).items():
+        lines.append(f"{'a uniform guess':34s} {kind:8s} {'':4s} {value:6.1f}")
     return "\n".join(lines)
 
 
@@ -474,6 +499,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--out", metavar="RESULT.json")
     table = sub.add_parser("table", help="print runs side by side")
     table.add_argument("results", nargs="+", metavar="RESULT.json")
+    table.add_argument("--common", action="store_true", help="score every run on the items all of them chose for")
+    table.add_argument("--probe", default=str(PROBE), help="the probe the runs read (for a uniform guess's accuracy)")
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
@@ -507,7 +534,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out:
                 Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         else:
-            print(format_table([json.loads(Path(p).read_text(encoding="utf-8")) for p in args.results]))
+            results = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.results]
+            if args.common:
+                results = on_common_items(results)
+            scored = {c["id"] for c in results[0]["choices"]}  # with --common, every run's
+            print(format_table(results, chance(i for i in read_probe(args.probe) if i["id"] in scored)))
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -237,3 +237,16 @@ def test_the_command_builds_runs_and_tabulates(sgd: Path, tmp_path: Path, capsys
     assert "rules" in capsys.readouterr().out
     assert meaning_probe.main(["run", "gguf", "--probe", str(probe)]) == 2
     assert "needs --model" in capsys.readouterr().err
+
+
+def test_runs_of_part_of_the_probe_are_compared_on_the_items_they_share_beside_a_uniform_guess():
+    def run(ids: list[str]) -> dict[str, Any]:
+        choices = [Choice(i, "value", "V", "V" if i != "b" else "W", 1.0, True, 1.0, 1.0) for i in ids]
+        return {"method": "x", "summary": summarize(choices), "choices": [c.__dict__ for c in choices]}
+
+    whole, part = meaning_probe.on_common_items([run(["a", "b", "c"]), run(["a", "b"])])
+    assert whole["summary"]["overall"]["items"] == part["summary"]["overall"]["items"] == 2
+    assert whole["summary"]["overall"]["accuracy"] == 50.0
+    items = [{"kind": "intent", "options": [1, 2]}, {"kind": "value", "options": [1, 2, 3, 4]}]
+    assert meaning_probe.chance(items) == {"overall": 37.5, "intent": 50.0, "value": 25.0}
+    assert "a uniform guess" in format_table([whole], meaning_probe.chance(items))
