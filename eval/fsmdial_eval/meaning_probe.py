@@ -415,6 +415,16 @@ def on_common_items(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     ]
 
 
+def read_result(path: str | Path) -> dict[str, Any]:
+    """A run's JSON, or the choices a run cut short left in its ``.partial.jsonl`` (named after the file)."""
+    text = read_text(path, what="a meaning probe result")
+    if not str(path).endswith(".jsonl"):
+        return dict(json.loads(text))
+    choices = [json.loads(line) for line in text.split("\n") if line.strip()]
+    name = Path(path).name.removesuffix(".partial.jsonl")
+    return {"method": f"{name} (cut short)", "choices": choices, "summary": summarize(Choice(**c) for c in choices)}
+
+
 def format_table(results: Sequence[Mapping[str, Any]], odds: Mapping[str, float] | None = None) -> str:
     """Several runs side by side: per method (and model), per kind; ``odds``: a uniform guess's accuracy."""
     head = (
@@ -498,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--limit", type=int, help="only the first N items of each kind")
     run.add_argument("--out", metavar="RESULT.json")
     table = sub.add_parser("table", help="print runs side by side")
-    table.add_argument("results", nargs="+", metavar="RESULT.json")
+    table.add_argument("results", nargs="+", metavar="RESULT.json", help="or a RESULT.json.partial.jsonl")
     table.add_argument("--common", action="store_true", help="score every run on the items all of them chose for")
     table.add_argument("--probe", default=str(PROBE), help="the probe the runs read (for a uniform guess's accuracy)")
     args = parser.parse_args(argv)
@@ -534,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out:
                 Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         else:
-            results = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.results]
+            results = [read_result(path) for path in args.results]
             if args.common:
                 results = on_common_items(results)
             scored = {c["id"] for c in results[0]["choices"]}  # with --common, every run's

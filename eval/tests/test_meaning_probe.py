@@ -235,6 +235,8 @@ def test_the_command_builds_runs_and_tabulates(sgd: Path, tmp_path: Path, capsys
     capsys.readouterr()
     assert meaning_probe.main(["table", str(result)]) == 0
     assert "rules" in capsys.readouterr().out
+    assert meaning_probe.main(["table", "--common", str(result), f"{result}.partial.jsonl"]) == 0
+    assert "rules.json (cut short)" in capsys.readouterr().out  # a run cut short is read from its choices
     assert meaning_probe.main(["run", "gguf", "--probe", str(probe)]) == 2
     assert "needs --model" in capsys.readouterr().err
 
