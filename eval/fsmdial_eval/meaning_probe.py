@@ -227,12 +227,14 @@ def understanding_state(item: Mapping[str, Any]) -> Any:
     if item["kind"] == "intent":
         intents = tuple(Intent(o["name"], tuple(o["examples"])) for o in item["options"])
         return UnderstandingState(item["service"], "probe", intents, (), description=item["service_description"])
-    slot = Slot(
-        name=item["slot"],
-        type="categorical",
-        values=[o["name"] for o in item["options"]],
-        description=item["slot_description"],
-        label=" ".join(_words(item["slot"])),
+    slot = Slot.model_validate(
+        {
+            "name": item["slot"],
+            "type": "categorical",
+            "values": [o["name"] for o in item["options"]],
+            "description": item["slot_description"],
+            "label": " ".join(_words(item["slot"])),
+        }
     )
     return UnderstandingState(
         item["service"],
