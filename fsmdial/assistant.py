@@ -159,7 +159,7 @@ class Assistant:
             cleaned, note = clean_input(text, self.max_input_chars)
             trace = TurnTrace(0, cleaned, notes=[note] if note else [])
             parse = self._route(cleaned)
-            trace.parse, trace.path = parse.to_dict(), parse.path
+            trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
             said = read_acts(cleaned)
             # A hello (or, before any task was done, thanks: no goodbye yet) is answered in kind, not as out of scope.
             social = (said.greet or (said.thank and not self.dialogues)) and not said.bye

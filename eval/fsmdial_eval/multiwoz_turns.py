@@ -32,6 +32,7 @@ from fsmdial.errors import SetupError
 from fsmdial.flow import Slot
 from fsmdial.runtime import Dialogue
 from fsmdial.testing.forcing import seek
+from fsmdial.testing.suites import model_turn_share, model_turns_line
 from fsmdial.understand.base import Understander, UnderstandingState
 from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from fsmdial.values import InvalidValue, coerce
@@ -153,17 +154,22 @@ def routing(understander: Understander | None, turns: list[tuple[str, str, str]]
     from .clemtodd.runner import bundled_flows
 
     flows = bundled_flows()
-    routed = 0
+    routed = with_model = 0
     misrouted = []
     for task, domain, text in turns:
         assistant = Assistant(flows, understander=understander, clock=lambda: NOW, stand_in_tools=True)
         assistant.start()
-        assistant.turn(text)
+        with_model += assistant.turn(text).trace.model_calls > 0
         if assistant.active == domain:
             routed += 1
         else:
             misrouted.append({"task": task, "domain": domain, "text": text, "active": assistant.active})
-    return {"first_turns": len(turns), "routed": routed, "misrouted": misrouted}
+    return {
+        "first_turns": len(turns),
+        "routed": routed,
+        "misrouted": misrouted,
+        "model_turns": model_turn_share(len(turns), with_model),
+    }
 
 
 def _start_state(domain: str) -> UnderstandingState:
@@ -188,9 +194,11 @@ def score(understander: Understander, cases: list[TurnCase]) -> dict[str, Any]:
     read: Counter[str] = Counter()
     given: Counter[str] = Counter()
     details = []
+    with_model = 0
     for case in cases:
         state = states[case.domain]
         parse = understander.understand(state, case.text, history=[], now=NOW)
+        with_model += parse.model_calls > 0
         got = {name: value for name, value in parse.slots.items() if name not in case.unmapped}
         correct = {
             name for name, value in got.items() if name in case.gold and _same(state.slot(name), value, case.gold[name])
@@ -215,7 +223,13 @@ def score(understander: Understander, cases: list[TurnCase]) -> dict[str, Any]:
         for name in sorted(given | read)
     }
     overall = _prf(sum(right.values()), sum(read.values()), sum(given.values()))
-    return {"cases": len(cases), **overall, "per_slot": per_slot, "details": details}
+    return {
+        "cases": len(cases),
+        **overall,
+        "per_slot": per_slot,
+        "model_turns": model_turn_share(len(cases), with_model),
+        "details": details,
+    }
 
 
 def _prf(right: int, read: int, given: int) -> dict[str, float | None]:
@@ -236,6 +250,8 @@ def format_table(report: Mapping[str, Any]) -> str:
         lines.append(
             f"{name:24s} {row['given']:6d} {row['read']:6d} {_pct(row['precision']):>10s} {_pct(row['recall']):>8s}"
         )
+    if "model_turns" in report:  # reports written before it was counted
+        lines += ["", model_turns_line(report["model_turns"])]
     return "\n".join(lines)
 
 
@@ -293,6 +309,7 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(report))
     routed = report["routing"]
     print(f"\nreal first turns routed to their domain's flow: {routed['routed']}/{routed['first_turns']}")
+    print(f"routing: {model_turns_line(routed['model_turns'])}")
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
     return 0

@@ -45,6 +45,7 @@ from fsmdial.runtime import Dialogue
 from fsmdial.session import SessionState
 from fsmdial.tables import flow_class
 from fsmdial.testing.forcing import checkpoint, reopen, rewind, seek
+from fsmdial.testing.suites import model_turn_share
 from fsmdial.trace import Act
 from fsmdial.values import InvalidValue, coerce
 
@@ -232,7 +233,8 @@ class Session:
         )
         self.errors = 0  # no start(): in STAR the user speaks first, the engine opens on their first turn
         self.understanding: Counter[str] = Counter()
-        """Turns per understanding path, model calls, and model calls on turns the fast path settled."""
+        """Turns, turns per understanding path, model calls, turns with a model call, and model calls on turns
+        the fast path settled."""
         self.before: SessionState | None = None
         """The machine before the engine's steps since the last wizard message (see :meth:`align_to_label`)."""
 
@@ -247,6 +249,7 @@ class Session:
             self.oracle.pending = dict(reveal or {})
         if self.dialogue.ended:
             reopen(self.dialogue)  # the transcript goes on after the engine (or the user) ended it
+        self.understanding["turns"] += 1
         try:
             result = self.dialogue.turn(text)
         except FsmdialError:
@@ -255,6 +258,7 @@ class Session:
         path = result.trace.path or "none"
         self.understanding[f"path:{path}"] += 1
         self.understanding["model_calls"] += result.trace.model_calls
+        self.understanding["model_turns"] += result.trace.model_calls > 0
         if path == "fast":
             self.understanding["model_calls_on_fast_turns"] += result.trace.model_calls
         return result.acts
@@ -629,6 +633,7 @@ class Report:
             "api_missed": dict(self.calls.missed.most_common()),
             "turn_errors": self.errors,
             "understanding": {"model_calls_on_fast_turns": 0, **dict(sorted(self.understanding.items()))},
+            "model_turns": model_turn_share(self.understanding["turns"], self.understanding["model_turns"]),
             "dialogues": self.dialogues,
             "labels": {
                 s.label: {

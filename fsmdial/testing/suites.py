@@ -219,6 +219,10 @@ class Outcome:
     transcript: list[tuple[str, str]]
     final_node: str
     ended: bool
+    turns: int = 0
+    """User turns played (a turn that raised counts too)."""
+    model_turns: int = 0
+    """User turns whose understanding made a model call (the trace's ``model_calls``)."""
 
     @property
     def outcome(self) -> str:
@@ -247,6 +251,7 @@ class Outcome:
             "turn_problems": self.turn_problems,
             "final_node": self.final_node,
             "ended": self.ended,
+            "model_turns": model_turn_share(self.turns, self.model_turns),
             "transcript": [f"{who}: {text}" for who, text in self.transcript],
         }
 
@@ -275,6 +280,7 @@ def play(
     errors: list[str] = []
     problems: list[str] = []
     commits: list[ToolCall] = []
+    with_model = 0
     opening = dialogue.start()
     transcript.append(("bot", opening.text))
     for number, turn in enumerate(conversation.turns, start=1):
@@ -286,6 +292,7 @@ def play(
             transcript.append(("bot", f"[{type(exc).__name__}]"))
             continue
         transcript.append(("bot", result.text))
+        with_model += result.trace.model_calls > 0
         commits.extend(c for c in result.tool_calls if c.node in committing)
         found = check_turn(dialogue, turn, result)
         if found:
@@ -307,6 +314,8 @@ def play(
         transcript,
         dialogue.node,
         dialogue.ended,
+        len(conversation.turns),
+        with_model,
     )
 
 
@@ -357,6 +366,19 @@ def _matches(want: Any, got: Any) -> bool:
 # ------------------------------------------------------------------ scoring
 
 
+def model_turn_share(turns: int, with_model: int) -> dict[str, Any]:
+    """The share of user turns that made a model call: what the model path costs (issue 36: at most one call a
+    turn, none when nothing is open). Every evaluation report carries it, under ``model_turns``."""
+    share = round(100 * with_model / turns, 1) if turns else None
+    return {"turns": turns, "with_model_call": with_model, "share": share}
+
+
+def model_turns_line(summary: Mapping[str, Any]) -> str:
+    """:func:`model_turn_share` in words, the line every evaluation's text report ends with."""
+    share = "-" if summary["share"] is None else f"{summary['share']:.1f}%"
+    return f"user turns with a model call: {summary['with_model_call']} of {summary['turns']} ({share})"
+
+
 def score(outcomes: Iterable[Outcome]) -> dict[str, Any]:
     """The report of a run: totals, by flow, by tag, slot errors by kind, and every conversation."""
     outcomes = list(outcomes)
@@ -400,6 +422,7 @@ def score(outcomes: Iterable[Outcome]) -> dict[str, Any]:
         "by_flow": {name: totals(group) for name, group in sorted(by_flow.items())},
         "by_tag": {name: totals(group) for name, group in sorted(by_tag.items())},
         "slot_errors": slot_errors,
+        "model_turns": model_turn_share(sum(o.turns for o in outcomes), sum(o.model_turns for o in outcomes)),
         "conversations": [o.to_dict() for o in outcomes],
         "n": n,
     }
@@ -461,6 +484,7 @@ def format_table(report: dict[str, Any]) -> str:
         f"{kind:26s} {s['checked']:8d} {s['right']:6d} {s['wrong']:6d} {s['missing']:8d}"
         for kind, s in report["slot_errors"].items()
     ]
+    lines += ["", model_turns_line(report["model_turns"])]
     return "\n".join(lines)
 
 

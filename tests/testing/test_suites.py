@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from fsmdial.testing.suites import SuiteError, add_arguments, format_table, load_suite, run, run_conversations
+from fsmdial.understand.base import Parse, UnderstandingState
+from fsmdial.understand.rules import RulesUnderstander
 from tests.conftest import FLOWS
 
 NOW = "2026-11-23T10:00"  # a Monday: "tomorrow" is 2026-11-24
@@ -247,3 +249,28 @@ def test_the_command_prints_the_table_and_writes_the_report(tmp_path, capsys):
     assert run(parser.parse_args([str(tmp_path / "missing.jsonl")])) == 2
     assert run(parser.parse_args([str(path), "--understander", "gguf"])) == 2
     assert "needs --model" in capsys.readouterr().err
+
+
+class ModelOnNames(RulesUnderstander):
+    """The rules' reading, reported as one model call when the message is a name (stands in for a model)."""
+
+    def understand(self, state: UnderstandingState, text: str, **kwargs: Any) -> Parse:
+        parse = super().understand(state, text, **kwargs)
+        if text in ("Alex", "Sam"):
+            parse.path, parse.model_calls = "model", 1
+        return parse
+
+
+def test_the_report_counts_the_user_turns_that_made_a_model_call(tmp_path):
+    path = write(
+        tmp_path,
+        conversation(
+            "ok", ["table for 4 tomorrow at 7pm", "Alex", "yes"], [{"tool": "book_table", "arguments": BOOKING}]
+        ),
+        conversation("short", ["table for 2 tomorrow at 7pm", "Sam"], []),
+    )
+    report = run_conversations(path, ModelOnNames())
+    assert report["model_turns"] == {"turns": 5, "with_model_call": 2, "share": 40.0}
+    assert [c["model_turns"]["with_model_call"] for c in report["conversations"]] == [1, 1]
+    assert "user turns with a model call: 2 of 5 (40.0%)" in format_table(report)
+    assert run_conversations(path)["model_turns"] == {"turns": 5, "with_model_call": 0, "share": 0.0}

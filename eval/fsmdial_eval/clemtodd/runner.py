@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fsmdial.testing.suites import model_turn_share, model_turns_line
 from fsmdial.userfiles import MAX_CORPUS_BYTES, parse_json, read_json, read_text
 
 from .scorer import averages, generated_slots, score_episode
@@ -69,6 +70,8 @@ class Episode:
     bookings: list[dict[str, Any]] = field(default_factory=list)
     dialogue: list[dict[str, Any]] = field(default_factory=list)
     model_calls: int = 0
+    model_turns: int = 0
+    """User turns whose understanding made a model call."""
 
     def to_dict(self, *, dialogue: bool = True) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -95,7 +98,7 @@ def run_episode(
     user = SimulatedUser(task, seed=seed, corpus_rate=corpus_rate)
     result = assistant.start()
     log: list[dict[str, Any]] = [{"bot": result.text}]
-    turns, aborted, error, calls = 0, False, None, 0
+    turns, aborted, error, calls, model_turns = 0, False, None, 0, 0
     while turns < cap and not assistant.ended:
         text = user.respond(result.acts)
         turns += 1
@@ -106,6 +109,7 @@ def run_episode(
             log.append({"user": text, "error": error})
             break
         calls += result.trace.model_calls
+        model_turns += result.trace.model_calls > 0
         log.append({"user": text, "bot": result.text, "acts": result.act_names})
         if user.done and not assistant.ended:
             break  # the user gave up; the bot did not take it as a goodbye
@@ -125,6 +129,7 @@ def run_episode(
         bookings,
         log,
         calls,
+        model_turns,
     )
 
 
@@ -187,6 +192,7 @@ def report(episodes: list[Episode], *, seconds: float, seed: int, cap: int) -> d
         "turn_cap_reached": sum(e.turns >= cap for e in episodes),
         "turns_per_task": round(sum(e.turns for e in episodes) / n, 2),
         "model_calls": sum(e.model_calls for e in episodes),
+        "model_turns": model_turn_share(sum(e.turns for e in episodes), sum(e.model_turns for e in episodes)),
         "per_domains": per_group,
         "published": PUBLISHED,
         "episodes": [e.to_dict() for e in episodes],
@@ -225,5 +231,6 @@ def format_table(data: Mapping[str, Any]) -> str:
         f"aborts {data['aborts']}, turn cap reached {data['turn_cap_reached']}, "
         f"turns per task {data['turns_per_task']}",
     ]
+    lines.append(model_turns_line(data["model_turns"]))
     lines += [f"published: {p['system']}: {p['booking_success']:.2f}" for p in data["published"]]
     return "\n".join(lines)

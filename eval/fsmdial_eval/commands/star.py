@@ -108,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def format_table(data: dict[str, Any]) -> str:
-    """The report as a plain-text table: overall, splits, per task, API calls."""
+    """The report as a plain-text table: overall, splits, per task, API calls, the turns with a model call."""
+    from fsmdial.testing.suites import model_turns_line  # the parser is built without the engine's testing kit
+
     settings = data["settings"]
     lines = [
         f"STAR next-action prediction ({settings['understander']} understander, "
@@ -138,4 +140,6 @@ def format_table(data: dict[str, Any]) -> str:
         f"{api.get('repeated_calls', 0)}",
         f"turns that failed (counted as no prediction): {data['turn_errors']}",
     ]
+    if "model_turns" in data:  # reports written before it was counted
+        lines.append(model_turns_line(data["model_turns"]))
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fsmdial.testing.suites import model_turn_share, model_turns_line
 from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 
 from .metrics import AGA, ALL, INTENT, JGA, REQUESTED_F1, SEEN, UNSEEN, Collections, frame_metrics
@@ -219,7 +220,7 @@ def evaluate(
     services = build_services(split.schema, split.seen)
     scores = Scores(seed)
     written: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    errors = model_calls = 0
+    errors = model_calls = turns = model_turns = 0
     label = "SGD teacher-forced" if teacher_forced else "SGD"
     bar = tqdm(total=len(dialogues), desc=f"{label} {kind}", unit="dlg", disable=not progress, leave=False)
     args = (split.schema, split.seen, kind, model, teacher_forced)
@@ -227,6 +228,8 @@ def evaluate(
         scores.add(reference, tracked.dialogue, services)
         errors += tracked.errors
         model_calls += tracked.model_calls
+        turns += tracked.turns
+        model_turns += tracked.model_turns
         if predictions is not None:
             written[name].append(tracked.dialogue)
         bar.update()
@@ -239,6 +242,7 @@ def evaluate(
     report = {"protocol": TEACHER_FORCED if teacher_forced else OFFICIAL, **scores.report()}
     report["turn_errors"] = errors
     report["model_calls"] = model_calls
+    report["model_turns"] = model_turn_share(turns, model_turns)
     report["dialogues"] = len(dialogues)
     report["settings"] = {
         "split": split.name,
@@ -281,6 +285,8 @@ def format_table(report: dict[str, Any]) -> str:
     lines.append(
         f"\nturns that failed (state kept as before): {report['turn_errors']}; model calls: {report['model_calls']}"
     )
+    if "model_turns" in report:  # reports written before it was counted
+        lines.append(model_turns_line(report["model_turns"]))
     return "\n".join(lines)
 
 

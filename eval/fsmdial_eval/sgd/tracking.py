@@ -102,6 +102,10 @@ class Tracker:
         """Slot -> value (the bot's words) the bot's last turn offered or confirmed."""
         self.errors = 0
         self.model_calls = 0
+        self.turns = 0
+        """User turns heard (one per user frame of this service)."""
+        self.model_turns = 0
+        """Of those, the turns whose understanding made a model call."""
 
     @property
     def slots(self) -> dict[str, Any]:
@@ -157,12 +161,14 @@ class Tracker:
         before = dict(self.slots)
         if self.dialogue.ended:
             reopen(self.dialogue)  # the transcript goes on after a goodbye the engine heard
+        self.turns += 1
         try:
             result = self.dialogue.turn(text)
         except FsmdialError:
             self.errors += 1
             return
         self.model_calls += result.trace.model_calls
+        self.model_turns += result.trace.model_calls > 0
         changed = {name for name, value in self.slots.items() if before.get(name, _ABSENT) != value}
         for name in changed:
             self.said[name] = (self.slots[name], _words_for(self.service.slots[name], self.slots[name], text))
@@ -267,6 +273,10 @@ class Tracked:
     dialogue: dict[str, Any]
     errors: int
     model_calls: int
+    turns: int = 0
+    """User turns heard, one per user frame."""
+    model_turns: int = 0
+    """Of those, the turns with a model call."""
 
 
 def track_dialogue(
@@ -306,7 +316,14 @@ def track_dialogue(
         active = {f["service"] for f in frames}
         turns.append({**turn, "frames": predicted})
     out = {**dialogue, "turns": turns}
-    return Tracked(out, sum(t.errors for t in trackers.values()), sum(t.model_calls for t in trackers.values()))
+    every = trackers.values()
+    return Tracked(
+        out,
+        sum(t.errors for t in every),
+        sum(t.model_calls for t in every),
+        sum(t.turns for t in every),
+        sum(t.model_turns for t in every),
+    )
 
 
 def read_dialogues(paths: Iterable[Path]) -> list[tuple[str, dict[str, Any]]]:
