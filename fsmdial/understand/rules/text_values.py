@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Protocol
 
-from ...flow import Slot, fold, search_regex
+from ...flow import Slot, SlotType, fold, search_regex
 from ...language import (
     GREETING_PATTERN,
     LEAD_IN_PATTERN,
@@ -60,7 +60,7 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
             or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
             or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None)
         )
-        if name is not None and tables.any_value is not None and tables.any_value.fullmatch(fold(name)):
+        if name is not None and cued is None and _another_slots_value(state, name):
             name = None  # "city" answered to the name question is another slot's value, no one's name
         if name is not None:
             parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
@@ -69,6 +69,34 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         if name_asked:
             return True  # no name in the reply: asked again, never the whole text
     return False
+
+
+def _another_slots_value(state: UnderstandingState, name: str) -> bool:
+    """Is ``name`` a value of a categorical slot whose values are not people's names ("city" of a bike type; "Mark"
+    of the driver names a ride flow lists is still a name)?"""
+    said = fold(name)
+    return any(
+        any(fold(str(value)) == said for value in slot.values or ())
+        for slot in state.slots
+        if slot.type is SlotType.categorical and not slot_lead(slot.name, slot.description)[1]
+    )
+
+
+_DESCRIPTIVE = re.compile(
+    r"\b(?:descri[bp]\w*|details?|problems?|issues?|faults?|symptoms?|happened|reasons?|notes?|comments?|messages?|"
+    r"reports?|what's wrong|what is wrong|complaints?)\b",
+    re.I,
+)
+"""Words of a slot that asks for a description (of a fault, of what happened) rather than for a value."""
+
+
+def descriptive(slot: Slot | None) -> bool:
+    """Does ``slot`` ask the customer to describe something ("problem", "Detailed description of the fraud")? Its
+    answer may start with a don't-know and go on to describe ("not sure really, a knocking from underneath"); a
+    don't-know to any other question ("I can't remember it, there are too many numbers") is a don't-know."""
+    if slot is None:
+        return False
+    return _DESCRIPTIVE.search(f"{slot.name.replace('_', ' ')} {slot.description} {slot.label or ''}") is not None
 
 
 def pattern_value(slot: Slot, text: str) -> str | None:

@@ -66,9 +66,9 @@ from .coverage import with_open
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
 from .text_values import TEXT_END as _TEXT_END
+from .text_values import descriptive, read_name
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
-from .text_values import read_name
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
@@ -346,7 +346,7 @@ class RulesUnderstander:
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
-            and not (_free_text(tables, tables.asked) and not only_refuses(text))  # a description refuses nothing
+            and not (_described(tables, text))  # a description refuses nothing
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
@@ -414,7 +414,10 @@ class RulesUnderstander:
             KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
-            and not (acts.holds_no_value and not (_free_text(tables, asked) and _describes(acts, text)))
+            and not (
+                acts.holds_no_value
+                and not (_free_text(tables, asked) and descriptive(asked) and _describes(acts, text))
+            )
             and not gives_up(text)
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
@@ -612,6 +615,13 @@ def _answer(text: str, acts: Acts) -> str | None:
 def _plain_answer(text: str) -> str | None:
     acts = read_acts(text)
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
+
+
+def _described(tables: _StateTables, text: str, *, strict: bool = True) -> bool:
+    """Does the asked slot want a description (:func:`~.text_values.descriptive`), and is ``text`` one (not a refusal
+    that leads it; ``strict=False``: whatever the text)?"""
+    wanted = _free_text(tables, tables.asked) and descriptive(tables.asked)
+    return wanted and (not strict or not only_refuses(text))
 
 
 def _describes(acts: Acts, text: str) -> bool:
