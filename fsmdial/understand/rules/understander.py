@@ -65,6 +65,7 @@ from .corrections import replacement
 from .coverage import with_open
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
+from .pronoun_one import only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
@@ -325,6 +326,8 @@ class RulesUnderstander:
         asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
         self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
+        if slot.type in (SlotType.integer, SlotType.number) and normalize(words) != "one" and only_pronoun_ones(words):
+            read.slots.pop(slot.name, None)  # "actually I need one" changes no count; "make it one" does
         return read.slots
 
     def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
@@ -490,6 +493,8 @@ class RulesUnderstander:
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
         numbers = find_numbers(rest)
+        if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
+            numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
             for slot, _ in tables.number_words:
                 count = head_count(slot, rest, asked=slot is asked)
