@@ -1,4 +1,4 @@
-""""one" said for a thing ("the red one", "I need one", "we both had one last month"), no number.
+"""A "one" said for a thing ("the red one", "I need one", "we both had one last month") is no number.
 
 A number not asked for gives a numeric slot its value only when it counts something. For the word "one" that is
 told by its neighbours: a count has a noun after it ("one person"), or a word before it that asks for a count ("just
