@@ -8,7 +8,10 @@
 * :mod:`.numbers_between`: a bare number two numeric slots could take, passed on to be asked which;
 * :mod:`.text_values`: a free-text or name slot's value in a reply, without the words around it;
 * :mod:`.changes`: a change in any words ("make that 5", "8 instead of 7", "no wait, 8pm", "the surname is Clark");
-* :mod:`.coverage`: the words a reading leaves open (the turn's open part, which goes to a model).
+* :mod:`.coverage`: the words a reading leaves open (the turn's open part, which goes to a model);
+* :mod:`.worded_answers`: answers said in words instead of their value: a head count by who comes ("just me"), an
+  asked yes/no by a statement naming its subject ("there's parking on the drive"), no preference ("whoever's free");
+* :mod:`.pronoun_one`: a "one" standing for a thing ("the red one", "we both had one"), no number.
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.

@@ -23,6 +23,7 @@ from ...language import parse_yes_no
 from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
+from .worded_answers import stated_answer
 
 __all__ = [
     "CORRECTION",
@@ -135,6 +136,8 @@ def read_values(
             answer = parse_yes_no(text)
             if answer is not None:
                 values[slot.name] = answer == "yes"
+            elif (stated := stated_answer(slot, text)) is not None:
+                values[slot.name] = stated  # "actually there is parking": a statement naming the subject
         elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
             read = read_as_asked(slot, text)
             if slot.name in read:

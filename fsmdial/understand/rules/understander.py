@@ -65,6 +65,7 @@ from .corrections import replacement
 from .coverage import with_open
 from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
 from .numbers_between import ask_which_number
+from .pronoun_one import only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import descriptive, read_name
 from .text_values import free_text as _free_text
@@ -72,6 +73,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
+from .worded_answers import head_count, no_preference, stated_answer
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -324,6 +326,8 @@ class RulesUnderstander:
         asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
         self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
+        if slot.type in (SlotType.integer, SlotType.number) and normalize(words) != "one" and only_pronoun_ones(words):
+            read.slots.pop(slot.name, None)  # "actually I need one" changes no count; "make it one" does
         return read.slots
 
     def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
@@ -383,10 +387,11 @@ class RulesUnderstander:
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
-        if acts.no_preference:
-            # "it doesn't matter", "I don't care about the price": the slot's own "any" value (MultiWOZ's dontcare)
-            for slot, value in _no_preference(tables, asked, text):
-                parse.slots.setdefault(slot.name, value)
+        # "it doesn't matter", "whoever's free", "I don't care about the price": the slot's own "any" value
+        # (MultiWOZ's dontcare)
+        anys = ((slot, values) for slot, values, _, _ in tables.categorical)
+        for slot, value in no_preference(anys, asked, text, said=acts.no_preference, asks=acts.question):
+            parse.slots.setdefault(slot.name, value)
         for slot, cue in tables.text_cues:
             # A free-text value said with its cue words in a longer message ("3 fruit boxes delivered to 5 Oak Road,
             # Leeds on Friday"): up to the next value or sentence.
@@ -410,6 +415,8 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
+        elif asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
+            parse.slots[asked.name] = stated  # "there's parking on the drive": a statement naming the subject
         elif (
             KINDS[asked.type].whole_text
             and parse.intent is None
@@ -489,6 +496,14 @@ class RulesUnderstander:
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
         numbers = find_numbers(rest)
+        if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
+            numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
+        if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
+            for slot, _ in tables.number_words:
+                count = head_count(slot, rest, asked=slot is asked)
+                if count is not None and slot.name not in parse.slots:
+                    parse.slots[slot.name] = count
+                    break
         if len(numbers) > 1 and (second := SELF_CORRECTION.search(rest)) is not None:
             # "one large margherita and... actually make that two": what follows the correction counts
             rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
@@ -636,22 +651,6 @@ def _only_yes_or_no(text: str) -> bool:
     """The reply is a bare yes or no ("yes", "no thanks", "yes please") and says nothing else."""
     words = re.findall(r"[a-z']+", text.lower())
     return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
-
-
-_ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
-
-
-def _no_preference(tables: _StateTables, asked: Slot | None, text: str) -> list[tuple[Slot, str]]:
-    """The categorical slots a no-preference is about, with their "any" value: the asked one, else those whose
-    own words the message names ("I don't care about the price" -> "any price range")."""
-    anys = [
-        (slot, value) for slot, values, _, _ in tables.categorical for value in values[:] if _ANY_VALUE.match(value)
-    ]
-    words = set(normalize(text).split())
-    named = [(slot, value) for slot, value in anys if words & (set(normalize(value).split()) - {"any"})]
-    if named or asked is None:
-        return named
-    return [(slot, value) for slot, value in anys if slot is asked][:1]
 
 
 _NUMBER_WORD = re.compile(
