@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .clauses import TAG_QUESTION, clauses, negation_scope
+from .clauses import clauses, negation_scope, question_tag
 from .text import normalize
 
 
@@ -505,7 +505,7 @@ def read_acts(text: str) -> Acts:
     question = (
         "?" in text
         or bool(QUESTION_START.match(front))
-        or any(TAG_QUESTION.search(clause) for clause in clauses(text))  # "terrible weather today, isn't it"
+        or any(question_tag(clause) for clause in clauses(text))  # "terrible weather today, isn't it"
     )
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
     # ("a transfer to an account I don't know").
@@ -601,7 +601,7 @@ def without_questions(text: str) -> str:
     """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
     question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
     parts = clauses(text)
-    kept = [c for c in parts if not (_ASKS.match(normalize(c)) or TAG_QUESTION.search(c))]
+    kept = [c for c in parts if not (_ASKS.match(normalize(c)) or question_tag(c))]
     return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
 
 

@@ -25,7 +25,23 @@ TAG_QUESTION = re.compile(
     re.I,
 )
 """A question tag closing a clause ("terrible weather today, isn't it"): the clause asks, and its "n't" negates
-nothing said."""
+nothing said. Only as :func:`question_tag` reads it: after a subject or an auxiliary the same words are the clause's
+own verb and object ("I don't have it", "we can do it")."""
+
+_NOT_BEFORE_A_TAG = frozenset(
+    "i you we they he she it to do don't does doesn't did didn't can can't could couldn't will won't would wouldn't "
+    "shall should shouldn't must may might have has had not never 'll".split()
+)
+
+
+def question_tag(clause: str) -> re.Match[str] | None:
+    """The question tag closing ``clause`` ("..., isn't it"), or None ("I don't have it" ends in no tag)."""
+    tag = TAG_QUESTION.search(clause)
+    if tag is None:
+        return None
+    before = re.findall(r"[\w']+", clause[: tag.start()].casefold())
+    return None if before and before[-1] in _NOT_BEFORE_A_TAG else tag
+
 
 _NEGATED_WORD = re.compile(r"[\w']*(?:n't|not|never|no longer)(?![\w'])", re.I)
 _SUITS = re.compile(
@@ -52,7 +68,7 @@ def negation_scope(clause: str) -> int | None:
     ("I can't do Friday", "just not at 7pm"); the words before it stay said ("my e-bike's battery | won't charge"),
     unless they are only function words ("I | can't do Friday" negates the clause) or the negation says the thing
     before it does not fit ("Friday doesn't work": the whole clause)."""
-    tag = TAG_QUESTION.search(clause)
+    tag = question_tag(clause)
     asked = clause[: tag.start()] if tag is not None else clause
     found = next((word for word in _NEGATED_WORD.finditer(asked) if NEGATION.search(word.group())), None)
     if found is None:  # "cannot" and "knot" are no "not" of their own

@@ -67,3 +67,13 @@ def test_a_name_that_is_a_value_of_a_slot_of_names_is_still_the_customers_name()
     assert "name" not in dialogue.slots
     dialogue.turn("Mark")
     assert dialogue.slots["name"] == "Mark"
+
+
+def test_a_clause_ending_in_a_verb_and_it_is_no_question_tag() -> None:
+    from fsmdial.language import read_acts
+
+    # "I don't have it" (an account number) refuses; it asks nothing, so the flow's decline takes it.
+    assert not read_acts("I don't have it").question
+    assert not read_acts("we can do it").question
+    assert read_acts("terrible weather today isn't it").question
+    assert read_acts("nice, isn't it?").question
