@@ -77,6 +77,14 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
     said = words(text)
     if not said:
         return ()
+    changed = parse.slots or parse.negated or parse.info.get("change") or parse.info.get("name_part")
+    read_nothing = not (changed or parse.intent or parse.answer or parse.choice)
+    unanswered = state.confirm is not None and parse.answer is None and parse.choice is None and not changed
+    if read_nothing or unanswered:
+        # Nothing was read, or a pending question got no answer ("hello there" as no intent; "wait, are you open
+        # on sundays?" at a confirmation): its filler and act words account for nothing read, so every word but
+        # the function words is open, and the model (when there is one) decides.
+        return tuple(word for word in said if _key(word) not in FUNCTION_WORDS) or tuple(said)
     covered = set(FUNCTION_WORDS | FILLER_WORDS | POSITIVE_WORDS | NEGATIVE_WORDS)
     stems: set[str] = set()
     cues: set[str] = set()
