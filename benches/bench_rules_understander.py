@@ -1,7 +1,7 @@
 """The rules understander alone, per user turn of the example conversations (goal: <= 2 ms at p95).
 
 Every user turn of ``tests/conversations.SCRIPTS`` is replayed at the state it was said in; the per-text caches
-(every one of the language package, and the form reader's) are cleared before each round, so a round costs what new
+(every one of the language package and of the rules' modules) are cleared before each round, so a round costs what new
 messages cost. The benchmark times one round (all turns); ``extra_info`` has the per-turn p50/p95/max over all rounds,
 in milliseconds.
 
@@ -16,9 +16,10 @@ import sys
 import time
 
 import fsmdial.language as language
+import fsmdial.understand.rules as rules
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.rules import RulesUnderstander, forms
+from fsmdial.understand.rules import RulesUnderstander
 
 from .conftest import FLOWS, REPO, frozen_clock
 
@@ -50,9 +51,13 @@ def _turns() -> list[tuple[object, str]]:
 
 
 def _clear() -> None:
-    """Forget every text read before: each per-text cache of the language package and of the form reader."""
-    modules = [importlib.import_module(f"fsmdial.language.{m.name}") for m in pkgutil.iter_modules(language.__path__)]
-    for module in [*modules, forms]:
+    """Forget every text read before: each per-text cache of the language package and of the rules' modules."""
+    modules = [
+        importlib.import_module(f"{package.__name__}.{m.name}")
+        for package in (language, rules)
+        for m in pkgutil.iter_modules(package.__path__)
+    ]
+    for module in modules:
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
