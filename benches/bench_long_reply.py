@@ -119,3 +119,19 @@ def test_a_reply_costs_time_linear_in_its_length(kind: str) -> None:
         short = _cost(rules, state, reply(kind, 1000), now)
         long = _cost(rules, state, reply(kind, 8000), now)
         assert long < 20 * max(short, 0.0005), f"{state.flow}: {kind}: {short * 1000:.1f} ms -> {long * 1000:.1f} ms"
+
+
+def main() -> None:
+    """Print, per kind of 2,000-character reply, the processor time of the slowest flow (what load does not inflate):
+    ``python -m benches.bench_long_reply``."""
+    rules, now, states = RulesUnderstander(), frozen_clock(), _states()
+    for state in states:
+        rules.understand(state, "hello", now=now)
+    for kind in _PIECES:
+        text = reply(kind)
+        cost, flow = max((_cost(rules, state, text, now, rounds=5), state.flow) for state in states)
+        print(f"{kind:14s} {cost * 1000:6.1f} ms  {flow}")
+
+
+if __name__ == "__main__":
+    main()
