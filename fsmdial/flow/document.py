@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import deque
 from functools import cached_property
 from typing import Any
@@ -77,13 +76,12 @@ class Flow(FlowModel):
 
     @field_validator("name")
     @classmethod
-    def _readable_name(cls, name: str) -> str:
-        # The name keys sessions in every store, routes an Assistant and names files and classes: it is text a
-        # person reads, so no control character (U+0000 no store can keep it; an unpaired surrogate is refused
-        # earlier, as no Unicode).
-        bad = next((c for c in name if unicodedata.category(c) == "Cc"), None)
-        if bad is not None:
-            raise ValueError(f"the flow name holds U+{ord(bad):04X}, a control character: names are readable text")
+    def _storable_name(cls, name: str) -> str:
+        # The name keys sessions in every store, and PostgreSQL's text cannot hold U+0000 (the stores refuse what
+        # one of them cannot keep): refused where it is written, not by the first session's commit. Other control
+        # characters are kept, and escaped wherever the name is shown (the diagram, the compiled source).
+        if "\x00" in name:
+            raise ValueError("the flow name holds U+0000 (NUL), which no session store can keep")
         return name
 
     @field_validator("locale")

@@ -206,14 +206,13 @@ def test_unpaired_surrogates_are_refused(where: str) -> None:
     assert "unpaired surrogate" in issues_of(doc)
 
 
-@pytest.mark.parametrize("bad", ["vet\x00clinic", "vet\nclinic", "vet\x1b[31m"])
-def test_a_flow_name_with_a_control_character_is_refused_where_it_is_written(bad: str) -> None:
-    # The name keys sessions in every store (none keeps U+0000) and is shown to people: validate refuses it
-    # instead of the store refusing the first session.
+def test_a_flow_name_no_store_can_keep_is_refused_where_it_is_written() -> None:
+    # The name keys sessions in every store (none keeps U+0000): validate refuses it instead of the store refusing
+    # the first session's commit.
     data = orjson.loads((FLOWS / "vet_appointment.json").read_bytes())
-    data["name"] = bad
+    data["name"] = "vet\x00clinic"
     with pytest.raises(FlowError) as caught:
         load_flow(data)
-    assert "name: the flow name holds U+" in str(caught.value) and "control character" in str(caught.value)
+    assert "name: the flow name holds U+0000" in str(caught.value)
     data["name"] = "vet clinic, Zürich"  # any readable text stays a name
     assert load_flow(data).name == "vet clinic, Zürich"
