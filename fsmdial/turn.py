@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import UnderstandingError
-from .flow import ConfirmNode, RequestNode, Slot
+from .flow import ConfirmNode, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, read_acts, sentences, split_negated
@@ -238,7 +238,7 @@ def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:
         if isinstance(value, str)
         and name not in parse.slots
         and (slot := turn.tables.slots.get(name)) is not None
-        and KINDS[slot.type].whole_text
+        and (KINDS[slot.type].whole_text or slot.type is SlotType.address)  # "it's 41 Ashgrove Road, not 14"
         and slot.pattern is None
         and len(word.findall(value)) == 1
     ]

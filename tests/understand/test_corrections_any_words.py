@@ -189,3 +189,47 @@ def test_at_a_committing_confirmation_a_reply_not_accounted_for_shows_the_summar
     )
     dialogue.turn("yes")  # the summary was shown whole: a plain yes commits it
     assert len(booked()) == 1
+
+
+# ------------------------------------------------------------------ corrections inside the answer to another question
+
+
+def _mid_flow_dialogue() -> Dialogue:
+    flow = {
+        "name": "callout",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "address", "type": "address", "ask": "What's the address?"},
+                    {"name": "visit_date", "type": "date", "ask": "Which day?"},
+                    {"name": "visit_time", "type": "time", "ask": "What time?", "earliest": "08:00", "latest": "18:00"},
+                    {"name": "parking", "type": "boolean", "ask": "Is there parking?"},
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    now = dt.datetime(2026, 12, 14, 9, 0)  # a Monday
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=lambda: now)
+    dialogue.start()
+    return dialogue
+
+
+def test_a_house_number_put_right_while_another_question_is_asked_edits_the_held_address() -> None:
+    dialogue = _mid_flow_dialogue()
+    for said in ("14 Ashgrove Road, Leeds LS6 2AB", "wednesday", "half 10"):
+        dialogue.turn(said)
+    dialogue.turn("sorry, wrong house number, it's 41 Ashgrove Road, not 14. and yes, there's space to park")
+    assert dialogue.slots["address"] == "41 Ashgrove Road, Leeds LS6 2AB"
+    assert dialogue.slots["parking"] is True
+
+
+def test_the_last_day_said_before_instead_is_the_new_day() -> None:
+    dialogue = _mid_flow_dialogue()
+    for said in ("6 Mill Hill, Leeds LS1 5DQ", "wednesday"):
+        dialogue.turn(said)
+    dialogue.turn("no wait, I'm away wednesday, thursday instead please")
+    assert dialogue.slots["visit_date"] == "2026-12-17"  # Thursday, not the Wednesday said first

@@ -131,15 +131,23 @@ def read_values(
     values: dict[str, Any] = {}
     if not text or not re.search(r"\w", text):
         return values
+    # The last value said wins, slot by slot: "I'm away monday, tuesday instead" is Tuesday; "Tuesday, 7pm instead"
+    # keeps Tuesday (its last clause says no date) and takes 7pm.
+    last = re.split(r"[,;]|\bbut\b|\bno\b", text)[-1].strip()
+    last = last if last != text.strip() and re.search(r"\w", last) else ""
     for slot in slots:
         if slot.type is SlotType.boolean:
-            answer = parse_yes_no(text)
-            if answer is not None:
+            # "actually there is parking": the clause naming the subject first (as the rules read an asked yes/no)
+            stated = stated_answer(slot, text)
+            answer = parse_yes_no(text) if stated is None else None
+            if stated is not None:
+                values[slot.name] = stated
+            elif answer is not None:
                 values[slot.name] = answer == "yes"
-            elif (stated := stated_answer(slot, text)) is not None:
-                values[slot.name] = stated  # "actually there is parking": a statement naming the subject
         elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
-            read = read_as_asked(slot, text)
+            read = read_as_asked(slot, last) if last and slot.type in _TYPED else {}
+            if slot.name not in read:
+                read = read_as_asked(slot, text)
             if slot.name in read:
                 values[slot.name] = read[slot.name]
     return values

@@ -238,14 +238,14 @@ class RulesUnderstander:
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
-        text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: their words are no value
+        whole, text = text, claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
         if acts.question and state.asked is not None:
             # "not sure, how many does one box feed?" answers no question asked: its words are no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        if acts.deny and (swap := replacement(text)) is not None:
+        if acts.deny and (swap := replacement(whole)) is not None:  # with an address's words ("41 Elm Road, not 14")
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
@@ -413,10 +413,12 @@ class RulesUnderstander:
             return
         if asked is None or asked.name in parse.slots:
             return
-        if asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
+        if asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
+            # "there's parking on the drive": the clause naming the subject answers, before a yes or no said about
+            # something else in the message ("wrong house number, it's 41, not 14. and yes, there's space to park")
+            parse.slots[asked.name] = stated
+        elif asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
             parse.slots[asked.name] = answer == "yes"
-        elif asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
-            parse.slots[asked.name] = stated  # "there's parking on the drive": a statement naming the subject
         elif (
             KINDS[asked.type].whole_text
             and parse.intent is None
