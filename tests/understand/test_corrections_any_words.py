@@ -233,3 +233,35 @@ def test_the_last_day_said_before_instead_is_the_new_day() -> None:
         dialogue.turn(said)
     dialogue.turn("no wait, I'm away wednesday, thursday instead please")
     assert dialogue.slots["visit_date"] == "2026-12-17"  # Thursday, not the Wednesday said first
+
+
+def test_a_change_said_to_a_description_question_changes_the_value_and_describes_nothing() -> None:
+    flow = {
+        "name": "repairs",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "dropoff_time",
+                        "type": "time",
+                        "ask": "What time?",
+                        "earliest": "08:00",
+                        "latest": "18:00",
+                    },
+                    {"name": "problem", "type": "text", "ask": "What seems to be the problem?"},
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=lambda: dt.datetime(2026, 11, 30, 9, 0))
+    dialogue.start()
+    dialogue.turn("10am")
+    result = dialogue.turn("oh actually can we do 11 instead")
+    assert "problem" not in dialogue.slots and dialogue.slots["dropoff_time"] == "11:00"
+    assert result.messages[-1] == "What seems to be the problem?"
+    dialogue.turn("the brakes squeal")
+    assert dialogue.slots["problem"] == "the brakes squeal"

@@ -99,6 +99,14 @@ def descriptive(slot: Slot | None) -> bool:
     return _DESCRIPTIVE.search(f"{slot.name.replace('_', ' ')} {slot.description} {slot.label or ''}") is not None
 
 
+_CHANGE_WORDS = re.compile(r"\b(?:chang\w*|modif\w*|amend\w*|alter\w*|updat\w*)", re.I)
+
+
+def asks_for_a_change(slot: Slot) -> bool:
+    """Does ``slot`` ask what to change ("Sure, what can I change for you?")? Its answer is a change request."""
+    return _CHANGE_WORDS.search(f"{slot.name.replace('_', ' ')} {slot.description} {slot.ask or ''}") is not None
+
+
 def pattern_value(slot: Slot, text: str) -> str | None:
     """The part of the text that has the slot's form ("it's 1234, I think" -> "1234")."""
     found = _search_pattern(slot.pattern or "").search(text)

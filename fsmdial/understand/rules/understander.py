@@ -67,7 +67,7 @@ from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_i
 from .numbers_between import ask_which_number
 from .pronoun_one import only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
-from .text_values import descriptive, read_name
+from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
@@ -249,6 +249,11 @@ class RulesUnderstander:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
+        if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
+            # "oh actually can we do 11 instead" asked the problem: a change of another value, no description (asked
+            # what to change, "pick me up at eight instead" is the answer)
+            if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
+                del parse.slots[asked.name]
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
