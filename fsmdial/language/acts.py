@@ -487,11 +487,17 @@ class Acts:
 _SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
 
 
+_TYPED_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+"""An email address as typed: its words are no acts ("nope@gmail.com" refuses nothing)."""
+
+
 @lru_cache(maxsize=4096)
 def read_acts(text: str) -> Acts:
     """The acts of ``text`` (cached; see :class:`Acts`)."""
+    said = text  # what is left after the front's acts (``rest``) is what was said, the address whole
+    text = _TYPED_EMAIL.sub(" ", text) if "@" in text else text
     norm = normalize(text.replace("\u2019", "'"))
-    rest = _strip_front(text)
+    rest = _strip_front(said)
     leftover = norm
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)

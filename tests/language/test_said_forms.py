@@ -126,8 +126,8 @@ def test_a_phone_number_with_digits_missing_or_more_said_is_never_another_number
 
 _NOT_NAMES = "at dot dash hyphen underscore oh i am is are me we be was were and or it he she they you".split()
 _NOT_NAMES += "wait ok okay ah actually hold hang".split()  # second thoughts: "..., wait, it's ..." (acts.py)
-# A reply whose first word is a refusal ("negative@...", "nope@...", "never@...") is read as that act and stores
-# nothing (safe, not a wrong value; a known gap: an address written whole is not yet claimed before the acts).
+# An address read out whose first word is a refusal ("nope at gmail dot com") is read as that act and stores nothing
+# (safe, not a wrong value; a known gap). Typed whole, it is an address (test below).
 _NOT_NAMES += "no nope nah not never negative wrong incorrect cancel stop".split()
 _NAME = st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=8).filter(lambda word: word not in _NOT_NAMES)
 _MARKS = {".": "dot", "_": "underscore", "-": st.sampled_from(["dash", "hyphen"])}
@@ -163,6 +163,14 @@ def test_an_email_address_keeps_every_part_of_its_local_part(local, domain: str,
     value = read(slot, text)
     assert value == address, text
     assert offered(slot, text) == {address}
+
+
+@SETTINGS
+@given(first=st.sampled_from("no nope nah not never negative wrong incorrect cancel stop".split()), frame=FRAMES)
+def test_a_typed_address_that_starts_with_a_refusal_word_is_the_address(first: str, frame: str) -> None:
+    address = f"{first}.reply@example.com"
+    slot = Slot(name="email", type="email")
+    assert read(slot, said_in(frame, address, "email")) == address
 
 
 @SETTINGS
