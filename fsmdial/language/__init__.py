@@ -51,7 +51,7 @@ from .phrases import (
     correction_end,
 )
 from .statements import gives_up, only_refuses, without_ruled_out, without_task_statements
-from .text import ASCII_WORDS, DIGIT, fold, may_contain, may_have_word, normalize
+from .text import ASCII_WORDS, DIGIT, PEOPLE_WORDS, fold, may_contain, may_have_word, normalize
 from .times import (
     TWELVE_HOUR,
     TWENTY_FOUR_HOUR,
@@ -64,6 +64,7 @@ from .times import (
 )
 
 __all__ = [
+    "PEOPLE_WORDS",
     "ABBREVIATIONS",
     "Acts",
     "find_name",

@@ -51,3 +51,7 @@ def may_have_word(text: str, words: frozenset[str]) -> bool:
     if not text.isascii():
         return True
     return not words.isdisjoint(ASCII_WORDS.findall(text.lower()))
+
+
+PEOPLE_WORDS = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
+"""Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""

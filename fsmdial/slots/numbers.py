@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from ..language import find_numbers, sentences
+from ..language import PEOPLE_WORDS, find_numbers, sentences
 from .registry import Exact, InvalidValue, SlotKind, SlotType
 
 if TYPE_CHECKING:
@@ -143,7 +143,6 @@ _ASK_WHICH = " (to ask which)"
 _BETWEEN = re.compile(r"(\d+(?:\.\d+)?) \((.+) or (.+)\)" + re.escape(_ASK_WHICH))
 _WHICH_COUNT = re.compile(r"Is that (\d+(?:\.\d+)?) (.+?) or \1 (.+?)\?")
 """The question of :func:`fsmdial.language.sentences.which_count`, with its number and its two nouns."""
-_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
 _NOT_NOUNS = frozenset({"number", "num", "count", "size", "total", "amount", "quantity", "the", "of", "how", "many"})
 
 
@@ -162,7 +161,7 @@ def count_noun(slot: Slot, number: int | float) -> str:
     """What a numeric slot counts, in the words that name it ("people" for a party size, "nights", "rooms" for
     room_count), for the question "Is that 5 people or 5 nights?"; its answer ("nights") names the slot again."""
     words = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())
-    if _PEOPLE & set(words):
+    if PEOPLE_WORDS & set(words):
         return "people" if number != 1 else "person"
     noun = next((word for word in words if len(word) > 2 and word not in _NOT_NOUNS), slot.noun)
     if number != 1 and not noun.endswith("s"):
@@ -173,4 +172,4 @@ def count_noun(slot: Slot, number: int | float) -> str:
 def _forms(noun: str) -> set[str]:
     """The words that answer with ``noun``: itself, singular and plural, and a person's words for people."""
     forms = {noun, noun.rstrip("s"), noun + "s"}
-    return forms | _PEOPLE if forms & _PEOPLE else forms
+    return forms | PEOPLE_WORDS if forms & PEOPLE_WORDS else forms

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import parse_yes_no
+from ...language import PEOPLE_WORDS, parse_yes_no
 from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
+from .forms import naming_words
 from .worded_answers import stated_answer
 
 __all__ = [
@@ -228,21 +229,15 @@ def note_change(
             del parse.slots[asked.name]  # "one more person, so make that 5" asked the time: the party's words
 
 
-_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party", "us"})
 _TIME_WORDS = frozenset({"time", "pm", "am", "clock", "oclock", "morning", "afternoon", "evening", "noon", "hour"})
 _DATE_WORDS = frozenset({"day", "date", "th", "st", "nd", "rd"})
-_STOP = frozenset(
-    {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
-)
 
 
 def _own_words(slot: Slot) -> frozenset[str]:
     """The words that name ``slot`` in a message ("person" for a party size, "pm" for a time)."""
-    said = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())
-    words = {word for word in said if len(word) > 2 and word not in _STOP}
-    words |= {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")}
-    if words & _PEOPLE or slot.name in ("party_size", "guests", "people"):
-        words |= _PEOPLE
+    words = set(naming_words(slot, described=False)) - {"we"}  # "can we do 11 instead" names no party
+    if slot.name in ("party_size", "guests", "people"):
+        words |= PEOPLE_WORDS | {"us"}
     if slot.type is SlotType.time:
         words |= _TIME_WORDS
     if slot.type is SlotType.date:

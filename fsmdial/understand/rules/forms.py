@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import correction_end
+from ...language import PEOPLE_WORDS, correction_end
 from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
 from ...slots import KINDS, InvalidValue
@@ -222,3 +222,18 @@ def without(text: str, found: dict[str, Any]) -> str:
     for span in found:
         text = text.replace(span, " ").replace(words_to_digits(span), " ")
     return text
+
+
+_NOT_NAMING = frozenset(
+    {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
+)
+
+
+def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
+    """The words that name ``slot`` in a message: those of its name and label (``described``: and description), singular
+    and plural, and every word for people when it counts people ("we'll be 5", "five of us": we, us)."""
+    said = f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description if described else ''}".casefold()
+    words = {word for word in re.findall(r"[a-z]+", said) if len(word) > 2 and word not in _NOT_NAMING}
+    if words & PEOPLE_WORDS:
+        words |= PEOPLE_WORDS | {"we", "us"}
+    return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})

@@ -63,7 +63,17 @@ from .categories import (
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .coverage import with_open
-from .forms import DIGIT_SPACES, claim_found, fill_patterned, fits_form, found_in, meant, slot_cue, without
+from .forms import (
+    DIGIT_SPACES,
+    claim_found,
+    fill_patterned,
+    fits_form,
+    found_in,
+    meant,
+    naming_words,
+    slot_cue,
+    without,
+)
 from .numbers_between import ask_which_number
 from .pronoun_one import only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
@@ -123,7 +133,7 @@ class _StateTables:
         # standing for it ("the mixed one"), are never read as a number.
         self.any_value = re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
         self.number_words = tuple(
-            (slot, _number_vocabulary(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
+            (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
         # Slots whose type finds its values in a message (phone, email, reference): phones and emails go to the
@@ -568,7 +578,7 @@ def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
 def _named_before(slot: Slot, text: str, span: str) -> bool:
     """Is ``span`` said right after a word naming ``slot`` ("booking number 503", "my account is 10203040")?"""
     before = re.findall(r"[a-z]+", text[: text.find(span)].casefold())[-4:]
-    return any(word in _number_vocabulary(slot) for word in before)
+    return any(word in naming_words(slot) for word in before)
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
@@ -582,19 +592,6 @@ def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> 
     if len(of_kind) == 1 and kinds[0] in (SlotType.date, SlotType.time):
         return of_kind[0]
     return None
-
-
-_PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
-_STOP = {"number", "the", "of", "for", "and", "with", "what", "which", "how", "many", "much", "name", "value"}
-
-
-def _number_vocabulary(slot: Slot) -> frozenset[str]:
-    """The words that name a numeric slot ("people" for party_size described as "Number of people")."""
-    vocab = {w for w in re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.description}".casefold())}
-    vocab = {w for w in vocab if len(w) > 2 and w not in _STOP}
-    if vocab & _PEOPLE:  # "we'll be 5", "five of us"
-        vocab |= _PEOPLE | {"we", "us"}
-    return frozenset(vocab | {w + "s" for w in vocab} | {w[:-1] for w in vocab if w.endswith("s")})
 
 
 _RANGE_WORDS = frozenset({"from", "to", "than", "into"})

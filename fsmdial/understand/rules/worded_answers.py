@@ -14,12 +14,11 @@ import re
 from collections.abc import Iterable
 
 from ...flow import Slot, SlotType
-from ...language import normalize
+from ...language import PEOPLE_WORDS, normalize
 from ...language.clauses import clauses, negation_scope
 
-__all__ = ["PEOPLE_WORDS", "counts_people", "head_count", "no_preference", "stated_answer"]
+__all__ = ["counts_people", "head_count", "no_preference", "stated_answer"]
 
-PEOPLE_WORDS = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
 """Words that say a number counts people."""
 
 _JUST = r"(?:just|jsut|juts|only|onli)"
