@@ -365,7 +365,7 @@ class RulesUnderstander:
             and (words is None or not DECLINE_WORDS.isdisjoint(words))
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
-            and not (_described(tables, text))  # a description refuses nothing
+            and not (_wants_description(tables) and not only_refuses(text))  # a description refuses nothing
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
@@ -438,10 +438,7 @@ class RulesUnderstander:
             KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
-            and not (
-                acts.holds_no_value
-                and not (_free_text(tables, asked) and descriptive(asked) and _describes(acts, text))
-            )
+            and not (acts.holds_no_value and not (_wants_description(tables) and _describes(acts, text)))
             and not gives_up(text)
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
@@ -636,11 +633,9 @@ def _plain_answer(text: str) -> str | None:
     return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
-def _described(tables: _StateTables, text: str, *, strict: bool = True) -> bool:
-    """Does the asked slot want a description (:func:`~.text_values.descriptive`), and is ``text`` one (not a refusal
-    that leads it; ``strict=False``: whatever the text)?"""
-    wanted = _free_text(tables, tables.asked) and descriptive(tables.asked)
-    return wanted and (not strict or not only_refuses(text))
+def _wants_description(tables: _StateTables) -> bool:
+    """Is the asked slot a free-text one that wants a description (:func:`~.text_values.descriptive`)?"""
+    return _free_text(tables, tables.asked) and descriptive(tables.asked)
 
 
 def _describes(acts: Acts, text: str) -> bool:
