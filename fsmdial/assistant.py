@@ -167,7 +167,7 @@ class Assistant:
                 self.ended = True
                 return TurnResult([Act("fallback", "goodbye", "Goodbye!")], [], trace, "route", True)
             if parse.intent in self.route_of:
-                return self._switch(self.route_of[parse.intent], text, [])
+                return self._switch(self.route_of[parse.intent], text, [], routing=parse)
             # A message of greetings only names no task ("good morning" is no choice of a "morning" value).
             chosen = None if social and said.only_social else route_by_cues(self.cues, cleaned)
             if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
@@ -181,7 +181,10 @@ class Assistant:
         name = self.active
         result = self._dialogue(name).turn(text)
         if result.route is not None:  # interrupted by another flow
-            return self._switch(self.route_of[result.route], text, [])
+            routing = Parse(
+                intent=result.route, path=result.trace.path or "rules", model_calls=result.trace.model_calls
+            )
+            return self._switch(self.route_of[result.route], text, [], routing=routing)
         return self._after(name, result, [])
 
     def _social_reply(self, hello: bool) -> Act:
@@ -194,14 +197,15 @@ class Assistant:
         # A flow's greeting that asks already ("Hello, how can I help?") is not followed by a second question.
         return Act("greeting", "greeting", f"{opener} {sentences.offer(tasks, ask=not opener.endswith('?'))}")
 
-    def _switch(self, name: str, text: str, acts: list[Act]) -> TurnResult:
+    def _switch(self, name: str, text: str, acts: list[Act], routing: Parse | None = None) -> TurnResult:
         if name in self.stack:
             self.stack.remove(name)  # back to a flow already under way
         self.stack.append(name)
         dialogue = self._dialogue(name)
         notes: list[str] = []
         self._share_into(dialogue, notes)
-        result = dialogue.turn(text, routed=True)
+        # The parse that chose this flow: its model call is this turn's one (the flow then reads with the rules).
+        result = dialogue.turn(text, routed=True, routing=routing)
         result.trace.notes.extend(notes)
         return self._after(name, result, acts)
 

@@ -123,6 +123,7 @@ class Dialogue:
         self.tables = tables_of(self.flow_class)
         self.flow = self.tables.flow
         self.understander: Understander = understander or self.default_understander()
+        self._rules: Understander | None = None  # made when a routed turn must read without the model
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self.actions = Actions(self.tables, ToolRegistry.of(tools), stand_in_tools=stand_in_tools)
@@ -194,14 +195,18 @@ class Dialogue:
         """The bot's opening: advance from the current node until it needs the user."""
         return self._run("", opening=True)
 
-    def turn(self, text: str, *, routed: bool = False) -> TurnResult:
+    def turn(self, text: str, *, routed: bool = False, routing: Parse | None = None) -> TurnResult:
         """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure. ``routed``: the text
-        is what made an Assistant open this flow, so an empty parse is not out of scope."""
+        is what made an Assistant open this flow, so an empty parse is not out of scope. ``routing``: the parse that
+        chose this flow for the text (an Assistant's); its model calls are this turn's, and when it made one, the
+        flow reads the text with the rules (one model call per turn at most)."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        return self._run(text, routed=routed)
+        return self._run(text, routed=routed or routing is not None, routing=routing)
 
-    def _run(self, text: str, *, opening: bool = False, routed: bool = False) -> TurnResult:
+    def _run(
+        self, text: str, *, opening: bool = False, routed: bool = False, routing: Parse | None = None
+    ) -> TurnResult:
         with self.transaction():
             session = self.session
             session.turns += 1
@@ -214,7 +219,7 @@ class Dialogue:
                     turn, Parse(path="start"), "", None, routes=self.routes, routed=False, now=self.clock()
                 )
             else:
-                result = self._understand_and_respond(turn, routed)
+                result = self._understand_and_respond(turn, routed, routing)
             trace.timings["total"] = time.perf_counter() - started
             if self.store is not None:  # saved before turn() returns; a store failure rolls the turn back
                 self.store.save_turn(self.session_id, session.turns, self.snapshot(), trace.to_dict(timings=True))
@@ -232,7 +237,7 @@ class Dialogue:
 
         return AllOrNothing(put_back)
 
-    def _understand_and_respond(self, turn: TurnContext, routed: bool) -> TurnResult:
+    def _understand_and_respond(self, turn: TurnContext, routed: bool, routing: Parse | None = None) -> TurnResult:
         trace, session = turn.trace, turn.session
         text, note = clean_input(trace.text, self.max_input_chars)
         trace.text = text  # the cut, cleaned text is what the trace and the store keep, too
@@ -240,12 +245,25 @@ class Dialogue:
         state = understanding_state(self.tables, session, self.routes)
         started = time.perf_counter()
         now = self.clock()  # one reading per turn: "tomorrow" means the same day to the understander and to coerce
-        parse = checked_parse(self.understander, state, text, history=session.history, now=now)
+        spent = routing.model_calls if routing is not None else 0
+        # The model was asked already this turn (to choose the flow): the flow reads the text with the rules.
+        understander = self._rules_understander() if spent else self.understander
+        parse = checked_parse(understander, state, text, history=session.history, now=now)
         trace.timings["understand"] = time.perf_counter() - started
-        trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls
+        trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls + spent
+        if routing is not None:
+            trace.notes.append(f"routed here by the {routing.path or 'rules'} reading ({spent} model call(s))")
         trace.understanding = dict(parse.info)
         session.history.append(("user", text))
         return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=now)
+
+    def _rules_understander(self) -> Understander:
+        """The rules alone: this dialogue's understander when it is the rules, else one made for the purpose."""
+        if isinstance(self.understander, RulesUnderstander):
+            return self.understander
+        if self._rules is None:
+            self._rules = RulesUnderstander()
+        return self._rules
 
     # ------------------------------------------------------- persistence
     def snapshot(self) -> bytes:

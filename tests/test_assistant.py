@@ -205,3 +205,38 @@ def test_values_of_a_committed_run_stay_unadopted_after_a_snapshot(clock):
     again.load_snapshot(bot.snapshot())
     assert again.turn("change my booking").tool_calls == []
     assert again.dialogues["ride_change"].slots == {} and len(calls) == 1
+
+
+class _CountingModel:
+    """Stands for a model understander: the rules' reading, said to cost one model call each time it is asked."""
+
+    def __init__(self) -> None:
+        from fsmdial.understand.rules import RulesUnderstander
+
+        self.rules = RulesUnderstander()
+        self.asked: list[str] = []
+
+    def understand(self, state: Any, text: str, **kwargs: Any) -> Any:
+        self.asked.append(state.flow)
+        parse = self.rules.understand(state, text, **kwargs)
+        parse.path, parse.model_calls = "model", 1
+        return parse
+
+
+def test_a_routing_turn_makes_one_model_call_at_most_and_its_trace_counts_it(clock):
+    from fsmdial.assistant import Assistant
+
+    model = _CountingModel()
+    flows = [load_flow(FLOWS / name) for name in ("restaurant_booking.json", "grocery_delivery.json")]
+    bot = Assistant(flows, understander=model, clock=clock, stand_in_tools=True)
+    result = bot.turn("I'd like to book a table for 4")
+    assert result.flow == "restaurant_booking"
+    # The model chose the flow; the flow read the same text with the rules, and still took the party size.
+    assert model.asked == ["assistant"]
+    assert result.trace.model_calls == 1
+    assert any("routed here" in note for note in result.trace.notes)
+    assert 4 in bot.slots.values()
+    # Within the flow, the model is asked once per turn as before.
+    bot.turn("tomorrow")
+    assert model.asked == ["assistant", "restaurant_booking"]
+    assert bot.dialogues["restaurant_booking"].last_trace.model_calls == 1
