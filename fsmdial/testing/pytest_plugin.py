@@ -234,6 +234,36 @@ def _choose_understander(
     return understander
 
 
+def _builder(
+    make: Callable[..., Any],
+    clock: FrozenClock,
+    tools: Any,
+    config: FsmdialConfig,
+    models: dict,
+) -> Callable[..., Any]:
+    """``build(source, *, tools=None, understander=None, model=None, backend=None, clock=None, **kwargs)``:
+    ``make(source, tools=..., understander=..., clock=..., **kwargs)`` with the fixtures' defaults filled in
+    (what ``fsmdial_dialogue`` and ``fsmdial_assistant`` share)."""
+    default_tools, default_clock = tools, clock
+
+    def build(
+        source: Any,
+        *,
+        tools: Any = None,
+        understander: Any = None,
+        model: str | os.PathLike[str] | None = None,
+        backend: str | None = None,
+        clock: Callable[[], Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        __tracebackhide__ = True
+        chosen = _choose_understander(understander, model, backend, config, models)
+        tools = default_tools if tools is None else tools
+        return make(source, tools=tools, understander=chosen, clock=clock or default_clock, **kwargs)
+
+    return build
+
+
 @pytest.fixture
 def fsmdial_dialogue(
     fsmdial_flow: Callable[..., Any],
@@ -252,28 +282,10 @@ def fsmdial_dialogue(
     """
     from ..runtime import Dialogue
 
-    def build(
-        flow: FlowSource,
-        *,
-        tools: Any = None,
-        understander: Any = None,
-        model: str | os.PathLike[str] | None = None,
-        backend: str | None = None,
-        clock: Callable[[], Any] | None = None,
-        **kwargs: Any,
-    ) -> Dialogue:
-        __tracebackhide__ = True
-        chosen = _choose_understander(understander, model, backend, fsmdial_config, _fsmdial_models)
-        compiled = fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow
-        return Dialogue(
-            compiled,
-            tools=fsmdial_tools if tools is None else tools,
-            understander=chosen,
-            clock=clock or fsmdial_clock,
-            **kwargs,
-        )
+    def make(flow: FlowSource, **kwargs: Any) -> Dialogue:
+        return Dialogue(fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow, **kwargs)
 
-    return build
+    return _builder(make, fsmdial_clock, fsmdial_tools, fsmdial_config, _fsmdial_models)
 
 
 @pytest.fixture
@@ -293,30 +305,14 @@ def fsmdial_assistant(
     """
     from ..assistant import Assistant
 
-    def build(
-        flows: Sequence[FlowSource],
-        *,
-        tools: Any = None,
-        understander: Any = None,
-        model: str | os.PathLike[str] | None = None,
-        backend: str | None = None,
-        clock: Callable[[], Any] | None = None,
-        **kwargs: Any,
-    ) -> Assistant:
+    def make(flows: Sequence[FlowSource], **kwargs: Any) -> Assistant:
         __tracebackhide__ = True
         if isinstance(flows, (str, os.PathLike)) or not isinstance(flows, Sequence):
             raise TypeError(f"fsmdial_assistant takes a list of flows, not {type(flows).__name__}")
-        chosen = _choose_understander(understander, model, backend, fsmdial_config, _fsmdial_models)
         compiled = [fsmdial_flow(flow) if isinstance(flow, (str, os.PathLike)) else flow for flow in flows]
-        return Assistant(
-            compiled,
-            tools=fsmdial_tools if tools is None else tools,
-            understander=chosen,
-            clock=clock or fsmdial_clock,
-            **kwargs,
-        )
+        return Assistant(compiled, **kwargs)
 
-    return build
+    return _builder(make, fsmdial_clock, fsmdial_tools, fsmdial_config, _fsmdial_models)
 
 
 def _rules() -> Any:
