@@ -266,3 +266,19 @@ def test_a_greeting_question_or_dont_know_offers_no_text_span_to_any_text_slot(t
     assert told.text_slots == {"fraud_report"}  # a report is offered as any span (rules_first=False)
     # Beside the rules, the answer to the asked report is theirs: the whole of it, never offered to the model.
     assert turn_schema(state, "someone took 300 dollars from my account", NOW, settled=Parse()).text_slots == set()
+
+
+def test_a_number_for_a_slot_not_asked_is_offered_only_beside_the_words_naming_that_slot():
+    """As the rules read it: "a 5 lever mortice lock" names a lock, but its 5 counts levers, not locks (both real
+    models took it for the number of locks, a wrong commit); "2 locks" and "locks: 2" count locks."""
+    flow = REPO / "tests" / "data" / "heldout_r4" / "flows" / "locksmith_visit.json"
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    state = dialogue.understanding_state()
+    assert state.asked == "job"
+    settled = Parse(path="rules")
+    said = "I'd like an extra lock on the front door, my insurance says I need a 5 lever mortice lock"
+    assert "locks" not in turn_schema(state, said, NOW, settled=settled, open_part=("5", "lever")).values
+    for said in ("an extra lock, 2 locks in fact", "the locks: 2 of them, on the back door"):
+        schema = turn_schema(state, said, NOW, settled=settled, open_part=("2",))
+        assert schema.values.get("locks") == {"2": 2}, said

@@ -48,6 +48,7 @@ from ...language import read_acts, split_negated, without_questions
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
+from ..rules.forms import naming_words
 from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
@@ -384,6 +385,18 @@ def cue(slot: Slot, text: str) -> int:
     return len(words & _stems(words_of(text)))
 
 
+def named_beside(slot: Slot, text: str, span: str) -> bool:
+    """Is the number ``span`` said beside a word naming ``slot``: up to three words before it or two after ("5
+    locks", "locks: 5", "two of the locks"), the window in which the rules read a number for a slot not asked? In
+    "a 5 lever mortice lock" the 5 counts levers, not locks (SmolLM2 and Qwen took it for the number of locks)."""
+    at = text.casefold().find(span.casefold())
+    if at < 0:
+        return False
+    before = re.findall(r"[a-z]+", text[:at].casefold())[-3:]
+    after = re.findall(r"[a-z]+", text[at + len(span) :].casefold())[:2]
+    return bool(naming_words(slot) & {*before, *after})
+
+
 def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> set[str]:
     """Spans of the message that a typed slot the node asks for now could take."""
     return {
@@ -572,6 +585,9 @@ def turn_schema(
             # At a confirmation, a value the rules did not read may change a held slot of its type
             # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
             named = asked or cue(slot, text) > 0
+            if named and not asked and not changing and kind in (SlotType.integer, SlotType.number):
+                spans = {span: value for span, value in spans.items() if named_beside(slot, affirmed, span)}
+                named = bool(spans)
             if changing and not named and kind in CHANGED_BY_NUMBER:
                 # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one),
                 # inside the slot's bounds (11 is no number of rooms of a hotel with at most 5); a bare hour is
