@@ -92,6 +92,7 @@ class TurnContext:
         "lenient",
         "reask",
         "missed_change",
+        "asked_back",
     )
 
     def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
@@ -114,6 +115,9 @@ class TurnContext:
         """The pending confirmation got no plain yes or no: it is asked again as "...: yes or no?"."""
         self.missed_change = False
         """The same, at a committing confirmation with no model: the summary is shown again, asking what to change."""
+        self.asked_back = False
+        """The same, the reply being a question ("does that include the retest?"): the summary is shown again with
+        its own question once the question is answered (or said to be out of scope)."""
         return self
 
     def render(self, template: str, where: str | None = None, extra: Mapping[str, Any] | None = None) -> str:
@@ -127,7 +131,7 @@ class TurnContext:
 
     def question(self, text: str) -> str:
         """A confirmation's question, as "...: yes or no?" when the reply to it was no plain yes or no."""
-        return sentences.yes_or_no(text) if self.reask and not self.missed_change else text
+        return sentences.yes_or_no(text) if self.reask and not (self.missed_change or self.asked_back) else text
 
     def fallback(self, name: str) -> Act:
         """The flow's fallback sentence ``name`` (goodbye, out_of_scope, anything_else, cannot_continue)."""
@@ -286,13 +290,14 @@ class ConfirmStep(NodeHandler):
             session.informed.discard(node.id)  # the summary is shown whole again, with the answer in it
             return PAUSE
         first = node.id not in session.informed
-        parts = [node.message, node.question] if (first or turn.missed_change) and node.message else [node.question]
+        again = turn.missed_change or turn.asked_back
+        parts = [node.message, node.question] if (first or again) and node.message else [node.question]
         said = [turn.render(p, f"node {node.id!r}") for p in parts]
         if turn.missed_change:  # "I didn't catch what to change. I have: <the summary> What would you like to change?"
             said = [turn.values.style.words.missed_change.format(summary=said[0])]
         said[-1] = turn.question(said[-1])
         turn.acts.append(Act("confirm", node.act, " ".join(said), node.id))
-        session.informed.add(node.id)
+        _asked_as(turn, node)
         return PAUSE
 
     def stuck(self, turn: TurnContext, node: ConfirmNode, trigger: str) -> Pause | End:
@@ -305,9 +310,23 @@ class ConfirmStep(NodeHandler):
         elif turn.missed_change and node.message:  # the summary again, asking what to change (see step)
             summary = turn.render(node.message, f"node {node.id!r}")
             turn.say("confirm", node.act, turn.values.style.words.missed_change.format(summary=summary), node.id)
+            _asked_as(turn, node)
+        elif turn.asked_back and node.message:  # the summary whole again, with its question, after the answer
+            said = [turn.render(part, f"node {node.id!r}") for part in (node.message, node.question)]
+            turn.say("confirm", node.act, " ".join(said), node.id)
         else:
             turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)
         return PAUSE
+
+
+def _asked_as(turn: TurnContext, node: ConfirmNode) -> None:
+    """Note what the confirmation's last words asked. Its question: the summary is pending, a plain yes answers it.
+    "What would you like to change?" (a change the rules did not catch): no summary is pending, so a "yes" to it
+    confirms nothing and the summary is shown whole again before a yes can commit (as after a "no")."""
+    if turn.missed_change:
+        turn.session.informed.discard(node.id)
+    else:
+        turn.session.informed.add(node.id)
 
 
 class EndStep(NodeHandler):

@@ -173,6 +173,8 @@ def respond(
             and not (turn.reask and (not said.question or turn.missed_change))
             and not (said.only_social and (said.greet or said.thank))
             and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
+            # a bare yes to "what would you like to change?": the summary shown again is the answer, no "Sorry"
+            and not ((said.plain_yes or said.plain_no) and any(act.kind == "confirm" for act in acts))
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
@@ -220,8 +222,23 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
     if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
         # no model read it: what the rules could not account for may be a change they missed, never a bare "yes or no?"
-        turn.missed_change = parse.path == "rules"
+        # A question is no change: it is answered (or said to be out of scope) and the summary's question asked
+        # again; so is a reply that only says again what the summary shows ("Alex", "5pm").
+        # "does that include the retest?"; not "ok?" nor a request ("can you do something about the window seat")
+        asked_back = said.question and not (said.affirm or said.request)
+        turn.missed_change = parse.path == "rules" and not asked_back and not _restates(turn.session, parse)
+        turn.asked_back = parse.path == "rules" and asked_back
     return parse
+
+
+def _restates(session: SessionState, parse: Parse) -> bool:
+    """Does the reply only say held values again: every value read is the one held, and every word left open
+    is a word of a held value ("Zara Ahmed" at a summary naming Zara Ahmed)?"""
+    if any(session.slots.get(name) != value for name, value in parse.slots.items()):
+        return False
+    held = {word.casefold() for value in session.slots.values() for word in re.findall(r"\w+", str(value))}
+    said = [word.casefold() for word in parse.info.get("open", ())]
+    return bool(parse.slots or said) and all(word in held for word in said)
 
 
 def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:

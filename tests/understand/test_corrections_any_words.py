@@ -187,7 +187,9 @@ def test_at_a_committing_confirmation_a_reply_not_accounted_for_shows_the_summar
         "Sorry, I didn't catch what to change. I have: A table for 4 on Friday 27 November at 7 pm, under the name "
         "Jane Clarke. What would you like to change?"
     )
-    dialogue.turn("yes")  # the summary was shown whole: a plain yes commits it
+    # A "yes" to "what would you like to change?" commits nothing: the summary is asked again, and a yes to it commits.
+    assert dialogue.turn("yes").text.endswith("Shall I book it?") and not booked()
+    dialogue.turn("yes")
     assert len(booked()) == 1
 
 
