@@ -190,6 +190,11 @@ _MAY_HAVE = re.compile(
 """A street word or a postcode: a message without one has no address (most have none)."""
 
 
+_SHORT_REPLY = 80
+_BARE_START = re.compile(r"\d{1,5}[A-Za-z]?\s+[A-Z]")
+"""A house number and a capitalised word: a short reply with one may be an address without a street word."""
+
+
 def _is_name(word: str, capitalised: bool) -> bool:
     """May ``word`` be part of a street's or a building's name (in capitals, if ``capitalised``)?"""
     folded = word.casefold().rstrip(".")
@@ -283,6 +288,23 @@ def _building_at(text: str, pos: int) -> int | None:
     return end
 
 
+def _bare_street_at(text: str, pos: int) -> int | None:
+    """Where a street's name without a street word starting at ``pos`` ends ("Greenside", "Kingsley", "High
+    Ridge"): up to three words in a name's capitals; an address only with a postcode after it, or said alone
+    (:func:`_address_at`)."""
+    end = None
+    at: int | None = pos
+    for _ in range(3):
+        word = _NAME_WORD.match(text, at) if at is not None else None
+        if word is None or not _capital(word.group()) or word.group().casefold() in _NEVER_TOWNS:
+            break
+        if not _is_name(word.group(), True):
+            break
+        end = word.end()
+        at = _spaces_after(text, end)
+    return end
+
+
 class _Piece(NamedTuple):
     """A part of an address before its town: where it ends, and what it is."""
 
@@ -301,6 +323,9 @@ def _piece_at(text: str, pos: int) -> _Piece | None:
     if number is not None:
         at = _spaces_after(text, number.end())  # "12 Elm Street"; "at 10, Main Street entrance" is a time
         street = _street_at(text, at, True) if at is not None else None
+        if street is None and at is not None:
+            bare = _bare_street_at(text, at)  # "44 Greenside, Pudsey LS28 8PU", "12 Kingsley" (said alone)
+            return _Piece(bare, "bare") if bare is not None else None
         return _Piece(street, "street") if street is not None else None
     building = _building_at(text, pos)
     road = _street_at(text, pos, False)
@@ -328,7 +353,7 @@ def _address_at(text: str, start: int) -> _Address | None:
         if piece.kind == "street" or gap is None:
             break
         pos = gap.end()
-    while pieces and pieces[-1].kind not in ("street", "road"):
+    while pieces and pieces[-1].kind not in ("street", "road", "bare"):
         pieces.pop()  # "Flat 3, the", "The Old Barn, at 7": no street follows
     if not pieces:
         return None
@@ -336,9 +361,17 @@ def _address_at(text: str, start: int) -> _Address | None:
     street_end = pieces[-1].end
     end = _flat_after(text, street_end)
     end, codes = _town_and_code(text, end, end == street_end and text[end - 1] == ".")
-    if "street" not in kinds and len(kinds) == 1 and not codes:
+    if "street" not in kinds and len(kinds) == 1 and not codes and kinds != ["bare"]:
         return None  # "Church Lane" alone is no address; "The Old Barn, Church Lane" and "Church Lane, OX44 7QB" are
+    if kinds[-1] == "bare" and not codes and not _said_alone(text, start, end):
+        return None  # "12 Kingsley" is an address with a postcode after it, or as the whole reply; "for 4 Tom" is none
     return _Address(start, end, codes, len(kinds) > 1 or end > street_end)
+
+
+def _said_alone(text: str, start: int, end: int) -> bool:
+    """Is the address from ``start`` to ``end`` all the message says, but for the words in front of it ("it's") and
+    thanks after it?"""
+    return _LEAD_IN.fullmatch(text[:start]) is not None and _TRAILING.fullmatch(text[end:]) is not None
 
 
 def _flat_after(text: str, end: int) -> int:
@@ -440,7 +473,7 @@ def find_addresses(text: str) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=512)
 def _found(text: str) -> tuple[tuple[int, int, _Address], ...]:
     """The addresses in ``text`` with their spans (see :func:`find_addresses`)."""
-    if _MAY_HAVE.search(text) is None:
+    if _MAY_HAVE.search(text) is None and (len(text) > _SHORT_REPLY or _BARE_START.search(text) is None):
         return ()
     found: list[tuple[int, int, _Address]] = []
     pos = 0
