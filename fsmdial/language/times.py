@@ -431,6 +431,10 @@ def approximate_clock(text: str) -> str | None:
 
 
 _ONE_HOUR = re.compile(r"(?<![\w:.,/£$€#+\-])(\d{1,2})(?:[:.]([0-5]\d))?(?![\w%]|[:.,/\-]\d)")
+_MINUTES_OF = re.compile(r"\s+(?:min(?:ute)?s?\s+)?(?:past|to|till?|after|before|of)\b(?!\s+\d)", re.I)
+_COUNTED_BEFORE = re.compile(
+    r"\b(?:we['’]?re|we\s+are|there['’]?(?:s|re)|there\s+(?:is|are|will\s+be)|party\s+of|group\s+of|all\s+of)\s+$", re.I
+)
 _NEGATED = re.compile(r"\b(?:not|no|never|can['’]?t|cannot|won['’]?t|isn['’]?t|wouldn['’]?t|don['’]?t)\b[^,.;!?]*$", re.I)
 
 
@@ -452,6 +456,10 @@ def _the_hour_said(text: str) -> str | None:
         return None
     if _NEGATED.search(said, max(0, found.start() - _WINDOW), found.start()) is not None:
         return None
+    if _COUNTED_BEFORE.search(said, max(0, found.start() - _WINDOW), found.start()) is not None:
+        return None  # "we're 4": a count of people
+    if _MINUTES_OF.match(said, found.end()) is not None:
+        return None  # "ten past": minutes past an hour not said
     return read_clock(said[: found.start()] + "at " + said[found.start() :])
 
 
