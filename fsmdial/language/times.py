@@ -181,6 +181,12 @@ def _parts(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((found.start(), found.end(), found.group(1).lower()) for found in _PART.finditer(text))
 
 
+@lru_cache(maxsize=256)
+def _says_a_day(text: str) -> bool:
+    """Does ``text`` say a day (:data:`_DAY_NEAR`)? Read once per text, not once per hour in it."""
+    return _DAY_NEAR.search(text) is not None
+
+
 def _relative(match: re.Match[str], now: dt.datetime) -> str:
     count = match.group("rel_n")
     number = 1 if count is None or not count[0].isdigit() else int(count)
@@ -242,7 +248,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         if not (before or _PART_RIGHT_AFTER.match(text, end) or _range_start(text, start, end, last)):
             roughly = rough is not None or _before(_ROUGHLY, text, start, last)
             # "around 9" with a part of the day or a day said ("Tuesday the 8th around 9"), "2ish", "9 or so"
-            if not (roughly and (_parts(text) or (hour <= 12 and _DAY_NEAR.search(text) is not None))):
+            if not (roughly and (_parts(text) or (hour <= 12 and _says_a_day(text)))):
                 return ()
     return (
         _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)

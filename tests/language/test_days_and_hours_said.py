@@ -280,3 +280,29 @@ def test_weekdays_are_one_list() -> None:
     from fsmdial.language import day_words, dates
 
     assert WEEKDAYS is dates.WEEKDAYS is day_words.WEEKDAYS
+
+
+# ------------------------------------------------------------------ months shortened
+
+MONTH_SHORT = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sept", "oct", "nov", "dec"]
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}" + ("th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th"))
+
+
+@SETTINGS
+@given(
+    today=DAYS,
+    ahead=st.integers(1, 300),
+    form=st.sampled_from(["{d} {m}", "{m} {d}", "{o} {m}", "{m} {o}", "the {o} of {m}", "{M}. {d}", "{d} {M}"]),
+)
+def test_a_day_of_a_shortened_month_is_that_date(today: dt.date, ahead: int, form: str) -> None:
+    now = dt.datetime.combine(today, dt.time(9))
+    date = today + dt.timedelta(days=ahead)
+    month = MONTH_SHORT[date.month - 1]
+    said = form.format(d=date.day, o=_ordinal(date.day), m=month, M=month.capitalize())
+    assert read(DAY, said, now=now) == date.isoformat(), said
+    theirs = dateparser.parse(said, settings={"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future"})
+    if theirs is not None and ahead < 360:  # dateparser reads most of these forms; where it does, the same day
+        assert theirs.date() == date, said
