@@ -102,7 +102,9 @@ _DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
 _UNREAD_OFFSET = re.compile(
     r"\bafter\s+next\b|\b(?:days?|weeks?|fortnights?|months?|years?)\s+(?:from|after|before|today|tomorrow)\b|"
     r"\b(?:weeks?|fortnights?)\s+on\s+(?:this\s+)?" + _WEEKDAY_NAMES + r"|"
-    r"\bday\s+before\b|\b" + _WEEKDAY_NAMES + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"
+    r"\bday\s+before\b|\b"
+    + _WEEKDAY_NAMES
+    + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"  # "Friday after 2" is a time
     r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
 )
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
@@ -277,9 +279,9 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         day = _date_or_none(int(match.group(1)), int(match.group(2)), int(match.group(3)))
         return (day.isoformat(),) if day else ()
     if may_contain(low, _NAMED_HINTS):
-        named = named_day_readings(low, today)  # "christmas eve", "boxing day"
-        if named:
-            return named
+        holiday = named_day_readings(low, today)  # "christmas eve", "boxing day"
+        if holiday:
+            return holiday
         low = without_unnamed_days(low)  # "after boxing day", "the bank holiday": no day, nor "Monday" in it
     if may_contain(low, _OFFSET_UNITS) and (match := _IN_DAYS.search(low)):
         count, unit, base = (match.group(1), match.group(2), None) if match.group(1) else match.group(3, 4, 5)

@@ -441,7 +441,9 @@ _MINUTES_OF = re.compile(r"\s+(?:min(?:ute)?s?\s+)?(?:past|to|till?|after|before
 _COUNTED_BEFORE = re.compile(
     r"\b(?:we['’]?re|we\s+are|there['’]?(?:s|re)|there\s+(?:is|are|will\s+be)|party\s+of|group\s+of|all\s+of)\s+$", re.I
 )
-_NEGATED = re.compile(r"\b(?:not|no|never|can['’]?t|cannot|won['’]?t|isn['’]?t|wouldn['’]?t|don['’]?t)\b[^,.;!?]*$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|can['’]?t|cannot|won['’]?t|isn['’]?t|wouldn['’]?t|don['’]?t)\b[^,.;!?]*$", re.I
+)
 
 
 def _the_hour_said(text: str) -> str | None:
