@@ -34,7 +34,7 @@ __all__ = [
     "read_clock",
     "remove_times",
 ]
-__all__ += ["said_as_written"]
+__all__ += ["FIRST_THING", "said_as_written"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
@@ -399,11 +399,25 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
     is no time."""
     found = _first(text, now)
     if found is None:
-        return None
+        return FIRST_THING if "first" in text.lower() and _FIRST_THING.search(text) is not None else None
     if len(found.readings) == 2:
         hour, minute = found.readings[0].split(":")
         return f"{hour}:{minute}{TWENTY_FOUR_HOUR}" if found.written else f"{int(hour)}:{minute}{TWELVE_HOUR}"
     return found.readings[0]
+
+
+FIRST_THING = "first thing (the earliest)"
+"""A time said as "first thing" ("tomorrow first thing", "first thing in the morning please"): the slot's opening time
+(its ``earliest``), or asked when it has none; never a clock time guessed here."""
+_FIRST_THING = re.compile(
+    r"(?:^|\b(?:tomorrow|today|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|"
+    r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please)\b)\W*first\s+thing(?:\s+in\s+the\s+morning)?"
+    r"(?:\W+(?:please|if\s+possible|if\s+you\s+can|tomorrow|today|then|ideally|thanks|on\s+\w+day|works|"
+    r"is\s+(?:fine|good|best)|would\s+be\s+(?:good|great|best)))*\W*$",
+    re.I,
+)
+"""The words "first thing" said as a time: with a day or filler before it and nothing but filler after it ("first
+thing, my boiler's broken" is none)."""
 
 
 def said_as_written(value: str) -> bool:

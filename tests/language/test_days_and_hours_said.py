@@ -309,3 +309,30 @@ def test_a_day_of_a_shortened_month_is_that_date(today: dt.date, ahead: int, for
     theirs = dateparser.parse(said, settings={"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future"})
     if theirs is not None and ahead < 360:  # dateparser reads most of these forms; where it does, the same day
         assert theirs.date() == date, said
+
+
+# ------------------------------------------------------------------ "first thing": the opening time
+
+
+@SETTINGS
+@given(
+    opening=st.sampled_from(["07:30", "08:00", "09:00", "11:00"]),
+    said=st.sampled_from(
+        ["tomorrow first thing", "first thing", "first thing in the morning please", "fri first thing"]
+    ),
+)
+def test_first_thing_is_the_opening_time(opening: str, said: str) -> None:
+    assert read(Slot(name="at", type="time", earliest=opening, latest="18:00"), said) == opening
+
+
+def test_first_thing_with_no_opening_time_is_asked() -> None:
+    at = Slot(name="at", type="time")
+    found = RulesUnderstander().understand(state_asking(at), "tomorrow first thing", now=NOW).slots
+    with pytest.raises(InvalidValue) as asked:
+        coerce(at, found["at"], NOW)
+    assert asked.value.question
+
+
+@pytest.mark.parametrize("said", ["first thing, my boiler's making a noise", "the first thing I noticed was the smell"])
+def test_first_thing_in_a_sentence_is_no_time(said: str) -> None:
+    assert read_clock(said) is None
