@@ -115,7 +115,7 @@ _WEEKDAY = re.compile(
 _DATE_HINT = re.compile(
     r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|month|year|"
     r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-    r"thrus|teus|christmas|xmas|nye|hallowe|easter|thanksgiving",
+    r"thrus|teus|christmas|xmas|hallowe|easter|thanksgiving",
     re.I,
 )
 _DATE_HINT_WORDS = (
@@ -155,7 +155,6 @@ _DATE_HINT_WORDS = (
     "teus",
     "christmas",
     "xmas",
-    "nye",
     "hallowe",
     "easter",
     "thanksgiving",
@@ -375,7 +374,6 @@ _NAMED_HINTS = (
     "xmas",
     "boxing",
     "new year",
-    "nye",
     "valentine",
     "hallowe",
     "bonfire",

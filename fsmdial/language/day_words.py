@@ -94,7 +94,7 @@ _NAMED = {
     r"christmas\s+eve|xmas\s+eve": (12, 24),
     r"christmas\s+day|xmas\s+day": (12, 25),
     r"boxing\s+day": (12, 26),
-    r"new\s+year['’]?s?\s+eve|nye": (12, 31),
+    r"new\s+year['’]?s?\s+eve": (12, 31),
     r"new\s+year['’]?s?\s+day": (1, 1),
     r"valentine['’]?s?\s+day": (2, 14),
     r"halloween|hallowe['’]?en": (10, 31),
@@ -139,8 +139,9 @@ def without_unnamed_days(low: str) -> str:
 # ------------------------------------------------------------------ the weekend
 
 _WEEKEND = re.compile(
-    r"(?<![\w'’])(?:(?P<which>this|next|the\s+coming|coming|the|at\s+the|on\s+the|over\s+the)\s+)weekend(?![\w'’])"
+    r"(?<![\w'’])(?:(?P<which>this|next|the\s+coming|coming|at\s+the|on\s+the)\s+)weekend(?![\w'’])"
 )
+"""A weekend ahead; "over the weekend", "the weekend" alone are often one gone by ("it broke over the weekend")."""
 
 
 def weekend_readings(low: str, today: dt.date) -> tuple[tuple[str, ...], bool] | None:
