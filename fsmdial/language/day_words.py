@@ -138,9 +138,7 @@ def without_unnamed_days(low: str) -> str:
 
 # ------------------------------------------------------------------ the weekend
 
-_WEEKEND = re.compile(
-    r"(?<![\w'’])(?:(?P<which>this|next|the\s+coming|coming|at\s+the|on\s+the)\s+)weekend(?![\w'’])"
-)
+_WEEKEND = re.compile(r"(?<![\w'’])(?:(?P<which>this|next|the\s+coming|coming|at\s+the|on\s+the)\s+)weekend(?![\w'’])")
 """A weekend ahead; "over the weekend", "the weekend" alone are often one gone by ("it broke over the weekend")."""
 
 
