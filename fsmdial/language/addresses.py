@@ -111,7 +111,8 @@ _ABBREVIATIONS = frozenset("st rd ln ave av cres terr tce gdns blvd pkwy hwy dr 
 """Street words shortened, which a period may follow ("12 Elm St.")."""
 _BUILDING_WORDS = frozenset(
     "house cottage cottages court lodge farm barn mill hall manor mansions building buildings tower towers "
-    "apartments flats point centre center villa chambers works wharf studios".split()
+    "apartments flats point centre center villa chambers works wharf studios college school university academy "
+    "hospital clinic surgery church chapel hotel inn station library museum theatre stadium campus offices".split()
 )
 """Words that end a named building ("Riverside Court", "Rose Cottage")."""
 _DIRECTIONS = frozenset("N S E W NE NW SE SW".split())
@@ -270,17 +271,23 @@ def _street_at(text: str, pos: int, numbered: bool) -> int | None:
     return end
 
 
+_BUILDING_OF = re.compile(r"(?:of|of\s+the|on|upon)\s+")
+"""The small words inside a building's name, between capitalised words ("City of Bristol College")."""
+
+
 def _building_at(text: str, pos: int) -> int | None:
     """Where a named building starting at ``pos`` ends ("The Old Barn", "Rose Cottage"), when a comma follows."""
     words: list[str] = []
     at: int | None = pos
     end = None
-    while at is not None and len(words) < 4:
-        word = _CAPITALISED.match(text, at)
+    while at is not None and len(words) < 5:
+        inner = _BUILDING_OF.match(text, at) if words else None  # "City of Bristol College", "University of Leeds"
+        word = _CAPITALISED.match(text, inner.end() if inner is not None else at)
         if word is None or word.group().casefold() in _NEVER_NAMES:
             break
         words.append(word.group())
-        if len(words) > 1 and (words[0] == "The" or words[-1].casefold() in _BUILDING_WORDS):
+        first, last = words[0].casefold(), words[-1].casefold()
+        if len(words) > 1 and (words[0] == "The" or last in _BUILDING_WORDS or (inner and first in _BUILDING_WORDS)):
             end = word.end()
         at = _spaces_after(text, word.end())
     if end is None or not _COMMA.match(text, end):

@@ -273,6 +273,13 @@ def test_a_number_and_a_name_inside_a_sentence_is_no_address(said: str) -> None:
         ("4 Orchard Close", "4 Orchard Close"),
         ("44 Greenside, Pudsey LS28 8PU", "44 Greenside, Pudsey LS28 8PU"),
         ("could you come to 44 Greenside, Pudsey LS28 8PU tomorrow at 9", "44 Greenside, Pudsey LS28 8PU"),
+        # a building named with "of", or a college, a hospital...: kept whole, never cut to the street after it
+        (
+            "his college, City of Bristol College, Anchor Road, Bristol BS1 5UA",
+            "City of Bristol College, Anchor Road, Bristol BS1 5UA",
+        ),
+        ("University of Leeds, Woodhouse Lane, Leeds LS2 9JT", "University of Leeds, Woodhouse Lane, Leeds LS2 9JT"),
+        ("St James's Hospital, Beckett Street, Leeds LS9 7TF", "St James's Hospital, Beckett Street, Leeds LS9 7TF"),
     ],
 )
 def test_addresses_with_and_without_a_street_word(said: str, address: str) -> None:
