@@ -111,7 +111,8 @@ _ABBREVIATIONS = frozenset("st rd ln ave av cres terr tce gdns blvd pkwy hwy dr 
 """Street words shortened, which a period may follow ("12 Elm St.")."""
 _BUILDING_WORDS = frozenset(
     "house cottage cottages court lodge farm barn mill hall manor mansions building buildings tower towers "
-    "apartments flats point centre center villa chambers works wharf studios".split()
+    "apartments flats point centre center villa chambers works wharf studios college school university academy "
+    "hospital clinic surgery church chapel hotel inn station library museum theatre stadium campus offices".split()
 )
 """Words that end a named building ("Riverside Court", "Rose Cottage")."""
 _DIRECTIONS = frozenset("N S E W NE NW SE SW".split())
@@ -190,6 +191,11 @@ _MAY_HAVE = re.compile(
 """A street word or a postcode: a message without one has no address (most have none)."""
 
 
+_SHORT_REPLY = 80
+_BARE_START = re.compile(r"\d{1,5}[A-Za-z]?\s+[A-Z]")
+"""A house number and a capitalised word: a short reply with one may be an address without a street word."""
+
+
 def _is_name(word: str, capitalised: bool) -> bool:
     """May ``word`` be part of a street's or a building's name (in capitals, if ``capitalised``)?"""
     folded = word.casefold().rstrip(".")
@@ -265,21 +271,44 @@ def _street_at(text: str, pos: int, numbered: bool) -> int | None:
     return end
 
 
+_BUILDING_OF = re.compile(r"(?:of|of\s+the|on|upon)\s+")
+"""The small words inside a building's name, between capitalised words ("City of Bristol College")."""
+
+
 def _building_at(text: str, pos: int) -> int | None:
     """Where a named building starting at ``pos`` ends ("The Old Barn", "Rose Cottage"), when a comma follows."""
     words: list[str] = []
     at: int | None = pos
     end = None
-    while at is not None and len(words) < 4:
-        word = _CAPITALISED.match(text, at)
+    while at is not None and len(words) < 5:
+        inner = _BUILDING_OF.match(text, at) if words else None  # "City of Bristol College", "University of Leeds"
+        word = _CAPITALISED.match(text, inner.end() if inner is not None else at)
         if word is None or word.group().casefold() in _NEVER_NAMES:
             break
         words.append(word.group())
-        if len(words) > 1 and (words[0] == "The" or words[-1].casefold() in _BUILDING_WORDS):
+        first, last = words[0].casefold(), words[-1].casefold()
+        if len(words) > 1 and (words[0] == "The" or last in _BUILDING_WORDS or (inner and first in _BUILDING_WORDS)):
             end = word.end()
         at = _spaces_after(text, word.end())
     if end is None or not _COMMA.match(text, end):
         return None
+    return end
+
+
+def _bare_street_at(text: str, pos: int) -> int | None:
+    """Where a street's name without a street word starting at ``pos`` ends ("Greenside", "Kingsley", "High
+    Ridge"): up to three words in a name's capitals; an address only with a postcode after it, or said alone
+    (:func:`_address_at`)."""
+    end = None
+    at: int | None = pos
+    for _ in range(3):
+        word = _NAME_WORD.match(text, at) if at is not None else None
+        if word is None or not _capital(word.group()) or word.group().casefold() in _NEVER_TOWNS:
+            break
+        if not _is_name(word.group(), True):
+            break
+        end = word.end()
+        at = _spaces_after(text, end)
     return end
 
 
@@ -301,6 +330,9 @@ def _piece_at(text: str, pos: int) -> _Piece | None:
     if number is not None:
         at = _spaces_after(text, number.end())  # "12 Elm Street"; "at 10, Main Street entrance" is a time
         street = _street_at(text, at, True) if at is not None else None
+        if street is None and at is not None:
+            bare = _bare_street_at(text, at)  # "44 Greenside, Pudsey LS28 8PU", "12 Kingsley" (said alone)
+            return _Piece(bare, "bare") if bare is not None else None
         return _Piece(street, "street") if street is not None else None
     building = _building_at(text, pos)
     road = _street_at(text, pos, False)
@@ -328,7 +360,7 @@ def _address_at(text: str, start: int) -> _Address | None:
         if piece.kind == "street" or gap is None:
             break
         pos = gap.end()
-    while pieces and pieces[-1].kind not in ("street", "road"):
+    while pieces and pieces[-1].kind not in ("street", "road", "bare"):
         pieces.pop()  # "Flat 3, the", "The Old Barn, at 7": no street follows
     if not pieces:
         return None
@@ -336,9 +368,17 @@ def _address_at(text: str, start: int) -> _Address | None:
     street_end = pieces[-1].end
     end = _flat_after(text, street_end)
     end, codes = _town_and_code(text, end, end == street_end and text[end - 1] == ".")
-    if "street" not in kinds and len(kinds) == 1 and not codes:
+    if "street" not in kinds and len(kinds) == 1 and not codes and kinds != ["bare"]:
         return None  # "Church Lane" alone is no address; "The Old Barn, Church Lane" and "Church Lane, OX44 7QB" are
+    if kinds[-1] == "bare" and not codes and not _said_alone(text, start, end):
+        return None  # "12 Kingsley" is an address with a postcode after it, or as the whole reply; "for 4 Tom" is none
     return _Address(start, end, codes, len(kinds) > 1 or end > street_end)
+
+
+def _said_alone(text: str, start: int, end: int) -> bool:
+    """Is the address from ``start`` to ``end`` all the message says, but for the words in front of it ("it's") and
+    thanks after it?"""
+    return _LEAD_IN.fullmatch(text[:start]) is not None and _TRAILING.fullmatch(text[end:]) is not None
 
 
 def _flat_after(text: str, end: int) -> int:
@@ -440,7 +480,7 @@ def find_addresses(text: str) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=512)
 def _found(text: str) -> tuple[tuple[int, int, _Address], ...]:
     """The addresses in ``text`` with their spans (see :func:`find_addresses`)."""
-    if _MAY_HAVE.search(text) is None:
+    if _MAY_HAVE.search(text) is None and (len(text) > _SHORT_REPLY or _BARE_START.search(text) is None):
         return ()
     found: list[tuple[int, int, _Address]] = []
     pos = 0

@@ -21,6 +21,7 @@ import re
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from .day_words import WEEKDAYS, named_day_readings, spelled_weekdays, weekend_readings, without_unnamed_days
 from .numbers import WORD_NUMBERS, words_to_digits
 from .text import DIGIT, may_contain
 from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
@@ -51,7 +52,6 @@ ASK_WHICH = " (to ask which)"
 on as its two readings, "2026-11-28 or 2026-12-05 (to ask which)": the value check asks which was meant
 (:func:`day_choices`), never guesses."""
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january",
     "february",
@@ -102,7 +102,9 @@ _DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
 _UNREAD_OFFSET = re.compile(
     r"\bafter\s+next\b|\b(?:days?|weeks?|fortnights?|months?|years?)\s+(?:from|after|before|today|tomorrow)\b|"
     r"\b(?:weeks?|fortnights?)\s+on\s+(?:this\s+)?" + _WEEKDAY_NAMES + r"|"
-    r"\bday\s+before\b|\b" + _WEEKDAY_NAMES + r"\s+(?:week|fortnight|before|after)\b|"
+    r"\bday\s+before\b|\b"
+    + _WEEKDAY_NAMES
+    + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"  # "Friday after 2" is a time
     r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
 )
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
@@ -112,7 +114,8 @@ _WEEKDAY = re.compile(
 )
 _DATE_HINT = re.compile(
     r"\d|today|tonight|tomorrow|tmr|yesterday|this (?:evening|afternoon|morning)|day|week|fortnight|month|year|"
-    r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec",
+    r"mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+    r"thrus|teus|christmas|xmas|hallowe|easter|thanksgiving",
     re.I,
 )
 _DATE_HINT_WORDS = (
@@ -148,6 +151,13 @@ _DATE_HINT_WORDS = (
     "oct",
     "nov",
     "dec",
+    "thrus",
+    "teus",
+    "christmas",
+    "xmas",
+    "hallowe",
+    "easter",
+    "thanksgiving",
 )
 _MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ORDINAL_SUFFIXES = ("st", "nd", "rd", "th")
@@ -260,13 +270,18 @@ def without_date_typos(text: str) -> str:
 def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if not _has_date_hint(text) and ((said := words_to_digits(text)) is text or not _has_date_hint(said)):
         return ()  # most utterances name no date: skip the patterns below
-    low = words_to_digits(text).lower()
+    low = spelled_weekdays(words_to_digits(text).lower())  # "tues" is Tuesday; "sat" only where a day is expected
     today = now.date()
     digits = DIGIT.search(low) is not None
     # Each pattern below is searched only if the text has what it needs (see may_contain).
     if digits and "-" in low and (match := _ISO_DATE.search(low)):
         day = _date_or_none(int(match.group(1)), int(match.group(2)), int(match.group(3)))
         return (day.isoformat(),) if day else ()
+    if may_contain(low, _NAMED_HINTS):
+        holiday = named_day_readings(low, today)  # "christmas eve", "boxing day"
+        if holiday:
+            return holiday
+        low = without_unnamed_days(low)  # "after boxing day", "the bank holiday": no day, nor "Monday" in it
     if may_contain(low, _OFFSET_UNITS) and (match := _IN_DAYS.search(low)):
         count, unit, base = (match.group(1), match.group(2), None) if match.group(1) else match.group(3, 4, 5)
         number = 1 if count[0] == "a" else int(count)
@@ -346,11 +361,35 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         if qualifier:
             return (first_day.isoformat(),)
         return tuple((first_day + dt.timedelta(weeks=k)).isoformat() for k in range(_HORIZON // 7 + 1))
+    if "weekend" in low and (weekend := weekend_readings(low, today)) is not None:
+        days, ask = weekend  # "this weekend": Saturday or Sunday, asked (one of them may be closed)
+        return _Choices(days) if ask else days
     if digits and may_contain(low, _ORDINAL_SUFFIXES) and (match := _ORDINAL_DAY.search(low)):
         return tuple(day.isoformat() for day in _days_numbered(today, int(match.group(1) or match.group(2))))
     return ()
 
 
+_NAMED_HINTS = (
+    "christmas",
+    "xmas",
+    "boxing",
+    "new year",
+    "valentine",
+    "hallowe",
+    "bonfire",
+    "fawkes",
+    "patrick",
+    "paddy",
+    "holiday",
+    "easter",
+    "good friday",
+    "mother",
+    "father",
+    "thanksgiving",
+    "labor",
+    "labour",
+    "memorial",
+)
 _OFFSET_UNITS = ("day", "week", "fortnight", "month", "year", "after next", "before", "after")
 
 
@@ -470,7 +509,7 @@ _WHEN_FILLER = frozenset(
 def says_only_when(text: str) -> bool:
     """Does ``text`` say a day or a time and nothing else ("next Friday around 10", "on the 3rd, say half past 7
     please")? Such a reply describes nothing: it is no answer to a free-text question."""
-    words = re.findall(r"[a-z']+|\d+", text.casefold())
+    words = re.findall(r"[a-z']+|\d+", spelled_weekdays(text.casefold()))
     moments = [
         w for w in words if w.isdigit() or w in WEEKDAYS or w in MONTHS or w in _MOMENT_WORDS or w in WORD_NUMBERS
     ]

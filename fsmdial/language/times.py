@@ -19,6 +19,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from .numbers import words_to_digits
 from .text import DIGIT
 
@@ -31,7 +34,7 @@ __all__ = [
     "read_clock",
     "remove_times",
 ]
-__all__ += ["said_as_written"]
+__all__ += ["FIRST_THING", "said_as_written"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
@@ -57,6 +60,15 @@ _CLOCK = re.compile(
     re.I,
 )
 _BEFORE = re.compile(r"(?:\b(?:at|by|from|after|before|until|till|til)|@)\s+(?:(?:around|about|like)\s+)?$", re.I)
+_BETWEEN = re.compile(r"\bbetween\s+(?:(?:around|about)\s+)?$", re.I)
+_RANGE_END = re.compile(r"\s*(?:and|-|–|to)\s*\d{1,2}(?:[:.][0-5]\d)?(?:\s*[ap]\.?m\.?(?![a-z]))?", re.I)
+"""The end of a range after its start ("between 9 and 10", "between 2 and 3pm"): the start is the time said."""
+_DAY_NEAR = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow|tmrw?|tonight)\b|\b\d{1,2}(?:st|nd|rd|th)\b", re.I
+)
+"""A day said in the text ("Tuesday the 8th around 9", "around 9 on tues"): an approximate hour with it is a time."""
+_ROUGH_AFTER = re.compile(r"\s*-?\s*ish\b|\s+or\s+so\b", re.I)
+""""2ish", "9 or so": said after a bare hour, a time of day."""
 _ROUGHLY = re.compile(r"\b(?:around|about|say|like)\s+$", re.I)
 _NOT_A_TIME_AFTER = re.compile(
     r"\s*(?:%|[-+*/x]\s*\d|people|persons?|guests?|adults?|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
@@ -158,6 +170,7 @@ _LAST_WORDS = {
     _PARTY_BEFORE: frozenset(["for"]),
     _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at".split()),
     _ROUGHLY: frozenset("around about say like".split()),
+    _BETWEEN: frozenset("between around about".split()),
 }
 """The words each pattern read by :func:`_before` may end with."""
 
@@ -166,6 +179,12 @@ _LAST_WORDS = {
 def _parts(text: str) -> tuple[tuple[int, int, str], ...]:
     """The parts of the day said in ``text``: (start, end, word lower-cased), in order."""
     return tuple((found.start(), found.end(), found.group(1).lower()) for found in _PART.finditer(text))
+
+
+@lru_cache(maxsize=256)
+def _says_a_day(text: str) -> bool:
+    """Does ``text`` say a day (:data:`_DAY_NEAR`)? Read once per text, not once per hour in it."""
+    return _DAY_NEAR.search(text) is not None
 
 
 def _relative(match: re.Match[str], now: dt.datetime) -> str:
@@ -222,15 +241,27 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         return ()  # "it costs 8.30"
     if sep is None and not match.group("oclock"):
         # A bare hour: "at 7", "by 5", "8 in the evening", "around 7" with a part of the day said.
-        if _NOT_A_TIME_AFTER.match(text, end) or _before(_PARTY_BEFORE, text, start, last):
+        rough = _ROUGH_AFTER.match(text, end)
+        if _NOT_A_TIME_AFTER.match(text, rough.end() if rough else end) or _before(_PARTY_BEFORE, text, start, last):
             return ()
         before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
-        if not (before or _PART_RIGHT_AFTER.match(text, end)):
-            if not (_before(_ROUGHLY, text, start, last) and _parts(text)):
+        if not (before or _PART_RIGHT_AFTER.match(text, end) or _range_start(text, start, end, last)):
+            roughly = rough is not None or _before(_ROUGHLY, text, start, last)
+            # "around 9" with a part of the day or a day said ("Tuesday the 8th around 9"), "2ish", "9 or so"
+            if not (roughly and (_parts(text) or (hour <= 12 and _says_a_day(text)))):
                 return ()
     return (
         _twelve_hour(text, hour, minute, start, end) if not match.group("h").startswith("0") else (_hhmm(hour, minute),)
     )
+
+
+def _range_start(text: str, start: int, end: int, last: str) -> bool:
+    """Is the bare hour at ``start`` the start of a range of hours ("between 9 and 10")? No count follows ("between
+    2 and 3 people")."""
+    if not _before(_BETWEEN, text, start, last):
+        return False
+    other = _RANGE_END.match(text, end)
+    return other is not None and _NOT_A_TIME_AFTER.match(text, other.end()) is None
 
 
 def _dotted_time(text: str, start: int, end: int) -> bool:
@@ -277,8 +308,28 @@ def _clocks(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
     """Every time of day in ``text``, in order (positions in ``text`` with its number words in digits)."""
     if not DIGIT.search(text) and not _may_say_time(text):
         return ()
-    text = words_to_digits(text)
+    text = _converted(text)
     return _clocks_in(text, now if _MAY_BE_RELATIVE.search(text) else None)  # one reading of a text, with or without
+
+
+def _converted(text: str) -> str:
+    """``text`` as the times in it are read: number words in digits, a part of the day written with one typo
+    ("afternon", "evenning", "mroning") as that part."""
+    text = words_to_digits(text)
+    return _PART_TYPO.sub(_part_spelled, text) if DIGIT.search(text) else text
+
+
+_PART_WORDS = ("morning", "afternoon", "evening", "tonight")
+_PART_TYPO = re.compile(r"(?<![\w'’])[aemntrfio][a-z]{5,9}(?![\w'’])", re.I)
+"""A word that may be a part of the day written with one typo (a long word: a short one is near too many others)."""
+
+
+def _part_spelled(found: re.Match[str]) -> str:
+    word = found.group()
+    if word.lower() in _PART_WORDS:
+        return word
+    best = process.extractOne(word.lower(), _PART_WORDS, scorer=OSA.distance, score_cutoff=1)
+    return best[0] if best is not None else word
 
 
 _MAY_BE_RELATIVE = re.compile(r"\bin\s+(?:an?\b|\d|half\b)", re.I)
@@ -309,7 +360,7 @@ def _first(text: str, now: dt.datetime | None) -> _Clock | None:
     say 3:30")."""
     found = _clocks(text, now)
     if len(found) > 1:
-        said = words_to_digits(text)
+        said = _converted(text)
         chosen = [clock for clock in found if not _before(_LIMIT_BEFORE, said, clock.start)]
         return chosen[0] if chosen else found[0]
     return found[0] if found else None
@@ -348,11 +399,25 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
     is no time."""
     found = _first(text, now)
     if found is None:
-        return None
+        return FIRST_THING if "first" in text.lower() and _FIRST_THING.search(text) is not None else None
     if len(found.readings) == 2:
         hour, minute = found.readings[0].split(":")
         return f"{hour}:{minute}{TWENTY_FOUR_HOUR}" if found.written else f"{int(hour)}:{minute}{TWELVE_HOUR}"
     return found.readings[0]
+
+
+FIRST_THING = "first thing (the earliest)"
+"""A time said as "first thing" ("tomorrow first thing", "first thing in the morning please"): the slot's opening time
+(its ``earliest``), or asked when it has none; never a clock time guessed here."""
+_FIRST_THING = re.compile(
+    r"(?:^|\b(?:tomorrow|today|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|"
+    r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please)\b)\W*first\s+thing(?:\s+in\s+the\s+morning)?"
+    r"(?:\W+(?:please|if\s+possible|if\s+you\s+can|tomorrow|today|then|ideally|thanks|on\s+\w+day|works|"
+    r"is\s+(?:fine|good|best)|would\s+be\s+(?:good|great|best)))*\W*$",
+    re.I,
+)
+"""The words "first thing" said as a time: with a day or filler before it and nothing but filler after it ("first
+thing, my boiler's broken" is none)."""
 
 
 def said_as_written(value: str) -> bool:
@@ -377,7 +442,7 @@ def approximate_clock(text: str) -> str | None:
     :func:`read_clock` gives it; only for a reply to a time question (elsewhere "around 8" may be people)."""
     found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
     if found is None:
-        return None
+        return _the_hour_said(text)
     if found.group("hhmm"):  # "0930": a 24-hour time
         return read_clock(f"at {found.group('hhmm')}")
     if found.group("m") is None:  # "around 10": a clock hour, either half of the day
@@ -385,10 +450,45 @@ def approximate_clock(text: str) -> str | None:
     return read_clock(f"at {found.group('h')}:{found.group('m')}")
 
 
+_ONE_HOUR = re.compile(r"(?<![\w:.,/£$€#+\-])(\d{1,2})(?:[:.]([0-5]\d))?(?![\w%]|[:.,/\-]\d)")
+_MINUTES_OF = re.compile(r"\s+(?:min(?:ute)?s?\s+)?(?:past|to|till?|after|before|of)\b(?!\s+\d)", re.I)
+_COUNTED_BEFORE = re.compile(
+    r"\b(?:we['’]?re|we\s+are|there['’]?(?:s|re)|there\s+(?:is|are|will\s+be)|party\s+of|group\s+of|all\s+of)\s+$", re.I
+)
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|can['’]?t|cannot|won['’]?t|isn['’]?t|wouldn['’]?t|don['’]?t)\b[^,.;!?]*$", re.I
+)
+
+
+def _the_hour_said(text: str) -> str | None:
+    """The time a reply to a time question gives by its one number ("it's the holidays so 11 is fine", "early as
+    possible, 9?", "late morning, 11?"), a part of the day said settling am or pm, as :func:`read_clock` gives it;
+    None when the reply has another number or a count ("2 people"), or rules the hour out ("not 9")."""
+    said = _converted(text)
+    found = _ONE_HOUR.search(said)
+    if found is None or DIGIT.search(said, 0, found.start()) or DIGIT.search(said, found.end()):
+        return None
+    hour, minutes = int(found.group(1)), found.group(2)
+    if not (1 <= hour <= 12 or (minutes is not None and hour <= 23)):
+        return None
+    rough = _ROUGH_AFTER.match(said, found.end())
+    if _NOT_A_TIME_AFTER.match(said, rough.end() if rough else found.end()) or _before(
+        _PARTY_BEFORE, said, found.start()
+    ):
+        return None
+    if _NEGATED.search(said, max(0, found.start() - _WINDOW), found.start()) is not None:
+        return None
+    if _COUNTED_BEFORE.search(said, max(0, found.start() - _WINDOW), found.start()) is not None:
+        return None  # "we're 4": a count of people
+    if _MINUTES_OF.match(said, found.end()) is not None:
+        return None  # "ten past": minutes past an hour not said
+    return read_clock(said[: found.start()] + "at " + said[found.start() :])
+
+
 def remove_times(text: str, now: dt.datetime | None = None) -> str:
     """``text`` (number words in digits) with every time of day blanked out, so its digits are not read as
     numbers ("for 2 at half past 7" -> "for 2  ")."""
-    converted = words_to_digits(text)
+    converted = _converted(text)
     clocks = _clocks(converted, now)
     for clock in reversed(clocks):
         converted = converted[: clock.start] + " " + converted[clock.end :]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import StringConstraints
 
 from ..language import clock_readings, read_clock, said_as_written
+from ..language.times import FIRST_THING
 from .registry import Exact, InvalidValue, SlotKind, SlotType, with_reading_asked
 
 if TYPE_CHECKING:
@@ -66,6 +67,10 @@ class Time(SlotKind):
             readings: tuple[str, ...] = (value.strftime("%H:%M"),)
         elif type(value) is str and _CANONICAL_TIME.fullmatch(value):
             readings = (value,)  # already the stored form
+        elif value == FIRST_THING:  # "tomorrow first thing": the opening time, or asked
+            if slot.earliest is None:
+                raise InvalidValue(slot.name, value, "What time would first thing be for you?", question=True)
+            readings = (slot.earliest,)
         else:
             readings = clock_readings(str(value))
             if not readings:
