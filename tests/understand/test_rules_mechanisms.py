@@ -220,3 +220,50 @@ def test_a_greetings_example_keeps_its_wish_framing():
     dialogue.start()
     assert dialogue.turn("could I change my ride").trace.parse["intent"] is None
     assert dialogue.turn("I want to book a table").trace.parse["intent"] == "continue"
+
+
+# ------------------------------------------------------------------ a loss tells what happened; it declines no choice
+def _callout() -> Dialogue:
+    """A flow of its own: a choice asked first (with a decline branch elsewhere), a date later."""
+    flow = {
+        "name": "keys",
+        "nodes": [
+            {
+                "id": "ask_job",
+                "type": "request",
+                "slots": [
+                    {"name": "job", "type": "categorical", "values": ["lockout", "lock change"], "ask": "What job?"}
+                ],
+            },
+            {
+                "id": "ask_day",
+                "type": "request",
+                "slots": [{"name": "visit_day", "type": "date", "ask": "Which day?"}],
+            },
+            {"id": "done", "type": "end", "message": "done"},
+        ],
+        "edges": [{"source": "ask_job", "target": "ask_day"}, {"source": "ask_day", "target": "done"}],
+        "fallbacks": {"goodbye": "Bye for now!", "out_of_scope": "Sorry, I can only book visits."},
+    }
+    dialogue = Dialogue(load_flow(flow), clock=FrozenClock("2026-12-07T10:00"))
+    dialogue.start()
+    return dialogue
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I lost my keys on the bus yesterday", "I forgot my keys at work last night", "can't find my keys anywhere"],
+)
+def test_a_loss_said_to_a_choice_declines_nothing_and_its_past_moment_is_no_date(said):
+    dialogue = _callout()
+    result = dialogue.turn(said)
+    assert not dialogue.session.ended and "Bye" not in result.text
+    assert "visit_day" not in dialogue.slots and not result.trace.invalid
+    assert result.text.endswith("What job?")
+
+
+def test_a_past_moment_still_answers_the_date_asked():
+    dialogue = _callout()
+    dialogue.turn("lockout")
+    dialogue.turn("yesterday")  # asked for the date: it is the answer (this flow sets no earliest date)
+    assert dialogue.slots["visit_day"] == "2026-12-06"

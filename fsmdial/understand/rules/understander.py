@@ -366,6 +366,7 @@ class RulesUnderstander:
             and (refusal := DECLINE_PATTERN.search(norm)) is not None
             and leads(norm, refusal.start())
             and not (_wants_description(tables) and not only_refuses(text))  # a description refuses nothing
+            and not (_LOSS.match(refusal.group()) and _is_choice(tables.asked))
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (
@@ -563,9 +564,25 @@ _COUPLE = re.compile(
 )
 """The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
-_PAST_MOMENT = re.compile(r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b", re.I)
+_PAST_MOMENT = re.compile(
+    r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
+    r"\blast\s+(?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+"""A moment gone by ("since Tuesday", "2 weeks ago", "yesterday", "last night"): it tells what happened, and is the
+value only of the date the bot has just asked for ("I lost my keys on the bus yesterday" sets no visit date)."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
+
+
+_LOSS = re.compile(r"(?:i\s+)?(?:lost|forgot)\b|can'?t find|cannot find", re.I)
+"""A refusal by loss ("I lost my card", "can't find it"): it refuses a value the user holds, never a choice."""
+
+
+def _is_choice(slot: Slot | None) -> bool:
+    """Is ``slot`` a choice the user makes (categorical, yes/no), not a value they hold? "I lost my keys" asked
+    what a locksmith is needed for tells the job; it declines nothing (it ended a conversation on its first turn)."""
+    return slot is not None and slot.type in (SlotType.categorical, SlotType.boolean)
 
 
 def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
