@@ -249,7 +249,10 @@ class RulesUnderstander:
                 parse.answer = None
         parse.intent = self._intent(state, tables, norm, text, acts)
         if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
-            parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
+            if gives_up(text):
+                parse.answer = None  # "ok, forget it then" at "shall I book it?": the "ok" takes it in, books nothing
+            else:
+                parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
