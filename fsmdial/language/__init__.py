@@ -50,7 +50,14 @@ from .phrases import (
     THANKS_ONLY_PATTERN,
     correction_end,
 )
-from .statements import gives_up, only_refuses, without_ruled_out, without_task_statements
+from .statements import (
+    content_with_what_they_have,
+    gives_up,
+    only_appraises,
+    only_refuses,
+    without_ruled_out,
+    without_task_statements,
+)
 from .text import ASCII_WORDS, DIGIT, PEOPLE_WORDS, fold, may_contain, may_have_word, normalize
 from .times import (
     TWELVE_HOUR,
@@ -122,6 +129,8 @@ __all__ = [
     "split_negated",
     "without_questions",
     "gives_up",
+    "content_with_what_they_have",
+    "only_appraises",
     "only_refuses",
     "without_task_statements",
     "without_ruled_out",

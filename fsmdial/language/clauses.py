@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-CLAUSE_BREAK = re.compile(  # a period between digits ("8.30pm") ends no clause
-    r"(?:[,;!?]|\.(?!\d))+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)", re.I
+_TITLES = "".join(rf"(?<!\b{title}\.)" for title in ("Dr", "Mr", "Mrs", "Ms", "Mx", "St", "Prof", "Capt", "Sgt"))
+CLAUSE_BREAK = re.compile(  # a period between digits ("8.30pm") or after a title ("Dr. Morgan") ends no clause
+    r"(?:[,;!?]|\.(?!\d)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)",
+    re.I,
 )
 """Where one clause ends and the next begins: punctuation, or a contrasting conjunction."""
 NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
@@ -50,6 +52,12 @@ _SUITS = re.compile(
     re.I,
 )
 """A negated predicate of fit ("Friday doesn't work", "7pm isn't possible"): it rules out its subject too."""
+_NOT_THE_ONE = re.compile(
+    r"(?<![\w'])(?:(?:is|was|are|were)\s*n't|(?:is|was|are|were|'s)\s+not)\s+(?:really\s+)?"
+    r"(?:my|our|your|his|her|their|the)(?![\w'])",
+    re.I,
+)
+"""A negated identity ("Dr. Morgan wasn't my doctor", "Friday is not the day"): it rules out its subject too."""
 _FUNCTION_WORDS = frozenset(
     "i we you it that this he she they just so and then well but also please sorry oh um uh yes no ok okay sure "
     "can could would will should do does did is are was were am be have has had me my our".split()
@@ -67,7 +75,8 @@ def negation_scope(clause: str) -> int | None:
     """Where the negated part of ``clause`` starts (None: it negates nothing). A negation negates what follows it
     ("I can't do Friday", "just not at 7pm"); the words before it stay said ("my e-bike's battery | won't charge"),
     unless they are only function words ("I | can't do Friday" negates the clause) or the negation says the thing
-    before it does not fit ("Friday doesn't work": the whole clause)."""
+    before it does not fit ("Friday doesn't work": the whole clause) or is not the one meant ("Dr. Morgan wasn't my
+    doctor": the whole clause)."""
     tag = question_tag(clause)
     asked = clause[: tag.start()] if tag is not None else clause
     found = next((word for word in _NEGATED_WORD.finditer(asked) if NEGATION.search(word.group())), None)
@@ -75,5 +84,8 @@ def negation_scope(clause: str) -> int | None:
         return None
     before = re.findall(r"[\w']+", clause[: found.start()].casefold())
     if all(word in _FUNCTION_WORDS for word in before) or _SUITS.match(clause[found.end() :].strip()):
+        return 0
+    identity = _NOT_THE_ONE.search(clause)
+    if identity is not None and identity.start() <= found.start() < identity.end():
         return 0
     return found.start()

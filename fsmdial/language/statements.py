@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .acts import AFFIRM, DENY, DONT_KNOW, FILLER, GREETINGS, THANKS, phrase_pattern
+from .acts import AFFIRM, DENY, DONT_KNOW, FILLER, GREETINGS, THANKS, phrase_pattern, read_acts
 from .addresses import RULED_OUT_AFTER
 from .clauses import clauses
 from .phrases import DECLINE_PATTERN
@@ -44,6 +44,39 @@ _GIVE_UP_FRAME = phrase_pattern(
     "then", "now", "actually", "it's ok", "it's fine", "that's ok", "that's fine", "oh", "ah"
 )
 """Words around a give-up that say nothing more ("oh never mind then", "it's ok, forget it")."""
+APPRAISAL = phrase_pattern(
+    "good",
+    "great",
+    "perfect",
+    "fine",
+    "lovely",
+    "excellent",
+    "wonderful",
+    "brilliant",
+    "sounds good",
+    "sounds great",
+    "sounds perfect",
+    "looks good",
+    "looks great",
+    "all good",
+    "all fine",
+    "all looks good",
+    "that works",
+    "that would work",
+    "that will work",
+    "that'd work",
+    "that'll work",
+    "works for me",
+)
+"""Words that judge what was just said or shown ("that sounds good", "that'd be perfect") rather than answer a
+question with a yes."""
+_ACKNOWLEDGE = phrase_pattern("ok", "okay", "alright", "all right")
+"""Words that take in what was said ("alright, that sounds good"): with an appraisal they still judge, not answer."""
+MORE_OF_THE_SAME = re.compile(
+    r"(?<![\w'])(?:any\s*more|some\s*more|anything\s+else|something\s+else|anyone\s+else|another)(?![\w'])", re.I
+)
+"""A question offering more of what the customer has just had ("would you like to search for any more
+restaurants?", "is there anything else I can do for you?")."""
 _SOCIAL = (GREETINGS, THANKS, FILLER, DENY, AFFIRM)
 REFUSAL_WORDS = 3
 """A refusal refuses while the message says at most this many other words ("I don't know it, sorry")."""
@@ -74,6 +107,28 @@ def gives_up(text: str) -> bool:
     return any(GIVE_UP.search(part) for part in parts) and all(
         not _left(part, GIVE_UP, _GIVE_UP_FRAME, *_SOCIAL) for part in parts
     )
+
+
+@lru_cache(maxsize=1024)
+def only_appraises(text: str) -> bool:
+    """Is ``text`` a yes made only of an appraisal ("that sounds good", "alright, that's great, thanks"): no yes word
+    proper ("yes", "sure", "please", "go ahead")? An appraisal judges what the bot has just said or found."""
+    if not read_acts(text).plain_yes:
+        return False
+    said = GREETINGS.sub(" ", normalize(text.replace("\u2019", "'")))
+    return bool(APPRAISAL.search(said)) and not AFFIRM.search(_ACKNOWLEDGE.sub(" ", APPRAISAL.sub(" ", said)))
+
+
+def content_with_what_they_have(question: str, text: str) -> bool:
+    """Is ``text`` an appraisal ("that sounds great, thanks") answering an offer of more of the same ("would you
+    like to search for any more restaurants?", "anything else?")? It judges what the customer already has, and is
+    no yes to more (to an offer of one thing, "shall I book it?", the same words are a yes). Only the question the
+    bot's message ends with counts (a search result told before it may say "another")."""
+    asked = _LAST_SENTENCE.search(question.strip())
+    return only_appraises(text) and bool(asked and MORE_OF_THE_SAME.search(asked.group(0)))
+
+
+_LAST_SENTENCE = re.compile(r"[^.!?]*[.!?]*$")
 
 
 @lru_cache(maxsize=1024)

@@ -52,6 +52,15 @@ def test_a_change_reads_the_new_words_after_the_cue_and_the_old_ones_apart():
     assert read_change("a table for 4 on Friday") is None
 
 
+@pytest.mark.parametrize(
+    "said", ["I can't wait to see everyone Friday", "we cannot wait for Saturday!", "I cant wait, Friday at 7 then"]
+)
+def test_cant_wait_is_eagerness_and_no_change_cue(said):
+    # STAR: "I can't wait to see everyone Friday" after the party was booked re-opened the booking
+    assert read_change(said) is None
+    assert read_change("no wait, Friday") is not None and read_change("wait, make it Saturday") is not None
+
+
 # ------------------------------------------------------------------ 1. a new value with a change cue
 
 

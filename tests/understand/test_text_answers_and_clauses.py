@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
+from fsmdial.flow import Slot
 from fsmdial.language import (
+    content_with_what_they_have,
     gives_up,
+    only_appraises,
     only_refuses,
     read_acts,
     split_negated,
@@ -24,6 +27,8 @@ from fsmdial.language import (
 from fsmdial.language.clauses import clauses, negation_scope
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
+from fsmdial.understand.base import GOODBYE, Intent, UnderstandingState
+from fsmdial.understand.rules import RulesUnderstander
 from tests.conftest import FLOWS
 
 NOW = dt.datetime(2026, 11, 23, 10, 0)
@@ -127,6 +132,12 @@ def test_a_give_up_ends_the_conversation_and_is_no_description(said):
     assert "problem" not in dialogue.slots and dialogue.ended
 
 
+@pytest.mark.parametrize("said", ["ok, forget it then", "ok I give up then", "alright, never mind"])
+def test_an_ok_in_front_of_a_give_up_at_the_confirmation_is_no_yes(said):
+    dialogue = play(TRANSFER, "5 Oak Road, Leeds", "airport", "Jo Walsh", said)
+    assert committed(dialogue) is None and dialogue.ended  # the "ok" takes the question in; the give-up ends it
+
+
 def test_a_give_up_with_a_value_after_it_is_the_value():
     dialogue = play(REPAIR, "road bike", "never mind the bell, the back brake squeals")
     assert "squeals" in dialogue.slots["problem"] and not dialogue.ended
@@ -186,6 +197,13 @@ def test_a_repair_request_with_a_negation_gives_its_bike_type():
         ("Crumble not Biscuit", "Crumble", "not Biscuit"),
         ("sure, just not at 7pm", "sure", "just not at 7pm"),
         ("terrible weather today, isn't it", "terrible weather today, isn't it", ""),
+        # a title's period ends no clause: the "not" reaches the name after it (STAR's doctor flows)
+        ("I'd like to see Dr. Johnson and not Dr. Alexis", "I'd like to see Dr. Johnson and", "not Dr. Alexis"),
+        ("with Mrs. Hill, not Mr. Hill", "with Mrs. Hill", "not Mr. Hill"),
+        # a negated identity rules its subject out, as a negated fit does
+        ("I think Dr. Morgan wasn't my doctor", "", "I think Dr. Morgan wasn't my doctor"),
+        ("Friday is not the day", "", "Friday is not the day"),
+        ("my car isn't the problem, the van is", "the van is", "my car isn't the problem"),
     ],
 )
 def test_a_negation_rules_out_what_follows_it_in_its_clause(text, said, ruled_out):
@@ -194,6 +212,7 @@ def test_a_negation_rules_out_what_follows_it_in_its_clause(text, said, ruled_ou
 
 def test_clauses_are_split_once_for_every_reading():
     assert clauses("yes please, that'd be lovely") == ("yes please", "that'd be lovely")
+    assert clauses("Ben. Dr. Morgan, please") == ("Ben", "Dr. Morgan", "please")
     assert clauses("fine but not for 4 people") == ("fine", "but not for 4 people")
     assert negation_scope("my e-bike's battery won't charge") == len("my e-bike's battery ")
     assert negation_scope("I cannot knot it") is None
@@ -303,3 +322,85 @@ def test_another_slots_value_is_no_name_and_the_name_is_asked_again():
         "trip": "airport",
         "customer_name": "Jo Walsh",
     }
+
+
+DOCTOR = _flow(
+    "appointment",
+    [
+        _slot("patient", "person_name", "What's your name?"),
+        _slot("doctor", "categorical", "Which doctor?", values=["Dr. Johnson", "Dr. Alexis", "Dr. Morgan"]),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "doctor"),
+    [
+        ("Angela, and I'd like to see Dr. Johnson and not Dr. Alexis since Dr. Alexis is always busy.", "Dr. Johnson"),
+        ("Susan. And with Dr. Alexis please, I don't want Dr. Johnson.", "Dr. Alexis"),
+        ("Dr. Morgan if possible. I don't want Dr. Johnson since he was rude last time.", "Dr. Morgan"),
+    ],
+)
+def test_the_doctor_wanted_is_read_beside_the_one_not_wanted(said, doctor):
+    # Real STAR users' turns: "Dr." ended a clause, so the "not" reached no name and both doctors were read
+    dialogue = play(DOCTOR, said)
+    assert dialogue.slots["doctor"] == doctor
+
+
+# ------------------------------------------------------------------ a give-up with nothing asked
+_BYE = (Intent(GOODBYE, ("bye",)),)
+_DOCTOR_SLOT = Slot(name="doctor", type="categorical", values=["Dr. Johnson", "Dr. Alexis"])
+
+
+@pytest.mark.parametrize("said", ["Nevermind.", "Uh-oh. Okay. Nevermind then.", "ok I give up then"])
+def test_a_give_up_takes_a_told_outcome_in_and_ends_nothing(said):
+    # STAR: "Sorry, that flight is no longer available." - "Nevermind." The wizard asks "anything else?"; only a
+    # give-up said while the bot asks for something drops it (the flow's goodbye)
+    told = UnderstandingState(flow="f", node="unavailable", intents=_BYE, slots=(_DOCTOR_SLOT,))
+    asking = UnderstandingState(
+        flow="f", node="ask", intents=_BYE, slots=(_DOCTOR_SLOT,), expected=("doctor",), asked="doctor"
+    )
+    confirming = UnderstandingState(flow="f", node="confirm", intents=_BYE, slots=(_DOCTOR_SLOT,), confirm="confirm")
+    rules = RulesUnderstander()
+    assert rules.understand(told, said, now=NOW).intent is None
+    assert rules.understand(asking, said, now=NOW).intent == GOODBYE
+    assert rules.understand(confirming, said, now=NOW).intent == GOODBYE
+
+
+# ------------------------------------------------------------------ an appraisal to an offer of more
+@pytest.mark.parametrize(
+    ("said", "appraises"),
+    [
+        ("that sounds great", True),
+        ("Alright, that sounds good.", True),
+        ("That would be perfect.", True),
+        ("Great. Thank you!", True),
+        ("yes please", False),
+        ("ok", False),
+        ("sure, that works", False),
+        ("yes, that's great", False),
+        ("great, but not on Friday", False),
+    ],
+)
+def test_an_appraisal_is_a_yes_made_only_of_words_that_judge(said, appraises):
+    assert only_appraises(said) is appraises
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("I found Legume in the west. Would you like to search for any more restaurants?", None),
+        ("Is there anything else that I can do for you?", None),
+        ("Shall I book it?", "yes"),
+        # only the question the message ends with counts, not the result told before it
+        ("Take another left at the lights. Can I proceed?", "yes"),
+    ],
+)
+def test_an_appraisal_says_yes_to_an_offer_of_one_thing_and_not_to_an_offer_of_more(question, answer):
+    # STAR's restaurant search: "That sounds great, thanks" judges the restaurant found; as a yes to "any more
+    # restaurants?" a new search was started
+    state = UnderstandingState(flow="f", node="confirm", intents=(), slots=(), confirm="confirm")
+    parse = RulesUnderstander().understand(state, "That sounds great, thanks", history=[("bot", question)], now=NOW)
+    assert parse.answer == answer
+    assert content_with_what_they_have(question, "That sounds great, thanks") is (answer is None)
+    assert RulesUnderstander().understand(state, "yes please", history=[("bot", question)], now=NOW).answer == "yes"

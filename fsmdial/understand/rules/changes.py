@@ -38,14 +38,17 @@ __all__ = [
     "read_values",
 ]
 
+_WAIT = r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )wait"
+"""A "wait" that stops to correct ("wait, Friday"), not the eagerness of "can't wait to see everyone Friday"."""
 _CUE = re.compile(
-    r"(?<![\w'])(?:actually|no wait|wait|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
+    r"(?<![\w'])(?:actually|no wait|" + _WAIT + r"|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
     r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"
     r"let'?s (?:say|do|make it|go for)|or rather|scratch that|scrap that|on second thoughts?|"
     r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction)(?![\w'])",
     re.I,
 )
-"""Words that say the value after them replaces one said or held before."""
+"""Words that say the value after them replaces one said or held before ("can't wait to see everyone Friday" is
+eagerness, no "wait")."""
 _AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)\b)", re.I)
 """Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
@@ -63,7 +66,8 @@ CORRECTION = re.compile(
 )
 """A message that opens as a correction ("sorry, wrong number, it's 251")."""
 SELF_CORRECTION = re.compile(
-    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that)|change (?:it|that) to)(?![\w'])(?!.*"
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|" + _WAIT + r"|make (?:it|that)|change (?:it|that) to)"
+    r"(?![\w'])(?!.*"
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
     re.I,
 )

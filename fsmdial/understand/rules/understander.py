@@ -28,6 +28,7 @@ from ...language import (
     WORD_NUMBERS,
     Acts,
     approximate_clock,
+    content_with_what_they_have,
     find_numbers,
     gives_up,
     impossible_date,
@@ -35,6 +36,7 @@ from ...language import (
     leads,
     name_at,
     normalize,
+    only_appraises,
     only_refuses,
     parse_yes_no,
     read_acts,
@@ -241,9 +243,16 @@ class RulesUnderstander:
         acts = read_acts(text)
         if state.confirm is not None:
             parse.answer = _answer(text, acts)  # type: ignore[assignment]
+            if parse.answer == "yes" and content_with_what_they_have(_last_question(history), text):
+                # "that sounds great" to "any more restaurants?" judges what was found: it is no yes, and the rules do
+                # not take it for a no either (STAR's wizards read it both ways); the question is asked again
+                parse.answer = None
         parse.intent = self._intent(state, tables, norm, text, acts)
         if parse.intent == GOODBYE and parse.answer == "yes" and not acts.bye:
-            parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
+            if gives_up(text):
+                parse.answer = None  # "ok, forget it then" at "shall I book it?": the "ok" takes it in, books nothing
+            else:
+                parse.intent = None  # "yep that's all correct" answers the confirmation; it says no goodbye
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
@@ -303,7 +312,7 @@ class RulesUnderstander:
                 continue
             slots[name] = value
         if state.confirm is not None and slots:
-            asked = next((said for role, said in reversed(history) if role != "user"), "")
+            asked = _last_question(history)
             slots = {name: value for name, value in slots.items() if not _names(asked, value)}
         return Parse(intent=found.intent, slots=slots, negated=found.negated, path="rules")
 
@@ -313,6 +322,8 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return None
         if state.confirm is not None and (norm in CERTAIN_ANSWERS or _plain_answer(text) is not None):
+            if only_appraises(text):
+                return None  # "that sounds good" is a yes or not by the question it answers (understand reads it)
             answer = CERTAIN_ANSWERS.get(norm) or _plain_answer(text)
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
@@ -354,7 +365,10 @@ class RulesUnderstander:
         contained = [(length, intent) for phrase, length, intent in tables.phrases if phrase in padded]
         if contained:
             return max(contained)[1]
-        if tables.goodbye and gives_up(text):  # "never mind, forget it": the flow's goodbye, never a value
+        if tables.goodbye and gives_up(text) and (state.expected or state.confirm is not None):
+            # "never mind, forget it" drops what the bot is asking for: the flow's goodbye, never a value. With
+            # nothing asked (the bot has told an outcome: "that flight is no longer available"), "nevermind then"
+            # takes the news in and the flow goes on (STAR's wizards then ask "anything else?")
             return GOODBYE
         if not (tables.decline or tables.goodbye):
             return None
@@ -643,6 +657,11 @@ def _answer(text: str, acts: Acts) -> str | None:
     if said == "yes" and (acts.hedge or acts.question or acts.deny):
         return None
     return said if said is not None else _plain_answer(text)
+
+
+def _last_question(history: Sequence[tuple[str, str]]) -> str:
+    """The bot's last message (what a reply answers)."""
+    return next((said for role, said in reversed(history) if role != "user"), "")
 
 
 def _plain_answer(text: str) -> str | None:
