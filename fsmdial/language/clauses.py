@@ -12,8 +12,10 @@ import re
 from functools import lru_cache
 
 _TITLES = "".join(rf"(?<!\b{title}\.)" for title in ("Dr", "Mr", "Mrs", "Ms", "Mx", "St", "Prof", "Capt", "Sgt"))
-CLAUSE_BREAK = re.compile(  # a period between digits ("8.30pm") or after a title ("Dr. Morgan") ends no clause
-    r"(?:[,;!?]|\.(?!\d)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)",
+# A period inside a word ("8.30pm", "zara.ahmed1@gmail.com", "www.example.com") or after a title ("Dr. Morgan") ends
+# no clause: split there, "the email's wrong, it should be zara.ahmed1@gmail.com" lost the address it corrects.
+CLAUSE_BREAK = re.compile(
+    r"(?:[,;!?]|\.(?!\w)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)",
     re.I,
 )
 """Where one clause ends and the next begins: punctuation, or a contrasting conjunction."""

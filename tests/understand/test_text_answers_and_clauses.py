@@ -404,3 +404,32 @@ def test_an_appraisal_says_yes_to_an_offer_of_one_thing_and_not_to_an_offer_of_m
     assert parse.answer == answer
     assert content_with_what_they_have(question, "That sounds great, thanks") is (answer is None)
     assert RulesUnderstander().understand(state, "yes please", history=[("bot", question)], now=NOW).answer == "yes"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("oh the email's wrong, it should be zara.ahmed1@gmail.com", "zara.ahmed1@gmail.com"),
+        ("it's on www.example.com. Thanks", "www.example.com"),
+        ("at 8.30pm. not 9", "8.30pm"),
+    ],
+)
+def test_a_period_inside_a_word_ends_no_clause(text, kept):
+    assert any(kept in clause for clause in clauses(text))
+
+
+def test_a_corrected_email_is_read_beside_the_words_saying_the_old_one_was_wrong():
+    from pathlib import Path
+
+    from fsmdial.testing import FrozenClock
+
+    flow = Path(__file__).resolve().parents[1] / "data" / "heldout_r4" / "flows" / "driving_lesson.json"
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=FrozenClock("2026-12-14T10:00"))
+    dialogue.start()
+    for said in ["first lesson", "manual", "an hour", "yes", "2 Church Road, Bristol BS5 9JA", "thursday", "5pm"]:
+        dialogue.turn(said)
+    for said in ["Sam Reed", "sam.reed@gmail.com"]:
+        dialogue.turn(said)
+    assert dialogue.understanding_state().confirm is not None
+    dialogue.turn("oh the email's wrong, it should be sam.reed2@gmail.com")
+    assert dialogue.slots["email"] == "sam.reed2@gmail.com"
