@@ -311,6 +311,23 @@ def test_an_offer_the_user_accepts_becomes_state():
     assert states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]
 
 
+def test_a_day_said_without_its_month_is_reported_in_the_words_said():
+    # "the 13th of this month" is read as the 13th (the slot type resolves a day without a month): the state
+    # reports the words, as SGD writes its values, never the normal form 2019-03-13
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00003",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "When do you arrive?", "Hotels_9", acts=_request("check_in_date")),
+            _turn("USER", "I check in on the 13th of this month.", "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["check_in_date"] == ["13th of this month"]
+
+
 def _dataset(tmp_path: Path) -> Path:
     (tmp_path / "dev").mkdir()
     (tmp_path / "train").mkdir()

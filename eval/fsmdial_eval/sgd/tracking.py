@@ -34,7 +34,7 @@ from typing import Any
 
 from fsmdial.errors import FsmdialError
 from fsmdial.flow import Slot, SlotType
-from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_date, parse_time
+from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_time
 from fsmdial.machine import FlowMachine
 from fsmdial.runtime import Dialogue
 from fsmdial.tables import flow_class
@@ -228,6 +228,14 @@ _EDGE_WORDS = frozenset("of the in this".split())
 """... but that do not start or end the words reported ("the 9th" is reported as "9th")."""
 
 
+def _coerced(slot: Slot, words: str) -> Any:
+    """The value ``slot`` makes of ``words`` on the harness's clock, or None."""
+    try:
+        return coerce(slot, words, CLOCK)
+    except InvalidValue:
+        return None
+
+
 def _words_for(slot: Slot, value: Any, text: str) -> str:
     """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
     as SGD's numeric values are written).
@@ -240,14 +248,21 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     kind = slot.type
     if kind not in (SlotType.date, SlotType.time):
         return _as_text(value)
+    msg = message(text)
+    # A date span is compared by the value the slot makes of it: a day without its month ("the 13th") is read as
+    # written and resolved by the slot's type, as the turn did.
+    reads = (lambda span: _coerced(slot, span)) if kind is SlotType.date else parse_time
     found = next(
-        ((first, last) for read, first, last in read_spans(text, kind, CLOCK.date()).values() if read == value), None
+        (
+            (first, last)
+            for read, first, last in read_spans(text, kind, CLOCK.date()).values()
+            if read == value or (kind is SlotType.date and reads(msg.span(first, last)) == value)
+        ),
+        None,
     )
     if found is None:
         return _as_text(value)
-    msg = message(text)
     first, last = found
-    reads = (lambda span: parse_date(span, CLOCK)) if kind is SlotType.date else parse_time
     while first > 0 and msg.folded(first - 1) in _PHRASE_WORDS and reads(msg.span(first - 1, last)) == value:
         first -= 1
     while (
