@@ -311,6 +311,33 @@ def test_an_offer_the_user_accepts_becomes_state():
     assert states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]
 
 
+@pytest.mark.parametrize(
+    ("reply", "taken"),
+    [
+        ("That one sounds good.", True),
+        ("That works for me. Book me this car.", True),
+        ("Okay, could you find me a hotel there too?", True),
+        ("No, that doesn't work for me.", False),
+        ("What is their phone number?", False),
+    ],
+)
+def test_an_offer_taken_in_any_words_of_assent_becomes_state(reply: str, taken: bool):
+    # The bot's offer asked no yes/no question: an affirmation with no denial takes it, a question alone does not
+    services = build_services([HOTELS], seen=set())
+    offer = [{"act": "OFFER", "slot": "hotel_name", "values": ["Hotel Ibis"], "canonical_values": ["Hotel Ibis"]}]
+    dialogue = {
+        "dialogue_id": "9_00004",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+            _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
+            _turn("USER", reply, "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert (states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]) is taken
+
+
 def test_a_day_said_without_its_month_is_reported_in_the_words_said():
     # "the 13th of this month" is read as the 13th (the slot type resolves a day without a month): the state
     # reports the words, as SGD writes its values, never the normal form 2019-03-13

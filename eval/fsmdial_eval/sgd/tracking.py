@@ -34,6 +34,7 @@ from typing import Any
 
 from fsmdial.errors import FsmdialError
 from fsmdial.flow import Slot, SlotType
+from fsmdial.language import read_acts
 from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_time
 from fsmdial.machine import FlowMachine
 from fsmdial.runtime import Dialogue
@@ -173,7 +174,7 @@ class Tracker:
         for name in changed:
             self.said[name] = (self.slots[name], _words_for(self.service.slots[name], self.slots[name], text))
         parse = result.trace.parse or {}
-        if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks:
+        if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks or _accepts(text):
             self._take({k: v for k, v in self.offered.items() if k not in changed})
         self.offered = {}
         self.intent = self.service.node_task.get(self.dialogue.node, self.intent)
@@ -204,6 +205,13 @@ class Tracker:
 
 
 _ABSENT = object()
+
+
+def _accepts(text: str) -> bool:
+    """Does the user take what the bot offered ("That one sounds good.", "That works for me. Book me this car.")?
+    An affirmation with no denial, wherever the confirmation question stands (the bot's offer asked none)."""
+    acts = read_acts(text)
+    return acts.affirm and not acts.deny
 
 
 def _as_text(value: Any) -> str:
