@@ -75,6 +75,7 @@ from .forms import (
     without,
 )
 from .numbers_between import ask_which_number
+from .places import is_place, place_slots, read_places
 from .pronoun_one import only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
@@ -176,6 +177,8 @@ class _StateTables:
             if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds)
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
+        self.places = place_slots(state.slots)
+        self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
         )
@@ -388,7 +391,11 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        if _free_text(tables, asked) and not (CORRECTION.match(acts.rest) or CORRECTION.match(text)):
+        if (
+            _free_text(tables, asked)
+            and not is_place(asked)  # "in San Mateo on the 5th" answers where and when: no description
+            and not (CORRECTION.match(acts.rest) or CORRECTION.match(text))
+        ):
             # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
             # pounds on November 21st") is no value of another slot; a reply that is nothing but a phone number or
             # an email is that value.
@@ -414,6 +421,11 @@ class RulesUnderstander:
                 value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
                 if value and any(c.isalnum() for c in value):
                     parse.slots[slot.name] = value
+        # "a hotel in London, UK", "a bus from Fresno to Sacramento": a place slot's place after its cue word
+        for name, place in read_places(tables.places, said, asked, tables.categorical_words).items():
+            if name not in parse.slots:
+                parse.slots[name] = place
+                parse.info.setdefault("cued", []).append(name)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
