@@ -76,7 +76,7 @@ from .forms import (
 )
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
-from .pronoun_one import only_pronoun_ones
+from .pronoun_one import ONE_IN_A_NAME, only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
@@ -521,7 +521,7 @@ class RulesUnderstander:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
-        numbers = find_numbers(rest)
+        numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
         if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
