@@ -74,6 +74,7 @@ from .forms import (
     slot_cue,
     without,
 )
+from .intent_words import intent_by_words, word_examples
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
 from .pronoun_one import ONE_IN_A_NAME, only_pronoun_ones
@@ -112,6 +113,7 @@ class _StateTables:
                 if " " in phrase:
                     phrases.setdefault(phrase, intent)
         self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
+        self.word_examples = word_examples(state.example_index.items())  # "find movies" in "find a movie"
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
         self.date_target = _target(state, asked, SlotType.date)
@@ -357,6 +359,8 @@ class RulesUnderstander:
         contained = [(length, intent) for phrase, length, intent in tables.phrases if phrase in padded]
         if contained:
             return max(contained)[1]
+        if tables.word_examples and (named := intent_by_words(tables.word_examples, norm)) is not None:
+            return named
         if tables.goodbye and gives_up(text):  # "never mind, forget it": the flow's goodbye, never a value
             return GOODBYE
         if not (tables.decline or tables.goodbye):
