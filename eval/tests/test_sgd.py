@@ -99,7 +99,7 @@ def test_a_service_becomes_a_valid_flow_with_its_tasks_and_typed_slots():
         slots["number_of_rooms"].minimum,
         slots["number_of_rooms"].maximum,
     ) == ("integer", 1, 3)
-    assert slots["smoking_allowed"].values == ["True", "False"]
+    assert slots["smoking_allowed"].type.value == "boolean"  # "True"/"False": a yes or a no
     assert not slots["smoking_allowed"].required and slots["city"].required
     nodes = {node.id: node for node in flow.nodes}
     assert isinstance(nodes["BookHotel"], ExternalActionNode) and nodes["BookHotel"].commits
@@ -336,6 +336,21 @@ def test_an_offer_taken_in_any_words_of_assent_becomes_state(reply: str, taken: 
     }
     states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
     assert (states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]) is taken
+
+
+def test_a_true_or_false_slot_is_answered_by_yes_and_reported_in_sgd_words():
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00005",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "Do you need to smoke there?", "Hotels_9", acts=_request("smoking_allowed")),
+            _turn("USER", "Yes, I do.", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["smoking_allowed"] == ["True"]
 
 
 def test_a_day_said_without_its_month_is_reported_in_the_words_said():

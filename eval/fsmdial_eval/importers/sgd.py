@@ -16,9 +16,9 @@ service (nothing here is keyed on a service's name):
   (``"commits": true``); a non-transactional intent is a plain look-up action;
   then the outcome and "anything else?" (yes: the start question again; no: the end);
 * slot types come from the schema: a categorical slot whose values are all whole
-  numbers is an ``integer`` slot bounded by them, other categorical slots keep
-  their values; a free slot named as a date (``..._date``, ``date``) is a
-  ``date`` slot, named as a time (``..._time``) a ``time`` slot, named as a count
+  numbers is an ``integer`` slot bounded by them, one of ``True`` and ``False`` a
+  ``boolean`` slot, other categorical slots keep their values; a free slot named as
+  a date (``..._date``, ``date``) is a ``date`` slot, named as a time (``..._time``) a ``time`` slot, named as a count
   (``number_of_...``) an ``integer`` slot, anything else a ``string``.
 
 :func:`slot_kind` names the same types for reports (categorical, number, date,
@@ -80,6 +80,8 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
         out["type"] = "integer"
         if values:
             out["minimum"], out["maximum"] = min(map(int, values)), max(map(int, values))
+    elif kind == "categorical" and set(values) == {"True", "False"}:
+        out["type"] = "boolean"  # "Is a shared ride ok?" "Yes, that's fine": a yes or no, reported True or False
     elif kind == "categorical":
         out["type"] = "categorical" if values else "string"
         if values:
