@@ -58,6 +58,7 @@ from .categories import (
     settled_value,
     short_names,
     typo_value,
+    value_owners,
     value_pattern,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
@@ -512,9 +513,13 @@ class RulesUnderstander:
                 for pattern in [*(value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
                 if (found := pattern.search(folded)) is not None
             ]
+            given: dict[str, list[Slot]] = {}
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed)
                 if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
+                    given.setdefault(hit, []).append(slot)
+            for hit, slots in given.items():  # "my savings account": the account's type, not the recipient's
+                for slot in value_owners(slots, asked, text):
                     parse.slots[slot.name] = hit
             rest = tables.any_value.sub(_without_numbers, fold(rest))
         if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
