@@ -64,6 +64,7 @@ from .categories import (
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .coverage import with_open
+from .date_roles import paired_dates
 from .forms import (
     DIGIT_SPACES,
     claim_found,
@@ -118,6 +119,7 @@ class _StateTables:
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
         self.date_target = _target(state, asked, SlotType.date)
+        self.date_slots = tuple(slot for slot in state.slots if slot.type is SlotType.date)
         self.time_target = _target(state, asked, SlotType.time)
         self.number_target = _target(state, asked, SlotType.integer, SlotType.number)
         self.categorical = tuple(
@@ -491,8 +493,12 @@ class RulesUnderstander:
             time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
             rest = remove_dates_and_times(text, now) if approximate is None else ""
-        if date is not None and tables.date_target is not None:
+        # "a car from the 6th until next Friday": a start and an end date slot take theirs by the words around them
+        pair = paired_dates(tables.date_slots, dated, now) if date is not None else {}
+        if date is not None and tables.date_target is not None and not (pair and tables.date_target.name in pair):
             parse.slots[tables.date_target.name] = date
+        if pair and (tables.date_target is None or tables.date_target.name in pair):
+            parse.slots.update(pair)
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:
             # "February 29" (not a leap year), "April 31": recorded as written, so that the
             # value check answers "not a real date" and asks again.
