@@ -370,6 +370,30 @@ def test_a_day_said_without_its_month_is_reported_in_the_words_said():
     assert states[1]["slot_values"]["check_in_date"] == ["13th of this month"]
 
 
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("I arrive on the 12th.", "the 12th"),  # a day said alone keeps its "the", as SGD writes it
+        ("I arrive on the 9th of March.", "9th of March"),
+        ("I arrive on March 1st 2019.", "March 1st 2019"),  # the year said with it
+        ("I arrive at 11:30 am this Sunday.", "Sunday"),  # a time's "am" is no part of the date
+    ],
+)
+def test_a_date_is_reported_in_the_words_sgd_writes(said: str, words: str):
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00006",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "When do you arrive?", "Hotels_9", acts=_request("check_in_date")),
+            _turn("USER", said, "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["check_in_date"] == [words]
+
+
 def _dataset(tmp_path: Path) -> Path:
     (tmp_path / "dev").mkdir()
     (tmp_path / "train").mkdir()

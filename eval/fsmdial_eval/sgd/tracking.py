@@ -27,6 +27,7 @@ Protocol (``fsmdial eval sgd``):
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,18 +223,27 @@ def _as_text(value: Any) -> str:
     return str(value)
 
 
-_PHRASE_WORDS = (
-    frozenset(
-        """of the in next this coming week weekend month morning afternoon evening night noon midnight am pm o'clock
-    half past quarter day""".split()
-    )
+_DATE_WORDS = (
+    frozenset("of the in next this coming week weekend month day".split())
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
     | frozenset(m[:3] for m in MONTHS)
 )
-"""Words a date or a time is said with around its core ("March 9th", "half past 11 in the morning")."""
+"""Words a date is said with around its core ("March 9th", "Wednesday next week"); a year too ("March 1st 2019")."""
+_TIME_WORDS = frozenset(
+    "of the in morning afternoon evening night noon midnight am pm o'clock half past quarter".split()
+)
+"""Words a time is said with around its core ("half past 11 in the morning"); never a date's ("am this Sunday")."""
 _EDGE_WORDS = frozenset("of the in this".split())
-"""... but that do not start or end the words reported ("the 9th" is reported as "9th")."""
+"""... but that do not start or end the words reported ("on the 9th of March" is reported as "9th of March")..."""
+_ORDINAL_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+"""... except the "the" of a day said alone ("the 12th"), as SGD writes it."""
+
+
+def _phrase_word(kind: SlotType, word: str) -> bool:
+    if kind is SlotType.date:
+        return word in _DATE_WORDS or (len(word) == 4 and word.isdigit())
+    return word in _TIME_WORDS
 
 
 def _coerced(slot: Slot, words: str) -> Any:
@@ -271,11 +281,11 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     if found is None:
         return _as_text(value)
     first, last = found
-    while first > 0 and msg.folded(first - 1) in _PHRASE_WORDS and reads(msg.span(first - 1, last)) == value:
+    while first > 0 and _phrase_word(kind, msg.folded(first - 1)) and reads(msg.span(first - 1, last)) == value:
         first -= 1
     while (
         last + 1 < len(msg.words)
-        and msg.folded(last + 1) in _PHRASE_WORDS
+        and _phrase_word(kind, msg.folded(last + 1))
         and reads(msg.span(first, last + 1)) == value
     ):
         last += 1
@@ -283,6 +293,8 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
         first += 1
     while last > first and msg.folded(last) in _EDGE_WORDS:
         last -= 1
+    if first > 0 and first == last and msg.folded(first - 1) == "the" and _ORDINAL_DAY.fullmatch(msg.folded(first)):
+        first -= 1
     return msg.span(first, last)
 
 
