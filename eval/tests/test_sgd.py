@@ -287,6 +287,40 @@ def test_fsmdial_carries_its_own_state_across_turns_and_services():
     assert DIALOGUE["turns"][2]["frames"][0]["state"]["slot_values"] == {"city": ["Paris"]}  # the reference untouched
 
 
+FLIGHTS = {
+    "service_name": "Flights_9",
+    "description": "Find flights",
+    "slots": [_slot("origin_city", description="City the journey starts from"), _slot("destination_city")],
+    "intents": [
+        {
+            "name": "SearchFlight",
+            "description": "Find a flight",
+            "is_transactional": False,
+            "required_slots": ["origin_city", "destination_city"],
+            "optional_slots": {},
+            "result_slots": [],
+        }
+    ],
+}
+
+
+def test_a_new_service_takes_where_the_user_will_be_from_the_service_before():
+    # The flight's destination becomes the hotel's city (a place slot of another name), never its origin
+    services = build_services([FLIGHTS, HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00007",
+        "services": ["Flights_9", "Hotels_9"],
+        "turns": [
+            _turn("USER", "I need a flight from Boston to Denver", "Flights_9", _state({}, "SearchFlight")),
+            _turn("SYSTEM", "I found 2 flights.", "Flights_9"),
+            _turn("USER", "I also want to search hotel there", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[0]["slot_values"] == {"origin_city": ["Boston"], "destination_city": ["Denver"]}
+    assert states[1]["slot_values"] == {"city": ["Denver"]}
+
+
 def test_teacher_forcing_starts_each_turn_from_the_previous_gold_state():
     services = build_services([HOTELS, RESTAURANTS], seen={"Hotels_9"})
     states = _frames(track_dialogue(DIALOGUE, services, RulesUnderstander(), teacher_forced=True).dialogue)

@@ -43,6 +43,7 @@ from fsmdial.tables import flow_class
 from fsmdial.testing.forcing import checkpoint, reopen, seek
 from fsmdial.understand.base import Understander
 from fsmdial.understand.constraint.grounding import message, read_spans
+from fsmdial.understand.rules.places import DESTINATION, ORIGIN, place_slots
 from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from fsmdial.values import InvalidValue, coerce
 
@@ -136,12 +137,27 @@ class Tracker:
             seek(self.dialogue, question, told=True)
 
     def adopt(self, others: Iterable[Tracker]) -> None:
-        """Values the user gave another service, for slots of the same name this one has not filled."""
+        """Values the user gave another service, for slots of the same name this one has not filled; and for this
+        service's one place where something is or ends (a hotel's location, a ride's destination), the place
+        where the user will be by the latest other service (its destination, else its place: the city of the
+        event the user books a bus to)."""
+        others = [other for other in others if other is not self]
         for other in others:
-            if other is not self:
-                for name in self.dialogue.adopt_slots(other.slots):
-                    value, words = other.said.get(name, (None, ""))
-                    self.said[name] = (self.slots[name], words if value == self.slots[name] else "")
+            for name in self.dialogue.adopt_slots(other.slots):
+                value, words = other.said.get(name, (None, ""))
+                self.said[name] = (self.slots[name], words if value == self.slots[name] else "")
+        mine = [slot.name for slot, role in place_slots(tuple(self.service.slots.values())) if role != ORIGIN]
+        if len(mine) != 1 or mine[0] in self.slots:
+            return
+        for other in reversed(others):
+            held = [
+                (role != DESTINATION, other.slots[slot.name])
+                for slot, role in place_slots(tuple(other.service.slots.values()))
+                if role != ORIGIN and slot.name in other.slots
+            ]
+            if held:
+                self.dialogue.adopt_slots({mine[0]: min(held, key=lambda item: item[0])[1]})
+                return
 
     def force(self, gold: Mapping[str, list[str]]) -> None:
         """Teacher forcing: the session's slots become ``gold`` (a frame's ``slot_values``), coerced."""
