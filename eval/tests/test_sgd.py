@@ -321,6 +321,22 @@ def test_a_new_service_takes_where_the_user_will_be_from_the_service_before():
     assert states[1]["slot_values"] == {"city": ["Denver"]}
 
 
+def test_a_question_with_its_value_is_an_offer_the_user_may_take():
+    services = build_services([HOTELS], seen=set())
+    ask = [{"act": "REQUEST", "slot": "city", "values": ["Lyon"], "canonical_values": ["Lyon"]}]
+    dialogue = {
+        "dialogue_id": "9_00008",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "In Lyon?", "Hotels_9", acts=ask),
+            _turn("USER", "Perfect.", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["city"] == ["Lyon"]
+
+
 def test_teacher_forcing_starts_each_turn_from_the_previous_gold_state():
     services = build_services([HOTELS, RESTAURANTS], seen={"Hotels_9"})
     states = _frames(track_dialogue(DIALOGUE, services, RulesUnderstander(), teacher_forced=True).dialogue)

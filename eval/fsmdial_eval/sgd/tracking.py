@@ -121,10 +121,10 @@ class Tracker:
         actions = (frame or {}).get("actions", ())
         slots = self.service.slots
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
-        self.offered = {
+        self.offered = {  # "Pick up from San Diego?": a question with its value offers it too
             a["slot"]: a["values"][0]
             for a in actions
-            if a.get("act") in ("OFFER", "CONFIRM") and a["slot"] in slots and a.get("values")
+            if a.get("act") in ("OFFER", "CONFIRM", "REQUEST") and a["slot"] in slots and a.get("values")
         }
         session = checkpoint(self.dialogue)
         session.history.append(("bot", text))
@@ -146,7 +146,12 @@ class Tracker:
             for name in self.dialogue.adopt_slots(other.slots):
                 value, words = other.said.get(name, (None, ""))
                 self.said[name] = (self.slots[name], words if value == self.slots[name] else "")
-        mine = [slot.name for slot, role in place_slots(tuple(self.service.slots.values())) if role != ORIGIN]
+        mine = [
+            slot.name
+            for slot, role in place_slots(tuple(self.service.slots.values()))
+            if role != ORIGIN
+            and _TOWN_WORDS.intersection(re.findall(r"[a-z]+", f"{slot.name} {slot.description}".lower()))
+        ]
         if len(mine) != 1 or mine[0] in self.slots:
             return
         for other in reversed(others):
@@ -222,6 +227,8 @@ class Tracker:
 
 
 _ABSENT = object()
+_TOWN_WORDS = frozenset("city town location area".split())
+"""The words of a place slot that holds a town (a hotel's location), not an address (a taxi's destination)."""
 
 
 def _accepts(text: str) -> bool:
