@@ -73,6 +73,7 @@ from .forms import (
     found_in,
     meant,
     naming_words,
+    numbers_by_name,
     slot_cue,
     without,
 )
@@ -551,6 +552,9 @@ class RulesUnderstander:
         if numbers:
             named = _named_number_slot(tables, rest)
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
+            if target is None and len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel": each by its name
+                for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
+                    parse.slots.setdefault(name, number)
             if target is not None and target.name not in parse.slots:
                 if len(numbers) == 1:
                     parse.slots[target.name] = numbers[0]
