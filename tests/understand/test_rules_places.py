@@ -119,3 +119,21 @@ def test_places_said_unasked_and_asked_are_stored_without_the_words_around_them(
     dialogue.turn("I'm leaving from Leeds on Friday")  # the asked origin, and the day said with it
     assert dialogue.slots["from_town"] == "Leeds"
     assert dialogue.slots["travel_date"] == "2026-11-27"
+
+
+RENTAL = place_slots(
+    [_text("pickup_city", "City to pick up the rental car"), _text("pickup_location", "Location of rental car pickup")]
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("I would need a large rental car on March 8th in Phoenix, AZ.", {"pickup_city": "Phoenix, AZ"}),
+        ("I'd like to pick it up from Anaheim, CA next Wednesday", {"pickup_city": "Anaheim, CA"}),
+    ],
+)
+def test_of_two_places_of_one_role_a_name_goes_to_the_town(said: str, read: dict[str, str]):
+    # Where the flow's only places are where something starts, "in Phoenix" is one; of a pick-up city and a pick-up
+    # location, a place written as a name is the city
+    assert read_places(RENTAL, said, None) == read

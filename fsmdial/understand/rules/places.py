@@ -24,6 +24,7 @@ ORIGIN, DESTINATION, WHERE = "origin", "destination", "where"
 """The roles of a place slot: where a journey starts, where it ends, where something is (or happens)."""
 
 _PLACE_WORDS = frozenset("city cities town location area destination origin where region country neighborhood".split())
+_TOWNS = frozenset({"city", "town"})
 _NOT_PLACE = frozenset("address street station airport terminus number phone venue email".split())
 """A street address, a station or an airport is a value of another form (an address slot reads addresses)."""
 _ORIGIN_WORDS = frozenset(
@@ -130,9 +131,20 @@ def read_places(
     out: dict[str, str] = {}
     for role, cue in _CUES.items():
         targets = by_role.get(role) or (by_role.get(DESTINATION, []) if role == WHERE else [])
+        if not targets and role == WHERE and set(by_role) == {ORIGIN}:
+            targets = by_role[ORIGIN]  # "a rental car in Phoenix": where the flow's only places start
         if not targets:
             continue
-        target = asked if asked in targets else targets[0] if len(targets) == 1 else None
+        towns = [slot for slot in targets if _TOWNS & set(re.split(r"[_\W]+", slot.name.casefold()))]
+        target = (
+            asked
+            if asked in targets
+            else targets[0]
+            if len(targets) == 1
+            else towns[0]  # a pick-up city beside a pick-up location: a place written as a name is the town
+            if len(towns) == 1
+            else None
+        )
         if target is None or target.name in out:
             continue
         for found in cue.finditer(text):
