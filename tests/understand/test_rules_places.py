@@ -1,7 +1,8 @@
 """Places said after their cue word (rules): which free-text slots hold a place and on which side of a journey
 (:func:`~fsmdial.understand.rules.places.place_role`, from the slot's own name and description), the place after
 "in", "from", "to" (:func:`~fsmdial.understand.rules.places.read_places`), and a small coach-booking flow whose
-turns store only the place said, never the words around it.
+turns store only the place said, never the words around it; and the answer to what kind of thing (a cuisine, a genre)
+without the words around it (:func:`~fsmdial.understand.rules.text_values.kind_value`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from fsmdial.flow import Slot, SlotType
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.rules.places import DESTINATION, ORIGIN, WHERE, place_role, place_slots, read_places
+from fsmdial.understand.rules.text_values import kind_value
 
 NOW = dt.datetime(2026, 11, 24, 10, 0)
 
@@ -137,3 +139,46 @@ def test_of_two_places_of_one_role_a_name_goes_to_the_town(said: str, read: dict
     # Where the flow's only places are where something starts, "in Phoenix" is one; of a pick-up city and a pick-up
     # location, a place written as a name is the city
     assert read_places(RENTAL, said, None) == read
+
+
+CUISINE = Slot(name="category", type=SlotType.string, description="Type of cuisine served")
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I want some Korean food!", "Korean"),
+        ("I can only eat Pizza and Pasta, I'm on a strict diet", "Pizza and Pasta"),
+        ("I'd like somewhere with sushi.", "sushi"),
+        ("Try the drama.", "drama"),
+        ("Italian", "Italian"),
+        ("honestly I don't mind what it is as long as it is open late tonight", None),  # more than a kind: as said
+    ],
+)
+def test_the_answer_to_what_kind_is_the_kind_without_the_words_around_it(said: str, kind: str | None):
+    assert kind_value(CUISINE, said) == kind
+
+
+def test_only_a_slot_asking_what_kind_reads_a_kind():
+    assert kind_value(_text("problem", "What is wrong with the boiler"), "I want some Korean food") is None
+
+
+def test_the_kind_asked_is_stored_without_the_words_around_it():
+    flow = {
+        "name": "dinner",
+        "description": "Find a restaurant.",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [{"name": "category", "type": "string", "description": "Type of cuisine"}],
+            },
+            {"id": "bye", "type": "end", "message": "Done."},
+        ],
+        "edges": [{"source": "ask", "target": "bye"}],
+        "start": "ask",
+    }
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    dialogue.turn("I want some Korean food!")
+    assert dialogue.slots == {"category": "Korean"}
