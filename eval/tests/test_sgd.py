@@ -127,6 +127,29 @@ def test_slot_kinds_come_from_the_schema_not_the_service():
         "free text",
     ]
     assert slot_kind(_slot("pickup_time")) == "time" and slot_kind(_slot("number_of_seats")) == "number"
+    assert slot_kind(_slot("stay_length", description="Length of stay in days")) == "number"  # described as a count
+    assert slot_kind(_slot("airport", description="Number of the airport flying to")) == "free text"  # a name
+
+
+def test_a_free_count_is_reported_as_it_was_said():
+    stays = copy.deepcopy(HOTELS)
+    stays["slots"].append(_slot("stay_length", description="Length of stay in days"))
+    stays["intents"][1]["optional_slots"]["stay_length"] = "1"
+    services = build_services([stays], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00009",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "For how long?", "Hotels_9", acts=_request("stay_length")),
+            _turn("USER", "For seven days.", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "How many rooms?", "Hotels_9", acts=_request("number_of_rooms")),
+            _turn("USER", "two rooms", "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["stay_length"] == ["seven"]  # SGD writes a free value as said
+    assert states[2]["slot_values"]["number_of_rooms"] == ["2"]  # and a categorical one as its schema lists it
 
 
 def test_a_bad_schema_is_a_flow_error_saying_where(tmp_path: Path):

@@ -35,7 +35,7 @@ from typing import Any
 
 from fsmdial.errors import FsmdialError
 from fsmdial.flow import Slot, SlotType
-from fsmdial.language import read_acts
+from fsmdial.language import find_numbers, read_acts
 from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_time
 from fsmdial.machine import FlowMachine
 from fsmdial.runtime import Dialogue
@@ -68,6 +68,8 @@ class Service:
     seen: bool
     node_task: dict[str, str]
     """Node id -> the intent whose task the node belongs to."""
+    categorical: frozenset[str] = frozenset()
+    """The slots SGD lists possible values for (their values are compared exactly, as written in the schema)."""
 
     @property
     def slots(self) -> dict[str, Slot]:
@@ -85,8 +87,9 @@ def build_services(schema: Iterable[dict[str, Any]], seen: set[str]) -> dict[str
         intents = {intent["name"] for intent in service["intents"]}
         node_task = {node.id: node.id.split("__")[0] for node in cls.FLOW.nodes if node.id.split("__")[0] in intents}
         kinds = {slot["name"]: slot_kind(slot) for slot in service["slots"]}
+        categorical = frozenset(slot["name"] for slot in service["slots"] if slot.get("is_categorical"))
         out[service["service_name"]] = Service(
-            service["service_name"], service, cls, kinds, service["service_name"] in seen, node_task
+            service["service_name"], service, cls, kinds, service["service_name"] in seen, node_task, categorical
         )
     return out
 
@@ -194,7 +197,11 @@ class Tracker:
         self.model_turns += result.trace.model_calls > 0
         changed = {name for name, value in self.slots.items() if before.get(name, _ABSENT) != value}
         for name in changed:
-            self.said[name] = (self.slots[name], _words_for(self.service.slots[name], self.slots[name], text))
+            categorical = name in self.service.categorical
+            self.said[name] = (
+                self.slots[name],
+                _words_for(self.service.slots[name], self.slots[name], text, categorical),
+            )
         parse = result.trace.parse or {}
         if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks or _accepts(text):
             self._take({k: v for k, v in self.offered.items() if k not in changed})
@@ -277,7 +284,7 @@ def _coerced(slot: Slot, words: str) -> Any:
         return None
 
 
-def _words_for(slot: Slot, value: Any, text: str) -> str:
+def _words_for(slot: Slot, value: Any, text: str, categorical: bool = True) -> str:
     """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
     as SGD's numeric values are written).
 
@@ -287,6 +294,8 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     "Wednesday" -> "Wednesday next week").
     """
     kind = slot.type
+    if kind is SlotType.integer and not categorical:  # "for seven days": SGD writes a free count as it was said
+        return next((word for word in re.findall(r"[\w-]+", text) if find_numbers(word) == [value]), _as_text(value))
     if kind not in (SlotType.date, SlotType.time):
         return _as_text(value)
     msg = message(text)
