@@ -144,7 +144,7 @@ def value_owners(slots: Sequence[Slot], asked: Slot | None, text: str) -> Sequen
     of these settles it, every slot still takes it."""
     if len(slots) < 2:
         return slots
-    if asked in slots:
+    if asked is not None and asked in slots:
         return [asked]
     names = {slot.name: set(re.split(r"[_\W]+", slot.name.casefold())) - {""} for slot in slots}
     own = {

@@ -11,7 +11,7 @@ in anaheim"). A month, a weekday, "I", a time's "pm" end a place ("from Monday" 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from ...flow import Slot, SlotType
@@ -117,7 +117,7 @@ def _place_at(text: str, start: int, lenient: bool) -> str | None:
 
 
 def read_places(
-    places: Sequence[tuple[Slot, str]], text: str, asked: Slot | None, taken: Sequence[str] = ()
+    places: Sequence[tuple[Slot, str]], text: str, asked: Slot | None, taken: Collection[str] = ()
 ) -> dict[str, str]:
     """Slot name -> the place the reply names for it after its cue word.
 

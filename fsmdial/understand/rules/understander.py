@@ -430,10 +430,10 @@ class RulesUnderstander:
                 if value and any(c.isalnum() for c in value):
                     parse.slots[slot.name] = value
         # "a hotel in London, UK", "a bus from Fresno to Sacramento": a place slot's place after its cue word
-        for name, place in read_places(tables.places, said, asked, tables.categorical_words).items():
-            if name not in parse.slots:
-                parse.slots[name] = place
-                parse.info.setdefault("cued", []).append(name)
+        for place_slot, place in read_places(tables.places, said, asked, tables.categorical_words).items():
+            if place_slot not in parse.slots:
+                parse.slots[place_slot] = place
+                parse.info.setdefault("cued", []).append(place_slot)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
