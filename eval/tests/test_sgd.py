@@ -360,6 +360,26 @@ def test_a_question_with_its_value_is_an_offer_the_user_may_take():
     assert states[1]["slot_values"]["city"] == ["Lyon"]
 
 
+def test_an_offer_stays_on_offer_while_the_bot_only_tells_more_of_it():
+    services = build_services([HOTELS], seen=set())
+    offer = [{"act": "OFFER", "slot": "hotel_name", "values": ["Hotel Ibis"], "canonical_values": ["Hotel Ibis"]}]
+    inform = [{"act": "INFORM", "slot": "phone_number", "values": ["555"], "canonical_values": ["555"]}]
+    dialogue = {
+        "dialogue_id": "9_00010",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
+            _turn("USER", "What is their phone number?", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "It is 555.", "Hotels_9", acts=inform),
+            _turn("USER", "Great, that works for me.", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert "hotel_name" not in states[1]["slot_values"]  # a question takes nothing
+    assert states[2]["slot_values"]["hotel_name"] == ["Hotel Ibis"]  # the offer, still before the user, is taken
+
+
 def test_teacher_forcing_starts_each_turn_from_the_previous_gold_state():
     services = build_services([HOTELS, RESTAURANTS], seen={"Hotels_9"})
     states = _frames(track_dialogue(DIALOGUE, services, RulesUnderstander(), teacher_forced=True).dialogue)

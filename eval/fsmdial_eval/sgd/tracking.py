@@ -124,11 +124,13 @@ class Tracker:
         actions = (frame or {}).get("actions", ())
         slots = self.service.slots
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
-        self.offered = {  # "Pick up from San Diego?": a question with its value offers it too
+        offered = {  # "Pick up from San Diego?": a question with its value offers it too
             a["slot"]: a["values"][0]
             for a in actions
             if a.get("act") in ("OFFER", "CONFIRM", "REQUEST") and a["slot"] in slots and a.get("values")
         }
+        if offered or not actions or any(a.get("act") not in _ABOUT_THE_OFFER for a in actions):
+            self.offered = offered  # a turn that only tells more of what was offered leaves it on offer
         session = checkpoint(self.dialogue)
         session.history.append(("bot", text))
         self.dialogue.load_session(session)
@@ -205,7 +207,9 @@ class Tracker:
         parse = result.trace.parse or {}
         if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks or _accepts(text):
             self._take({k: v for k, v in self.offered.items() if k not in changed})
-        self.offered = {}
+            self.offered = {}
+        elif read_acts(text).deny:
+            self.offered = {}  # refused; a question about it ("what's the address?") keeps it on offer
         self.intent = self.service.node_task.get(self.dialogue.node, self.intent)
 
     def _take(self, offered: Mapping[str, str]) -> None:
@@ -234,6 +238,8 @@ class Tracker:
 
 
 _ABSENT = object()
+_ABOUT_THE_OFFER = frozenset({"INFORM", "OFFER", "CONFIRM", "REQUEST"})
+"""The bot's acts that keep the offer before the user (telling the venue's address after offering the event)."""
 _TOWN_WORDS = frozenset("city town location area".split())
 """The words of a place slot that holds a town (a hotel's location), not an address (a taxi's destination)."""
 
