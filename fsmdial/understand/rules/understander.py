@@ -64,6 +64,7 @@ from .categories import (
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .coverage import with_open
+from .credits import credit_slots, read_credits
 from .date_roles import paired_dates
 from .forms import (
     DIGIT_SPACES,
@@ -184,6 +185,7 @@ class _StateTables:
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.places = place_slots(state.slots)
+        self.credits = credit_slots(state.slots)
         self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -434,6 +436,8 @@ class RulesUnderstander:
             if place_slot not in parse.slots:
                 parse.slots[place_slot] = place
                 parse.info.setdefault("cued", []).append(place_slot)
+        for credited, name in read_credits(tables.credits, said).items():  # "a movie directed by Harry Elfont"
+            parse.slots.setdefault(credited, name)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
