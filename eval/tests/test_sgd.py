@@ -17,6 +17,8 @@ from fsmdial.understand.rules import RulesUnderstander
 from fsmdial_eval import sgd
 from fsmdial_eval.importers.sgd import import_schema, service_to_flow_dict, slot_kind
 from fsmdial_eval.sgd import metrics
+from fsmdial_eval.sgd.errors import error_counts
+from fsmdial_eval.sgd.errors import main as errors_main
 from fsmdial_eval.sgd.evaluation import Scores, Split, evaluate, read_dialogues, select
 from fsmdial_eval.sgd.tracking import build_services, track_dialogue
 
@@ -513,6 +515,18 @@ def test_a_split_scored_end_to_end_with_predictions_in_sgd_format(tmp_path: Path
     assert report["per_slot_type"]["date"][metrics.AGA] == 100.0
     assert report["metrics"][metrics.ALL][metrics.INTENT] == 100.0
     assert report["misses"]["sample"] and all(m["slot"] == "city" for m in report["misses"]["sample"])
+
+
+def test_the_error_table_counts_what_fails_frames_missed_wrong_or_extra(tmp_path: Path, capsys):
+    split = Split.read(_dataset(tmp_path), "dev")
+    evaluate(split, select(read_dialogues(split.files)), predictions=tmp_path / "pred")
+    counts = error_counts(tmp_path / "pred", tmp_path / "dev")
+    # "Lyon" for the reference's "Paris" fails three frames (carried into the restaurant's), never missed or extra
+    assert counts["frames"][("all",)] == 4 and counts["frames"][("failed",)] == 3
+    assert counts["slot"] == {("city", "wrong"): 3}
+    assert error_counts(tmp_path / "pred", tmp_path / "dev", new_only=True)["slot"] == {("city", "wrong"): 2}
+    assert errors_main([str(tmp_path / "pred"), str(tmp_path / "dev")]) == 0
+    assert "city" in capsys.readouterr().out
 
 
 def test_the_command_writes_its_report(tmp_path: Path, capsys):
