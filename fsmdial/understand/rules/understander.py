@@ -436,8 +436,8 @@ class RulesUnderstander:
             if place_slot not in parse.slots:
                 parse.slots[place_slot] = place
                 parse.info.setdefault("cued", []).append(place_slot)
-        for credited, name in read_credits(tables.credits, said).items():  # "a movie directed by Harry Elfont"
-            parse.slots.setdefault(credited, name)
+        for credited, person in read_credits(tables.credits, said).items():  # "a movie directed by Harry Elfont"
+            parse.slots.setdefault(credited, person)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
