@@ -17,6 +17,8 @@ from fsmdial.understand.rules import RulesUnderstander
 from fsmdial_eval import sgd
 from fsmdial_eval.importers.sgd import import_schema, service_to_flow_dict, slot_kind
 from fsmdial_eval.sgd import metrics
+from fsmdial_eval.sgd.errors import error_counts
+from fsmdial_eval.sgd.errors import main as errors_main
 from fsmdial_eval.sgd.evaluation import Scores, Split, evaluate, read_dialogues, select
 from fsmdial_eval.sgd.tracking import build_services, track_dialogue
 
@@ -99,7 +101,7 @@ def test_a_service_becomes_a_valid_flow_with_its_tasks_and_typed_slots():
         slots["number_of_rooms"].minimum,
         slots["number_of_rooms"].maximum,
     ) == ("integer", 1, 3)
-    assert slots["smoking_allowed"].values == ["True", "False"]
+    assert slots["smoking_allowed"].type.value == "boolean"  # "True"/"False": a yes or a no
     assert not slots["smoking_allowed"].required and slots["city"].required
     nodes = {node.id: node for node in flow.nodes}
     assert isinstance(nodes["BookHotel"], ExternalActionNode) and nodes["BookHotel"].commits
@@ -127,6 +129,29 @@ def test_slot_kinds_come_from_the_schema_not_the_service():
         "free text",
     ]
     assert slot_kind(_slot("pickup_time")) == "time" and slot_kind(_slot("number_of_seats")) == "number"
+    assert slot_kind(_slot("stay_length", description="Length of stay in days")) == "number"  # described as a count
+    assert slot_kind(_slot("airport", description="Number of the airport flying to")) == "free text"  # a name
+
+
+def test_a_free_count_is_reported_as_it_was_said():
+    stays = copy.deepcopy(HOTELS)
+    stays["slots"].append(_slot("stay_length", description="Length of stay in days"))
+    stays["intents"][1]["optional_slots"]["stay_length"] = "1"
+    services = build_services([stays], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00009",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "For how long?", "Hotels_9", acts=_request("stay_length")),
+            _turn("USER", "For seven days.", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "How many rooms?", "Hotels_9", acts=_request("number_of_rooms")),
+            _turn("USER", "two rooms", "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["stay_length"] == ["seven"]  # SGD writes a free value as said
+    assert states[2]["slot_values"]["number_of_rooms"] == ["2"]  # and a categorical one as its schema lists it
 
 
 def test_a_bad_schema_is_a_flow_error_saying_where(tmp_path: Path):
@@ -287,6 +312,76 @@ def test_fsmdial_carries_its_own_state_across_turns_and_services():
     assert DIALOGUE["turns"][2]["frames"][0]["state"]["slot_values"] == {"city": ["Paris"]}  # the reference untouched
 
 
+FLIGHTS = {
+    "service_name": "Flights_9",
+    "description": "Find flights",
+    "slots": [_slot("origin_city", description="City the journey starts from"), _slot("destination_city")],
+    "intents": [
+        {
+            "name": "SearchFlight",
+            "description": "Find a flight",
+            "is_transactional": False,
+            "required_slots": ["origin_city", "destination_city"],
+            "optional_slots": {},
+            "result_slots": [],
+        }
+    ],
+}
+
+
+def test_a_new_service_takes_where_the_user_will_be_from_the_service_before():
+    # The flight's destination becomes the hotel's city (a place slot of another name), never its origin
+    services = build_services([FLIGHTS, HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00007",
+        "services": ["Flights_9", "Hotels_9"],
+        "turns": [
+            _turn("USER", "I need a flight from Boston to Denver", "Flights_9", _state({}, "SearchFlight")),
+            _turn("SYSTEM", "I found 2 flights.", "Flights_9"),
+            _turn("USER", "I also want to search hotel there", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[0]["slot_values"] == {"origin_city": ["Boston"], "destination_city": ["Denver"]}
+    assert states[1]["slot_values"] == {"city": ["Denver"]}
+
+
+def test_a_question_with_its_value_is_an_offer_the_user_may_take():
+    services = build_services([HOTELS], seen=set())
+    ask = [{"act": "REQUEST", "slot": "city", "values": ["Lyon"], "canonical_values": ["Lyon"]}]
+    dialogue = {
+        "dialogue_id": "9_00008",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "In Lyon?", "Hotels_9", acts=ask),
+            _turn("USER", "Perfect.", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["city"] == ["Lyon"]
+
+
+def test_an_offer_stays_on_offer_while_the_bot_only_tells_more_of_it():
+    services = build_services([HOTELS], seen=set())
+    offer = [{"act": "OFFER", "slot": "hotel_name", "values": ["Hotel Ibis"], "canonical_values": ["Hotel Ibis"]}]
+    inform = [{"act": "INFORM", "slot": "phone_number", "values": ["555"], "canonical_values": ["555"]}]
+    dialogue = {
+        "dialogue_id": "9_00010",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
+            _turn("USER", "What is their phone number?", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "It is 555.", "Hotels_9", acts=inform),
+            _turn("USER", "Great, that works for me.", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert "hotel_name" not in states[1]["slot_values"]  # a question takes nothing
+    assert states[2]["slot_values"]["hotel_name"] == ["Hotel Ibis"]  # the offer, still before the user, is taken
+
+
 def test_teacher_forcing_starts_each_turn_from_the_previous_gold_state():
     services = build_services([HOTELS, RESTAURANTS], seen={"Hotels_9"})
     states = _frames(track_dialogue(DIALOGUE, services, RulesUnderstander(), teacher_forced=True).dialogue)
@@ -309,6 +404,89 @@ def test_an_offer_the_user_accepts_becomes_state():
     }
     states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
     assert states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "taken"),
+    [
+        ("That one sounds good.", True),
+        ("That works for me. Book me this car.", True),
+        ("Okay, could you find me a hotel there too?", True),
+        ("No, that doesn't work for me.", False),
+        ("What is their phone number?", False),
+    ],
+)
+def test_an_offer_taken_in_any_words_of_assent_becomes_state(reply: str, taken: bool):
+    # The bot's offer asked no yes/no question: an affirmation with no denial takes it, a question alone does not
+    services = build_services([HOTELS], seen=set())
+    offer = [{"act": "OFFER", "slot": "hotel_name", "values": ["Hotel Ibis"], "canonical_values": ["Hotel Ibis"]}]
+    dialogue = {
+        "dialogue_id": "9_00004",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+            _turn("SYSTEM", "Hotel Ibis is nice.", "Hotels_9", acts=offer),
+            _turn("USER", reply, "Hotels_9", _state({"city": ["Lyon"]}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert (states[1]["slot_values"].get("hotel_name") == ["Hotel Ibis"]) is taken
+
+
+def test_a_true_or_false_slot_is_answered_by_yes_and_reported_in_sgd_words():
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00005",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to search hotel in Lyon", "Hotels_9", _state({}, "SearchHotel")),
+            _turn("SYSTEM", "Do you need to smoke there?", "Hotels_9", acts=_request("smoking_allowed")),
+            _turn("USER", "Yes, I do.", "Hotels_9", _state({}, "SearchHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["smoking_allowed"] == ["True"]
+
+
+def test_a_day_said_without_its_month_is_reported_in_the_words_said():
+    # "the 13th of this month" is read as the 13th (the slot type resolves a day without a month): the state
+    # reports the words, as SGD writes its values, never the normal form 2019-03-13
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00003",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "When do you arrive?", "Hotels_9", acts=_request("check_in_date")),
+            _turn("USER", "I check in on the 13th of this month.", "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["check_in_date"] == ["13th of this month"]
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("I arrive on the 12th.", "the 12th"),  # a day said alone keeps its "the", as SGD writes it
+        ("I arrive on the 9th of March.", "9th of March"),
+        ("I arrive on March 1st 2019.", "March 1st 2019"),  # the year said with it
+        ("I arrive at 11:30 am this Sunday.", "Sunday"),  # a time's "am" is no part of the date
+    ],
+)
+def test_a_date_is_reported_in_the_words_sgd_writes(said: str, words: str):
+    services = build_services([HOTELS], seen=set())
+    dialogue = {
+        "dialogue_id": "9_00006",
+        "services": ["Hotels_9"],
+        "turns": [
+            _turn("USER", "I want to book hotel", "Hotels_9", _state({}, "BookHotel")),
+            _turn("SYSTEM", "When do you arrive?", "Hotels_9", acts=_request("check_in_date")),
+            _turn("USER", said, "Hotels_9", _state({}, "BookHotel")),
+        ],
+    }
+    states = _frames(track_dialogue(dialogue, services, RulesUnderstander()).dialogue)
+    assert states[1]["slot_values"]["check_in_date"] == [words]
 
 
 def _dataset(tmp_path: Path) -> Path:
@@ -337,6 +515,18 @@ def test_a_split_scored_end_to_end_with_predictions_in_sgd_format(tmp_path: Path
     assert report["per_slot_type"]["date"][metrics.AGA] == 100.0
     assert report["metrics"][metrics.ALL][metrics.INTENT] == 100.0
     assert report["misses"]["sample"] and all(m["slot"] == "city" for m in report["misses"]["sample"])
+
+
+def test_the_error_table_counts_what_fails_frames_missed_wrong_or_extra(tmp_path: Path, capsys):
+    split = Split.read(_dataset(tmp_path), "dev")
+    evaluate(split, select(read_dialogues(split.files)), predictions=tmp_path / "pred")
+    counts = error_counts(tmp_path / "pred", tmp_path / "dev")
+    # "Lyon" for the reference's "Paris" fails three frames (carried into the restaurant's), never missed or extra
+    assert counts["frames"][("all",)] == 4 and counts["frames"][("failed",)] == 3
+    assert counts["slot"] == {("city", "wrong"): 3}
+    assert error_counts(tmp_path / "pred", tmp_path / "dev", new_only=True)["slot"] == {("city", "wrong"): 2}
+    assert errors_main([str(tmp_path / "pred"), str(tmp_path / "dev")]) == 0
+    assert "city" in capsys.readouterr().out
 
 
 def test_the_command_writes_its_report(tmp_path: Path, capsys):

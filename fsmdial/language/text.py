@@ -53,5 +53,8 @@ def may_have_word(text: str, words: frozenset[str]) -> bool:
     return not words.isdisjoint(ASCII_WORDS.findall(text.lower()))
 
 
-PEOPLE_WORDS = frozenset({"people", "person", "persons", "guests", "guest", "adults", "diners", "pax", "party"})
+PEOPLE_WORDS = frozenset(
+    {"people", "person", "persons", "guests", "guest", "adults", "adult", "diners", "pax", "party"}
+    | {"travelers", "traveler", "travellers", "traveller", "passengers", "passenger", "riders", "rider"}
+)
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""

@@ -278,3 +278,44 @@ def test_a_count_asked_or_changed_with_a_cue_still_reads_one(tour_flow):
     assert [call["walkers"] for call in booked(tour_flow, "castle walk", "one", "yes", "Ana", "friday", "yes")] == [1]
     calls = booked(tour_flow, "castle walk for 3 people", "yes", "Ana", "friday", "actually make it one person", "yes")
     assert [call["walkers"] for call in calls] == [1]
+
+
+JOURNEY_FLOW: dict[str, Any] = {
+    "name": "coach_seats",
+    "description": "Coach seats for a group.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "travelers",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 5,
+                    "description": "Number of travelers",
+                },
+                {"name": "trip", "type": "categorical", "values": ["one way", "return"], "description": "Kind of trip"},
+                {"name": "bags", "type": "integer", "minimum": 0, "maximum": 3, "description": "Bags for the trip"},
+            ],
+        },
+        {"id": "bye", "type": "end", "message": "Done."},
+    ],
+    "edges": [{"source": "ask", "target": "bye"}],
+    "start": "ask",
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "slots"),
+    [
+        ("I need seats for three people", {"travelers": 3}),  # travelers are people: "people" names the count
+        ("for 2 persons please", {"travelers": 2}),
+        ("a one-way trip please", {"trip": "one way"}),  # the "one" of "one-way" counts nothing
+        ("one way, for 2 people", {"trip": "one way", "travelers": 2}),
+    ],
+)
+def test_travelers_are_counted_in_people_and_a_one_way_trip_counts_nothing(said: str, slots: dict[str, Any]):
+    dialogue = Dialogue(JOURNEY_FLOW, stand_in_tools=True, clock=lambda: NOW)
+    dialogue.turn(said)
+    assert dialogue.slots == slots

@@ -16,10 +16,10 @@ service (nothing here is keyed on a service's name):
   (``"commits": true``); a non-transactional intent is a plain look-up action;
   then the outcome and "anything else?" (yes: the start question again; no: the end);
 * slot types come from the schema: a categorical slot whose values are all whole
-  numbers is an ``integer`` slot bounded by them, other categorical slots keep
-  their values; a free slot named as a date (``..._date``, ``date``) is a
-  ``date`` slot, named as a time (``..._time``) a ``time`` slot, named as a count
-  (``number_of_...``) an ``integer`` slot, anything else a ``string``.
+  numbers is an ``integer`` slot bounded by them, one of ``True`` and ``False`` a
+  ``boolean`` slot, other categorical slots keep their values; a free slot named as
+  a date (``..._date``, ``date``) is a ``date`` slot, named as a time (``..._time``) a ``time`` slot, named or
+  described as a count (``number_of_...``, "Length of stay in days") an ``integer`` slot, anything else a ``string``.
 
 :func:`slot_kind` names the same types for reports (categorical, number, date,
 time, free text).
@@ -52,6 +52,11 @@ def _whole_numbers(values: list[str]) -> bool:
     return bool(values) and all(re.fullmatch(r"[0-9]{1,15}", v) for v in values)  # int() of each is exact and quick
 
 
+_COUNTED = re.compile(r"^(?:number|count) of (?!the\b)|\bin (?:days|nights|hours|minutes|weeks|years)\b", re.I)
+"""A description of a count ("Number of days in the reservation", "Length of stay in days"), not of a number that
+names ("Number of the airport flying to")."""
+
+
 def slot_kind(slot: dict[str, Any]) -> str:
     """The report type of an SGD slot: categorical, number, date, time or free text."""
     values = slot.get("possible_values") or []
@@ -62,7 +67,7 @@ def slot_kind(slot: dict[str, Any]) -> str:
         return "date"
     if "time" in tokens:
         return "time"
-    if tokens[:2] == ["number", "of"] or tokens[-1:] == ["count"]:
+    if tokens[:2] == ["number", "of"] or tokens[-1:] == ["count"] or _COUNTED.search(slot.get("description") or ""):
         return "number"
     return "free text"
 
@@ -80,6 +85,8 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
         out["type"] = "integer"
         if values:
             out["minimum"], out["maximum"] = min(map(int, values)), max(map(int, values))
+    elif kind == "categorical" and set(values) == {"True", "False"}:
+        out["type"] = "boolean"  # "Is a shared ride ok?" "Yes, that's fine": a yes or no, reported True or False
     elif kind == "categorical":
         out["type"] = "categorical" if values else "string"
         if values:

@@ -27,6 +27,7 @@ Protocol (``fsmdial eval sgd``):
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,13 +35,15 @@ from typing import Any
 
 from fsmdial.errors import FsmdialError
 from fsmdial.flow import Slot, SlotType
-from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_date, parse_time
+from fsmdial.language import find_numbers, read_acts
+from fsmdial.language.dates import MONTHS, WEEKDAYS, parse_time
 from fsmdial.machine import FlowMachine
 from fsmdial.runtime import Dialogue
 from fsmdial.tables import flow_class
 from fsmdial.testing.forcing import checkpoint, reopen, seek
 from fsmdial.understand.base import Understander
 from fsmdial.understand.constraint.grounding import message, read_spans
+from fsmdial.understand.rules.places import DESTINATION, ORIGIN, place_slots
 from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from fsmdial.values import InvalidValue, coerce
 
@@ -65,6 +68,8 @@ class Service:
     seen: bool
     node_task: dict[str, str]
     """Node id -> the intent whose task the node belongs to."""
+    categorical: frozenset[str] = frozenset()
+    """The slots SGD lists possible values for (their values are compared exactly, as written in the schema)."""
 
     @property
     def slots(self) -> dict[str, Slot]:
@@ -82,8 +87,9 @@ def build_services(schema: Iterable[dict[str, Any]], seen: set[str]) -> dict[str
         intents = {intent["name"] for intent in service["intents"]}
         node_task = {node.id: node.id.split("__")[0] for node in cls.FLOW.nodes if node.id.split("__")[0] in intents}
         kinds = {slot["name"]: slot_kind(slot) for slot in service["slots"]}
+        categorical = frozenset(slot["name"] for slot in service["slots"] if slot.get("is_categorical"))
         out[service["service_name"]] = Service(
-            service["service_name"], service, cls, kinds, service["service_name"] in seen, node_task
+            service["service_name"], service, cls, kinds, service["service_name"] in seen, node_task, categorical
         )
     return out
 
@@ -118,11 +124,13 @@ class Tracker:
         actions = (frame or {}).get("actions", ())
         slots = self.service.slots
         self.asked.asked = next((a["slot"] for a in actions if a.get("act") == "REQUEST" and a["slot"] in slots), None)
-        self.offered = {
+        offered = {  # "Pick up from San Diego?": a question with its value offers it too
             a["slot"]: a["values"][0]
             for a in actions
-            if a.get("act") in ("OFFER", "CONFIRM") and a["slot"] in slots and a.get("values")
+            if a.get("act") in ("OFFER", "CONFIRM", "REQUEST") and a["slot"] in slots and a.get("values")
         }
+        if offered or not actions or any(a.get("act") not in _ABOUT_THE_OFFER for a in actions):
+            self.offered = offered  # a turn that only tells more of what was offered leaves it on offer
         session = checkpoint(self.dialogue)
         session.history.append(("bot", text))
         self.dialogue.load_session(session)
@@ -134,12 +142,32 @@ class Tracker:
             seek(self.dialogue, question, told=True)
 
     def adopt(self, others: Iterable[Tracker]) -> None:
-        """Values the user gave another service, for slots of the same name this one has not filled."""
+        """Values the user gave another service, for slots of the same name this one has not filled; and for this
+        service's one place where something is or ends (a hotel's location, a ride's destination), the place
+        where the user will be by the latest other service (its destination, else its place: the city of the
+        event the user books a bus to)."""
+        others = [other for other in others if other is not self]
         for other in others:
-            if other is not self:
-                for name in self.dialogue.adopt_slots(other.slots):
-                    value, words = other.said.get(name, (None, ""))
-                    self.said[name] = (self.slots[name], words if value == self.slots[name] else "")
+            for name in self.dialogue.adopt_slots(other.slots):
+                value, words = other.said.get(name, (None, ""))
+                self.said[name] = (self.slots[name], words if value == self.slots[name] else "")
+        mine = [
+            slot.name
+            for slot, role in place_slots(tuple(self.service.slots.values()))
+            if role != ORIGIN
+            and _TOWN_WORDS.intersection(re.findall(r"[a-z]+", f"{slot.name} {slot.description}".lower()))
+        ]
+        if len(mine) != 1 or mine[0] in self.slots:
+            return
+        for other in reversed(others):
+            held = [
+                (role != DESTINATION, other.slots[slot.name])
+                for slot, role in place_slots(tuple(other.service.slots.values()))
+                if role != ORIGIN and slot.name in other.slots
+            ]
+            if held:
+                self.dialogue.adopt_slots({mine[0]: min(held, key=lambda item: item[0])[1]})
+                return
 
     def force(self, gold: Mapping[str, list[str]]) -> None:
         """Teacher forcing: the session's slots become ``gold`` (a frame's ``slot_values``), coerced."""
@@ -171,11 +199,17 @@ class Tracker:
         self.model_turns += result.trace.model_calls > 0
         changed = {name for name, value in self.slots.items() if before.get(name, _ABSENT) != value}
         for name in changed:
-            self.said[name] = (self.slots[name], _words_for(self.service.slots[name], self.slots[name], text))
+            categorical = name in self.service.categorical
+            self.said[name] = (
+                self.slots[name],
+                _words_for(self.service.slots[name], self.slots[name], text, categorical),
+            )
         parse = result.trace.parse or {}
-        if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks:
+        if parse.get("answer") == "yes" or parse.get("intent") in self.service.tasks or _accepts(text):
             self._take({k: v for k, v in self.offered.items() if k not in changed})
-        self.offered = {}
+            self.offered = {}
+        elif read_acts(text).deny:
+            self.offered = {}  # refused; a question about it ("what's the address?") keeps it on offer
         self.intent = self.service.node_task.get(self.dialogue.node, self.intent)
 
     def _take(self, offered: Mapping[str, str]) -> None:
@@ -204,6 +238,17 @@ class Tracker:
 
 
 _ABSENT = object()
+_ABOUT_THE_OFFER = frozenset({"INFORM", "OFFER", "CONFIRM", "REQUEST"})
+"""The bot's acts that keep the offer before the user (telling the venue's address after offering the event)."""
+_TOWN_WORDS = frozenset("city town location area".split())
+"""The words of a place slot that holds a town (a hotel's location), not an address (a taxi's destination)."""
+
+
+def _accepts(text: str) -> bool:
+    """Does the user take what the bot offered ("That one sounds good.", "That works for me. Book me this car.")?
+    An affirmation with no denial, wherever the confirmation question stands (the bot's offer asked none)."""
+    acts = read_acts(text)
+    return acts.affirm and not acts.deny
 
 
 def _as_text(value: Any) -> str:
@@ -214,21 +259,38 @@ def _as_text(value: Any) -> str:
     return str(value)
 
 
-_PHRASE_WORDS = (
-    frozenset(
-        """of the in next this coming week weekend month morning afternoon evening night noon midnight am pm o'clock
-    half past quarter day""".split()
-    )
+_DATE_WORDS = (
+    frozenset("of the in next this coming week weekend month day".split())
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
     | frozenset(m[:3] for m in MONTHS)
 )
-"""Words a date or a time is said with around its core ("March 9th", "half past 11 in the morning")."""
+"""Words a date is said with around its core ("March 9th", "Wednesday next week"); a year too ("March 1st 2019")."""
+_TIME_WORDS = frozenset(
+    "of the in morning afternoon evening night noon midnight am pm o'clock half past quarter".split()
+)
+"""Words a time is said with around its core ("half past 11 in the morning"); never a date's ("am this Sunday")."""
 _EDGE_WORDS = frozenset("of the in this".split())
-"""... but that do not start or end the words reported ("the 9th" is reported as "9th")."""
+"""... but that do not start or end the words reported ("on the 9th of March" is reported as "9th of March")..."""
+_ORDINAL_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+"""... except the "the" of a day said alone ("the 12th"), as SGD writes it."""
 
 
-def _words_for(slot: Slot, value: Any, text: str) -> str:
+def _phrase_word(kind: SlotType, word: str) -> bool:
+    if kind is SlotType.date:
+        return word in _DATE_WORDS or (len(word) == 4 and word.isdigit())
+    return word in _TIME_WORDS
+
+
+def _coerced(slot: Slot, words: str) -> Any:
+    """The value ``slot`` makes of ``words`` on the harness's clock, or None."""
+    try:
+        return coerce(slot, words, CLOCK)
+    except InvalidValue:
+        return None
+
+
+def _words_for(slot: Slot, value: Any, text: str, categorical: bool = True) -> str:
     """The words of ``text`` a date or a time was read from, else the value as text (a number as digits,
     as SGD's numeric values are written).
 
@@ -238,21 +300,30 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
     "Wednesday" -> "Wednesday next week").
     """
     kind = slot.type
+    if kind is SlotType.integer and not categorical:  # "for seven days": SGD writes a free count as it was said
+        return next((word for word in re.findall(r"[\w-]+", text) if find_numbers(word) == [value]), _as_text(value))
     if kind not in (SlotType.date, SlotType.time):
         return _as_text(value)
+    msg = message(text)
+    # A date span is compared by the value the slot makes of it: a day without its month ("the 13th") is read as
+    # written and resolved by the slot's type, as the turn did.
+    reads = (lambda span: _coerced(slot, span)) if kind is SlotType.date else parse_time
     found = next(
-        ((first, last) for read, first, last in read_spans(text, kind, CLOCK.date()).values() if read == value), None
+        (
+            (first, last)
+            for read, first, last in read_spans(text, kind, CLOCK.date()).values()
+            if read == value or (kind is SlotType.date and reads(msg.span(first, last)) == value)
+        ),
+        None,
     )
     if found is None:
         return _as_text(value)
-    msg = message(text)
     first, last = found
-    reads = (lambda span: parse_date(span, CLOCK)) if kind is SlotType.date else parse_time
-    while first > 0 and msg.folded(first - 1) in _PHRASE_WORDS and reads(msg.span(first - 1, last)) == value:
+    while first > 0 and _phrase_word(kind, msg.folded(first - 1)) and reads(msg.span(first - 1, last)) == value:
         first -= 1
     while (
         last + 1 < len(msg.words)
-        and msg.folded(last + 1) in _PHRASE_WORDS
+        and _phrase_word(kind, msg.folded(last + 1))
         and reads(msg.span(first, last + 1)) == value
     ):
         last += 1
@@ -260,6 +331,8 @@ def _words_for(slot: Slot, value: Any, text: str) -> str:
         first += 1
     while last > first and msg.folded(last) in _EDGE_WORDS:
         last -= 1
+    if first > 0 and first == last and msg.folded(first - 1) == "the" and _ORDINAL_DAY.fullmatch(msg.folded(first)):
+        first -= 1
     return msg.span(first, last)
 
 

@@ -135,3 +135,25 @@ def inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -
 def distinctive(value: str) -> bool:
     # A categorical value found in passing counts only if it cannot be an ordinary word.
     return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
+
+
+def value_owners(slots: Sequence[Slot], asked: Slot | None, text: str) -> Sequence[Slot]:
+    """Of the slots a categorical value said once is a value of (``account_type`` and ``recipient_account_type`` both
+    have "savings"), the one it is for: the asked one; else the one whose own name words the reply says ("the
+    recipient's savings account"); else the one named by no word of its own (the plain ``account_type``). When none
+    of these settles it, every slot still takes it."""
+    if len(slots) < 2:
+        return slots
+    if asked is not None and asked in slots:
+        return [asked]
+    names = {slot.name: set(re.split(r"[_\W]+", slot.name.casefold())) - {""} for slot in slots}
+    own = {
+        name: words - set().union(*(other for key, other in names.items() if key != name))
+        for name, words in names.items()
+    }
+    said = set(re.findall(r"[a-z]+", text.casefold()))
+    named = [slot for slot in slots if own[slot.name] & said]
+    if len(named) == 1:
+        return named
+    plain = [slot for slot in slots if not own[slot.name]]
+    return plain if len(plain) == 1 and not named else slots

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, correction_end
+from ...language import PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers
 from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
 from ...slots import KINDS, InvalidValue
@@ -237,3 +237,19 @@ def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
     if words & PEOPLE_WORDS:
         words |= PEOPLE_WORDS | {"we", "us"}
     return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})
+
+
+def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
+    """Slot name -> the number said right before one of its own name's words ("2 rooms at a 3 star hotel": rooms 2,
+    star rating 3), for each numeric slot named so once; a number two slots' words follow is left out."""
+    words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
+    owned = [(slot, naming_words(slot, described=False)) for slot in slots]
+    out: dict[str, int | float] = {}
+    for i, word in enumerate(words):
+        if not (word[0].isdigit() or word in WORD_NUMBERS) or not (read := find_numbers(word)):
+            continue
+        after = set(words[i + 1 : i + 3])
+        named = [slot for slot, own in owned if own & after]
+        if len(named) == 1 and named[0].name not in out:
+            out[named[0].name] = read[0]
+    return out

@@ -12,7 +12,10 @@ import re
 
 from ...language import WORD_NUMBERS
 
-__all__ = ["only_pronoun_ones"]
+__all__ = ["ONE_IN_A_NAME", "only_pronoun_ones"]
+
+ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
+"""A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
 
 _WORDS = re.compile(r"[a-z']+|\d+(?:[.,]\d+)?|[,.;!?]")
 _COUNTING_BEFORE = frozenset(

@@ -181,8 +181,39 @@ def free_text(tables: NameTables, asked: Slot | None) -> bool:
     )
 
 
+_KIND_SLOT = re.compile(
+    r"\b(?:categor(?:y|ies)|genres?|kinds?|types?|cuisines?|styles?|sub\s?categor(?:y|ies))\b", re.I
+)
+"""Words of a slot that asks what kind of thing (a cuisine, a genre, a category of event)."""
+_KIND_AROUND = frozenset(
+    """i i'd i'm i'll we we'd we're want wanna would like love prefer preferably need some something somewhere a an the
+    to have eat try find get see watch hear listen go with into craving can only really just maybe serving serves that
+    any good nice enjoy fond of am is are be kind type sort genre category style please thanks food foods cuisine
+    movie movies film films music song songs event events show shows place places restaurant restaurants dish dishes
+    one ones information info stuff wish wishing look looking for me show search""".split()
+)
+"""Words around the kind itself in an answer ("I want some Korean food", "Try the drama", "Funny movies, please")."""
+
+
+def kind_value(slot: Slot, text: str) -> str | None:
+    """The kind a reply names for a slot asking what kind of thing ("I'm craving pizza and pasta!" -> "pizza and
+    pasta"): its first clause without the words around the kind; None for another slot, or when nothing or more than
+    four words are left."""
+    if _KIND_SLOT.search(f"{slot.name.replace('_', ' ')} {slot.description} {slot.label or ''}") is None:
+        return None
+    clause = re.split(r"[,.;!?]", text.strip(), maxsplit=1)[0]
+    words = clause.split()
+    while words and words[0].casefold() in _KIND_AROUND:
+        words.pop(0)
+    while words and words[-1].casefold() in _KIND_AROUND:
+        words.pop()
+    return " ".join(words) if 0 < len(words) <= 4 else None
+
+
 def string_value(slot: Slot, text: str) -> str:
     value = text.strip()
+    if not descriptive(slot) and (kind := kind_value(slot, value)) is not None:
+        return kind
     if slot.pattern is not None and not re.fullmatch(slot.pattern, value):
         found = pattern_value(slot, value)
         if found is not None:

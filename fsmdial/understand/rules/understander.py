@@ -60,11 +60,14 @@ from .categories import (
     settled_value,
     short_names,
     typo_value,
+    value_owners,
     value_pattern,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .coverage import with_open
+from .credits import credit_slots, read_credits
+from .date_roles import paired_dates
 from .forms import (
     DIGIT_SPACES,
     claim_found,
@@ -73,11 +76,14 @@ from .forms import (
     found_in,
     meant,
     naming_words,
+    numbers_by_name,
     slot_cue,
     without,
 )
+from .intent_words import intent_by_words, word_examples
 from .numbers_between import ask_which_number
-from .pronoun_one import only_pronoun_ones
+from .places import is_place, place_slots, read_places
+from .pronoun_one import ONE_IN_A_NAME, only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
@@ -113,9 +119,11 @@ class _StateTables:
                 if " " in phrase:
                     phrases.setdefault(phrase, intent)
         self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
+        self.word_examples = word_examples(state.example_index.items())  # "find movies" in "find a movie"
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
         self.date_target = _target(state, asked, SlotType.date)
+        self.date_slots = tuple(slot for slot in state.slots if slot.type is SlotType.date)
         self.time_target = _target(state, asked, SlotType.time)
         self.number_target = _target(state, asked, SlotType.integer, SlotType.number)
         self.categorical = tuple(
@@ -178,6 +186,9 @@ class _StateTables:
             if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds)
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
+        self.places = place_slots(state.slots)
+        self.credits = credit_slots(state.slots)
+        self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
         )
@@ -365,6 +376,8 @@ class RulesUnderstander:
         contained = [(length, intent) for phrase, length, intent in tables.phrases if phrase in padded]
         if contained:
             return max(contained)[1]
+        if tables.word_examples and (named := intent_by_words(tables.word_examples, norm)) is not None:
+            return named
         if tables.goodbye and gives_up(text) and (state.expected or state.confirm is not None):
             # "never mind, forget it" drops what the bot is asking for: the flow's goodbye, never a value. With
             # nothing asked (the bot has told an outcome: "that flight is no longer available"), "nevermind then"
@@ -403,7 +416,11 @@ class RulesUnderstander:
     ) -> None:
         """Typed values from ``said`` (the text without its clauses with a "not"), then a name or the text itself."""
         asked = tables.asked
-        if _free_text(tables, asked) and not (CORRECTION.match(acts.rest) or CORRECTION.match(text)):
+        if (
+            _free_text(tables, asked)
+            and not is_place(asked)  # "in San Mateo on the 5th" answers where and when: no description
+            and not (CORRECTION.match(acts.rest) or CORRECTION.match(text))
+        ):
             # The answer to a free-text question is that text: a date or a number inside it ("someone withdrew 500
             # pounds on November 21st") is no value of another slot; a reply that is nothing but a phone number or
             # an email is that value.
@@ -429,6 +446,13 @@ class RulesUnderstander:
                 value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
                 if value and any(c.isalnum() for c in value):
                     parse.slots[slot.name] = value
+        # "a hotel in London, UK", "a bus from Fresno to Sacramento": a place slot's place after its cue word
+        for place_slot, place in read_places(tables.places, said, asked, tables.categorical_words).items():
+            if place_slot not in parse.slots:
+                parse.slots[place_slot] = place
+                parse.info.setdefault("cued", []).append(place_slot)
+        for credited, person in read_credits(tables.credits, said).items():  # "a movie directed by Harry Elfont"
+            parse.slots.setdefault(credited, person)
         if tables.kind_name is not None and tables.kind_name[0].name not in parse.slots:
             kind = tables.kind_name[1].search(text)
             if kind is not None and is_name_word(kind.group(1)):
@@ -489,8 +513,12 @@ class RulesUnderstander:
             time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
             rest = remove_dates_and_times(text, now) if approximate is None else ""
-        if date is not None and tables.date_target is not None:
+        # "a car from the 6th until next Friday": a start and an end date slot take theirs by the words around them
+        pair = paired_dates(tables.date_slots, dated, now) if date is not None else {}
+        if date is not None and tables.date_target is not None and not (pair and tables.date_target.name in pair):
             parse.slots[tables.date_target.name] = date
+        if pair and (tables.date_target is None or tables.date_target.name in pair):
+            parse.slots.update(pair)
         elif date is None and tables.has_date and asked is not None and asked is tables.date_target:
             # "February 29" (not a leap year), "April 31": recorded as written, so that the
             # value check answers "not a real date" and asks again.
@@ -511,9 +539,13 @@ class RulesUnderstander:
                 for pattern in [*(value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
                 if (found := pattern.search(folded)) is not None
             ]
+            given: dict[str, list[Slot]] = {}
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed)
                 if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
+                    given.setdefault(hit, []).append(slot)
+            for hit, slots in given.items():  # "my savings account": the account's type, not the recipient's
+                for slot in value_owners(slots, asked, text):
                     parse.slots[slot.name] = hit
             rest = tables.any_value.sub(_without_numbers, fold(rest))
         if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
@@ -524,7 +556,7 @@ class RulesUnderstander:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
-        numbers = find_numbers(rest)
+        numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
         if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
@@ -539,6 +571,9 @@ class RulesUnderstander:
         if numbers:
             named = _named_number_slot(tables, rest)
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
+            if target is None and len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel": each by its name
+                for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
+                    parse.slots.setdefault(name, number)
             if target is not None and target.name not in parse.slots:
                 if len(numbers) == 1:
                     parse.slots[target.name] = numbers[0]

@@ -1,0 +1,67 @@
+"""An intent named by the words of a short example, said with others between them: "find movies" in "can you help me
+find a movie?", "search oneway flight" in "search for a one way flight".
+
+Only examples made of two to four words that all name something (no function word: "find movies", "reserve hotel",
+an intent's name in words) are read this way; an example written as a sentence ("I need to change my ride") is
+still found only whole (:class:`~fsmdial.understand.rules.RulesUnderstander`). Each word of the example is said in
+its order, in the singular or the plural, or as two words written apart ("one way" for "oneway"), at most two words
+after the one before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ...language.text import FUNCTION_WORDS
+
+__all__ = ["intent_by_words", "word_examples"]
+
+_GAP = 2
+"""Words that may stand between two words of an example ("find a movie", "search for a flight")."""
+
+
+def word_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """(words, intent) for the (normalised example, intent) pairs that are two to four words naming something."""
+    out = []
+    for example, intent in examples:
+        words = tuple(example.split())
+        if 2 <= len(words) <= 4 and not any(word in FUNCTION_WORDS or not word.isalpha() for word in words):
+            out.append((words, intent))
+    return tuple(out)
+
+
+def _same(word: str, said: str) -> bool:
+    """Is ``said`` the example's ``word``, in the singular or the plural?"""
+    if word == said:
+        return True
+    short, long = sorted((word, said), key=len)
+    return long in (short + "s", short + "es") or (short.endswith("y") and long == short[:-1] + "ies")
+
+
+def _said_in_order(words: Sequence[str], said: Sequence[str]) -> bool:
+    at = -1
+    for word in words:
+        start, found = at + 1, None
+        for i in range(start, min(len(said), start + _GAP + 1) if at >= 0 else len(said)):
+            if _same(word, said[i]):
+                found = i
+                break
+            if i + 1 < len(said) and _same(word, said[i] + said[i + 1]):  # "one way" for "oneway"
+                found = i + 1
+                break
+        if found is None:
+            return False
+        at = found
+    return True
+
+
+def intent_by_words(examples: Sequence[tuple[tuple[str, ...], str]], normalized: str) -> str | None:
+    """The intent whose word example ``normalized`` (a normalised message) says, the longest one winning; None when
+    none does or two intents do with as many words."""
+    said = [word.replace("-", "") for word in normalized.split()]
+    found = [(len(words), intent) for words, intent in examples if _said_in_order(words, said)]
+    if not found:
+        return None
+    longest = max(length for length, _ in found)
+    intents = {intent for length, intent in found if length == longest}
+    return intents.pop() if len(intents) == 1 else None
