@@ -22,7 +22,7 @@ from .options import Option
 if TYPE_CHECKING:
     from .encoder import Encoder
 
-FLOOR = 0.45
+FLOOR = 0.40
 """The cosine the best option must reach to be chosen (chosen on the meaning probe for precision)."""
 MARGIN = 0.08
 """How far the best option's cosine must be above the runner-up's (chosen on the meaning probe for precision)."""
