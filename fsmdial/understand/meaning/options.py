@@ -10,7 +10,9 @@ words of the message are open (:mod:`fsmdial.understand.rules.coverage`):
   value: each intent with examples (an :class:`~fsmdial.Assistant`'s flows are its router's intents, said by
   each flow's examples or description), goodbye and decline aside (an act, read by the rules).
 
-Never at a confirmation: a choice is no yes, no and no change.
+Never at a confirmation: a choice is no yes, no and no change. And only when a word of the open part has letters and
+is no number word: a bare "12" at a frequency question is a value said for another question (or a slip), not a
+meaning to guess ("monthly", chosen once by cosine before this rule).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...flow import SlotType
-from ...language import read_acts
+from ...language import WORD_NUMBERS, fold, read_acts
 from ...language.choices import described_synonyms
 from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
 
@@ -36,6 +38,12 @@ class Option:
 
 
 _SYNONYM_LIST = re.compile(r"\s*\(.*$", re.S)
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def has_words(open_part: list[str] | tuple[str, ...]) -> bool:
+    """Does the open part hold a word with letters that is no number word ("electric", not "12" nor "twelve")?"""
+    return any(_LETTER.search(word) and fold(word) not in WORD_NUMBERS for word in open_part)
 
 
 def slot_subject(description: str, label: str) -> str:
@@ -70,7 +78,7 @@ def intent_options(state: UnderstandingState) -> tuple[Option, ...]:
 def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[Option, ...]:
     """What ``text`` may be choosing among at ``state``, given the rules' ``reading`` of it (with its open part in
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
-    if not reading.info.get("open") or state.confirm is not None or reading.answer is not None:
+    if not has_words(reading.info.get("open", ())) or state.confirm is not None or reading.answer is not None:
         return ()
     if reading.intent is not None or reading.choice is not None or reading.negated:
         return ()
