@@ -164,9 +164,7 @@ def test_intents_are_offered_when_nothing_is_asked_goodbye_and_decline_aside():
 
 
 def test_a_pick_stands_like_a_reading_counts_one_model_call_and_the_summary_shows_it():
-    dialogue = Dialogue(
-        HEATING, understander=MeaningUnderstander(chooser()), stand_in_tools=True, clock=lambda: NOW
-    )
+    dialogue = Dialogue(HEATING, understander=MeaningUnderstander(chooser()), stand_in_tools=True, clock=lambda: NOW)
     dialogue.start()
     result = dialogue.turn("water is dripping through my kitchen ceiling")
     trace = result.trace

@@ -160,8 +160,7 @@ class Encoder:
             x = self._layer_norm(x + self._gelu(x @ up + up_bias) @ down + down_bias, norm2)
         pooled = x.mean(axis=0)
         length = float(np.linalg.norm(pooled))
-        result: np.ndarray = (pooled / max(length, 1e-12)).astype(np.float32)
-        return result
+        return (pooled / max(length, 1e-12)).astype(np.float32)  # type: ignore[no-any-return]
 
     def encode_many(self, texts: list[str] | tuple[str, ...]) -> np.ndarray:
         """One row per text (:meth:`encode`); shape (0, width) for none."""

@@ -60,10 +60,8 @@ def value_options(state: UnderstandingState) -> tuple[Option, ...]:
     values = tuple(slot.values)
     synonyms = dict(described_synonyms(values, slot.description))
     subject = slot_subject(slot.description, slot.label or slot.name.replace("_", " "))
-    return tuple(
-        Option("value", value, tuple(dict.fromkeys((value, *synonyms.get(value, ()), f"{subject}: {value}"))), slot.name)
-        for value in values
-    )
+    texts = {value: (value, *synonyms.get(value, ()), f"{subject}: {value}") for value in values}
+    return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
 
 
 def intent_options(state: UnderstandingState) -> tuple[Option, ...]:

@@ -90,9 +90,7 @@ def load_chooser(
         if not folder.is_dir():
             raise ModelError(f"no embedding model folder at {folder} (fetch one with 'fsmdial models fetch minilm')")
     encoder = _encoder(folder.resolve())
-    return MeaningChooser(
-        encoder, floor=FLOOR if floor is None else floor, margin=MARGIN if margin is None else margin
-    )
+    return MeaningChooser(encoder, floor=FLOOR if floor is None else floor, margin=MARGIN if margin is None else margin)
 
 
 class MeaningUnderstander:

@@ -65,9 +65,9 @@ from ..base import Parse, UnderstandingState
 from ..constraint.grammar_start import only_output
 from ..constraint.grounding import is_typed
 from ..constraint.schema import TurnSchema, standing, turn_schema
-from ..rules import RulesUnderstander
 from ..meaning.chooser import MeaningChooser
 from ..meaning.understander import with_meaning
+from ..rules import RulesUnderstander
 from ..rules.coverage import open_words
 from .prompt import PromptBuilder
 
