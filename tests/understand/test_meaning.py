@@ -158,6 +158,17 @@ def test_intents_are_offered_when_nothing_is_asked_goodbye_and_decline_aside():
     text = "water is coming through the ceiling"
     picked = with_meaning(chooser(floor=0.3, margin=0.05), state, text, reading(state, text))
     assert picked is not None and picked.intent == "switch_to_heating" and picked.info["meaning"]["kind"] == "intent"
+    # Inside the heating flow, its own "continue" competes with the routes away; winning, it is no choice.
+    inside = UnderstandingState(
+        "heating",
+        "start",
+        (Intent("continue", ("I've got a leak",)), Intent("switch_to_salon", ("I'd like to book a haircut",))),
+        (),
+    )
+    first = reading(inside, text)
+    assert [o.name for o in options_for(inside, text, first)] == ["continue", "switch_to_salon"]
+    assert with_meaning(chooser(floor=0.3, margin=0.05), inside, text, first) is None
+    assert first.info["meaning"] == {"chosen": False, "best": "continue", "cosine": 1.0, "margin": 1.0}
 
 
 # ------------------------------------------------------------------ in a turn

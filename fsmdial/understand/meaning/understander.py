@@ -4,7 +4,9 @@
 and words are open (:func:`~.options.options_for`): the asked categorical slot's value, or the intent (an
 :class:`~fsmdial.Assistant`'s flow). A pick closes the turn's open part: it counts as the turn's one model call
 (``path="meaning"``, ``model_calls`` 1) and the trace says ``info["meaning"]``: the option, its cosine and its
-margin over the runner-up. An abstention leaves the reading as it was (``info["meaning"]`` notes the best
+margin over the runner-up. Inside a flow, its ``continue`` intent (the flow's own examples: "what this flow does")
+competes with the other intents, so that a message about this flow is not routed away; when it wins, nothing is
+chosen. An abstention leaves the reading as it was (``info["meaning"]`` notes the best
 option with ``"chosen": false``; no model call is counted: the GGUF model, if any, is then asked as before).
 
 :class:`MeaningUnderstander` is the rules plus the embedder, no GGUF model (``--understander meaning``);
@@ -21,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import ModelError
-from ..base import Parse, UnderstandingState
+from ..base import CONTINUE, Parse, UnderstandingState
 from ..rules import RulesUnderstander
 from .chooser import FLOOR, MARGIN, MeaningChooser
 from .encoder import MODEL_NAME, Encoder
@@ -38,6 +40,8 @@ def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, 
     if not options:
         return None
     choice, scored = chooser.decide(text, options)
+    if choice is not None and choice.option.kind == "intent" and choice.option.name == CONTINUE:
+        choice = None  # "what this flow does": a competitor of the other intents, but nothing to act on
     if choice is None:
         if scored.best is not None:
             reading.info["meaning"] = {
