@@ -10,7 +10,7 @@ that are right). A wrong value committed after a "yes" is the worst outcome, so 
 (:data:`fsmdial.understand.meaning.chooser.FLOOR`, :data:`~fsmdial.understand.meaning.chooser.MARGIN`) are chosen
 for precision.
 
-    python -m fsmdial_eval.meaning_sweep [--model minilm|FOLDER] [--out SCORES.json]
+    python -m fsmdial_eval.meaning_sweep [--model minilm|FOLDER] [--read message|open] [--out SCORES.json]
 """
 
 from __future__ import annotations
@@ -29,19 +29,27 @@ FLOORS = (0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 MARGINS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2)
 
 
-def score_items(model: str, items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each item's best option, its cosine and margin, whether it is the gold, and the CPU ms of the choice."""
+def score_items(model: str, items: Sequence[dict[str, Any]], *, read: str = "message") -> list[dict[str, Any]]:
+    """Each item's best option, its cosine and margin, whether it is the gold, and the CPU ms of the choice.
+
+    ``read``: what is encoded, the whole ``message`` (what the engine does) or only its ``open`` part (the words the
+    rules' reading leaves open, in order; the message when none is)."""
     from fsmdial.understand.meaning.options import intent_options, value_options
     from fsmdial.understand.meaning.understander import load_chooser
+    from fsmdial.understand.rules import RulesUnderstander
 
     chooser = load_chooser(model)
+    rules = RulesUnderstander()
     rows = []
     for item in items:
         state = understanding_state(item)
         options = value_options(state) if item["kind"] == "value" else intent_options(state)
         chooser.vectors([text for option in options for text in option.texts])  # a flow's options: at load
+        text = item["text"]
+        if read == "open":
+            text = " ".join(rules.understand(state, text).info.get("open", ())) or text
         started = time.process_time()
-        scored = chooser.scores(item["text"], options)
+        scored = chooser.scores(text, options)
         cpu_ms = 1000 * (time.process_time() - started)
         assert scored.best is not None
         rows.append(
@@ -104,9 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", default="minilm", help="the embedding model: minilm (fetched) or a folder")
     parser.add_argument("--probe", default=None, help="the probe (default: the shipped one)")
     parser.add_argument("--out", default=None, help="also write every item's scores here (JSON)")
+    parser.add_argument(
+        "--read", choices=("message", "open"), default="message", help="encode the whole message or its open part"
+    )
     args = parser.parse_args(argv)
     items = read_probe(args.probe) if args.probe else read_probe()
-    rows = score_items(args.model, items)
+    rows = score_items(args.model, items, read=args.read)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     print(format_curve(rows))
