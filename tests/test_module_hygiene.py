@@ -232,10 +232,11 @@ def test_the_command_line_lists_every_group_it_has():
     assert listed == groups
 
 
-UNDERSTAND_LAYERS = ("base", "rules", "constraint", "decoding", "model", "factory")
+UNDERSTAND_LAYERS = ("base", "rules", "constraint", "meaning", "decoding", "model", "factory")
 """The wings of fsmdial/understand/ (a subpackage, or a module directly in it), lowest first: each imports only the
-wings before it. The rules reading needs no model; what a model may say is built from what the rules read; the
-decoders compile and decode those grammars; the model understanders put the three together; the factory picks one."""
+wings before it. The rules reading needs no model; what a model may say is built from what the rules read; meaning
+without words (a small embedding model) adds to the rules' reading; the decoders compile and decode those grammars;
+the model understanders put them together; the factory picks one."""
 UNDERSTAND_APART: frozenset[str] = frozenset()
 """Modules directly in fsmdial/understand/ that sit in no layer: they import nothing of fsmdial.understand, and
 nothing in a layer imports them (none since the test model's builder moved to fsmdial.testing)."""

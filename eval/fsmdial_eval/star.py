@@ -203,15 +203,20 @@ from .star_kb import KnowledgeBase, shape_result  # noqa: E402
 
 
 def make_inner_understander(kind: str, model: str | None = None) -> Any:
-    """The understander behind the oracle or a plain run: the rules, or the GGUF model for ``gguf``."""
+    """The understander behind the oracle or a plain run: the rules, or the GGUF model for ``gguf``; the rules and
+    the embedding model for ``meaning`` (``$FSMDIAL_MEANING`` adds it to ``gguf`` too)."""
     from fsmdial.understand.factory import make_understander
     from fsmdial.understand.rules import RulesUnderstander
 
+    meaning = os.environ.get("FSMDIAL_MEANING") or None
+    if kind == "meaning":
+        return make_understander("meaning", meaning=meaning)
     if kind != "gguf":
         return RulesUnderstander()
     threads = int(os.environ.get("FSMDIAL_THREADS", "1"))  # one thread: llama.cpp's spinning threads thrash 2 cores
     try:
-        return make_understander("gguf", model, n_threads=threads, fast_path=os.environ.get("FSMDIAL_FAST_PATH") != "0")
+        fast_path = os.environ.get("FSMDIAL_FAST_PATH") != "0"
+        return make_understander("gguf", model, n_threads=threads, fast_path=fast_path, meaning=meaning)
     except ImportError as exc:
         raise ValueError(f"the GGUF understander is not available: {exc}") from None
 

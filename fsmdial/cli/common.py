@@ -53,7 +53,7 @@ def add_format(parser: argparse.ArgumentParser) -> None:
 def add_conversation_options(parser: argparse.ArgumentParser) -> None:
     """The flows, their format, tools and understanding options that ``chat`` and ``serve`` share."""
     from ..understand.decoding.backends import BACKENDS, DEFAULT_BACKEND
-    from ..understand.factory import add_model_server_argument
+    from ..understand.factory import add_meaning_argument, add_model_server_argument
 
     parser.add_argument("flows", nargs="+", metavar="FLOW")
     add_format(parser)
@@ -65,6 +65,7 @@ def add_conversation_options(parser: argparse.ArgumentParser) -> None:
         "--backend", choices=BACKENDS, default=None, help=f"constrained-decoding backend (default: {DEFAULT_BACKEND})"
     )
     add_model_server_argument(parser)
+    add_meaning_argument(parser)
 
 
 def load(path: str, fmt: Any) -> Any:
@@ -154,4 +155,5 @@ def understander_of(args: argparse.Namespace) -> Any:
     from ..understand.factory import make_understander, model_of, server_options
 
     model = model_of(getattr(args, "model", None), getattr(args, "model_server", None))
-    return make_understander("auto", model, backend=args.backend, **server_options(args))
+    meaning = getattr(args, "meaning", None)
+    return make_understander("auto", model, backend=args.backend, meaning=meaning, **server_options(args))

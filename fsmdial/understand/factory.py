@@ -11,15 +11,28 @@ from ..errors import ModelError
 if TYPE_CHECKING:
     from .base import Understander
 
-UnderstanderKind = Literal["auto", "rules", "gguf"]
+UnderstanderKind = Literal["auto", "rules", "gguf", "meaning"]
+UNDERSTANDERS = ("rules", "gguf", "meaning")
+"""The choices of ``--understander``."""
 
 
-def make_understander(kind: UnderstanderKind, model: str | None = None, **options: Any) -> Understander | None:
+def make_understander(
+    kind: UnderstanderKind, model: str | None = None, *, meaning: str | None = None, **options: Any
+) -> Understander | None:
     """``None`` for the rules understander (every ``Dialogue``'s and ``Assistant``'s default), else a GGUF model.
 
-    * ``"rules"``: None;
+    * ``"rules"``: None (with ``meaning``: the rules and the embedder);
     * ``"gguf"``: the GGUF model at ``model`` (:class:`ValueError` without one);
-    * ``"auto"``: the GGUF model at ``model``, else at ``$FSMDIAL_MODEL``; None when neither names one.
+    * ``"auto"``: the GGUF model at ``model``, else at ``$FSMDIAL_MODEL``; None when neither names one (with
+      ``meaning``: the rules and the embedder);
+    * ``"meaning"``: the rules and the small embedding model ``meaning`` (default ``minilm``), no GGUF model
+      (:class:`~fsmdial.understand.meaning.understander.MeaningUnderstander`).
+
+    ``meaning`` (``--meaning minilm``, or a folder of the model's files) adds meaning without words by the
+    embedding model to a GGUF or server understander: tried before the model call, where the rules read nothing
+    for the asked categorical slot or no intent (:mod:`fsmdial.understand.meaning`). It is off unless asked
+    for, even when the model is fetched: what an understander reads should not depend on which files happen to
+    be on the disk. A missing or broken model is a :class:`~fsmdial.errors.ModelError` saying how to fetch it.
 
     A ``model`` of the form ``server+http://HOST:PORT`` is a llama-server's native API
     (:class:`~fsmdial.understand.model.server.ServerUnderstander`), local or not: the same turn, decoded there.
@@ -34,6 +47,23 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     ``fast_path``...); a server takes :data:`SERVER_OPTIONS` (the decoding options are the server's), and
     the transport's options given for a GGUF file are a :class:`ValueError`. Nothing is loaded for the rules.
     """
+    rules_only = kind == "rules" or kind == "auto" and not (model or os.environ.get("FSMDIAL_MODEL"))
+    if kind == "meaning" or meaning and rules_only:
+        from .meaning.understander import MeaningUnderstander
+
+        return MeaningUnderstander(meaning or "minilm")
+    found = _model_understander(kind, model, **options)
+    if found is not None and meaning:
+        from .meaning.understander import load_chooser
+        from .model.understander import ModelUnderstander
+
+        assert isinstance(found, ModelUnderstander)
+        found.meaning = load_chooser(meaning)
+    return found
+
+
+def _model_understander(kind: UnderstanderKind, model: str | None = None, **options: Any) -> Understander | None:
+    """:func:`make_understander` without ``meaning``."""
     if kind == "auto":
         model = model or os.environ.get("FSMDIAL_MODEL")
         if not model:
@@ -41,7 +71,7 @@ def make_understander(kind: UnderstanderKind, model: str | None = None, **option
     elif kind == "rules":
         return None
     elif kind != "gguf":
-        raise ValueError(f"unknown understander {kind!r} (choose one of: auto, rules, gguf)")
+        raise ValueError(f"unknown understander {kind!r} (choose one of: auto, {', '.join(UNDERSTANDERS)})")
     elif not model:
         raise ValueError("--understander gguf needs --model PATH")
     taken = {key: options[key] for key in SERVER_OPTIONS if key in options}
@@ -84,8 +114,9 @@ def model_of(model: str | None, model_server: str | None) -> str | None:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a command that scores the rules or a GGUF model (``eval messy``, ``eval conversations``)."""
-    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--understander", choices=UNDERSTANDERS, default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
+    add_meaning_argument(parser)
     add_model_server_argument(parser)
     parser.add_argument("--backend", default=None, help="constrained-decoding backend for --understander gguf")
     parser.add_argument(
@@ -104,6 +135,18 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--margin", type=float, default=None, help="gguf --choose score: how much the message must raise an option"
+    )
+
+
+def add_meaning_argument(parser: argparse.ArgumentParser) -> None:
+    """``--meaning minilm``: meaning without words by a small embedding model (``--understander meaning`` too)."""
+    parser.add_argument(
+        "--meaning",
+        metavar="MODEL",
+        default=None,
+        help="a small embedding model choosing values, intents and flows the message words differently, where "
+        "the rules read none: minilm (fetched by 'fsmdial models fetch minilm') or a folder of its files; with "
+        "--understander meaning it is the rules and this model alone (default minilm)",
     )
 
 
@@ -156,7 +199,11 @@ def understander_from_arguments(args: argparse.Namespace) -> Understander | None
     """The understander :func:`add_model_arguments`' options name (None for the rules)."""
     model = model_of(args.model, args.model_server)
     kind: UnderstanderKind = "gguf" if args.model_server else args.understander
+    meaning = getattr(args, "meaning", None)
+    if kind == "meaning":
+        return make_understander("meaning", meaning=meaning)
     options: dict[str, Any] = {"backend": args.backend, "n_threads": args.threads, "fast_path": not args.no_fast_path}
+    options["meaning"] = meaning
     if getattr(args, "choose", "json") != "json":
         if args.model_server:  # a server decodes under a grammar: it cannot score options
             raise ModelError("--choose score needs a local GGUF model (--model), not a model server")

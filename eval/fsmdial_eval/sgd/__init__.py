@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "DIR/train/schema.json (default: $FSMDIAL_SGD or ../shared/data/sgd)",
     )
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
-    parser.add_argument("--understander", choices=("rules", "gguf"), default="rules")
+    parser.add_argument("--understander", choices=("rules", "gguf", "meaning"), default="rules")
     parser.add_argument("--model", metavar="PATH", help="GGUF model for --understander gguf")
     parser.add_argument("--sample", type=int, metavar="N", help="a seeded random sample of N dialogues (see --seed)")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample and of the sample of misses")

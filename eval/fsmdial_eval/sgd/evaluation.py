@@ -16,7 +16,7 @@ from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 from .metrics import AGA, ALL, INTENT, JGA, REQUESTED_F1, SEEN, UNSEEN, Collections, frame_metrics
 from .tracking import Service, Tracked, build_services, read_dialogues, track_dialogue
 
-UNDERSTANDERS = ("rules", "gguf")
+UNDERSTANDERS = ("rules", "gguf", "meaning")
 MISSES_KEPT = 60
 OFFICIAL = "official: fsmdial's own state, carried from its own earlier turns; the gold state is never an input"
 TEACHER_FORCED = (

@@ -36,6 +36,12 @@ Per turn:
    :func:`~fsmdial.understand.constraint.grammar_start.split_start`) is written at the end of the
    prompt and the rest decoded under the grammar of the rest.
 
+With a :attr:`~ModelUnderstander.meaning` chooser (``--meaning minilm``: a small embedding model,
+:mod:`fsmdial.understand.meaning`), step 3 starts with it: where the rules read nothing for the asked categorical
+slot, or no intent at a state that takes one, and words are open, its pick stands like a reading of the rules and
+closes the turn (``path="meaning"``, the turn's one model call: no GGUF call); when it abstains the model is asked
+as before.
+
 So the model path never reads less than the rules alone: it differs from
 them only where the rules read nothing, and there only by grounded values
 (:func:`merge`).
@@ -59,6 +65,8 @@ from ..base import Parse, UnderstandingState
 from ..constraint.grammar_start import only_output
 from ..constraint.grounding import is_typed
 from ..constraint.schema import TurnSchema, standing, turn_schema
+from ..meaning.chooser import MeaningChooser
+from ..meaning.understander import with_meaning
 from ..rules import RulesUnderstander
 from ..rules.coverage import open_words
 from .prompt import PromptBuilder
@@ -80,6 +88,9 @@ class ModelUnderstander(ABC):
     chooses_without_words: bool = False
     """Offer the model values and intents the message has no words for (all the asked categorical slot's values,
     the state's intents) when words are open: only for a chooser that can abstain (``--choose score``)."""
+    meaning: MeaningChooser | None = None
+    """Meaning without words by a small embedding model, tried before the model call (see the module docstring);
+    set by :func:`~fsmdial.understand.factory.make_understander`'s ``meaning``. None: not tried."""
 
     def __init__(self, *, fast_path: bool = True, rules_first: bool = True):
         self.rules = RulesUnderstander() if fast_path else None
@@ -104,6 +115,10 @@ class ModelUnderstander(ABC):
                 settled.path, settled.model_calls = "fast", 0
                 return settled
         certain = self.certain(state, text, history, now)
+        if self.meaning is not None and self.grounding is not None:
+            chosen = with_meaning(self.meaning, state, text, certain)
+            if chosen is not None:  # it stands like the rules' reading and accounts for the open part: no model call
+                return chosen
         left = certain.info.get("open", ())
         try:
             schema = turn_schema(

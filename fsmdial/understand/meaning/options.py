@@ -1,0 +1,89 @@
+"""The options of a turn's meaning without words, and when a turn is offered them.
+
+A state offers meaning without words in two places (issue 36 item 3), only where the rules read nothing for it and
+words of the message are open (:mod:`fsmdial.understand.rules.coverage`):
+
+* **the asked categorical slot**, when the rules read no value for it: its values, each said by its texts: the
+  value itself, the synonyms the slot's description lists, and "<what the slot is>: <value>" (the description
+  before its list of synonyms, else the slot's label);
+* **the state's intents**, when nothing is asked, no confirmation is pending and the rules read no intent nor
+  value: each intent with examples (an :class:`~fsmdial.Assistant`'s flows are its router's intents, said by
+  each flow's examples or description), goodbye and decline aside (an act, read by the rules).
+
+Never at a confirmation: a choice is no yes, no and no change. And only when a word of the open part has letters and
+is no number word: a bare "12" at a frequency question is a value said for another question (or a slip), not a
+meaning to guess ("monthly", chosen once by cosine before this rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ...flow import SlotType
+from ...language import WORD_NUMBERS, fold, read_acts
+from ...language.choices import described_synonyms
+from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing the message may mean: a value of ``slot``, or an intent; said by ``texts``."""
+
+    kind: Literal["value", "intent"]
+    name: str
+    texts: tuple[str, ...]
+    slot: str | None = None
+
+
+_SYNONYM_LIST = re.compile(r"\s*\(.*$", re.S)
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def has_words(open_part: list[str] | tuple[str, ...]) -> bool:
+    """Does the open part hold a word with letters that is no number word ("electric", not "12" nor "twelve")?"""
+    return any(_LETTER.search(word) and fold(word) not in WORD_NUMBERS for word in open_part)
+
+
+def slot_subject(description: str, label: str) -> str:
+    """What a slot is, in words: its description before any list of synonyms in brackets, else its label."""
+    head = _SYNONYM_LIST.sub("", description).strip().rstrip(".:")
+    return head or label
+
+
+def value_options(state: UnderstandingState) -> tuple[Option, ...]:
+    """The asked categorical slot's values as options (none when the slot asked is not categorical)."""
+    slot = state.slot(state.asked) if state.asked else None
+    if slot is None or slot.type is not SlotType.categorical or not slot.values:
+        return ()
+    values = tuple(slot.values)
+    synonyms = dict(described_synonyms(values, slot.description))
+    subject = slot_subject(slot.description, slot.label or slot.name.replace("_", " "))
+    texts = {value: (value, *synonyms.get(value, ()), f"{subject}: {value}") for value in values}
+    return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
+
+
+def intent_options(state: UnderstandingState) -> tuple[Option, ...]:
+    """The state's intents with examples as options (goodbye and decline are acts the rules read)."""
+    return tuple(
+        Option("intent", intent.name, tuple(dict.fromkeys(intent.examples)))
+        for intent in state.intents
+        if intent.name not in (GOODBYE, DECLINE) and intent.examples
+    )
+
+
+def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[Option, ...]:
+    """What ``text`` may be choosing among at ``state``, given the rules' ``reading`` of it (with its open part in
+    ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
+    if not has_words(reading.info.get("open", ())) or state.confirm is not None or reading.answer is not None:
+        return ()
+    if reading.intent is not None or reading.choice is not None or reading.negated:
+        return ()
+    if read_acts(text).holds_no_value:  # a greeting, a question, a don't-know: no value and no task
+        return ()
+    if state.asked is not None:
+        return () if state.asked in reading.slots else value_options(state)
+    if reading.slots:
+        return ()
+    return intent_options(state)
