@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Protocol
 
 from .actions import Actions
 from .errors import FsmdialError, MissingPredicateError, TurnError, UnderstandingError
-from .flow import CallCondition, ExternalActionNode, iter_conditions
+from .flow import CallCondition, ExternalActionNode, Slot, iter_conditions
 from .machine import FlowMachine
 from .restoring import read_session
 from .session import SNAPSHOT_VERSION, SessionState, encode_snapshot
@@ -123,7 +123,6 @@ class Dialogue:
         self.tables = tables_of(self.flow_class)
         self.flow = self.tables.flow
         self.understander: Understander = understander or self.default_understander()
-        self._rules: Understander | None = None  # made when a routed turn must read without the model
         self.clock: Clock = clock or dt.datetime.now
         self.max_input_chars = max_input_chars
         self.actions = Actions(self.tables, ToolRegistry.of(tools), stand_in_tools=stand_in_tools)
@@ -180,15 +179,7 @@ class Dialogue:
     def adopt_slots(self, values: Mapping[str, Any]) -> list[str]:
         """Take values another flow collected for slots of the same name that this one has not filled
         (coerced to this flow's types; values it would reject are left out). Returns the names taken."""
-        now = self.clock()
-        taken = []
-        for name, value in values.items():
-            slot = self.tables.slots.get(name)
-            if slot is not None and name not in self.session.slots:
-                with suppress(InvalidValue):
-                    self.session.slots[name] = coerce(slot, value, now)
-                    taken.append(name)
-        return taken
+        return _adopt(self.tables.slots, self.session.slots, values, self.clock())
 
     # ------------------------------------------------------------ turns
     def start(self) -> TurnResult:
@@ -197,16 +188,13 @@ class Dialogue:
 
     def turn(self, text: str, *, routed: bool = False, routing: Parse | None = None) -> TurnResult:
         """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure. ``routed``: the text
-        is what made an Assistant open this flow, so an empty parse is not out of scope. ``routing``: the parse that
-        chose this flow for the text (an Assistant's); its model calls are this turn's, and when it made one, the
-        flow reads the text with the rules (one model call per turn at most)."""
+        is what made an Assistant open this flow (an empty parse is not out of scope); ``routing``: the parse that
+        chose it, whose model call is this turn's one (see :func:`_reader`)."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        return self._run(text, routed=routed or routing is not None, routing=routing)
+        return self._run(text, routing=routing or (Parse(path="rules") if routed else None))
 
-    def _run(
-        self, text: str, *, opening: bool = False, routed: bool = False, routing: Parse | None = None
-    ) -> TurnResult:
+    def _run(self, text: str, *, opening: bool = False, routing: Parse | None = None) -> TurnResult:
         with self.transaction():
             session = self.session
             session.turns += 1
@@ -219,7 +207,7 @@ class Dialogue:
                     turn, Parse(path="start"), "", None, routes=self.routes, routed=False, now=self.clock()
                 )
             else:
-                result = self._understand_and_respond(turn, routed, routing)
+                result = self._understand_and_respond(turn, routing)
             trace.timings["total"] = time.perf_counter() - started
             if self.store is not None:  # saved before turn() returns; a store failure rolls the turn back
                 self.store.save_turn(self.session_id, session.turns, self.snapshot(), trace.to_dict(timings=True))
@@ -237,7 +225,7 @@ class Dialogue:
 
         return AllOrNothing(put_back)
 
-    def _understand_and_respond(self, turn: TurnContext, routed: bool, routing: Parse | None = None) -> TurnResult:
+    def _understand_and_respond(self, turn: TurnContext, routing: Parse | None) -> TurnResult:
         trace, session = turn.trace, turn.session
         text, note = clean_input(trace.text, self.max_input_chars)
         trace.text = text  # the cut, cleaned text is what the trace and the store keep, too
@@ -246,24 +234,14 @@ class Dialogue:
         started = time.perf_counter()
         now = self.clock()  # one reading per turn: "tomorrow" means the same day to the understander and to coerce
         spent = routing.model_calls if routing is not None else 0
-        # The model was asked already this turn (to choose the flow): the flow reads the text with the rules.
-        understander = self._rules_understander() if spent else self.understander
-        parse = checked_parse(understander, state, text, history=session.history, now=now)
+        parse = checked_parse(_reader(self.understander, spent), state, text, history=session.history, now=now)
         trace.timings["understand"] = time.perf_counter() - started
         trace.parse, trace.path, trace.model_calls = parse.to_dict(), parse.path, parse.model_calls + spent
         if routing is not None:
-            trace.notes.append(f"routed here by the {routing.path or 'rules'} reading ({spent} model call(s))")
+            trace.notes.append(f"routed here by the {routing.path} reading ({spent} model call(s))")
         trace.understanding = dict(parse.info)
         session.history.append(("user", text))
-        return respond(turn, parse, text, state, routes=self.routes, routed=routed, now=now)
-
-    def _rules_understander(self) -> Understander:
-        """The rules alone: this dialogue's understander when it is the rules, else one made for the purpose."""
-        if isinstance(self.understander, RulesUnderstander):
-            return self.understander
-        if self._rules is None:
-            self._rules = RulesUnderstander()
-        return self._rules
+        return respond(turn, parse, text, state, routes=self.routes, routed=routing is not None, now=now)
 
     # ------------------------------------------------------- persistence
     def snapshot(self) -> bytes:
@@ -296,6 +274,27 @@ _SPACED = frozenset(("Cc", "Cs", "Zl", "Zp"))
 _DROPPED = frozenset(("Cf",))
 """Format characters (bidi overrides such as U+202E, zero-width spaces and joiners, BOM) are taken out: they
 are invisible, and could make a reply read one way on screen and another way to the engine."""
+
+
+def _adopt(slots: Mapping[str, Slot], held: dict[str, Any], values: Mapping[str, Any], now: dt.datetime) -> list[str]:
+    """Put ``values`` of the ``slots`` not ``held`` yet into ``held``, coerced (see :meth:`Dialogue.adopt_slots`)."""
+    taken = []
+    for name, value in values.items():
+        slot = slots.get(name)
+        if slot is not None and name not in held:
+            with suppress(InvalidValue):
+                held[name] = coerce(slot, value, now)
+                taken.append(name)
+    return taken
+
+
+def _reader(understander: Understander, spent: int) -> Understander:
+    """Who reads a turn: ``understander``, or, when this turn's model call was spent already (an Assistant's model
+    chose the flow), the rules alone (a model understander's own grounding rules, else new ones)."""
+    if not spent or isinstance(understander, RulesUnderstander):
+        return understander
+    own = getattr(understander, "grounding", None)
+    return own if isinstance(own, RulesUnderstander) else RulesUnderstander()
 
 
 def clean_input(text: str, max_chars: int = MAX_INPUT_CHARS) -> tuple[str, str | None]:

@@ -33,6 +33,7 @@ from ...flow import Slot, SlotType
 from ...language.names import MAX_NAME_WORDS, is_name
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS, contact_spans
+from ..rules.forms import naming_words
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -317,3 +318,15 @@ def mentioned(words: str, text: str) -> bool:
 def _stem4(word: str) -> str:
     word = word.casefold()
     return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:4]
+
+
+def named_beside(slot: Slot, text: str, span: str) -> bool:
+    """Is the number ``span`` said beside a word naming ``slot``: up to three words before it or two after ("5
+    locks", "locks: 5", "two of the locks"), the window in which the rules read a number for a slot not asked? In
+    "a 5 lever mortice lock" the 5 counts levers, not locks (SmolLM2 and Qwen took it for the number of locks)."""
+    at = text.casefold().find(span.casefold())
+    if at < 0:
+        return False
+    before = re.findall(r"[a-z]+", text[:at].casefold())[-3:]
+    after = re.findall(r"[a-z]+", text[at + len(span) :].casefold())[:2]
+    return bool(naming_words(slot) & {*before, *after})

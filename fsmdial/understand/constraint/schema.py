@@ -48,7 +48,6 @@ from ...language import read_acts, split_negated, without_questions
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
-from ..rules.forms import naming_words
 from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
@@ -69,6 +68,7 @@ from .grounding import (
     is_typed,
     mentioned,
     message,
+    named_beside,
     span_rules_for,
     text_span_ok,
     typed_candidates,
@@ -383,18 +383,6 @@ def cue(slot: Slot, text: str) -> int:
     """How many words of the slot's name or label the message says ("my PIN is ...")."""
     words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
     return len(words & _stems(words_of(text)))
-
-
-def named_beside(slot: Slot, text: str, span: str) -> bool:
-    """Is the number ``span`` said beside a word naming ``slot``: up to three words before it or two after ("5
-    locks", "locks: 5", "two of the locks"), the window in which the rules read a number for a slot not asked? In
-    "a 5 lever mortice lock" the 5 counts levers, not locks (SmolLM2 and Qwen took it for the number of locks)."""
-    at = text.casefold().find(span.casefold())
-    if at < 0:
-        return False
-    before = re.findall(r"[a-z]+", text[:at].casefold())[-3:]
-    after = re.findall(r"[a-z]+", text[at + len(span) :].casefold())[:2]
-    return bool(naming_words(slot) & {*before, *after})
 
 
 def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> set[str]:
