@@ -267,3 +267,20 @@ def test_a_past_moment_still_answers_the_date_asked():
     dialogue.turn("lockout")
     dialogue.turn("yesterday")  # asked for the date: it is the answer (this flow sets no earliest date)
     assert dialogue.slots["visit_day"] == "2026-12-06"
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("one without a clutch please", "automatic"),
+        ("without gears if you can", "automatic"),
+        ("with a clutch", "manual"),
+        ("one without a clutch please, I find the gears too much", None),  # both named: no value, asked again
+    ],
+)
+def test_without_x_names_the_value_described_as_no_x(said, value):
+    from fsmdial.understand.rules.categories import alias_patterns, found_value
+
+    values = ("manual", "automatic")
+    described = "Manual or automatic car (manual: gears, stick, with a clutch; automatic: auto, no gears, no clutch)"
+    assert found_value(values, said, alias_patterns(values, described)) == value

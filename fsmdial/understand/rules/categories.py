@@ -48,6 +48,11 @@ def short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], .
     return tuple(out)
 
 
+_WITHOUT = re.compile(r"(?<![^\W_])without(?:\s+(?:a|an|any|the))?(?![^\W_])", re.I)
+""""without a clutch" says what "no clutch" says: a value described as "no X" is named by it, and the value described
+as "with X" is not (it was: "one without a clutch please" booked a manual car)."""
+
+
 def found_value(
     values: Sequence[str],
     text: str,
@@ -64,7 +69,7 @@ def found_value(
     The patterns are of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans
     are of it).
     """
-    text = fold(text)
+    text = _WITHOUT.sub(lambda said: "no".ljust(len(said.group())), fold(text))  # same length: spans stay put
     hits = [(value, found) for value in values if (found := value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
     if not hits:
