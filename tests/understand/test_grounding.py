@@ -282,3 +282,16 @@ def test_a_number_for_a_slot_not_asked_is_offered_only_beside_the_words_naming_t
     for said in ("an extra lock, 2 locks in fact", "the locks: 2 of them, on the back door"):
         schema = turn_schema(state, said, NOW, settled=settled, open_part=("2",))
         assert schema.values.get("locks") == {"2": 2}, said
+
+
+def test_a_change_the_rules_read_is_not_offered_to_the_model_again():
+    """ "sorry I said indoor but it's actually the terrace": the rules read the change (``info["change"]``); offered
+    the slot, SmolLM2 chose the old value named in the message and the held one was booked (heldout_r4 h4-15)."""
+    held = {"name": "Jane Doe", "party_size": 4, "date": "2026-11-24", "time": "19:00", "seating": "indoor"}
+    state = booking_state("confirm_booking", None, held, confirm=True)
+    said = "sorry I said indoor but it's actually the terrace"
+    open_part = ("said", "indoor", "terrace")
+    old_value = '{"intent":"none","answer":"change","slots":{"seating":"indoor"}}'
+    assert fits(turn_schema(state, said, NOW, settled=Parse(path="rules"), open_part=open_part), old_value)
+    settled = Parse(path="rules", info={"change": {"new": {"seating": "terrace"}, "old": {}, "named": ["seating"]}})
+    assert not fits(turn_schema(state, said, NOW, settled=settled, open_part=open_part), old_value)

@@ -270,12 +270,15 @@ def test_the_fast_path_answers_only_when_its_reading_leaves_nothing_open(monkeyp
 def test_the_value_a_message_replaces_is_no_candidate():
     frequency = Slot(name="frequency", type="categorical", values=["weekly", "fortnightly", "monthly"])
     state = UnderstandingState(flow="cleaning", node="ask", intents=(), slots=(frequency,), asked="hours")
-    _, schema = schema_for(state, "3 hours. actually, can we do fortnightly instead of monthly?")
-    assert schema.categorical["frequency"] == ("fortnightly",)  # SmolLM2 chose "monthly" when offered both
+    settled, schema = schema_for(state, "3 hours. actually, can we do fortnightly instead of monthly?")
+    assert "monthly" not in schema.categorical.get("frequency", ())  # SmolLM2 chose "monthly" when offered both
+    # The rules read the change themselves: it stands, and the slot is not the model's to fill again.
+    assert settled.info["change"]["new"] == {"frequency": "fortnightly"} and "frequency" not in schema.categorical
     service = Slot(name="service", type="categorical", values=["MOT", "repair"])
     state = UnderstandingState(flow="garage", node="ask", intents=(), slots=(service,), asked="service")
-    _, schema = schema_for(state, "actually, forget the MOT. Can you book it in for a repair?")
-    assert schema.categorical["service"] == ("repair",)
+    settled, schema = schema_for(state, "actually, forget the MOT. Can you book it in for a repair?")
+    assert "MOT" not in schema.categorical.get("service", ())
+    assert settled.info["change"]["new"] == {"service": "repair"} and "service" not in schema.categorical
 
 
 def test_a_turn_with_nothing_open_calls_no_model():

@@ -522,12 +522,17 @@ def turn_schema(
         affirmed = without_questions(affirmed)
     widen = bool(open_part) and rules_ran
     # A change at a confirmation: the rules read none, and the message holds a value they did not read.
-    changing = widen and state.confirm is not None and not settled.slots and settled.answer != "yes"
+    # A change the rules read for one slot ("sorry I said upvc but it's actually composite") stands as a value they
+    # read: that slot is not offered (SmolLM2 chose the old "uPVC" named in it, and the held value was booked). A
+    # value several held slots could take ("make that 5": people or 5 pm) is still the model's to place.
+    new = (settled.info.get("change") or {}).get("new") or {}
+    changed = new if len(new) == 1 else {}
+    changing = widen and state.confirm is not None and not settled.slots and not changed and settled.answer != "yes"
     still_open = words_of(*open_part)
     # The value a message names as the one it replaces: "11 instead of 8", "forget the MOT" (the held one).
     replaced = words_of(*_REPLACED.findall(text)) - FUNCTION_WORDS
     for slot in state.slots:
-        if slot.name in settled.slots:
+        if slot.name in settled.slots or slot.name in changed:
             continue
         kind = slot.type
         asked = slot.name in (state.asked, state.confirm_slot)
