@@ -76,6 +76,8 @@ BYE = phrase_pattern(
     "have a good day",
     "have a great day",
 )
+WORKS_FOR_ME = ("that works", "that would work", "that will work", "that'd work", "that'll work", "works for me")
+"""Words that say a proposal fits: a yes to a question, an appraisal of what was shown (:mod:`.statements`)."""
 AFFIRM = phrase_pattern(
     "yes",
     "ye",
@@ -135,12 +137,7 @@ AFFIRM = phrase_pattern(
     "agreed",
     "indeed",
     "true",
-    "that works",
-    "that would work",
-    "that will work",
-    "that'd work",
-    "that'll work",
-    "works for me",
+    *WORKS_FOR_ME,
     "all good",
     "lovely",
     "excellent",

@@ -111,8 +111,9 @@ _SPOKEN = re.compile(
     re.I,
 )
 _SPOKEN_JOINS = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+|\s+", re.I)
-_NOT_LOCAL = frozenset("i am is are me we be was were and or it he she they you".split())
-"""Words before "at" that are no one's address ("I am at home dot com")."""
+_NOT_LOCAL = frozenset("i am is are me we be was were and or it he she they you dot underscore dash hyphen at".split())
+"""Words before "at" that are no one's address ("I am at home dot com"), nor the words that join its parts (a
+self-correction cut inside "john sorry dot sorry at gmail dot com" left "dot at gmail dot com": dot@gmail.com)."""
 _LEADS = frozenset(
     "is it's its it was be is: email e-mail mail address me to at on via under use try reach contact send write "
     "that's thats yes yeah yep sure ok okay so and or um uh er erm hi hello please now actually sorry oh well then "

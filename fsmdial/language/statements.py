@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .acts import AFFIRM, DENY, DONT_KNOW, FILLER, GREETINGS, THANKS, phrase_pattern, read_acts
+from .acts import AFFIRM, DENY, DONT_KNOW, FILLER, GREETINGS, THANKS, WORKS_FOR_ME, phrase_pattern, read_acts
 from .addresses import RULED_OUT_AFTER
 from .clauses import clauses
 from .phrases import DECLINE_PATTERN
@@ -61,12 +61,7 @@ APPRAISAL = phrase_pattern(
     "all good",
     "all fine",
     "all looks good",
-    "that works",
-    "that would work",
-    "that will work",
-    "that'd work",
-    "that'll work",
-    "works for me",
+    *WORKS_FOR_ME,
 )
 """Words that judge what was just said or shown ("that sounds good", "that'd be perfect") rather than answer a
 question with a yes."""

@@ -125,7 +125,7 @@ def test_a_phone_number_with_digits_missing_or_more_said_is_never_another_number
 # ------------------------------------------------------------------ emails
 
 _NOT_NAMES = "at dot dash hyphen underscore oh i am is are me we be was were and or it he she they you".split()
-_NOT_NAMES += "wait ok okay ah actually hold hang".split()  # second thoughts: "..., wait, it's ..." (acts.py)
+_NOT_NAMES += "wait ok okay ah actually hold hang sorry oops scratch".split()  # second thoughts: "..., wait, it's ..."
 # An address read out whose first word is a refusal ("nope at gmail dot com") is read as that act and stores nothing
 # (safe, not a wrong value; a known gap). Typed whole, it is an address (test below).
 _NOT_NAMES += "no nope nah not never negative wrong incorrect cancel stop".split()
