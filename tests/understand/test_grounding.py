@@ -295,3 +295,19 @@ def test_a_change_the_rules_read_is_not_offered_to_the_model_again():
     assert fits(turn_schema(state, said, NOW, settled=Parse(path="rules"), open_part=open_part), old_value)
     settled = Parse(path="rules", info={"change": {"new": {"seating": "terrace"}, "old": {}, "named": ["seating"]}})
     assert not fits(turn_schema(state, said, NOW, settled=settled, open_part=open_part), old_value)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "said"),
+    [
+        ("lockout", "composite, and there's just the one lock", False),  # a word's start alone names nothing
+        ("lock change", "I want the locks changed", True),  # stems
+        ("regular clean", "a regular cleaning", True),
+        ("full service", "a full servcie please", True),  # a typo: four letters, two more or fewer
+        ("dog", "two dogs", True),
+    ],
+)
+def test_a_value_is_mentioned_by_its_words_stems_or_typos_never_by_a_words_start(value, text, said):
+    from fsmdial.understand.constraint.grounding import mentioned
+
+    assert mentioned(value, text) is said

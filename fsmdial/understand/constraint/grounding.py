@@ -308,16 +308,30 @@ def words_of(*texts: str) -> frozenset[str]:
 
 
 def mentioned(words: str, text: str) -> bool:
-    """Are all the words of ``words`` in ``text`` (each at least by its first four letters, a plural as its
-    singular: "dogs" mentions "dog")?"""
-    said = {_stem4(w) for w in WORD.findall(text)}
-    wanted = [_stem4(w) for w in WORD.findall(words)]
-    return bool(wanted) and all(w in said for w in wanted)
+    """Are all the words of ``words`` in ``text``, each as itself, by its stem ("dogs" mentions "dog", "cleaning"
+    "clean"), or by its first four letters with at most two letters more or fewer (a typo: "servcie" mentions
+    "service")? Never a word's start alone: "locks" does not mention "lockout" (SmolLM2 took it for the job)."""
+    said = [_plain(w) for w in WORD.findall(text)]
+    wanted = [_plain(w) for w in WORD.findall(words)]
+    return bool(wanted) and all(any(_same_word(w, s) for s in said) for w in wanted)
 
 
-def _stem4(word: str) -> str:
+_SUFFIXES = ("ing", "ed", "es", "s", "al")
+
+
+def _plain(word: str) -> str:
     word = word.casefold()
-    return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:4]
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _stem(word: str) -> str:
+    return next((word[: -len(end)] for end in _SUFFIXES if word.endswith(end) and len(word) - len(end) >= 3), word)
+
+
+def _same_word(wanted: str, said: str) -> bool:
+    if wanted == said or _stem(wanted) == _stem(said):
+        return True
+    return len(wanted) >= 4 and wanted[:4] == said[:4] and abs(len(wanted) - len(said)) <= 2
 
 
 def named_beside(slot: Slot, text: str, span: str) -> bool:
