@@ -184,7 +184,7 @@ class RequestStep(NodeHandler):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
         session.asked = slot.name
-        if asked_which(turn):
+        if asked_which(turn) or _refused_asking(turn, slot.name):
             return PAUSE  # "Do you mean Saturday 28 November or Saturday 5 December?" is this turn's question
         question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
@@ -271,6 +271,14 @@ def asked_which(turn: TurnContext) -> bool:
     """Did this turn end on a value's clarifying question ("7 in the morning or in the evening?", "Is that 5 people
     or 5 nights?": two readings fit, :func:`fsmdial.turn.update_slots`)? It is the turn's one question."""
     return bool(turn.acts) and turn.acts[-1].kind == "invalid" and turn.acts[-1].name.startswith("which_")
+
+
+def _refused_asking(turn: TurnContext, name: str) -> bool:
+    """Did this turn's last words refuse a value of slot ``name`` with a question of their own (a flow's ``invalid``
+    text such as "We book visits Monday to Saturday. Which day suits you?")? It is the turn's question: the slot's
+    own question is not asked after it."""
+    last = turn.acts[-1] if turn.acts else None
+    return last is not None and last.kind == "invalid" and last.slot == name and last.text.rstrip().endswith("?")
 
 
 class InformStep(NodeHandler):

@@ -610,7 +610,7 @@ def test_the_tiny_model_drives_a_benchmarked_conversation(pytester: pytest.Pytes
             dialogue = fsmdial_dialogue("coffee.json", tools={"brew": lambda drink, cups: {"ticket": 1}})
             # The tiny model's weights are random: time the plumbing, do not check its replies.
             results = fsmdial_bench.conversation(
-                dialogue, [None, "two cups, a lattissimo please", "tomorrow", "yes"], check=False, rounds=2
+                dialogue, [None, "two cups, a lattino please", "tomorrow", "yes"], check=False, rounds=2
             )
             assert len(results) == 4 and type(dialogue.understander).__name__ == "GGUFUnderstander"
         """
@@ -620,8 +620,8 @@ def test_the_tiny_model_drives_a_benchmarked_conversation(pytester: pytest.Pytes
     result.assert_outcomes(passed=1)
     info = json.loads(out.read_text())["benchmarks"][0]["extra_info"]
     assert info["understander"] == "GGUFUnderstander" and info["paths"][0] == "start"
-    # The rules read "two" for sure; "a lattissimo" is no typo of a drink the rules read, but it has the latte's
-    # word stem: the model is offered "latte" and may write it, one call ("the milky one" names no drink at all:
-    # beside the rules no model is asked to guess one).
+    # The rules read "two" for sure; "a lattino" is no typo of a drink the rules read, but it starts as "latte" does
+    # and is two letters longer (a typo the offer allows): the model is offered "latte" and may write it, one call
+    # ("the milky one" names no drink at all: beside the rules no model is asked to guess one).
     assert info["model_calls_per_turn"][:2] == [0, 1]
     assert info["model_calls"] == sum(info["model_calls_per_turn"])
