@@ -284,3 +284,15 @@ def test_without_x_names_the_value_described_as_no_x(said, value):
     values = ("manual", "automatic")
     described = "Manual or automatic car (manual: gears, stick, with a clutch; automatic: auto, no gears, no clutch)"
     assert found_value(values, said, alias_patterns(values, described)) == value
+
+
+@pytest.mark.parametrize("said", ["make it 6:30pm instead", "can we do 7pm instead?", "around 6:30 if possible"])
+def test_a_clock_time_gives_no_count_in_a_flow_without_a_time_slot(said):
+    """The ride flow asks no time: "make it 6:30pm" is the change asked for, never ride 6 (found trying the README's
+    first chat as a new user: "OK, I changed the ride id to 6.")."""
+    dialogue = Dialogue(REPO / "flows" / "ride_change.json", stand_in_tools=True, clock=FrozenClock("2026-11-23T10:00"))
+    dialogue.start()
+    for text in ["hi, I need to change my ride", "Jane Doe", "it's ride 417"]:
+        dialogue.turn(text)
+    dialogue.turn(said)
+    assert dialogue.slots["ride_id"] == 417 and dialogue.slots.get("change_description") == said

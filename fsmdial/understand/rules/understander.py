@@ -43,6 +43,7 @@ from ...language import (
     read_clock,
     read_date,
     remove_dates_and_times,
+    remove_times,
     says_only_when,
     second_thoughts,
     split_negated,
@@ -513,6 +514,8 @@ class RulesUnderstander:
             time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
             rest = remove_dates_and_times(text, now) if approximate is None else ""
+        elif not tables.has_time and _WRITTEN_CLOCK.search(text):  # "make it 6:30pm" gives no 6 (it was a ride id)
+            rest = remove_times(text, now)
         # "a car from the 6th until next Friday": a start and an end date slot take theirs by the words around them
         pair = paired_dates(tables.date_slots, dated, now) if date is not None else {}
         if date is not None and tables.date_target is not None and not (pair and tables.date_target.name in pair):
@@ -613,6 +616,8 @@ _COUPLE = re.compile(
 )
 """The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
+_WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
+"""A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""
 _PAST_MOMENT = re.compile(
     r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
     r"\blast\s+(?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
