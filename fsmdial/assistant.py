@@ -172,7 +172,7 @@ class Assistant:
             chosen = None if social and said.only_social else route_by_cues(self.cues, cleaned)
             if chosen is not None:  # "a British restaurant, in the expensive price range": the task's own words
                 trace.notes.append(f"routed by the task's own words: {chosen}")
-                return self._switch(chosen, text, [])
+                return self._switch(chosen, text, [], routing=parse)
             if social and (said.only_social or said.question):  # "hi there", "thanks!", "hi, can you help?"
                 trace.notes.append("a greeting before any task: answered with what this assistant does")
                 return TurnResult([self._social_reply(said.greet)], [], trace, "route", False)
@@ -197,7 +197,7 @@ class Assistant:
         # A flow's greeting that asks already ("Hello, how can I help?") is not followed by a second question.
         return Act("greeting", "greeting", f"{opener} {sentences.offer(tasks, ask=not opener.endswith('?'))}")
 
-    def _switch(self, name: str, text: str, acts: list[Act], routing: Parse | None = None) -> TurnResult:
+    def _switch(self, name: str, text: str, acts: list[Act], routing: Parse) -> TurnResult:
         if name in self.stack:
             self.stack.remove(name)  # back to a flow already under way
         self.stack.append(name)
@@ -205,7 +205,7 @@ class Assistant:
         notes: list[str] = []
         self._share_into(dialogue, notes)
         # The parse that chose this flow: its model call is this turn's one (the flow then reads with the rules).
-        result = dialogue.turn(text, routed=True, routing=routing)
+        result = dialogue.turn(text, routing=routing)
         result.trace.notes.extend(notes)
         return self._after(name, result, acts)
 

@@ -186,13 +186,13 @@ class Dialogue:
         """The bot's opening: advance from the current node until it needs the user."""
         return self._run("", opening=True)
 
-    def turn(self, text: str, *, routed: bool = False, routing: Parse | None = None) -> TurnResult:
-        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure. ``routed``: the text
-        is what made an Assistant open this flow (an empty parse is not out of scope); ``routing``: the parse that
-        chose it, whose model call is this turn's one (see :func:`_reader`)."""
+    def turn(self, text: str, *, routing: Parse | None = None) -> TurnResult:
+        """Process one user utterance. Raises :class:`TurnError` (session unchanged) on failure. ``routing``: the
+        parse with which an Assistant chose this flow for ``text`` (an empty reading is then not out of scope, and
+        its model call is this turn's one: see :func:`_reader`)."""
         if not isinstance(text, str):
             raise TurnError(f"user text must be a string, not {type(text).__name__}")
-        return self._run(text, routing=routing or (Parse(path="rules") if routed else None))
+        return self._run(text, routing=routing)
 
     def _run(self, text: str, *, opening: bool = False, routing: Parse | None = None) -> TurnResult:
         with self.transaction():

@@ -240,3 +240,8 @@ def test_a_routing_turn_makes_one_model_call_at_most_and_its_trace_counts_it(clo
     bot.turn("tomorrow")
     assert model.asked == ["assistant", "restaurant_booking"]
     assert bot.dialogues["restaurant_booking"].last_trace.model_calls == 1
+    # Routed by the task's own words after the model was asked (no route intent read): still the one call, counted.
+    model.asked.clear()
+    other = Assistant(flows, understander=model, clock=clock, stand_in_tools=True)
+    result = other.turn("a British restaurant, in the expensive price range")
+    assert result.flow == "restaurant_booking" and model.asked == ["assistant"] and result.trace.model_calls == 1
