@@ -17,21 +17,18 @@ runs in a plain ``pytest`` too: a reply eight times as long may cost at most twe
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-import pkgutil
 import random
 import time
 from collections.abc import Callable
 
 import pytest
 
-import fsmdial.language
-import fsmdial.understand.rules
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.base import UnderstandingState
 from fsmdial.understand.rules import RulesUnderstander
 
+from .caches import clear_text_caches
 from .conftest import EXAMPLE_FLOWS, REPO, frozen_clock
 
 _PIECES: dict[str, Callable[[random.Random], str]] = {
@@ -59,19 +56,6 @@ def reply(kind: str, length: int = 2000) -> str:
     return text[:length]
 
 
-def _clear_caches() -> None:
-    """Forget every text read before (the per-text caches of the language package and of the rules' modules)."""
-    modules = [
-        importlib.import_module(f"{package.__name__}.{m.name}")
-        for package in (fsmdial.language, fsmdial.understand.rules)
-        for m in pkgutil.iter_modules(package.__path__)
-    ]
-    for module in modules:
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-
-
 def _states() -> list[UnderstandingState]:
     paths = [*EXAMPLE_FLOWS, REPO / "examples" / "pizza_shop" / "flow.json"]
     paths += sorted((REPO / "tests" / "data" / "heldout_r2" / "flows").glob("*.json"))
@@ -87,7 +71,7 @@ def _cost(rules: RulesUnderstander, state: UnderstandingState, text: str, now: d
     """The least processor time (seconds) of ``rounds`` readings of ``text``, each as a new message."""
     best = float("inf")
     for _ in range(rounds):
-        _clear_caches()
+        clear_text_caches()
         started = time.process_time()
         rules.understand(state, text, now=now)
         best = min(best, time.process_time() - started)
@@ -103,7 +87,7 @@ def test_a_long_reply_of_numbers(benchmark, kind: str) -> None:
     state = max(states, key=lambda state: _cost(rules, state, text, now, rounds=1))
 
     def run() -> None:
-        _clear_caches()
+        clear_text_caches()
         rules.understand(state, text, now=now)
 
     benchmark.group = "long reply"

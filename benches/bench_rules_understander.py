@@ -10,13 +10,9 @@ in milliseconds.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import sys
 import time
 
-import fsmdial.language as language
-import fsmdial.understand.rules as rules
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.understand.rules import RulesUnderstander
@@ -26,6 +22,8 @@ from .conftest import FLOWS, REPO, frozen_clock
 sys.path.insert(0, str(REPO))
 from tests import example_tools  # noqa: E402
 from tests.conversations import SCRIPTS  # noqa: E402
+
+from .caches import clear_text_caches
 
 
 class _Recorder(RulesUnderstander):
@@ -50,19 +48,6 @@ def _turns() -> list[tuple[object, str]]:
     return recorder.seen
 
 
-def _clear() -> None:
-    """Forget every text read before: each per-text cache of the language package and of the rules' modules."""
-    modules = [
-        importlib.import_module(f"{package.__name__}.{m.name}")
-        for package in (language, rules)
-        for m in pkgutil.iter_modules(package.__path__)
-    ]
-    for module in modules:
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-
-
 def test_rules_understander_per_turn(benchmark):
     turns = _turns()
     rules = RulesUnderstander()
@@ -70,7 +55,7 @@ def test_rules_understander_per_turn(benchmark):
     per_turn: list[float] = []
 
     def run() -> None:
-        _clear()
+        clear_text_caches()
         for state, text in turns:
             started = time.perf_counter()
             rules.understand(state, text, now=now)  # type: ignore[arg-type]

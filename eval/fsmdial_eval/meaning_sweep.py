@@ -69,10 +69,12 @@ def score_items(model: str, items: Sequence[dict[str, Any]], *, read: str = "mes
 
 def curve(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Coverage and precision of every (floor, margin) pair of :data:`FLOORS` x :data:`MARGINS`."""
+    from fsmdial.understand.meaning.chooser import clears
+
     out = []
     for floor in FLOORS:
         for margin in MARGINS:
-            taken = [row for row in rows if row["cosine"] >= floor and row["margin"] >= margin]
+            taken = [row for row in rows if clears(row["cosine"], row["margin"], floor, margin)]
             right = sum(row["right"] for row in taken)
             out.append(
                 {

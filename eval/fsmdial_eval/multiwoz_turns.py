@@ -250,8 +250,7 @@ def format_table(report: Mapping[str, Any]) -> str:
         lines.append(
             f"{name:24s} {row['given']:6d} {row['read']:6d} {_pct(row['precision']):>10s} {_pct(row['recall']):>8s}"
         )
-    if "model_turns" in report:  # reports written before it was counted
-        lines += ["", model_turns_line(report["model_turns"])]
+    lines += ["", model_turns_line(report["model_turns"])]
     return "\n".join(lines)
 
 

@@ -312,6 +312,7 @@ def _clocks(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
     return _clocks_in(text, now if _MAY_BE_RELATIVE.search(text) else None)  # one reading of a text, with or without
 
 
+@lru_cache(maxsize=512)
 def _converted(text: str) -> str:
     """``text`` as the times in it are read: number words in digits, a part of the day written with one typo
     ("afternon", "evenning", "mroning") as that part."""

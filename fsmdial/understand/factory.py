@@ -47,12 +47,11 @@ def make_understander(
     ``fast_path``...); a server takes :data:`SERVER_OPTIONS` (the decoding options are the server's), and
     the transport's options given for a GGUF file are a :class:`ValueError`. Nothing is loaded for the rules.
     """
-    rules_only = kind == "rules" or kind == "auto" and not (model or os.environ.get("FSMDIAL_MODEL"))
-    if kind == "meaning" or meaning and rules_only:
+    found = None if kind == "meaning" else _model_understander(kind, model, **options)
+    if found is None and (kind == "meaning" or meaning):  # the rules and the embedding model, no GGUF model
         from .meaning.understander import MeaningUnderstander
 
-        return MeaningUnderstander(meaning or "minilm")
-    found = _model_understander(kind, model, **options)
+        return MeaningUnderstander(meaning)
     if found is not None and meaning:
         from .meaning.understander import load_chooser
         from .model.understander import ModelUnderstander

@@ -42,7 +42,7 @@ KINDS = ("categorical", "number", "date", "time", "free text")
 """The slot types reports group by."""
 
 
-def _tokens(name: str) -> list[str]:
+def name_words(name: str) -> list[str]:
     """``new_alarm_time`` -> ``["new", "alarm", "time"]``; ``ReserveRestaurant`` -> ``["reserve", "restaurant"]``."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
     return [t for t in re.split(r"[\s_]+", spaced.lower()) if t]
@@ -60,7 +60,7 @@ names ("Number of the airport flying to")."""
 def slot_kind(slot: dict[str, Any]) -> str:
     """The report type of an SGD slot: categorical, number, date, time or free text."""
     values = slot.get("possible_values") or []
-    tokens = _tokens(slot["name"])
+    tokens = name_words(slot["name"])
     if slot.get("is_categorical"):
         return "number" if _whole_numbers(values) else "categorical"
     if "date" in tokens:
@@ -78,7 +78,7 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
         "name": slot["name"],
         "description": slot.get("description") or "",
         "required": required,
-        "label": " ".join(_tokens(slot["name"])),
+        "label": " ".join(name_words(slot["name"])),
     }
     values = [str(v) for v in slot.get("possible_values") or []]
     if kind == "number":
@@ -98,8 +98,9 @@ def _flow_slot(slot: dict[str, Any], required: bool) -> dict[str, Any]:
     return out
 
 
-def _intent_examples(intent: dict[str, Any]) -> list[str]:
-    examples = [" ".join(_tokens(intent["name"]))]
+def intent_examples(intent: dict[str, Any]) -> list[str]:
+    """An intent's examples: its name in words, its description (lower case)."""
+    examples = [" ".join(name_words(intent["name"]))]
     description = (intent.get("description") or "").strip().rstrip(".")
     if description:
         examples.append(description.lower())
@@ -122,7 +123,7 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
     asked: set[str] = set()
     for intent in service["intents"]:
         task = intent["name"]
-        label = " ".join(_tokens(task))
+        label = " ".join(name_words(task))
         required = list(intent.get("required_slots") or [])
         optional = list(intent.get("optional_slots") or {})
         new = [s for s in required + optional if s not in asked and s in slots]
@@ -171,7 +172,7 @@ def service_to_flow_dict(service: Any, where: str = "service") -> dict[str, Any]
         ]
         nodes.extend(chain)
         edges.append({"source": start, "target": chain[0]["id"], "when": {"choice": task}})
-        examples = _intent_examples(intent)
+        examples = intent_examples(intent)
         choices.append({"name": task, "description": intent.get("description") or "", "examples": examples})
         global_actions.append({"intent": task, "examples": examples, "target": chain[0]["id"]})
     question = {"id": start, "type": "inform_and_confirm", "question": "How can I help you?", "choices": choices}

@@ -285,8 +285,7 @@ def format_table(report: dict[str, Any]) -> str:
     lines.append(
         f"\nturns that failed (state kept as before): {report['turn_errors']}; model calls: {report['model_calls']}"
     )
-    if "model_turns" in report:  # reports written before it was counted
-        lines.append(model_turns_line(report["model_turns"]))
+    lines.append(model_turns_line(report["model_turns"]))
     return "\n".join(lines)
 
 

@@ -30,6 +30,12 @@ TEXTS_KEPT = 20_000
 """Option texts whose vectors are kept, at most (about 31 MB of float32 at 384 dimensions)."""
 
 
+def clears(cosine: float, margin: float, floor: float = FLOOR, lead: float = MARGIN) -> bool:
+    """Is a best option with this ``cosine``, ``margin`` above the runner-up, taken (reaching ``floor`` and
+    ``lead``)? The one rule the chooser applies and the sweep measures (``fsmdial_eval.meaning_sweep``)."""
+    return cosine >= floor and margin >= lead
+
+
 @dataclass(frozen=True)
 class Choice:
     """What the chooser picked: the option, its cosine, its lead over the runner-up, and the time it took."""
@@ -114,6 +120,6 @@ class MeaningChooser:
         started = time.perf_counter()
         scored = self.scores(text, options)
         best = scored.best
-        if best is None or best[1] < self.floor or scored.margin < self.margin:
+        if best is None or not clears(best[1], scored.margin, self.floor, self.margin):
             return None, scored
         return Choice(best[0], best[1], scored.margin, 1000 * (time.perf_counter() - started)), scored

@@ -161,10 +161,3 @@ class Encoder:
         pooled = x.mean(axis=0)
         length = float(np.linalg.norm(pooled))
         return (pooled / max(length, 1e-12)).astype(np.float32)  # type: ignore[no-any-return]
-
-    def encode_many(self, texts: list[str] | tuple[str, ...]) -> np.ndarray:
-        """One row per text (:meth:`encode`); shape (0, width) for none."""
-        np = self._np
-        if not texts:
-            return np.zeros((0, self.width), dtype=np.float32)
-        return np.stack([self.encode(text) for text in texts])

@@ -59,7 +59,7 @@ def value_options(state: UnderstandingState) -> tuple[Option, ...]:
         return ()
     values = tuple(slot.values)
     synonyms = dict(described_synonyms(values, slot.description))
-    subject = slot_subject(slot.description, slot.label or slot.name.replace("_", " "))
+    subject = slot_subject(slot.description, slot.noun)
     texts = {value: (value, *synonyms.get(value, ()), f"{subject}: {value}") for value in values}
     return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
 

@@ -25,12 +25,9 @@ from pathlib import Path
 from ...errors import ModelError
 from ..base import CONTINUE, Parse, UnderstandingState
 from ..rules import RulesUnderstander
-from .chooser import FLOOR, MARGIN, MeaningChooser
+from .chooser import MeaningChooser
 from .encoder import MODEL_NAME, Encoder
 from .options import options_for
-
-MEANING_MODELS = (MODEL_NAME,)
-"""The names ``--meaning`` takes (the catalogue's: ``fsmdial models fetch minilm``)."""
 
 
 def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, reading: Parse) -> Parse | None:
@@ -75,15 +72,13 @@ def _encoder(folder: Path) -> Encoder:
     return Encoder(folder)
 
 
-def load_chooser(
-    model: str | Path | None = MODEL_NAME, *, floor: float | None = None, margin: float | None = None
-) -> MeaningChooser:
+def load_chooser(model: str | Path | None = MODEL_NAME) -> MeaningChooser:
     """A chooser on the embedding model ``model``: the catalogue's name (``minilm``: its fetched folder) or a folder
     holding the model's files. The encoder is loaded once per folder in a process. :class:`ModelError` when the
     model is not fetched or a file is missing or broken (the message says which and how to fetch it)."""
     from ...model_catalogue import locate
 
-    if model is None or str(model) in MEANING_MODELS:
+    if model is None or str(model) == MODEL_NAME:
         name = str(model or MODEL_NAME)
         found = locate(name)
         if found is None:
@@ -93,8 +88,7 @@ def load_chooser(
         folder = Path(model)
         if not folder.is_dir():
             raise ModelError(f"no embedding model folder at {folder} (fetch one with 'fsmdial models fetch minilm')")
-    encoder = _encoder(folder.resolve())
-    return MeaningChooser(encoder, floor=FLOOR if floor is None else floor, margin=MARGIN if margin is None else margin)
+    return MeaningChooser(_encoder(folder.resolve()))
 
 
 class MeaningUnderstander:

@@ -19,8 +19,6 @@ from ...language.clauses import clauses, negation_scope
 
 __all__ = ["counts_people", "head_count", "no_preference", "stated_answer"]
 
-"""Words that say a number counts people."""
-
 _JUST = r"(?:just|jsut|juts|only|onli)"
 _ONE_OF_KIN = (
     r"(?:son|daughter|mum|mom|mother|dad|father|wife|husband|partner|friend|sister|brother|boy|girl|child|kid|nan|"
