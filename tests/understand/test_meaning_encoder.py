@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,4 +73,12 @@ def test_a_broken_file_is_named(tmp_path):
     shutil.copy(found / "tokenizer.json", tmp_path / "tokenizer.json")
     (tmp_path / "config.json").write_text("{}", encoding="utf-8")
     with pytest.raises(ModelError, match=r"config\.json is unreadable"):
+        Encoder(tmp_path)
+
+
+def test_a_missing_extra_is_named(tmp_path, monkeypatch):
+    from fsmdial.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # as if 'fsmdial[meaning]' were not installed
+    with pytest.raises(MissingExtraError, match=r"fsmdial\[meaning\]"):
         Encoder(tmp_path)

@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ModelError
+from ...errors import MissingExtraError, ModelError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,10 +51,9 @@ class Encoder:
             import numpy as np
             from safetensors.numpy import load_file
             from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise ModelError(
-                f"the embedding model needs numpy, tokenizers and safetensors ({exc.name} is missing): "
-                "pip install 'fsmdial[meaning]'"
+        except ImportError as exc:  # the README's promise: a missing extra is named by MissingExtraError
+            raise MissingExtraError(
+                "meaning", "the embedding model", exc, packages="numpy, tokenizers and safetensors"
             ) from None
         self._np = np
         for name in FILES:
