@@ -290,3 +290,50 @@ def test_a_turn_with_nothing_open_calls_no_model():
     assert "open" not in result.trace.understanding
     result = dialogue.turn("Jane Doe, it's for our anniversary")
     assert result.trace.understanding.get("open") and result.trace.model_calls <= 1
+
+
+# ------------------------------------------------------------------ 5. the model path reads no less than the rules
+
+
+def test_every_value_the_rules_read_stands_on_the_model_path_at_a_confirmation_too():
+    """At an offer ("Green Book has a rating of 8.3 ... interested?"), "anything starring Dimiter Marinov?" is read by
+    the rules (a credit, a text value no cue word names); the model path dropped it as a guess (SGD dev, Movies_2)."""
+    starring = Slot(name="starring", type="string", description="an actor starring in the movie")
+    state = UnderstandingState(flow="movies", node="offer", intents=(), slots=(starring,), confirm="offer")
+    history = (("bot", "Breakthrough has an average rating of 5.6. Would you be interested in this?"),)
+    said = "Do you have anything starring Dimiter Marinov?"
+    read = RULES.understand(state, said, history=history, now=NOW)
+    assert read.slots == {"starring": "Dimiter Marinov"}
+    assert standing(RULES, state, said, history, NOW).slots == read.slots
+
+
+def test_a_value_a_question_of_choices_names_is_the_users_choice_not_a_restatement():
+    """ "Are you looking for a Psychiatrist or a Psychologist?" at a node that branches on choices names options, not
+    values held: "a Psychologist in San Jose" chooses one (the model path had dropped it: SGD dev, Services_4)."""
+    kind = Slot(name="type", type="categorical", values=["Psychiatrist", "Psychologist"])
+    history = (("bot", "Are you looking for a Psychiatrist, a Psychologist, or a different professional?"),)
+    chooses = UnderstandingState(
+        flow="services", node="start", intents=(), slots=(kind,), asked="type", confirm="start", choices=("find", "book")
+    )
+    assert RULES.without_restated(chooses, {"type": "Psychologist"}, history) == {"type": "Psychologist"}
+    # At a plain confirmation the same words restate its summary: no change.
+    summary = UnderstandingState(flow="services", node="confirm", intents=(), slots=(kind,), confirm="confirm")
+    told = (("bot", "A Psychologist in San Jose: shall I book it?"),)
+    assert RULES.without_restated(summary, {"type": "Psychologist"}, told) == {}
+
+
+@pytest.mark.parametrize(
+    ("said", "slot", "start"),
+    [
+        ("Play a song for me while waiting", "song_name", None),  # "for me while waiting" opens a phrase: no title
+        ("find me a restaurant to visit", "restaurant_name", None),
+        ("the song is Bohemian Rhapsody", "song_name", "Bohemian"),
+        ("my restaurant would be Nando's", "restaurant_name", "Nando's"),
+    ],
+)
+def test_a_text_value_after_its_slots_name_is_never_a_phrase_the_name_does_not_introduce(said, slot, start):
+    from fsmdial.understand.constraint.grounding import message
+    from fsmdial.understand.constraint.schema import cue_starts
+
+    starts = cue_starts(said, Slot(name=slot, type="string"))
+    assert [message(said).word(i) for i in sorted(starts)] == ([start] if start else [])

@@ -310,7 +310,8 @@ def words_of(*texts: str) -> frozenset[str]:
 def mentioned(words: str, text: str) -> bool:
     """Are all the words of ``words`` in ``text``, each as itself, by its stem ("dogs" mentions "dog", "cleaning"
     "clean"), or by its first four letters with at most two letters more or fewer (a typo: "servcie" mentions
-    "service")? Never a word's start alone: "locks" does not mention "lockout" (SmolLM2 took it for the job)."""
+    "service")? Never a word's start alone: "locks" does not mention "lockout" (SmolLM2 took it for the job), nor a
+    word's stem shorter than the value's word ("check" mentions no "checking")."""
     said = [_plain(w) for w in WORD.findall(text)]
     wanted = [_plain(w) for w in WORD.findall(words)]
     return bool(wanted) and all(any(_same_word(w, s) for s in said) for w in wanted)
@@ -329,7 +330,9 @@ def _stem(word: str) -> str:
 
 
 def _same_word(wanted: str, said: str) -> bool:
-    if wanted == said or _stem(wanted) == _stem(said):
+    # By its stem, a word said names a value's word with an ending added ("changed": change, "cleaning": clean),
+    # never with one taken off: "check my balance" names no "checking" account.
+    if wanted == said or (_stem(wanted) == _stem(said) and len(said) >= len(wanted)):
         return True
     return len(wanted) >= 4 and wanted[:4] == said[:4] and abs(len(wanted) - len(said)) <= 2
 

@@ -395,10 +395,18 @@ def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Par
     }
 
 
+PHRASE_STARTS = frozenset(
+    """to of for in on at by from with about as and or but so if then than into onto before after around under over
+    when where while who which what how why""".split()
+)
+"""Words that open a phrase of their own: after a slot's name, they begin no value of it."""
+
+
 def cue_starts(text: str, slot: Slot) -> frozenset[int]:
     """Words a value of ``slot`` may start at: right after a word naming it ("code is 93103", "name: Jane").
 
-    Up to three function words may stand between ("my name is Jane", "the code would be 1234").
+    Up to three function words may stand between ("my name is Jane", "the code would be 1234"), none of them a
+    word that starts a phrase of its own ("a song for me while waiting", "a restaurant to visit": no value follows).
     """
     msg = message(text)
     names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
@@ -409,7 +417,11 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
             continue
         j = i + 1
         while j < len(stems) and j <= i + 4 and (stems[j] in names or not msg.can_edge(j)):
+            if msg.folded(j) in PHRASE_STARTS:
+                break
             j += 1
+        if j < len(stems) and msg.folded(j) in PHRASE_STARTS:
+            continue
         # The value follows in the same sentence ("the code! Things are ..." names no code).
         if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
             found.add(j)
@@ -426,14 +438,15 @@ def standing(
     """The rules' whole reading of ``text``, which the model may add to but never change.
 
     That is :meth:`RulesUnderstander.understand` (intent, answer, choice, values ruled out, every slot it
-    fills, the text it takes as the answer to an asked text slot); while a confirmation is pending, only
-    its certain values (:meth:`RulesUnderstander.certain`: "yes, 4 people" restates the question, no change).
+    fills, the text it takes as the answer to an asked text slot), less the values a pending confirmation's
+    question names (:meth:`RulesUnderstander.without_restated`: "yes, 4 people" restates it, no change).
     A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
     """
     reading = rules.understand(state, text, history=history, now=now)
-    # Beyond the certain reading are the text taken as an asked text slot's answer, and at a confirmation
-    # values the question names (a restatement): the first stands, the second is no change.
-    slots = reading.slots if state.confirm is None else rules.certain_of(state, reading, history).slots
+    # Every value the rules read stands, text values too (the runtime applies them with the rules alone: the model
+    # path reads no less, "starring Dimiter Marinov" at an offer); at a confirmation a value its question names is a
+    # restatement, no change.
+    slots = rules.without_restated(state, dict(reading.slots), history)
     return Parse(
         intent=reading.intent,
         slots=dict(slots),

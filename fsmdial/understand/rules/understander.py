@@ -323,10 +323,20 @@ class RulesUnderstander:
             ):
                 continue
             slots[name] = value
-        if state.confirm is not None and slots:
-            asked = _last_question(history)
-            slots = {name: value for name, value in slots.items() if not _names(asked, value)}
-        return Parse(intent=found.intent, slots=slots, negated=found.negated, path="rules")
+        return Parse(
+            intent=found.intent, slots=self.without_restated(state, slots, history), negated=found.negated, path="rules"
+        )
+
+    def without_restated(
+        self, state: UnderstandingState, slots: dict[str, Any], history: Sequence[tuple[str, str]]
+    ) -> dict[str, Any]:
+        """``slots`` without the values a pending confirmation's question names: "yes, 4 people" to a summary
+        showing 4 people restates it, no change. A question that offers choices names options, not values held
+        ("a Psychiatrist or a Psychologist?"): a value it names is the user's choice, kept."""
+        if state.confirm is None or state.choices or not slots:
+            return slots
+        asked = _last_question(history)
+        return {name: value for name, value in slots.items() if not _names(asked, value)}
 
     def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
         """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
