@@ -329,6 +329,9 @@ def test_a_value_a_question_of_choices_names_is_the_users_choice_not_a_restateme
         ("find me a restaurant to visit", "restaurant_name", None),
         ("the song is Bohemian Rhapsody", "song_name", "Bohemian"),
         ("my restaurant would be Nando's", "restaurant_name", "Nando's"),
+        ("I want to check my account balance", "account_number", None),  # an identifier starts with a digit
+        ("my account number is 12345678", "account_number", "12345678"),
+        ("the account number is five six seven eight", "account_number", "five"),
     ],
 )
 def test_a_text_value_after_its_slots_name_is_never_a_phrase_the_name_does_not_introduce(said, slot, start):
@@ -337,3 +340,19 @@ def test_a_text_value_after_its_slots_name_is_never_a_phrase_the_name_does_not_i
 
     starts = cue_starts(said, Slot(name=slot, type="string"))
     assert [message(said).word(i) for i in sorted(starts)] == ([start] if start else [])
+
+
+def test_an_intent_is_offered_only_when_its_examples_act_words_are_said_too():
+    """STAR's greeting examples are the wizard's "hello, can I help you?": without its "hello", a message asking for
+    help is no greeting (SmolLM2 chose `hello` for "Could you help me book a doctor appointment?")."""
+    from fsmdial.understand.constraint.schema import plausible_intents
+
+    state = UnderstandingState(
+        flow="doctor",
+        node="start",
+        intents=(Intent("hello", ("hello", "hello, can i help you?")), Intent("book", ("book an appointment",))),
+        slots=(),
+    )
+    assert "hello" not in plausible_intents(state, "Could you help me book a doctor appointment?")
+    assert "hello" not in plausible_intents(state, "thanks for your help")
+    assert "hello" in plausible_intents(state, "hello, can you help me?")

@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from ...errors import UnderstandingError
 from ...flow import Slot, SlotType
-from ...language import read_acts, split_negated, without_questions
+from ...language import WORD_NUMBERS, read_acts, split_negated, without_questions
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
@@ -370,9 +370,13 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
     ]
 
 
+_SOCIAL_WORDS = frozenset("hi hello hey thanks thank bye goodbye yes no ok okay yeah sure".split())
+"""Function words that are an example's act: "hello, can I help you?" is a greeting, said only with its "hello"."""
+
+
 def _content(example: str) -> frozenset[str]:
     words = words_of(example)
-    return (words - FUNCTION_WORDS - _COMMON) or (words - _COMMON) or words
+    return (words - (FUNCTION_WORDS - _SOCIAL_WORDS) - _COMMON) or (words - _COMMON) or words
 
 
 def _stems(words: frozenset[str]) -> set[str]:
@@ -395,6 +399,8 @@ def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Par
     }
 
 
+IDENTIFIER_WORDS = frozenset("number no num id code pin ref reference".split())
+"""Words of a slot's name that make it an identifier ("account_number", "booking_id"): its value is said in digits."""
 PHRASE_STARTS = frozenset(
     """to of for in on at by from with about as and or but so if then than into onto before after around under over
     when where while who which what how why""".split()
@@ -407,6 +413,7 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
 
     Up to three function words may stand between ("my name is Jane", "the code would be 1234"), none of them a
     word that starts a phrase of its own ("a song for me while waiting", "a restaurant to visit": no value follows).
+    An identifier's value starts with a digit or a number word (:data:`IDENTIFIER_WORDS`).
     """
     msg = message(text)
     names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
@@ -425,6 +432,8 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
         # The value follows in the same sentence ("the code! Things are ..." names no code).
         if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
             found.add(j)
+    if names & IDENTIFIER_WORDS:  # "my account balance" names no account number: an identifier starts with a digit
+        found = {j for j in found if any(ch.isdigit() for ch in msg.word(j)) or msg.folded(j) in WORD_NUMBERS}
     return frozenset(found)
 
 
