@@ -296,3 +296,37 @@ def test_a_clock_time_gives_no_count_in_a_flow_without_a_time_slot(said):
         dialogue.turn(text)
     dialogue.turn(said)
     assert dialogue.slots["ride_id"] == 417 and dialogue.slots.get("change_description") == said
+
+
+# ------------------------------------------------------------------ a value said in other words' forms and order
+
+
+def _job_slot():
+    from fsmdial.flow import Slot
+
+    return Slot(
+        name="job",
+        type="categorical",
+        values=["boiler repair", "radiator bleed", "new boiler"],
+        description="The job (boiler repair: boiler broken, no hot water, pilot light out; radiator bleed: cold "
+        "radiators, radiator noisy; new boiler: replace the boiler, boiler upgrade)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("the boiler's been repaired twice and it's gone again, needs repairing", "boiler repair"),  # its own words
+        ("I'd like the old boiler replaced please", "new boiler"),  # a synonym's words, in other forms and order
+        ("the radiators upstairs are all cold", "radiator bleed"),
+        ("there's no hot water since monday", "boiler repair"),
+        ("we've got hot water, it's the heating", None),  # "no hot water" is said only with a negation
+        ("the pilot went, and the light is out", None),  # the words stand in two clauses
+        ("my boiler is fine but the radiators", None),  # one word of each: no form said whole
+        ("the boiler is broken and needs replacing", None),  # two values' forms: doubt, the flow asks
+    ],
+)
+def test_a_value_is_read_from_its_words_said_in_one_clause_in_any_order_and_form(said, value):
+    from fsmdial.understand.rules.categories import worded_value
+
+    assert worded_value(_job_slot(), said) == value

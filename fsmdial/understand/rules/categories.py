@@ -1,5 +1,6 @@
 """Categorical values in a reply, for the rules understander: where a value is written (whole, in the plural, by
-the synonyms its slot's description lists, by its own words alone), and the asked slot's value a typo is of.
+the synonyms its slot's description lists, by its own words alone), the asked slot's value a typo is of, and the one
+whose words a clause says in its own order and forms ("I want the locks changed": lock change).
 
 Pure functions of the values and the text, cached; :mod:`fsmdial.understand.rules` reads the slots with them.
 """
@@ -10,6 +11,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+
+import snowballstemmer
 
 from ...flow import Slot, fold, value_key
 from ...language import normalize
@@ -162,3 +165,71 @@ def value_owners(slots: Sequence[Slot], asked: Slot | None, text: str) -> Sequen
         return named
     plain = [slot for slot in slots if not own[slot.name]]
     return plain if len(plain) == 1 and not named else slots
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+_LIGHT_WORDS = frozenset("get got gets getting go goes gone going went have has having take took put keep kept".split())
+"""Verbs too light to name a value: "can't get in" is no reading of its own ("I can't get the key out")."""
+_CLAUSE_END = re.compile(r"[,.;:!?()]+|\s[-\u2013\u2014]\s|\b(?:but|because|although|though)\b", re.I)
+_WORDED_SLACK = 6
+"""How many other words may stand among a form's own words in a clause ("the handle on my front door has gone all
+floppy": handle gone floppy)."""
+_NAMING_FUNCTION_WORDS = frozenset({"change", "changed", "over", "under", "before", "after", "around", "inside"})
+"""Function words (:data:`~fsmdial.language.text.FUNCTION_WORDS`) that are a value's own words ("lock change")."""
+
+
+_NOT_NAMING = (FUNCTION_WORDS - _NAMING_FUNCTION_WORDS) | _LIGHT_WORDS
+
+
+def _stems(words: Sequence[str]) -> list[str]:
+    return _STEMMER.stemWords([w.casefold().replace("\u2019", "'").removesuffix("'s") for w in words])
+
+
+_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\b", re.I)
+
+
+@lru_cache(maxsize=256)
+def _worded_forms(values: tuple[str, ...], description: str) -> tuple[tuple[str, frozenset[str], bool], ...]:
+    """(value, the stems of its content words, whether it is negated) for each value and described synonym with two
+    content words or more (a form of one word is read by :func:`found_value` where it is written, in the plural, or
+    mistyped). A negated form ("no hot water") is said only by a clause with a negation."""
+    forms = [(value, value) for value in values]
+    forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
+    out = []
+    for value, form in forms:
+        content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in _NOT_NAMING]
+        if len(content) >= 2:
+            out.append((value, frozenset(_stems(content)), bool(_NEGATION.search(form))))
+    return tuple(out)
+
+
+def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
+    """The value of the asked categorical slot whose words, or a described synonym's, one clause of ``said`` says in
+    any order and form, close together ("I want the locks changed": "lock change"; "the key's snapped off in my door
+    lock": "key snapped in the lock"); a negated form ("door won't lock") by a clause of ``whole`` (the message with
+    its negated clauses, which ``said`` leaves out) with a negation. None when none does, or forms of two values do."""
+    forms = _worded_forms(tuple(slot.values or ()), slot.description)
+    if not forms:
+        return None
+    found = set()
+    for text, negative in ((said, False), (whole if whole is not None else said, True)):
+        for clause in _CLAUSE_END.split(text):
+            if negative and not _NEGATION.search(clause):
+                continue
+            stems = _stems(re.findall(r"[\w'\u2019]+", clause))
+            for value, wanted, negated in forms:
+                if negated is not negative:
+                    continue
+                places = [i for i, stem in enumerate(stems) if stem in wanted]
+                if {stems[i] for i in places} == wanted and _close(places, stems, wanted):
+                    found.add(value)
+    return found.pop() if len(found) == 1 else None
+
+
+def _close(places: list[int], stems: list[str], wanted: frozenset[str]) -> bool:
+    """Do the form's words stand within a few words of each other (some occurrence of each)?"""
+    for start in places:
+        window = {stems[i] for i in places if start <= i <= start + len(wanted) + _WORDED_SLACK}
+        if window == wanted:
+            return True
+    return False

@@ -63,6 +63,7 @@ from .categories import (
     typo_value,
     value_owners,
     value_pattern,
+    worded_value,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
@@ -445,6 +446,11 @@ class RulesUnderstander:
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
+        if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
+            # "rabit"; "I want the locks changed" (lock change); "my door won't lock" (a form with its negation)
+            other = typo_value(asked, said) or worded_value(asked, said, text)
+            if other is not None:
+                parse.slots[asked.name] = other
         # "it doesn't matter", "whoever's free", "I don't care about the price": the slot's own "any" value
         # (MultiWOZ's dontcare)
         anys = ((slot, values) for slot, values, _, _ in tables.categorical)
@@ -561,10 +567,6 @@ class RulesUnderstander:
                 for slot in value_owners(slots, asked, text):
                     parse.slots[slot.name] = hit
             rest = tables.any_value.sub(_without_numbers, fold(rest))
-        if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
-            typo = typo_value(asked, text)
-            if typo is not None:
-                parse.slots[asked.name] = typo
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
