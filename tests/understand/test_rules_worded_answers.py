@@ -17,6 +17,7 @@ import pytest
 
 from fsmdial.flow import Slot, SlotType
 from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.pronoun_one import only_pronoun_ones
 from fsmdial.understand.rules.worded_answers import counts_people, head_count, no_preference, stated_answer
 
@@ -319,3 +320,56 @@ def test_travelers_are_counted_in_people_and_a_one_way_trip_counts_nothing(said:
     dialogue = Dialogue(JOURNEY_FLOW, stand_in_tools=True, clock=lambda: NOW)
     dialogue.turn(said)
     assert dialogue.slots == slots
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("me, my wife and the two kids", 4),  # each who comes counted: not the "two" alone
+        ("me and my wife", 2),
+        ("just me and my partner please", 2),
+        ("2 adults and 2 children", 4),
+        ("myself and three colleagues", 4),
+        ("my son and his two friends", 3),
+        ("me, my partner and a couple of friends", 4),
+        ("me and the kids", None),  # one of them uncounted: the flow asks
+        ("make that 6 people, my brother is coming too", "none"),  # commas alone join clauses: no party listed
+        ("yes, two kids and a cat", "none"),  # a cat comes, but is no one of the party
+    ],
+)
+def test_a_listed_party_counts_each_who_comes(said, count):
+    from fsmdial.understand.rules.worded_answers import listed_party
+
+    found = listed_party(said)
+    if count == "none":
+        assert found is None
+    else:
+        assert found is not None and found[1] == count
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("two bedrooms and the living room", 3),  # a word ending in the noun counts ("bedroom")
+        ("the bedrooms and the kitchen", "none"),  # the kitchen is no room by its words: nothing listed
+        ("the kitchen and the utility room, so two", "none"),
+        ("the bedrooms and the bathroom", None),  # some rooms, uncounted
+    ],
+)
+def test_things_an_asked_count_counts_are_counted_when_listed(said, count):
+    from fsmdial.understand.rules.worded_answers import listed_things
+
+    found = listed_things(said, frozenset({"room", "rooms"}))
+    if count == "none":
+        assert found is None
+    else:
+        assert found is not None and found[1] == count
+
+
+def test_a_listed_party_is_the_head_count_a_dialogue_stores():
+    flow = Path(__file__).resolve().parents[1] / "data" / "heldout_r5" / "flows" / "boat_hire.json"
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=FrozenClock("2027-06-17T09:00"))
+    dialogue.start()
+    dialogue.turn("a rowing boat please")
+    dialogue.turn("me, my wife and the two kids")
+    assert dialogue.slots["people"] == 4

@@ -93,7 +93,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .worded_answers import head_count, no_preference, stated_answer
+from .worded_answers import head_count, listed_party, listed_things, no_preference, stated_answer
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -570,7 +570,15 @@ class RulesUnderstander:
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
-            rest = _COUPLE.sub(" 2 people ", rest)  # "just me and my wife"
+            # "me, my wife and the two kids": 4 people, not 2; "me and the kids" counts none (asked again)
+            if (party := listed_party(rest)) is not None:
+                (start, end), count = party
+                rest = f"{rest[:start]} {'' if count is None else f'{count} people'} {rest[end:]}"
+        elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
+            # "two bedrooms and the living room": 3 rooms, not 2
+            if (listed := listed_things(rest, naming_words(asked, described=False))) is not None:
+                (start, end), count = listed
+                rest = f"{rest[:start]} {'' if count is None else count} {rest[end:]}"
         numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
         if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
@@ -621,12 +629,6 @@ class RulesUnderstander:
         return rest
 
 
-_COUPLE = re.compile(
-    r"(?<![\w'])(?:just\s+|only\s+)?(?:me|myself|i)\s+and\s+(?:my\s+)?(?:wife|husband|partner|girlfriend|boyfriend|"
-    r"fianc[ée]e?|friend|mum|mom|mother|dad|father|son|daughter|brother|sister|colleague|boss|date)(?![\w'])",
-    re.I,
-)
-"""The user and one companion: two people."""
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""

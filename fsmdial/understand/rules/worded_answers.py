@@ -1,6 +1,8 @@
 """Answers said in words instead of their value, read for the slot they answer.
 
-* a head count said by who comes ("just me", "only her", "the two of us") for an integer slot counting people;
+* a head count said by who comes ("just me", "only her", "the two of us") for an integer slot counting people, and a
+  party listed ("me, my wife and the two kids": 4; "me and the kids": no count, asked again), and things of the
+  kind an asked count counts listed ("two bedrooms and the living room": 3 rooms);
 * an asked yes/no question answered by a statement about its subject ("there's parking on the drive", "there's no
   parking, it's a city centre flat"): the polarity of the clause naming the subject;
 * no preference for a categorical slot that has an "any" value ("whoever's free", "any", "don't mind").
@@ -12,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, normalize
+from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
 from ...language.clauses import clauses, negation_scope
 
-__all__ = ["counts_people", "head_count", "no_preference", "stated_answer"]
+__all__ = ["counts_people", "head_count", "listed_party", "listed_things", "no_preference", "stated_answer"]
 
 _JUST = r"(?:just|jsut|juts|only|onli)"
 _ONE_OF_KIN = (
@@ -34,6 +37,100 @@ _SOLO = re.compile(
 """One person said by who: "just me", "only for me", "just him", "just my son", "myself", "on my own"."""
 _PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s+both(?![\w'])", re.I)
 """Two people said by who ("both of us"); "the two of us" is read as a number, "me and my wife" by the rules."""
+
+
+_COMPANION = (
+    rf"{_ONE_OF_KIN[:-1]}|girlfriend|boyfriend|fianc[ée]e?|colleague|boss|mate|flatmate|housemate|neighbour|date|"
+    r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person)"
+)
+_PEOPLE_PLURAL = (
+    r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
+    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies)"
+)
+_COUNT = (
+    r"(?:\d{1,2}|" + "|".join(sorted((w for w in WORD_NUMBERS if WORD_NUMBERS[w] <= 20), key=len, reverse=True)) + r")"
+)
+_PARTY_ITEM = re.compile(
+    rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:of\s+(?:(?:my|our|the|his|her|their)\s+)?)?"
+    rf"(?:(?:little|young|grown-up|older|small)\s+)?(?:{_PEOPLE_PLURAL}|{_COMPANION})|"
+    rf"(?P<some>(?:my|our|the|their|his|her|some|a\s+few|a\s+couple\s+of)\s+{_PEOPLE_PLURAL})|"
+    rf"(?P<self>me|myself|i)|(?:my|our|a|the|his|her|their)\s+{_COMPANION})(?![\w'])",
+    re.I,
+)
+"""One who comes, as a listed party names them: the speaker, a companion (1), a number of them (that many), or some of
+them (no count)."""
+_PARTY_AND = re.compile(r"and|plus|with|&", re.I)
+_PARTY_JOIN = re.compile(r"\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|plus|with)\s+|\s*&\s*", re.I)
+
+
+def listed_party(text: str) -> tuple[tuple[int, int], int | None] | None:
+    """The party ``text`` lists, two or more who come joined by commas or "and" ("me, my wife and the two kids"), as
+    (its span, its head count); the count is None when one of them is uncounted ("me and the kids": the flow asks).
+    None when no party is listed. The first may end a longer clause and the last run on ("there'll be me and my wife
+    on sunday"); the ones between are whole."""
+    return _listed(text, _PARTY_ITEM)
+
+
+@lru_cache(maxsize=64)
+def _thing_item(nouns: frozenset[str]) -> re.Pattern[str]:
+    noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, nouns), key=len, reverse=True)) + r")"
+    return re.compile(
+        rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:[\w-]+\s+)?{noun}s?|"
+        rf"(?P<some>(?:the|my|our|their|some|both|a\s+few|a\s+couple\s+of)\s+(?:[\w-]+\s+)?{noun}s)|"
+        rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun})(?![\w'])",
+        re.I,
+    )
+
+
+def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], int | None] | None:
+    """Things of one kind ``text`` lists to count them ("two bedrooms and the living room": 3 rooms), as
+    :func:`listed_party` lists people: each a number of them, one of them, or some of them (no count). ``nouns``
+    name the kind ("room"; a word ending in one counts: "bedroom")."""
+    return _listed(text, _thing_item(nouns)) if nouns else None
+
+
+def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | None] | None:
+    joins = list(_PARTY_JOIN.finditer(text))
+    bounds = [0, *(j.end() for j in joins)]
+    ends = [*(j.start() for j in joins), len(text)]
+    for first in range(len(bounds)):
+        run: list[tuple[int, re.Match[str]]] = []
+        for k in range(first, len(bounds)):
+            piece = text[bounds[k] : ends[k]]
+            body = len(piece.rstrip(" .!?"))
+            if k == first:  # the first may end a longer clause ("there'll be me")
+                found = next((m for m in item.finditer(piece) if m.end() == body and _word_edges(piece, m)), None)
+            else:
+                found = item.match(piece)
+                found = found if found is not None and _word_edges(piece, found) else None
+            if found is None:
+                break
+            run.append((k, found))
+            if found.end() != body:
+                break  # the last of the list runs on
+        # A list joins its last with "and" ("me, my wife and the kids"); commas alone join clauses ("make that 6
+        # people, my brother is coming too": 6)
+        if len(run) >= 2 and _PARTY_AND.search(joins[run[-1][0] - 1].group()):
+            (k0, m0), (k1, m1) = run[0], run[-1]
+            counts = [_head(m) for _, m in run]
+            total = None if None in counts else sum(c for c in counts if c is not None)
+            return (bounds[k0] + m0.start(), bounds[k1] + m1.end()), total
+    return None
+
+
+def _word_edges(piece: str, found: re.Match[str]) -> bool:
+    after = piece[found.end() : found.end() + 1]
+    before = piece[found.start() - 1 : found.start()] if found.start() else ""
+    return not (after.isalnum() or before.isalnum())
+
+
+def _head(item: re.Match[str]) -> int | None:
+    if item.group("some"):
+        return None
+    if item.group("count"):
+        said = item.group("count").casefold()
+        return int(said) if said.isdigit() else WORD_NUMBERS[said]
+    return 1
 
 
 def counts_people(slot: Slot) -> bool:
