@@ -27,14 +27,15 @@ def held_changes(
     info: Mapping[str, Any],
     given: Mapping[str, Any],
     now: dt.datetime,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], frozenset[str]]:
     """The values a parse gives (``given``) with the change in its ``info`` applied to the held slots: the one held
     slot the new value fits takes it, and a slot the parse gave the same words goes ("can we do 9 instead of 7?"
-    at a held 19:00 is no party of 9)."""
+    at a held 19:00 is no party of 9). Second, the slots whose held value the message named as the one it replaces
+    ("11 not 2" at a held 14:00): refused, the new value leaves the slot to be asked again, never the old value."""
     changes = {**given, **_name_part(slots, session, info)}
     change = info.get("change")
     if not change:
-        return changes
+        return changes, frozenset()
     held = session.slots
     new: Mapping[str, Any] = change["new"]
     old: Mapping[str, Any] = change["old"]
@@ -51,16 +52,20 @@ def held_changes(
             continue
         (named if names_held else fitting).append((name, value))
     if misread and not named:
-        return changes  # the parse gave the new words to a slot itself ("make that 5" for the only number)
+        return changes, frozenset()  # the parse gave the new words to a slot itself ("make that 5" for the only number)
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
     # describes the change asked for)
     chosen = named or [item for item in fitting if item[0] in change.get("named", ())] or (fitting if not given else [])
     if len(chosen) == 1:
         for name in misread:
-            changes.pop(name, None)
+            if name == chosen[0][0] or name not in change.get("named", ()):
+                # the same words the chosen slot took ("9 instead of 7" at a held 19:00 is no party of 9); a slot the
+                # message names by its own words keeps its value ("make it 3pm not 1. and 2 hours")
+                changes.pop(name, None)
         changes[chosen[0][0]] = chosen[0][1]
-    return changes
+        return changes, frozenset({chosen[0][0]} if named else ())
+    return changes, frozenset()
 
 
 def _coerced(slot: Slot, raw: Any, session: SessionState, now: dt.datetime) -> Any:

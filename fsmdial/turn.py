@@ -147,10 +147,10 @@ def respond(
             trace.notes.append("asked for what this flow does: carrying on")
         elif parse.intent is not None:
             global_action(turn, parse.intent)
-        given = held_changes(
+        given, replacing = held_changes(
             turn.tables.slots, session, parse.info, parse.slots, now
         )  # "make that 5", "8 instead of 7"
-        proceed = update_slots(turn, {**replaced(turn, parse), **given}, now)
+        proceed = update_slots(turn, {**replaced(turn, parse), **given}, now, replacing=replacing)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm in turn.tables.guards_commit and said.deny:
@@ -325,8 +325,11 @@ def global_action(turn: TurnContext, intent: str) -> None:
         turn.trace.nodes.append(action.target)
 
 
-def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime) -> bool:
-    """Store valid values (telling the user about corrections); False when the turn must not go on."""
+def update_slots(
+    turn: TurnContext, values: Mapping[str, Any], now: dt.datetime, *, replacing: frozenset[str] = frozenset()
+) -> bool:
+    """Store valid values (telling the user about corrections); False when the turn must not go on. A value refused
+    for a slot in ``replacing`` (the message named its held value as the one it replaces) leaves it to be asked."""
     session, trace, tables = turn.session, turn.trace, turn.tables
     flow = tables.flow
     changed: list[str] = []
@@ -346,6 +349,12 @@ def update_slots(turn: TurnContext, values: Mapping[str, Any], now: dt.datetime)
             session.retries[name] = session.retries.get(name, 0) + 1
             turn.say("invalid", f"invalid_{name}", refusal(turn, slot, exc.message, now, exc.sentence), slot=name)
             escalate = escalate or session.retries[name] >= flow.max_attempts
+            if name in replacing and name in session.slots and not (tables.commits and committed_action(turn, name)):
+                # A change refused ("make it 11 not 2" read as 23:00, out of hours): the held value is the one the
+                # user does not want, so it goes and the slot is asked again (it stayed, the flow went on to the
+                # next question, and the customer's "yes" booked it)
+                trace.slot_changes.append({"slot": name, "old": session.slots.pop(name), "new": None})
+                changed.append(name)
             continue
         session.retries.pop(name, None)
         old = session.slots.get(name)

@@ -212,9 +212,11 @@ POLITE_TAIL = phrase_pattern(
     "you got it",
     "i do",
     "i will",
+    "now",
 )
-"""The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me"): in a clause
-that says yes these words say nothing more; alone ("that's it" without a yes word) they are no yes."""
+"""The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me", "that's right now"
+after a value was put right): in a clause that says yes these words say nothing more; alone ("that's it" without a yes
+word) they are no yes."""
 DENY = phrase_pattern(
     "no",
     "nope",

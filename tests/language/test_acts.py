@@ -105,7 +105,9 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
     assert second_thoughts(text) is None
 
 
-@pytest.mark.parametrize("text", ["yep that's all correct", "yess pls", "yes please", "that all looks good"])
+@pytest.mark.parametrize(
+    "text", ["yep that's all correct", "yess pls", "yes please", "that all looks good", "yes that's right now"]
+)
 def test_plain_yes_in_customers_words(text):
     assert read_acts(text).plain_yes
 

@@ -306,6 +306,7 @@ def test_a_change_the_rules_read_is_not_offered_to_the_model_again():
         ("full service", "a full servcie please", True),  # a typo: four letters, two more or fewer
         ("dog", "two dogs", True),
         ("checking", "I'd need to check my balance first", False),  # a stem with the value's ending taken off
+        ("checking", "I need my balance checked", False),  # another form of the stem: no typo of it either
     ],
 )
 def test_a_value_is_mentioned_by_its_words_stems_or_typos_never_by_a_words_start(value, text, said):

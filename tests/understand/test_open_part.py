@@ -335,8 +335,8 @@ def test_a_value_a_question_of_choices_names_is_the_users_choice_not_a_restateme
     ],
 )
 def test_a_text_value_after_its_slots_name_is_never_a_phrase_the_name_does_not_introduce(said, slot, start):
+    from fsmdial.understand.constraint.cues import cue_starts
     from fsmdial.understand.constraint.grounding import message
-    from fsmdial.understand.constraint.schema import cue_starts
 
     starts = cue_starts(said, Slot(name=slot, type="string"))
     assert [message(said).word(i) for i in sorted(starts)] == ([start] if start else [])

@@ -1,6 +1,7 @@
 """What a model may say in one turn: the grounded values, the turn's schema and its bounded grammar.
 
 * :mod:`.grounding`: the spans of the user's message a slot value may be copied from, and what they read as;
+* :mod:`.cues`: where the message names a slot by its own words, and where a value of it may start after them;
 * :mod:`.schema`: the turn's JSON schema (what the rules read stands; the model may only add), and the
   parse of a model's output against it;
 * :mod:`.grammar`: that schema as a bounded grammar (GBNF, and a regular expression);

@@ -332,8 +332,10 @@ def _stem(word: str) -> str:
 def _same_word(wanted: str, said: str) -> bool:
     # By its stem, a word said names a value's word with an ending added ("changed": change, "cleaning": clean),
     # never with one taken off: "check my balance" names no "checking" account.
-    if wanted == said or (_stem(wanted) == _stem(said) and len(said) >= len(wanted)):
+    if wanted == said:
         return True
+    if _stem(wanted) == _stem(said):  # two forms of one word: never a typo of each other ("checked", "checking")
+        return len(said) >= len(wanted)
     return len(wanted) >= 4 and wanted[:4] == said[:4] and abs(len(wanted) - len(said)) <= 2
 
 

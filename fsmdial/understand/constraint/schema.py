@@ -44,10 +44,11 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from ...errors import UnderstandingError
 from ...flow import Slot, SlotType
-from ...language import WORD_NUMBERS, read_acts, split_negated, without_questions
+from ...language import read_acts, split_negated, without_questions
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
+from .cues import cue, cue_starts
 from .grammar import (
     NOT_AT_EDGES,
     NOT_INSIDE,
@@ -379,16 +380,6 @@ def _content(example: str) -> frozenset[str]:
     return (words - (FUNCTION_WORDS - _SOCIAL_WORDS) - _COMMON) or (words - _COMMON) or words
 
 
-def _stems(words: frozenset[str]) -> set[str]:
-    return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS}
-
-
-def cue(slot: Slot, text: str) -> int:
-    """How many words of the slot's name or label the message says ("my PIN is ...")."""
-    words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
-    return len(words & _stems(words_of(text)))
-
-
 def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Parse) -> set[str]:
     """Spans of the message that a typed slot the node asks for now could take."""
     return {
@@ -397,44 +388,6 @@ def claimed(state: UnderstandingState, text: str, now: dt.datetime, settled: Par
         if is_typed(slot) and offered(state, slot) and slot.name not in settled.slots
         for span in typed_candidates(slot, text, now)
     }
-
-
-IDENTIFIER_WORDS = frozenset("number no num id code pin ref reference".split())
-"""Words of a slot's name that make it an identifier ("account_number", "booking_id"): its value is said in digits."""
-PHRASE_STARTS = frozenset(
-    """to of for in on at by from with about as and or but so if then than into onto before after around under over
-    when where while who which what how why""".split()
-)
-"""Words that open a phrase of their own: after a slot's name, they begin no value of it."""
-
-
-def cue_starts(text: str, slot: Slot) -> frozenset[int]:
-    """Words a value of ``slot`` may start at: right after a word naming it ("code is 93103", "name: Jane").
-
-    Up to three function words may stand between ("my name is Jane", "the code would be 1234"), none of them a
-    word that starts a phrase of its own ("a song for me while waiting", "a restaurant to visit": no value follows).
-    An identifier's value starts with a digit or a number word (:data:`IDENTIFIER_WORDS`).
-    """
-    msg = message(text)
-    names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
-    stems = [next(iter(_stems(words_of(msg.word(i)))), "") for i in range(len(msg.words))]
-    found: set[int] = set()
-    for i, stem in enumerate(stems):
-        if stem not in names:
-            continue
-        j = i + 1
-        while j < len(stems) and j <= i + 4 and (stems[j] in names or not msg.can_edge(j)):
-            if msg.folded(j) in PHRASE_STARTS:
-                break
-            j += 1
-        if j < len(stems) and msg.folded(j) in PHRASE_STARTS:
-            continue
-        # The value follows in the same sentence ("the code! Things are ..." names no code).
-        if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
-            found.add(j)
-    if names & IDENTIFIER_WORDS:  # "my account balance" names no account number: an identifier starts with a digit
-        found = {j for j in found if any(ch.isdigit() for ch in msg.word(j)) or msg.folded(j) in WORD_NUMBERS}
-    return frozenset(found)
 
 
 def standing(

@@ -93,7 +93,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .worded_answers import head_count, listed_party, listed_things, no_preference, stated_answer
+from .worded_answers import head_count, no_preference, stated_answer, with_listed_count
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -569,16 +569,11 @@ class RulesUnderstander:
             rest = tables.any_value.sub(_without_numbers, fold(rest))
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
+        # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
-            # "me, my wife and the two kids": 4 people, not 2; "me and the kids" counts none (asked again)
-            if (party := listed_party(rest)) is not None:
-                (start, end), count = party
-                rest = f"{rest[:start]} {'' if count is None else f'{count} people'} {rest[end:]}"
+            rest = with_listed_count(rest)
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
-            # "two bedrooms and the living room": 3 rooms, not 2
-            if (listed := listed_things(rest, naming_words(asked, described=False))) is not None:
-                (start, end), count = listed
-                rest = f"{rest[:start]} {'' if count is None else count} {rest[end:]}"
+            rest = with_listed_count(rest, naming_words(asked, described=False))
         numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
         if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
@@ -613,8 +608,8 @@ class RulesUnderstander:
             if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
                 parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
                 continue
-            if not found or slot.name in parse.slots:
-                continue
+            if not found or slot.name in parse.slots or (slot is not tables.asked and only_pronoun_ones(text)):
+                continue  # "hire one of your motorboats": no hour of hire
             values = list(dict.fromkeys(found.values()))
             says = KINDS[slot.type].says_itself
             spans = [

@@ -20,7 +20,15 @@ from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
 from ...language.clauses import clauses, negation_scope
 
-__all__ = ["counts_people", "head_count", "listed_party", "listed_things", "no_preference", "stated_answer"]
+__all__ = [
+    "counts_people",
+    "head_count",
+    "listed_party",
+    "listed_things",
+    "no_preference",
+    "stated_answer",
+    "with_listed_count",
+]
 
 _JUST = r"(?:just|jsut|juts|only|onli)"
 _ONE_OF_KIN = (
@@ -87,6 +95,17 @@ def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], in
     :func:`listed_party` lists people: each a number of them, one of them, or some of them (no count). ``nouns``
     name the kind ("room"; a word ending in one counts: "bedroom")."""
     return _listed(text, _thing_item(nouns)) if nouns else None
+
+
+def with_listed_count(text: str, nouns: frozenset[str] | None = None) -> str:
+    """``text`` with the party it lists (``nouns`` None) or the things of ``nouns`` it lists in place of the list: its
+    count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again)."""
+    found = listed_party(text) if nouns is None else listed_things(text, nouns)
+    if found is None:
+        return text
+    (start, end), count = found
+    said = "" if count is None else f"{count} people" if nouns is None else str(count)
+    return f"{text[:start]} {said} {text[end:]}"
 
 
 def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | None] | None:
