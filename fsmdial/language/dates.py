@@ -250,20 +250,59 @@ _TYPO_VOCABULARY = tuple(
     for word in ("tomorrow", "tonight", "yesterday", "fortnight", *WEEKDAYS, *MONTHS)
     if len(word) >= 6  # a short word is one letter from too many others ("march"/"match", "today"/"toady")
 )
+_LONG_DAY_WORDS = tuple(word for word in ("tomorrow", "yesterday", *WEEKDAYS) if len(word) >= 8)
+"""Day words long enough that a word two typos away from one, with its first letter, is no other English word
+("tomoro", "tommorow", "wensday"); months and "fortnight" are not ("forthright", "deceiver")."""
 _LONG_WORD = re.compile(r"[a-z]{5,}", re.I)
+_TEXTED = {
+    "2morrow": "tomorrow",
+    "2morro": "tomorrow",
+    "2moro": "tomorrow",
+    "2morow": "tomorrow",
+    "2mrw": "tomorrow",
+    "2mro": "tomorrow",
+    "2moz": "tomorrow",
+    "tomoz": "tomorrow",
+    "tmoz": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tmoro": "tomorrow",
+    "tmorow": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "2night": "tonight",
+    "2day": "today",
+}
+"""Days as people text them: no other word ("tmr" and "tmrw" the patterns read as they are)."""
+_TEXTED_DAY = re.compile(
+    r"(?<![\w'’])(?<!\ban\s)(?<!\ba\s)(?<!\bthe\s)(?<!\bper\s)(?<!\beach\s)(?<!\bevery\s)(?:"
+    + "|".join(sorted(_TEXTED, key=len, reverse=True))
+    + r")(?![\w'’])",
+    re.I,
+)
+"""A texted day; "a 2day course", "per 2day block" is a length, no day."""
 
 
 def without_date_typos(text: str) -> str:
-    """``text`` with each word one typo (an edit or a swap of two letters) away from a long date word ("tomorow",
-    "wendesday", "decmber") written as that word; other words as they are."""
+    """``text`` with each day texted ("2morrow", "tonite", "2day") written out, and each word one typo (an edit or a
+    swap of two letters) away from exactly one long date word ("tomorow", "wendesday", "decmber"), or two away from
+    exactly one long day word with its first letter ("tomoro", "tommorow", "wensday"), written as that word; other
+    words as they are. Two day words as close ("munday": monday or sunday) leave the word as it is."""
 
     def fixed(found: re.Match[str]) -> str:
         word = found.group().lower()
         if word in _TYPO_VOCABULARY or word[:-1] in _TYPO_VOCABULARY:  # "on sundays" is every Sunday, no date
             return found.group()
-        best = process.extractOne(word, _TYPO_VOCABULARY, scorer=OSA.distance, score_cutoff=1)
-        return best[0] if best is not None else found.group()
+        close = process.extract(word, _TYPO_VOCABULARY, scorer=OSA.distance, score_cutoff=1, limit=2)
+        if not close:
+            close = [
+                found
+                for found in process.extract(word, _LONG_DAY_WORDS, scorer=OSA.distance, score_cutoff=2, limit=2)
+                if found[0][0] == word[0] and found[0] + "s" != word and found[0][:-1] != word
+            ]
+        return close[0][0] if len(close) == 1 else found.group()
 
+    if _TEXTED_DAY.search(text) is not None:
+        text = _TEXTED_DAY.sub(lambda found: _TEXTED[found.group().lower()], text)
     return _LONG_WORD.sub(fixed, text)
 
 
