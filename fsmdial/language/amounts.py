@@ -48,9 +48,10 @@ def number_value(text: str) -> float | None:
 
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25}
 _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-_RANGE_BEFORE = re.compile(rf"(?:{_NUMBER_NO_A})\s*(?:[£$€]\s?)?(?:-|–|to|or|and)\s*$", re.I)
+_RANGE_BEFORE = re.compile(rf"(?:{_NUMBER_NO_A}|\bcouple)\s*(?:[£$€]\s?)?(?:-|–|to|or|and)\s*$", re.I)
 _RANGE_AFTER = re.compile(rf"\s*(?:-|–|to|or)\s*(?:[£$€]\s?)?(?:{_NUMBER_NO_A})", re.I)
-"""A number before or after an amount with "-", "to" or "or" between: a range ("20-30 pounds", "2 or 3 hours")."""
+"""A number before or after an amount with "-", "to" or "or" between: a range ("20-30 pounds", "2 or 3 hours", "a
+couple or three hours")."""
 
 
 _PART_OF = re.compile(r"(?:\bhalf|\bquarter(?:\s+of)?|\bpoint)\s+$|\d\.\s*$", re.I)

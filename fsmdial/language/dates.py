@@ -266,7 +266,6 @@ _TEXTED = {
     "tmoz": "tomorrow",
     "tmrrw": "tomorrow",
     "tmoro": "tomorrow",
-    "tmorow": "tomorrow",
     "tonite": "tonight",
     "2nite": "tonight",
     "2night": "tonight",
