@@ -238,7 +238,8 @@ def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     """The readings of the first date in ``text`` as ISO dates: one for most ("tomorrow", "December 3rd",
     "next Friday", "in two days"), the coming ones in order for a weekday alone ("Friday") or a day without a
     month ("the 21st"), up to a year ahead; none when there is no date. A date word with one typo ("tomorow",
-    "wednesdy") is read as that word when the text has no date otherwise."""
+    "wednesdy"), a long day word with two ("tomoro", "wensday") or a day as texted ("2morrow", "tonite") is read as
+    that word when the text has no date otherwise (:func:`without_date_typos`)."""
     readings = _readings(text, now)
     if not readings and (fixed := without_date_typos(text)) != text:
         readings = _readings(fixed, now)
