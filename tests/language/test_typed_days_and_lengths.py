@@ -1,7 +1,8 @@
 """Issue 34, held-out round 5: days and lengths of time as customers type them, read as said or not at all.
 
 A relative day mistyped or texted ("tomoro", "tommorow", "2morrow", "tonite", "2day", "wensday") is that day; a word
-that is no day ("tomato", "knight", "forthright", "a 2day course") and a typo close to two days ("munday") are none.
+that is no day ("tomato", "knight", "forthright", "a 2day course") and a typo close to two days ("munday") are none;
+"tonite at 8" is 8 in the evening, as "tonight at 8" is.
 A length said "a couple of hours" is two hours, one typed against its number ("3hrs", "90mins") is that length,
 "a few hours" is none (asked). Typed days are held to ``dateparser``'s reading of the day they stand for.
 """
@@ -188,3 +189,10 @@ def test_the_held_out_lengths_are_read() -> None:
     """h5-35's "a couple of hours" and h5-39's "3hrs" for a slot counted in hours."""
     assert read(HOURS, "a couple of hours") == 2
     assert read(HOURS, "3hrs") == 3
+
+
+@pytest.mark.parametrize("tonight", ["tonight", "tonite", "2nite", "Tonite", "2night"])
+def test_tonight_texted_settles_the_evening_as_tonight_does(tonight: str) -> None:
+    now = dt.datetime(2027, 6, 10, 9)
+    assert read(Slot(name="time", type="time"), f"{tonight} at 8", DAY, now=now) == "20:00"
+    assert read(DAY, f"{tonight} at 8", Slot(name="time", type="time"), now=now) == "2027-06-10"
