@@ -105,10 +105,12 @@ _UNREAD_OFFSET = re.compile(
     r"\bday\s+before\b|\b"
     + _WEEKDAY_NAMES
     + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"  # "Friday after 2" is a time
-    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
+    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b|"
+    r"\bfollowing\s+" + _WEEKDAY_NAMES + r"|\b" + _WEEKDAY_NAMES + r"\s+following\b"
 )
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
-said on a Friday): no date, never the day it counts from."""
+said on a Friday; "the following Monday", "the Saturday after then": from a day said before, which a reader is not
+given): no date, never the day it counts from."""
 _WEEKDAY = re.compile(
     r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
 )

@@ -196,3 +196,26 @@ def test_tonight_texted_settles_the_evening_as_tonight_does(tonight: str) -> Non
     now = dt.datetime(2027, 6, 10, 9)
     assert read(Slot(name="time", type="time"), f"{tonight} at 8", DAY, now=now) == "20:00"
     assert read(DAY, f"{tonight} at 8", Slot(name="time", type="time"), now=now) == "2027-06-10"
+
+
+# ------------------------------------------------------------------ a day counted from the day said before
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "oh right, the saturday after then",  # h5-10, after Friday 26th was refused as closed
+        "the saturday after",
+        "the day after that",
+        "the following monday",
+        "following monday please",
+        "the monday following",
+        "the friday before that",
+        "a week after that",
+    ],
+)
+def test_a_day_counted_from_the_day_said_before_is_no_date(said: str) -> None:
+    """The readers are not given the day said before: a day counted from it is none (asked again), never the day
+    it would be counted from today."""
+    assert date_readings(said, dt.datetime(2027, 3, 11, 13)) == (), said
+    assert read(DAY, said, now=dt.datetime(2027, 3, 11, 13)) is NOTHING, said
