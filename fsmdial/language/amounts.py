@@ -48,9 +48,10 @@ def number_value(text: str) -> float | None:
 
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25}
 _MULTIPLIERS = {"k": 1e3, "grand": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-_RANGE_BEFORE = re.compile(rf"(?:{_NUMBER_NO_A})\s*(?:[£$€]\s?)?(?:-|–|to|or|and)\s*$", re.I)
+_RANGE_BEFORE = re.compile(rf"(?:{_NUMBER_NO_A}|\bcouple)\s*(?:[£$€]\s?)?(?:-|–|to|or|and)\s*$", re.I)
 _RANGE_AFTER = re.compile(rf"\s*(?:-|–|to|or)\s*(?:[£$€]\s?)?(?:{_NUMBER_NO_A})", re.I)
-"""A number before or after an amount with "-", "to" or "or" between: a range ("20-30 pounds", "2 or 3 hours")."""
+"""A number before or after an amount with "-", "to" or "or" between: a range ("20-30 pounds", "2 or 3 hours", "a
+couple or three hours")."""
 
 
 _PART_OF = re.compile(r"(?:\bhalf|\bquarter(?:\s+of)?|\bpoint)\s+$|\d\.\s*$", re.I)
@@ -189,18 +190,25 @@ def _settled(
 TIME_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080}
 """Units of time and their length in minutes (a night of a stay is a day)."""
 _UNIT_WORDS = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour", "h": "hour"}
-_UNIT = re.compile(r"(?<![\w.,:/])(?:minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\b|(?<=\d)h\b", re.I)
-"""A unit of time: a length of time is read back from each ("4 nights" from "nights")."""
+_UNIT = re.compile(
+    r"(?<![\w.,:/])(?:minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\b"
+    r"|(?<=\d)(?:minutes?|mins?|hours?|hrs?|h|days|nights|weeks)\b",
+    re.I,
+)
+"""A unit of time: a length of time is read back from each ("4 nights" from "nights"), also typed against its number
+("3hrs", "90mins", "2h"; "2day" is today, no length)."""
 _PART = re.compile(
     r"(?<![\w.,:/])(?:"
-    rf"(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<and>half|quarter))?\s?(?:an?\s)?"
+    r"(?P<couple>(?:an?\s+)?couple\s+(?:of\s+)?)"
+    rf"|(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<and>half|quarter))?\s?(?:an?\s)?"
     r"|(?:(?P<count>an?|one|two|three|\d)\s+)?(?P<frac>half|quarters?)\s+(?:of\s+)?(?:an?\s+)?"
     r")?"
     r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\Z",
     re.I,
 )
 """One length of time, up to its unit (searched ending there): "4 nights", "an hour", "two and a half hours", "a
-quarter of an hour", "three quarters of an hour", "half an hour", "1.5 hours"."""
+quarter of an hour", "three quarters of an hour", "half an hour", "1.5 hours", "a couple of hours" (two; "a few
+hours" says no number: in doubt, asked)."""
 _TAIL = re.compile(r"\s+and\s+an?\s+(half|quarter)\b", re.I)
 """"... and a half" after a unit ("an hour and a half")."""
 _CHAIN = re.compile(r"\s*(?:and\s+)?")
@@ -222,6 +230,8 @@ def _length(match: re.Match[str], tail: str | None) -> float | None:
     ("hours" alone, "five fifty hours")."""
     if match.group("and") and tail:
         return None
+    if match.group("couple"):
+        return None if tail else 2.0  # "a couple of hours and a half": no one number
     fraction = match.group("and") or tail
     if match.group("frac"):
         count = (match.group("count") or "a").casefold()

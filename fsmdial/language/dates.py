@@ -105,10 +105,12 @@ _UNREAD_OFFSET = re.compile(
     r"\bday\s+before\b|\b"
     + _WEEKDAY_NAMES
     + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"  # "Friday after 2" is a time
-    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b"
+    r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b|"
+    r"\bfollowing\s+" + _WEEKDAY_NAMES + r"|\b" + _WEEKDAY_NAMES + r"\s+following\b"
 )
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
-said on a Friday): no date, never the day it counts from."""
+said on a Friday; "the following Monday", "the Saturday after then": from a day said before, which a reader is not
+given): no date, never the day it counts from."""
 _WEEKDAY = re.compile(
     r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
 )
@@ -238,7 +240,8 @@ def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     """The readings of the first date in ``text`` as ISO dates: one for most ("tomorrow", "December 3rd",
     "next Friday", "in two days"), the coming ones in order for a weekday alone ("Friday") or a day without a
     month ("the 21st"), up to a year ahead; none when there is no date. A date word with one typo ("tomorow",
-    "wednesdy") is read as that word when the text has no date otherwise."""
+    "wednesdy"), a long day word with two ("tomoro", "wensday") or a day as texted ("2morrow", "tonite") is read as
+    that word when the text has no date otherwise (:func:`without_date_typos`)."""
     readings = _readings(text, now)
     if not readings and (fixed := without_date_typos(text)) != text:
         readings = _readings(fixed, now)
@@ -250,20 +253,58 @@ _TYPO_VOCABULARY = tuple(
     for word in ("tomorrow", "tonight", "yesterday", "fortnight", *WEEKDAYS, *MONTHS)
     if len(word) >= 6  # a short word is one letter from too many others ("march"/"match", "today"/"toady")
 )
+_LONG_DAY_WORDS = tuple(word for word in ("tomorrow", "yesterday", *WEEKDAYS) if len(word) >= 8)
+"""Day words long enough that a word two typos away from one, with its first letter, is no other English word
+("tomoro", "tommorow", "wensday"); months and "fortnight" are not ("forthright", "deceiver")."""
 _LONG_WORD = re.compile(r"[a-z]{5,}", re.I)
+_TEXTED = {
+    "2morrow": "tomorrow",
+    "2morro": "tomorrow",
+    "2moro": "tomorrow",
+    "2morow": "tomorrow",
+    "2mrw": "tomorrow",
+    "2mro": "tomorrow",
+    "2moz": "tomorrow",
+    "tomoz": "tomorrow",
+    "tmoz": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tmoro": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "2night": "tonight",
+    "2day": "today",
+}
+"""Days as people text them: no other word ("tmr" and "tmrw" the patterns read as they are)."""
+_TEXTED_DAY = re.compile(
+    r"(?<![\w'’])(?<!\ban\s)(?<!\ba\s)(?<!\bthe\s)(?<!\bper\s)(?<!\beach\s)(?<!\bevery\s)(?:"
+    + "|".join(sorted(_TEXTED, key=len, reverse=True))
+    + r")(?![\w'’])",
+    re.I,
+)
+"""A texted day; "a 2day course", "per 2day block" is a length, no day."""
 
 
 def without_date_typos(text: str) -> str:
-    """``text`` with each word one typo (an edit or a swap of two letters) away from a long date word ("tomorow",
-    "wendesday", "decmber") written as that word; other words as they are."""
+    """``text`` with each day texted ("2morrow", "tonite", "2day") written out, and each word one typo (an edit or a
+    swap of two letters) away from exactly one long date word ("tomorow", "wendesday", "decmber"), or two away from
+    exactly one long day word with its first letter ("tomoro", "tommorow", "wensday"), written as that word; other
+    words as they are. Two day words as close ("munday": monday or sunday) leave the word as it is."""
 
     def fixed(found: re.Match[str]) -> str:
         word = found.group().lower()
         if word in _TYPO_VOCABULARY or word[:-1] in _TYPO_VOCABULARY:  # "on sundays" is every Sunday, no date
             return found.group()
-        best = process.extractOne(word, _TYPO_VOCABULARY, scorer=OSA.distance, score_cutoff=1)
-        return best[0] if best is not None else found.group()
+        close = process.extract(word, _TYPO_VOCABULARY, scorer=OSA.distance, score_cutoff=1, limit=2)
+        if not close:
+            close = [
+                found
+                for found in process.extract(word, _LONG_DAY_WORDS, scorer=OSA.distance, score_cutoff=2, limit=2)
+                if found[0][0] == word[0] and found[0] + "s" != word and found[0][:-1] != word
+            ]
+        return close[0][0] if len(close) == 1 else found.group()
 
+    if _TEXTED_DAY.search(text) is not None:
+        text = _TEXTED_DAY.sub(lambda found: _TEXTED[found.group().lower()], text)
     return _LONG_WORD.sub(fixed, text)
 
 

@@ -315,9 +315,14 @@ def _clocks(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
 @lru_cache(maxsize=512)
 def _converted(text: str) -> str:
     """``text`` as the times in it are read: number words in digits, a part of the day written with one typo
-    ("afternon", "evenning", "mroning") as that part."""
+    ("afternon", "evenning", "mroning") or texted ("tonite", "2nite") as that part."""
+    if "nite" in (low := text.lower()) or "2night" in low:
+        text = _TEXTED_TONIGHT.sub("tonight", text)
     text = words_to_digits(text)
     return _PART_TYPO.sub(_part_spelled, text) if DIGIT.search(text) else text
+
+
+_TEXTED_TONIGHT = re.compile(r"(?<![\w'’])(?:tonite|2nite|2night)(?![\w'’])", re.I)
 
 
 _PART_WORDS = ("morning", "afternoon", "evening", "tonight")

@@ -131,13 +131,17 @@ def test_an_approximate_hour_is_no_time_when_people_are_asked():
     assert kept["party_size"] == 6 and "time" not in kept
 
 
-@pytest.mark.parametrize(("said", "day"), [("tomorrw", "2026-11-24"), ("on firday", "2026-11-27")])
-def test_a_date_word_with_one_typo_is_read(said, day):
+@pytest.mark.parametrize(
+    ("said", "day"), [("tomorrw", "2026-11-24"), ("on firday", "2026-11-27"), ("tmorow", "2026-11-24")]
+)
+def test_a_date_word_with_one_typo_or_a_long_day_word_with_two_is_read(said, day):
     assert slots("restaurant_booking.json", "Ines", "3", said).get("date") == day
 
 
-def test_a_word_two_typos_from_a_date_word_is_none():
-    assert "date" not in slots("restaurant_booking.json", "Ines", "3", "tmorow")
+@pytest.mark.parametrize("said", ["tusdy", "decmbr"])
+def test_a_word_two_typos_from_a_short_day_word_or_a_month_is_none(said):
+    """Two typos are read only from a day word of eight letters or more ("tmorow", "wensday")."""
+    assert "date" not in slots("restaurant_booking.json", "Ines", "3", said)
 
 
 # ------------------------------------------------------------------ digits said one by one
