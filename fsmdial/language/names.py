@@ -179,15 +179,16 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
 def introduced_name(text: str) -> str | None:
     """A full name the speaker introduces themself with at the start of the message or of one of its sentences or
     clauses, capitalised, while no name was asked ("hi, this is Lisa Gray, I need a locksmith", "Hi, I'm Hollie
-    Price, I'd like to book ..."): at least two words, so "I'm English" or "I'm Polish" name no one; "it's" is left
-    out ("it's Oxford Street", "it's Sheffield")."""
+    Price, I'd like to book ..."): at least two words or a title and one ("this is Mrs Cole"), so "I'm English" or
+    "I'm Polish" name no one; "it's" is left out ("it's Oxford Street", "it's Sheffield")."""
     text = text.replace("\u2019", "'").strip()
     for clause in _CLAUSE_START.finditer(text):
         start = _INTRODUCING.match(text, clause.end())
         if start is None:
             continue
         words = _words_at(text[start.end() :])
-        if words and len(_own_words(words)) >= 2 and all(word[0].isupper() for word in words):
+        own = _own_words(words or [])
+        if words and own and (len(own) >= 2 or len(own) < len(words)) and all(word[0].isupper() for word in words):
             return _said_in_full(words, text[start.end() :])
     return None
 
