@@ -61,7 +61,11 @@ _NOUNS = frozenset(
 )
 """Nouns that are also surnames ("Hannah Price", "Tom Book"): no name on their own or first, but a capitalised
 one after a first name is part of it."""
-_TERMS_OF_ADDRESS = frozenset("mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split())
+"""Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
+"April", are left out: a reply that is only "Will" is a name)."""
+_TERMS_OF_ADDRESS = frozenset(
+    "mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split()
+)
 """Words people call each other ("cheers mate", "thanks love"): treated as the nouns above ("Courtney Love")."""
 _PLACE_ENDS = frozenset(
     """street st road rd avenue ave drive crescent terrace tce boulevard gardens gdns parade mews wharf council ltd
@@ -70,8 +74,6 @@ _PLACE_ENDS = frozenset(
 )
 """Last words of a street's or an organisation's name and of no person's ("Elm Street", "Fulwood Road", "Sheffield
 Council")."""
-"""Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
-"April", are left out: a reply that is only "Will" is a name)."""
 
 _WORD = re.compile(r"[^\W\d_][\w'\-]*\.?", re.U)
 _ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof."})

@@ -90,7 +90,9 @@ def _flow_words_only(state: UnderstandingState, name: str) -> bool:
     """Is every word of ``name`` (its title aside) a word of the flow's own text: its context, or the descriptions,
     examples and values of its slots that are no names ("Sheffield" where the business is in Sheffield and its
     address examples name the town; "Hollis" of "Hollis Pest Control")?"""
-    own = [word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in _TITLES]
+    own = [
+        word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in _TITLES
+    ]
     words = _flow_words(
         state.context,
         tuple(
