@@ -34,7 +34,7 @@ from .dates import (
     remove_dates_and_times,
     says_only_when,
 )
-from .names import find_name, is_name_word, name_at
+from .names import find_name, introduced_name, is_name_word, name_at
 from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, words_to_digits
 from .phrases import (
     CLOSING_PATTERN,
@@ -76,6 +76,7 @@ __all__ = [
     "Acts",
     "find_name",
     "name_at",
+    "introduced_name",
     "is_name_word",
     "leads",
     "without_wish",

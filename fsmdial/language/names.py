@@ -3,9 +3,14 @@
 :func:`find_name` reads a name after the words that introduce one ("my name is",
 "the name should be", "under the name", "it's under", "I'm", "this is"), in
 any case, and, when the name was just asked for, from the reply's first clause
-("Priya, I'd like to make a reservation" -> "Priya"). A stretch of words is a
-name only when none of them is a word of a sentence (a pronoun, a verb of the
-usual kind, a preposition, a number, a day, a greeting ...): "he's bleeding
+("Priya, I'd like to make a reservation" -> "Priya"), after clauses that say
+nothing but an acknowledgement or whose name it is ("Okay good. Sophie
+Lindqvist", "put it under her name, Margaret Cole", "it's for my dad, Tom
+Reilly"). A name said again more fully right after is the one taken ("it's Mr
+Patel, Vikram Patel" -> "Vikram Patel"). A stretch of words is a name only when
+none of them is a word of a sentence (a pronoun, a verb of the usual kind, a
+preposition, a number, a day, a greeting, a word people call each other, "mate",
+"love" ...) and its last word is no street word ("Elm Street"): "he's bleeding
 badly" and "vegan options?" are no names.
 """
 
@@ -58,6 +63,17 @@ _NOUNS = frozenset(
 one after a first name is part of it."""
 """Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
 "April", are left out: a reply that is only "Will" is a name)."""
+_TERMS_OF_ADDRESS = frozenset(
+    "mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split()
+)
+"""Words people call each other ("cheers mate", "thanks love"): treated as the nouns above ("Courtney Love")."""
+_PLACE_ENDS = frozenset(
+    """street st road rd avenue ave drive crescent terrace tce boulevard gardens gdns parade mews wharf council ltd
+    limited plc hotel school college university hospital surgery centre center housing estates lettings agency office
+    services company""".split()
+)
+"""Last words of a street's or an organisation's name and of no person's ("Elm Street", "Fulwood Road", "Sheffield
+Council")."""
 
 _WORD = re.compile(r"[^\W\d_][\w'\-]*\.?", re.U)
 _ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof."})
@@ -76,7 +92,7 @@ def is_name_word(word: str) -> bool:
     low = word.lower().rstrip(".")
     if low + "." in _ABBREVIATIONS:
         return True
-    if low in _NOT_NAME or low in _NOUNS:
+    if low in _NOT_NAME or low in _NOUNS or low in _TERMS_OF_ADDRESS:
         return False
     # A lower-case adverb or -ing form is a word of a sentence ("badly", "looking"); written capitalised it may be
     # a name ("Fleming").
@@ -114,11 +130,12 @@ def is_name(words: list[str]) -> bool:
         0 < len(words) <= MAX_NAME_WORDS
         and is_name_word(words[0])
         and all(is_name_word(word) or _capitalised_noun(word) for word in words[1:])
+        and words[-1].lower().rstrip(".") not in _PLACE_ENDS
     )
 
 
 def _capitalised_noun(word: str) -> bool:
-    return word[:1].isupper() and word.lower() in _NOUNS
+    return word[:1].isupper() and (word.lower() in _NOUNS or word.lower() in _TERMS_OF_ADDRESS)
 
 
 @lru_cache(maxsize=2048)
@@ -131,7 +148,7 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
         words = _words_at(text[cue.end() :])
         if words:
-            return " ".join(words).rstrip(".")
+            return _said_in_full(words, text[cue.end() :])
         position = cue.start() + 1
     for found in _CORRECTING_NAME.finditer(text) if correcting else ():
         words = _words_at(text[found.end() :])
@@ -151,12 +168,93 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
         if start is not None and (clause.end() == 0 or start.group().lower()[:2] != "it"):
             words = _words_at(text[start.end() :])
             if words and (asked or all(word[0].isupper() for word in words)):
-                return " ".join(words).rstrip(".")
+                return _said_in_full(words, text[start.end() :])
     if not asked:
         return None
+    if (replied := _reply_name(text)) is not None:
+        return replied
     start = WEAK_CUES.match(text)
     words = _words_at(text[start.end() :] if start else text)
     return " ".join(words).rstrip(".") if words else None
+
+
+def introduced_name(text: str) -> str | None:
+    """A full name the speaker introduces themself with at the start of the message or of one of its sentences or
+    clauses, capitalised, while no name was asked ("hi, this is Lisa Gray, I need a locksmith", "Hi, I'm Hollie
+    Price, I'd like to book ..."): at least two words or a title and one ("this is Mrs Cole"), so "I'm English" or
+    "I'm Polish" name no one; "it's" is left out ("it's Oxford Street", "it's Sheffield")."""
+    text = text.replace("\u2019", "'").strip()
+    for clause in _CLAUSE_START.finditer(text):
+        start = _INTRODUCING.match(text, clause.end())
+        if start is None:
+            continue
+        words = _words_at(text[start.end() :])
+        own = _own_words(words or [])
+        if words and own and (len(own) >= 2 or len(own) < len(words)) and all(word[0].isupper() for word in words):
+            return _said_in_full(words, text[start.end() :])
+    return None
+
+
+def _said_in_full(words: list[str], text: str) -> str:
+    """The name ``words`` read at the start of ``text``, or the same person's name said again more fully in the
+    clauses right after it ("Mr Patel, Vikram Patel" -> "Vikram Patel"; "Jane, Jane Smith" -> "Jane Smith")."""
+    for clause in _clauses(text)[1:]:
+        again = _clause_name(clause)
+        if again is None:
+            break
+        mine = {word.lower().rstrip(".") for word in _own_words(words)}
+        if len(_own_words(again)) > len(mine) and mine & {word.lower().rstrip(".") for word in again}:
+            words = again
+    return " ".join(words).rstrip(".")
+
+
+def _reply_name(text: str) -> str | None:
+    """The name a reply to the name question says after clauses that say nothing but an acknowledgement or whose
+    name it is ("Okay good. Sophie Lindqvist", "put it under her name, Margaret Cole", "it's for my dad, Tom
+    Reilly", "book it in my husband's name - Dev Mistry"), said again more fully if it is ("it's Mr Patel, Vikram
+    Patel"); None when a clause before it says something else."""
+    clauses = _clauses(text)
+    for number, clause in enumerate(clauses):
+        words = _clause_name(clause)
+        if words is not None:
+            return _said_in_full(words, ", ".join(clauses[number:]))
+        if not _says_nothing(clause):
+            return None
+    return None
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut at commas, semicolons, colons, sentence ends and spaced dashes ("Dr." stays whole)."""
+    kept = _TITLE_DOT.sub("\\1\0", text)
+    return [part.replace("\0", ".").strip() for part in _CLAUSE_CUT.split(kept) if part.strip()]
+
+
+def _clause_name(clause: str) -> list[str] | None:
+    """The name a whole clause is, after the words that introduce one ("it's Vikram Patel", "Jane Doe please")."""
+    start = WEAK_CUES.match(clause)
+    rest = clause[start.end() :] if start else clause
+    words = _words_at(rest)
+    if not words:
+        return None
+    after = rest.split()[len(words) :]
+    return words if all(_word_key(word) in _SAYS_NOTHING or _word_key(word) in NAME_TAILS for word in after) else None
+
+
+def _says_nothing(clause: str) -> bool:
+    """Does the clause say nothing but an acknowledgement, a courtesy or whose name it is ("Okay good", "put it under
+    her name", "it's for my dad", "book it in my husband's name")?"""
+    words = _CLAUSE_WORD.findall(clause.replace("\u2019", "'"))
+    return bool(words) and all(_word_key(word) in _LEAD_IN_WORDS for word in words)
+
+
+def _word_key(word: str) -> str:
+    low = word.lower().strip(".!?,;:'\"")
+    return low[:-2] if low.endswith("'s") and low[:-2] in _RELATIVES else low
+
+
+def _own_words(words: list[str]) -> list[str]:
+    """The words of a name without its title ("Mr Patel" -> ["Patel"])."""
+    return [word for word in words if word.lower().rstrip(".") not in _TITLES]
 
 
 SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
@@ -166,4 +264,26 @@ _CORRECTING_NAME = re.compile(
     re.I,
 )
 _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
+_INTRODUCING = re.compile(r"(?:i'm|i am|this is|my name's)\s+", re.I)
+_TITLES = frozenset("mr mrs ms miss mx dr prof sir dame lady lord".split())
+_TITLE_DOT = re.compile(r"\b(mr|mrs|ms|mx|dr|st|jr|sr|prof)\.", re.I)
+_CLAUSE_CUT = re.compile(r"[,;:!?\u2026]+|\.+(?=\s|$)|\s[-\u2013\u2014]+\s")
+_CLAUSE_WORD = re.compile(r"[^\W_][\w'\-]*")
+_RELATIVES = frozenset(
+    """mum mom mam mother dad father husband wife partner son daughter brother sister gran granny grandma grandmother
+    grandad granddad grandpa grandfather nan nana aunt auntie uncle niece nephew cousin friend flatmate housemate
+    neighbour neighbor boyfriend girlfriend fiance fiancee fiancé fiancée boss colleague landlord landlady tenant
+    kid kids child children family mother-in-law father-in-law other half""".split()
+)
+"""Whose name a booking may be in ("put it under my wife's name", "it's for my dad")."""
+_SAYS_NOTHING = frozenset(
+    """okay ok okey good great lovely cheers perfect brilliant fab fabulous fantastic cool alright right fine sure yes
+    yeah yep yup aye no nope thanks thank ta you so well then um umm er erm uh oh ah hmm sorry please that's thats
+    sounds super excellent wonderful nice awesome gotcha understood noted smashing""".split()
+)
+"""Acknowledgements and courtesies around a name ("Okay good. Sophie Lindqvist", "Jane Doe please")."""
+_LEAD_IN_WORDS = (
+    _NOT_NAME | _SAYS_NOTHING | _RELATIVES | _TERMS_OF_ADDRESS | frozenset("put own behalf instead can".split())
+)
+"""The words of a clause that says nothing but an acknowledgement or whose name it is."""
 _CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fsmdial.language import find_name, name_at
+from fsmdial.language import find_name, introduced_name, name_at
 
 
 @pytest.mark.parametrize(
@@ -67,3 +69,132 @@ def test_a_self_introduction_not_asked_for_must_be_capitalised():
 def test_name_at_reads_the_name_at_the_start_of_a_text():
     assert name_at("Buddy, he was a beagle") == "Buddy"
     assert name_at("he was a beagle") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Okay good. Sophie Lindqvist", "Sophie Lindqvist"),  # h5-09: the name is the last sentence
+        ("great, thanks. Sophie Lindqvist", "Sophie Lindqvist"),
+        ("put it under her name, Margaret Cole", "Margaret Cole"),  # h5-27
+        ("you can put it under my wife's name, Claire Mitchell", "Claire Mitchell"),
+        ("it's for my dad, Tom Reilly", "Tom Reilly"),
+        ("book it in my husband's name - Dev Mistry", "Dev Mistry"),
+        ("it's Mr Patel, Vikram Patel", "Vikram Patel"),  # h5-02: the fuller name said again
+        ("Jane, Jane Smith", "Jane Smith"),
+        ("under Mrs Cole, Margaret Cole", "Margaret Cole"),
+        ("Mrs Jones", "Mrs Jones"),  # a title alone stays as said
+        ("Patel, Vikram", "Patel"),  # no fuller name of the same person: the first
+        ("Priya, I'd like to make a reservation", "Priya"),
+        ("Dr. Alexis Moore. Thanks a lot", "Dr. Alexis Moore"),
+        ("Courtney Love", "Courtney Love"),  # a word people call each other is a surname after a first name
+    ],
+)
+def test_a_name_said_after_an_acknowledgement_or_whose_name_it_is_is_read(text, name):
+    assert find_name(text, True) == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Okay good",
+        "sounds good",
+        "mate",  # "cheers mate" without its thanks (acts.rest)
+        "love",
+        "cheers mate",
+        "thanks love",
+        "12 Elm Street",
+        "Elm Street",
+        "it's Fulwood Road",
+        "friday",
+        "it's for my dad",
+        "put it under her name",
+        "yes we have a rabbit. Sophie",  # a clause before the name says something else: asked again
+    ],
+)
+def test_an_acknowledgement_a_street_or_a_lead_in_alone_is_no_name(text):
+    assert find_name(text, True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("hi, this is Lisa Gray, I need a locksmith", "Lisa Gray"),
+        ("Hi, I'm Hollie Price, I'd like to book a motorway lesson", "Hollie Price"),
+        ("we've got mice. I'm Dev Mistry, can someone come", "Dev Mistry"),
+        ("this is Mr Patel, Vikram Patel, we have wasps", "Vikram Patel"),
+        ("hello, this is Mrs Cole, the wasps are back", "Mrs Cole"),
+    ],
+)
+def test_a_full_name_introduced_before_it_is_asked_is_read(text, name):
+    assert introduced_name(text) == name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi, I'm Tom, we have rats",  # one word: "I'm English" would be as good a name
+        "Hi, I'm English, I've got mice",
+        "it's Oxford Street, we have rats",  # "it's" introduces places as often as people
+        "Hello, this is Sheffield Council, we have rats",
+        "I'm Fulwood Road",
+        "this is my mum's house",
+        "i'm locked out",
+    ],
+)
+def test_no_name_is_introduced_by_a_place_an_organisation_or_one_word(text):
+    assert introduced_name(text) is None
+
+
+NAMES = [
+    "Sophie Lindqvist",
+    "Vikram Patel",
+    "Margaret Cole",
+    "Tom Reilly",
+    "Dev Mistry",
+    "Mary O'Connor",
+    "Jo",
+    "Ian McAllister",
+    "Mary-Jane Okoro",
+    "Keith Barraclough",
+    "Femi Adeyemi",
+]
+NOT_NAMES = [
+    "okay good",
+    "sounds good",
+    "cheers mate",
+    "thanks love",
+    "12 Elm Street",
+    "Fulwood Road",
+    "friday",
+    "next Tuesday",
+    "tomorrow morning",
+    "the kitchen",
+    "half past two",
+    "yes please",
+    "not sure",
+]
+FRAMES = [
+    "{}",
+    "it's {}",
+    "{} here",
+    "Okay. {}",
+    "Okay good. {}",
+    "under {}",
+    "for my mum, {}",
+    "put it under my name, {}",
+    "the name's {}",
+    "it's for my husband - {}",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(NAMES), frame=st.sampled_from(FRAMES))
+def test_a_name_in_any_frame_is_read_exactly(name, frame):
+    assert find_name(frame.format(name), True) == name
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.sampled_from(NOT_NAMES), frame=st.sampled_from(FRAMES))
+def test_words_that_are_no_name_in_any_frame_give_no_name(words, frame):
+    assert find_name(frame.format(words), True) is None

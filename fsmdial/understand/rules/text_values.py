@@ -19,6 +19,7 @@ from ...language import (
     SELF_INTRODUCTION_PATTERN,
     Acts,
     find_name,
+    introduced_name,
     name_at,
     without_ruled_out,
 )
@@ -59,8 +60,11 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
             cued
             or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
             or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None)
+            # A full name introduced before the name is asked ("hi, this is Lisa Gray, I need ..."), never at a
+            # confirmation
+            or (introduced_name(acts.rest) if not other_name and tables.name_given and state.confirm is None else None)
         )
-        if name is not None and cued is None and _another_slots_value(state, name):
+        if name is not None and cued is None and (_another_slots_value(state, name) or _flow_words_only(state, name)):
             name = None  # "city" answered to the name question is another slot's value, no one's name
         if name is not None:
             parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
@@ -80,6 +84,35 @@ def _another_slots_value(state: UnderstandingState, name: str) -> bool:
         for slot in state.slots
         if slot.type is SlotType.categorical and not slot_lead(slot.name, slot.description)[1]
     )
+
+
+def _flow_words_only(state: UnderstandingState, name: str) -> bool:
+    """Is every word of ``name`` (its title aside) a word of the flow's own text: its context, or the descriptions,
+    examples and values of its slots that are no names ("Sheffield" where the business is in Sheffield and its
+    address examples name the town; "Hollis" of "Hollis Pest Control")?"""
+    own = [
+        word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in _TITLES
+    ]
+    words = _flow_words(
+        state.context,
+        tuple(
+            " ".join([slot.description, slot.label or "", *map(str, slot.examples), *(slot.values or ())])
+            for slot in state.slots
+            if slot is not state.person_name and not slot_lead(slot.name, slot.description)[1]
+        ),
+    )
+    return bool(own) and all(word in words for word in own)
+
+
+_TITLES = frozenset("mr mrs ms miss mx dr prof".split())
+
+
+@lru_cache(maxsize=256)
+def _flow_words(context: str, texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(word.casefold() for text in (context, *texts) for word in _FLOW_WORD.findall(text))
+
+
+_FLOW_WORD = re.compile(r"[^\W\d_][\w'\-]*")
 
 
 _DESCRIPTIVE = re.compile(

@@ -1,0 +1,140 @@
+"""A person's name said inside a sentence, read by the rules (issue 34; held-out rounds 4 and 5).
+
+A pest control visit in Sheffield (its context and its address examples name the town) asks the pest and the address,
+then the customer's name. The name is what the customer said, or nothing: after an acknowledgement ("Okay good. Sophie
+Lindqvist"), after words saying whose name it is ("put it under her name, Margaret Cole"), the fuller name said again
+("it's Mr Patel, Vikram Patel"), a full name introduced in the first message ("hi, this is Lisa Gray, ..."); never
+"cheers mate", a street, a weekday or the town the business is in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+
+NOW = dt.datetime(2027, 3, 3, 10, 0)
+
+PEST = {
+    "name": "pest_visit",
+    "context": "You are the booking line of Hollis Pest Control in Sheffield.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "pest",
+                    "type": "categorical",
+                    "values": ["mice", "rats", "wasps"],
+                    "ask": "What's the pest?",
+                    "description": "The pest to treat",
+                },
+                {
+                    "name": "address",
+                    "type": "address",
+                    "ask": "What's the address?",
+                    "description": "Address of the property to treat",
+                    "examples": ["27 Crookesmoor Road, Sheffield S6 3FQ"],
+                },
+            ],
+        },
+        {
+            "id": "ask_name",
+            "type": "request",
+            "slots": [{"name": "customer_name", "type": "person_name", "ask": "What name shall I put it under?"}],
+        },
+        {
+            "id": "confirm",
+            "type": "inform_and_confirm",
+            "message": "A {pest} treatment at {address} for {customer_name}.",
+            "question": "Shall I book it?",
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "ask_name"},
+        {"source": "ask_name", "target": "confirm"},
+        {"source": "confirm", "target": "done", "condition": "Yes"},
+    ],
+}
+FLOW = load_flow(PEST)
+
+
+def play(*turns: str) -> Dialogue:
+    dialogue = Dialogue(FLOW, stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    for text in turns:
+        dialogue.turn(text)
+    return dialogue
+
+
+def at_name_question(reply: str) -> Any:
+    dialogue = play("mice", "8 Fulwood Road, Sheffield S10 3BA")
+    assert dialogue.asked == "customer_name"
+    dialogue.turn(reply)
+    return dialogue
+
+
+@pytest.mark.parametrize(
+    ("reply", "name"),
+    [
+        ("Okay good. Sophie Lindqvist", "Sophie Lindqvist"),
+        ("put it under her name, Margaret Cole", "Margaret Cole"),
+        ("it's for my dad, Tom Reilly", "Tom Reilly"),
+        ("book it in my husband's name - Dev Mistry", "Dev Mistry"),
+        ("it's Mr Patel, Vikram Patel", "Vikram Patel"),
+        ("Mrs Jones", "Mrs Jones"),
+        ("cheers, Ian McAllister", "Ian McAllister"),
+    ],
+)
+def test_a_name_inside_a_sentence_at_the_name_question_is_the_name(reply: str, name: str) -> None:
+    assert at_name_question(reply).slots["customer_name"] == name
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Okay good",
+        "sounds good",
+        "cheers mate",
+        "thanks love",
+        "Sheffield",
+        "it's Sheffield",
+        "Hollis",
+        "12 Elm Street",
+        "Elm Street",
+        "friday",
+        "Mice",
+        "it's for my dad",
+    ],
+)
+def test_words_that_are_no_name_at_the_name_question_give_no_name(reply: str) -> None:
+    dialogue = at_name_question(reply)
+    assert "customer_name" not in dialogue.slots
+    assert dialogue.asked == "customer_name"  # asked again
+
+
+def test_a_full_name_introduced_in_the_first_message_is_kept_for_the_name_question() -> None:
+    dialogue = play("hi, this is Lisa Gray, we've got mice in the kitchen")
+    assert dialogue.slots == {"customer_name": "Lisa Gray", "pest": "mice"}
+    messages = dialogue.turn("8 Fulwood Road, Sheffield S10 3BA").messages
+    assert messages[0] == "A mice treatment at 8 Fulwood Road, Sheffield S10 3BA for Lisa Gray. Shall I book it?"
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "hi, I'm in Sheffield, we've got mice",
+        "Hi, this is Hollis Pest Control? we've got mice",
+        "Hello, this is Sheffield Council, we have mice",
+        "it's Fulwood Road, we've got mice",
+        "hi, I'm Tom, we've got mice",  # one word before the name is asked: "I'm English" is as good a name
+    ],
+)
+def test_no_name_is_read_from_a_place_or_an_organisation_in_the_first_message(first: str) -> None:
+    assert "customer_name" not in play(first).slots
