@@ -131,6 +131,17 @@ def test_nothing_is_offered_where_the_rules_read_the_value_or_nothing_is_open():
     assert options_for(state, "water everywhere", reading(state, "water everywhere"))  # read nothing: offered
 
 
+def test_nothing_is_offered_where_the_rules_read_another_slots_value_from_the_message():
+    """ "it's a wooden door, quite old" at the job question answers the door question: the chooser picked "extra
+    lock" for it, and it was booked (round 4, h4-29)."""
+    door = Slot(name="door", type="categorical", values=["wooden", "uPVC", "composite"])
+    state = asked_job()
+    state = UnderstandingState("heating", "ask_job", (), (*state.slots, door), expected=("job",), asked="job")
+    text = "it's a wooden door, quite old"
+    assert reading(state, text).slots == {"door": "wooden"}
+    assert options_for(state, text, reading(state, text)) == ()
+
+
 def test_nothing_is_offered_at_a_confirmation_for_a_question_or_a_bare_number():
     state = asked_job()
     confirming = UnderstandingState("heating", "confirm", (), state.slots, confirm="confirm")

@@ -356,3 +356,19 @@ def test_an_intent_is_offered_only_when_its_examples_act_words_are_said_too():
     assert "hello" not in plausible_intents(state, "Could you help me book a doctor appointment?")
     assert "hello" not in plausible_intents(state, "thanks for your help")
     assert "hello" in plausible_intents(state, "hello, can you help me?")
+
+
+def test_a_categorical_change_the_rules_read_beside_another_value_is_not_offered_to_the_model():
+    """ "can we swap to a punt instead of the motor boat? and 2pm" at the time question: the change reads the punt
+    and the time; offered the boat too, Qwen chose the old "motor boat" named in it, and it was booked (round 5)."""
+    flow = REPO / "tests" / "data" / "heldout_r5" / "flows" / "boat_hire.json"
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: dt.datetime(2027, 6, 13, 15, 0))
+    dialogue.start()
+    for said in ("I want to hire one of your motorboats", "3 of us", "no thanks, we'll drive ourselves", "saturday"):
+        dialogue.turn(said)
+    state = dialogue.understanding_state()
+    said = "actually, can we swap to a punt instead of the motor boat? and 2pm"
+    settled = standing(RULES, state, said, (), dt.datetime(2027, 6, 13, 15, 0))
+    assert settled.info["change"]["new"]["boat"] == "punt"
+    schema = turn_schema(state, said, dt.datetime(2027, 6, 13, 15, 0), settled=settled, open_part=("swap",))
+    assert "boat" not in schema.categorical

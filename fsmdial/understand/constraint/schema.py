@@ -501,7 +501,13 @@ def turn_schema(
     # read: that slot is not offered (SmolLM2 chose the old "uPVC" named in it, and the held value was booked). A
     # value several held slots could take ("make that 5": people or 5 pm) is still the model's to place.
     new = (settled.info.get("change") or {}).get("new") or {}
-    changed = new if len(new) == 1 else {}
+    # A categorical value the change reads is its words, no doubt ("can we swap to a punt instead of the motor boat?
+    # and 2pm": Qwen chose the old "motor boat" named in it beside the new time, and it was booked).
+    changed = (
+        new
+        if len(new) == 1
+        else {n: v for n, v in new.items() if (s := state.slot(n)) and s.type is SlotType.categorical}
+    )
     changing = widen and state.confirm is not None and not settled.slots and not changed and settled.answer != "yes"
     still_open = words_of(*open_part)
     # The value a message names as the one it replaces: "11 instead of 8", "forget the MOT" (the held one).

@@ -3,7 +3,8 @@
 A state offers meaning without words in two places (issue 36 item 3), only where the rules read nothing for it and
 words of the message are open (:mod:`fsmdial.understand.rules.coverage`):
 
-* **the asked categorical slot**, when the rules read no value for it: its values, each said by its texts: the
+* **the asked categorical slot**, when the rules read no value from the message (a value of another slot answers
+  another question): its values, each said by its texts: the
   value itself, the synonyms the slot's description lists, and "<what the slot is>: <value>" (the description
   before its list of synonyms, else the slot's label);
 * **the state's intents**, when nothing is asked, no confirmation is pending and the rules read no intent nor
@@ -83,7 +84,9 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     if read_acts(text).holds_no_value:  # a greeting, a question, a don't-know: no value and no task
         return ()
     if state.asked is not None:
-        return () if state.asked in reading.slots else value_options(state)
+        # A message the rules read another slot's value from answers another question ("it's a wooden door, quite
+        # old" at "what do you need us for?" chose "extra lock", and it was booked): as the model's offer has it
+        return () if reading.slots else value_options(state)
     if reading.slots:
         return ()
     return intent_options(state)
