@@ -313,3 +313,11 @@ def test_a_value_is_mentioned_by_its_words_stems_or_typos_never_by_a_words_start
     from fsmdial.understand.constraint.grounding import mentioned
 
     assert mentioned(value, text) is said
+
+
+def test_no_date_span_is_offered_from_a_message_whose_words_refuse_a_date():
+    """ "oh right, the saturday after then" counts from a day said before: its "saturday" is no next Saturday (SmolLM2
+    chose it, round 5 h5-10); "saturday would be great" still offers it."""
+    state = booking_state(asked="date")
+    assert typed_candidates(state.slot("date"), "oh right, the saturday after then", NOW) == {}
+    assert list(typed_candidates(state.slot("date"), "saturday would be great", NOW)) == ["saturday"]

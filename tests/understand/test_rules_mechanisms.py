@@ -334,3 +334,21 @@ def test_a_value_is_read_from_its_words_said_in_one_clause_in_any_order_and_form
     from fsmdial.understand.rules.categories import worded_value
 
     assert worded_value(_job_slot(), said) == value
+
+
+def test_a_form_of_a_value_is_said_without_the_word_naming_the_slot_itself():
+    """ "boat with an engine" is said by "anything with an engine" at the boat question: the customer does not repeat
+    the slot's own word (round 5, h5-33); a form of it and one word more still needs that word."""
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.categories import worded_value
+
+    boat = Slot(
+        name="boat",
+        type="categorical",
+        values=["rowing boat", "motor boat"],
+        description="The kind of boat (rowing boat: boat with oars; motor boat: boat with an engine)",
+    )
+    assert worded_value(boat, "have you got anything with an engine?") == "motor boat"
+    assert worded_value(boat, "one with oars please") == "rowing boat"
+    assert worded_value(boat, "a boat please") is None
+

@@ -241,13 +241,16 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     """Span text -> value, for the spans of ``text`` that give ``slot`` a value (empty when none does).
 
     Values of a kind read :attr:`~fsmdial.slots.SlotKind.outside_dates` are not offered from inside a date or
-    a time ("7" of "7:30", "1990" of "12/05/1990").
+    a time ("7" of "7:30", "1990" of "12/05/1990"). No date is offered from a message its reader reads as none as a
+    whole ("the saturday after then": a day counted from another, not the next Saturday).
     """
     kind = KINDS[slot.type]
     if not kind.typed(slot):
         raise ValueError(f"slot {slot.name!r} of type {slot.type.value} has no typed spans")
     if slot.type in _READERS:
         spans = read_spans(text, slot.type, now.date())
+        if spans and slot.type is SlotType.date and _READERS[SlotType.date](text, now) is None:
+            return {}  # the words around refuse it: "the saturday after then" is no next Saturday (SmolLM2 took it)
         if kind.outside_dates:  # a one-word value inside a date or a time of several words, or in a phone or email
             inside = _in_dates_and_times(text, now.date())
             contact = _in_contacts(text)

@@ -189,17 +189,22 @@ _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\
 
 
 @lru_cache(maxsize=256)
-def _worded_forms(values: tuple[str, ...], description: str) -> tuple[tuple[str, frozenset[str], bool], ...]:
-    """(value, the stems of its content words, whether it is negated) for each value and described synonym with two
+def _worded_forms(
+    values: tuple[str, ...], description: str, subject: frozenset[str]
+) -> tuple[tuple[str, frozenset[str], bool], ...]:
+    """(value, the stems of its content words, whether it is negated) for each value and described synonym of two
     content words or more (a form of one word is read by :func:`found_value` where it is written, in the plural, or
-    mistyped). A negated form ("no hot water") is said only by a clause with a negation."""
+    mistyped). The words naming the slot's ``subject`` are not needed ("boat with an engine": "anything with an
+    engine"), but a form of them and one word more still counts as two. A negated form ("no hot water") is said only
+    by a clause with a negation."""
     forms = [(value, value) for value in values]
     forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
     out = []
     for value, form in forms:
         content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in _NOT_NAMING]
         if len(content) >= 2:
-            out.append((value, frozenset(_stems(content)), bool(_NEGATION.search(form))))
+            stems = frozenset(_stems(content))
+            out.append((value, stems - subject or stems, bool(_NEGATION.search(form))))
     return tuple(out)
 
 
@@ -208,7 +213,8 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
     any order and form, close together ("I want the locks changed": "lock change"; "the key's snapped off in my door
     lock": "key snapped in the lock"); a negated form ("door won't lock") by a clause of ``whole`` (the message with
     its negated clauses, which ``said`` leaves out) with a negation. None when none does, or forms of two values do."""
-    forms = _worded_forms(tuple(slot.values or ()), slot.description)
+    subject = frozenset(_stems(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())))
+    forms = _worded_forms(tuple(slot.values or ()), slot.description, subject)
     if not forms:
         return None
     found = set()
