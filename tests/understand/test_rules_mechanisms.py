@@ -351,4 +351,3 @@ def test_a_form_of_a_value_is_said_without_the_word_naming_the_slot_itself():
     assert worded_value(boat, "have you got anything with an engine?") == "motor boat"
     assert worded_value(boat, "one with oars please") == "rowing boat"
     assert worded_value(boat, "a boat please") is None
-
