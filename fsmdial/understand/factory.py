@@ -57,6 +57,8 @@ def make_understander(
         from .model.understander import ModelUnderstander
 
         assert isinstance(found, ModelUnderstander)
+        if found.grounding is None:  # its pick stands like the rules' reading: there is none without them
+            raise ValueError("--meaning needs the rules' reading beside the model: drop rules_first=False")
         found.meaning = load_chooser(meaning)
     return found
 

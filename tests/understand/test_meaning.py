@@ -255,3 +255,11 @@ def test_a_missing_model_is_a_model_error_saying_how_to_fetch_it(tmp_path, monke
         make_understander("meaning")
     with pytest.raises(ModelError, match="no embedding model folder"):
         meaning_understander.load_chooser(tmp_path / "nowhere")
+
+
+def test_meaning_beside_a_model_that_reads_without_the_rules_is_refused():
+    """Its pick stands like the rules' reading: a model told to read alone (``rules_first=False``) has none, and the
+    option did nothing at all."""
+    tiny = pytest.importorskip("fsmdial.testing.tiny_model")
+    with pytest.raises(ValueError, match="--meaning needs the rules' reading"):
+        make_understander("gguf", str(tiny.ensure_tiny_model()), rules_first=False, meaning="minilm")
