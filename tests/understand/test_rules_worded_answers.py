@@ -335,6 +335,8 @@ def test_travelers_are_counted_in_people_and_a_one_way_trip_counts_nothing(said:
         ("me and the kids", None),  # one of them uncounted: the flow asks
         ("make that 6 people, my brother is coming too", "none"),  # commas alone join clauses: no party listed
         ("yes, two kids and a cat", "none"),  # a cat comes, but is no one of the party
+        ("Yes for 8 people and I will require a reference number.", "none"),  # "I" starts a clause (MultiWOZ)
+        ("It's me and me mum and we'll be there 2 nights.", "none"),  # the speaker once: "me mum" is dialect
     ],
 )
 def test_a_listed_party_counts_each_who_comes(said, count):

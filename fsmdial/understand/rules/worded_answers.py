@@ -124,6 +124,11 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 found = found if found is not None and _word_edges(piece, found) else None
             if found is None:
                 break
+            if found.groupdict().get("self") and (
+                any(m.groupdict().get("self") for _, m in run)  # the speaker once: "me and me mum" is dialect
+                or (found.end() != body and found.group().casefold() == "i")  # "8 people and I will need ...": a clause
+            ):
+                break
             run.append((k, found))
             if found.end() != body:
                 break  # the last of the list runs on
