@@ -321,3 +321,20 @@ def test_no_date_span_is_offered_from_a_message_whose_words_refuse_a_date():
     state = booking_state(asked="date")
     assert typed_candidates(state.slot("date"), "oh right, the saturday after then", NOW) == {}
     assert list(typed_candidates(state.slot("date"), "saturday would be great", NOW)) == ["saturday"]
+
+
+@pytest.mark.parametrize(
+    ("said", "span", "other"),
+    [
+        ("Thanks for your help. I need two rooms.", "two", True),  # asked the travellers: it counts rooms (SGD)
+        ("two people", "two", False),
+        ("2 of us", "2", False),
+        ("three please", "three", False),
+    ],
+)
+def test_an_asked_count_is_not_offered_a_number_that_counts_another_thing(said, span, other):
+    from fsmdial.flow import Slot
+    from fsmdial.understand.constraint.grounding import counts_another
+
+    travellers = Slot(name="travelers", type="integer", description="Number of travelers for journey")
+    assert counts_another(travellers, said, span) is other

@@ -352,3 +352,14 @@ def named_beside(slot: Slot, text: str, span: str) -> bool:
     before = re.findall(r"[a-z]+", text[:at].casefold())[-3:]
     after = re.findall(r"[a-z]+", text[at + len(span) :].casefold())[:2]
     return bool(naming_words(slot) & {*before, *after})
+
+
+def counts_another(slot: Slot, text: str, span: str) -> bool:
+    """Does the number ``span`` count a thing ``slot`` does not: a word right after it that names something else,
+    neither the slot's own words nor a function word ("I need two rooms" asked for travellers; "two people", "2 of
+    us", "three please" count them)?"""
+    at = text.casefold().find(span.casefold())
+    if at < 0:
+        return False
+    after = re.findall(r"[a-z']+", text[at + len(span) :].casefold())[:1]
+    return bool(after) and after[0] not in FUNCTION_WORDS and after[0] not in naming_words(slot)

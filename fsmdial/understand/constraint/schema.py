@@ -66,6 +66,7 @@ from .grammar import (
 from .grounding import (
     SpanRules,
     claimed_words,
+    counts_another,
     is_typed,
     mentioned,
     message,
@@ -520,7 +521,7 @@ def turn_schema(
         if kind is SlotType.categorical:
             # Only the values the message has words for, outside what it rules out ("not the terrace"):
             # a name, a question or a "yes" has none ("Dana Lee" is no species). With words the rules read
-            # nothing from, the asked slot is offered all its values ("its an electric one": e-bike).
+            # nothing from, the asked slot is offered all its values ("it has a big battery": e-bike).
             allowed = tuple(
                 v for v in slot.values or () if mentioned(v, affirmed) and not words_of(v) - FUNCTION_WORDS <= replaced
             )
@@ -562,6 +563,8 @@ def turn_schema(
             if named and not asked and not changing and kind in (SlotType.integer, SlotType.number):
                 spans = {span: value for span, value in spans.items() if named_beside(slot, affirmed, span)}
                 named = bool(spans)
+            elif asked and kind is SlotType.integer:  # "I need two rooms" asked the travellers: it counts rooms
+                spans = {span: value for span, value in spans.items() if not counts_another(slot, affirmed, span)}
             if changing and not named and kind in CHANGED_BY_NUMBER:
                 # Only the spans of words the rules left open ("one more person ... make that 5": 5, not one),
                 # inside the slot's bounds (11 is no number of rooms of a hotel with at most 5); a bare hour is

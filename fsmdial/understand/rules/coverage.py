@@ -4,8 +4,8 @@ A reading accounts for a word when the word is part of a value it read (a number
 or time when it read one, the words of a text value, a categorical value's own words or the synonyms its slot's
 description lists), an act or filler word ("yes", "thanks", "um", "please"), a function word, a word of the
 intent it read (its examples), or a cue word naming a slot ("the registration is ..."). The rest is the turn's
-**open part** (:func:`open_words`): words the rules read nothing from. "its an electric one" at a bike-type
-question leaves "electric" open; "make that 5" at a confirmation leaves "5" open (the rules read no change).
+**open part** (:func:`open_words`): words the rules read nothing from. "it has a big battery" at a bike-type
+question leaves "big battery" open; "make that 5" at a confirmation leaves "5" open (the rules read no change).
 
 The model path asks the model only when something is open (the fast path and the no-decision exit stand
 otherwise), and the open part widens what the model is offered (all the asked categorical slot's values, the
