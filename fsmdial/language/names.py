@@ -254,7 +254,7 @@ def _word_key(word: str) -> str:
 
 def _own_words(words: list[str]) -> list[str]:
     """The words of a name without its title ("Mr Patel" -> ["Patel"])."""
-    return [word for word in words if word.lower().rstrip(".") not in _TITLES]
+    return [word for word in words if word.lower().rstrip(".") not in TITLES]
 
 
 SELF_INTRODUCTION = re.compile(r"(?:i'm|i am|im|this is|it's|it is|my name's)\s+", re.I)
@@ -265,7 +265,8 @@ _CORRECTING_NAME = re.compile(
 )
 _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _INTRODUCING = re.compile(r"(?:i'm|i am|this is|my name's)\s+", re.I)
-_TITLES = frozenset("mr mrs ms miss mx dr prof sir dame lady lord".split())
+TITLES = frozenset("mr mrs ms miss mx dr prof sir dame lady lord".split())
+"""Words before a name that are no part of it ("Mr", "Dr"), lower case."""
 _TITLE_DOT = re.compile(r"\b(mr|mrs|ms|mx|dr|st|jr|sr|prof)\.", re.I)
 _CLAUSE_CUT = re.compile(r"[,;:!?\u2026]+|\.+(?=\s|$)|\s[-\u2013\u2014]+\s")
 _CLAUSE_WORD = re.compile(r"[^\W_][\w'\-]*")

@@ -23,6 +23,7 @@ from ...language import (
     name_at,
     without_ruled_out,
 )
+from ...language.names import TITLES
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
 
@@ -90,9 +91,7 @@ def _flow_words_only(state: UnderstandingState, name: str) -> bool:
     """Is every word of ``name`` (its title aside) a word of the flow's own text: its context, or the descriptions,
     examples and values of its slots that are no names ("Sheffield" where the business is in Sheffield and its
     address examples name the town; "Hollis" of "Hollis Pest Control")?"""
-    own = [
-        word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in _TITLES
-    ]
+    own = [word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in TITLES]
     words = _flow_words(
         state.context,
         tuple(
@@ -102,9 +101,6 @@ def _flow_words_only(state: UnderstandingState, name: str) -> bool:
         ),
     )
     return bool(own) and all(word in words for word in own)
-
-
-_TITLES = frozenset("mr mrs ms miss mx dr prof".split())
 
 
 @lru_cache(maxsize=256)
