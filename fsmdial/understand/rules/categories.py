@@ -181,8 +181,16 @@ _NAMING_FUNCTION_WORDS = frozenset({"change", "changed", "over", "under", "befor
 _NOT_NAMING = (FUNCTION_WORDS - _NAMING_FUNCTION_WORDS) | _LIGHT_WORDS
 
 
-def _stems(words: Sequence[str]) -> list[str]:
-    return _STEMMER.stemWords([w.casefold().replace("\u2019", "'").removesuffix("'s") for w in words])
+def _stems(words: Sequence[str], starts: frozenset[str] | None = None) -> list[str]:
+    """The English stem of each word; with ``starts``, only of the words beginning with one of them (the others are
+    left as they are: they can stem to no form's stem, and a long reply's words are not all stemmed)."""
+    folded = [w.casefold().replace("\u2019", "'").removesuffix("'s") for w in words]
+    return [_stem(w) if starts is None or w[:3] in starts else w for w in folded]
+
+
+@lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    return str(_STEMMER.stemWord(word))
 
 
 _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\b", re.I)
@@ -217,12 +225,13 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
     forms = _worded_forms(tuple(slot.values or ()), slot.description, subject)
     if not forms:
         return None
+    starts = frozenset(stem[:3] for _, wanted, _ in forms for stem in wanted)
     found = set()
     for text, negative in ((said, False), (whole if whole is not None else said, True)):
         for clause in _CLAUSE_END.split(text):
             if negative and not _NEGATION.search(clause):
                 continue
-            stems = _stems(re.findall(r"[\w'\u2019]+", clause))
+            stems = _stems(re.findall(r"[\w'\u2019]+", clause), starts)
             for value, wanted, negated in forms:
                 if negated is not negative:
                     continue
