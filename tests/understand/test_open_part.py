@@ -374,3 +374,12 @@ def test_a_categorical_change_the_rules_read_beside_another_value_is_not_offered
     assert settled.info["change"]["new"]["boat"] == "punt"
     schema = turn_schema(state, said, dt.datetime(2027, 6, 13, 15, 0), settled=settled, open_part=("swap",))
     assert "boat" not in schema.categorical
+
+
+def test_at_a_confirmation_a_number_that_counts_another_thing_is_no_change_of_a_count():
+    """ "Can you please find me 2 hotel rooms" at a bus booking's offer is no change of its travellers (Qwen made it
+    one on SGD dev)."""
+    travellers = Slot(name="travelers", type="integer", minimum=1, maximum=6, description="Number of travelers")
+    state = UnderstandingState(flow="bus", node="confirm", intents=(), slots=(travellers,), confirm="confirm")
+    _, schema = schema_for(state, "Thank you. Can you please find me 2 hotel rooms at destination.")
+    assert "travelers" not in schema.values

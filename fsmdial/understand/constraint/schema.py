@@ -581,7 +581,10 @@ def turn_schema(
                 spans = {
                     span: value
                     for span, value in spans.items()
-                    if words_of(span) & still_open and not words_of(span) & replaced and inside_bounds(slot, value)
+                    if words_of(span) & still_open
+                    and not words_of(span) & replaced
+                    and inside_bounds(slot, value)
+                    and not (kind is SlotType.integer and counts_another(slot, text, span))  # "2 hotel rooms"
                 }
                 named = bool(spans)
             if rules_ran and not named:
