@@ -357,7 +357,7 @@ def test_an_intent_is_offered_only_when_its_examples_act_words_are_said_too():
     )
     assert "hello" not in plausible_intents(state, "Could you help me book a doctor appointment?")
     assert "hello" not in plausible_intents(state, "thanks for your help")
-    assert "hello" in plausible_intents(state, "hello, can you help me?")
+    assert "hello" in plausible_intents(state, "hello there!")
 
 
 def test_a_categorical_change_the_rules_read_beside_another_value_is_not_offered_to_the_model():
@@ -383,3 +383,15 @@ def test_at_a_confirmation_a_number_that_counts_another_thing_is_no_change_of_a_
     state = UnderstandingState(flow="bus", node="confirm", intents=(), slots=(travellers,), confirm="confirm")
     _, schema = schema_for(state, "Thank you. Can you please find me 2 hotel rooms at destination.")
     assert "travelers" not in schema.values
+
+
+def test_a_greeting_intent_is_offered_only_to_a_message_that_only_greets():
+    """STAR's `hello` lists openings besides greetings ("I would like to change my ride"): a message that says more
+    than a greeting is no hello (SmolLM2 took "I need to get a ride. Can you help me?" for one)."""
+    from fsmdial.understand.constraint.schema import plausible_intents
+
+    examples = ("hello", "Hi!", "hey", "I would like to change my ride", "Hello, can i help you?")
+    state = UnderstandingState(flow="ride", node="start", intents=(Intent("hello", examples),), slots=())
+    assert plausible_intents(state, "I need to get a ride.  Can you help me?") == []
+    assert plausible_intents(state, "Hello! I need help with the life support system") == []
+    assert plausible_intents(state, "hey there!") == ["hello"]

@@ -359,17 +359,34 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
         # words ("hi", "hello there") is what a short message says as a whole; a long message that starts
         # "hello!" is about something else.
         table = state.__dict__["_intent_words"] = [
-            (intent.name, [(_content(e), len(e.split())) for e in intent.examples] if intent.examples else None)
+            (
+                intent.name,
+                [(_content(e), len(e.split())) for e in intent.examples] if intent.examples else None,
+                _greets(intent.examples),
+            )
             for intent in state.intents
         ]
     said = words_of(text)
     short = len(message(text).words) <= 4
+    social = read_acts(text).only_social
     return [
         name
-        for name, examples in table
+        for name, examples, greeting in table
         if (examples is None and (built_in or name not in (GOODBYE, DECLINE)))
-        or (examples and any(words <= said and (short or size >= 3) for words, size in examples))
+        or (
+            examples
+            and (social or not greeting)
+            and any(words <= said and (short or size >= 3) for words, size in examples)
+        )
     ]
+
+
+def _greets(examples: Sequence[str]) -> bool:
+    """Is an intent a greeting: half its examples or more nothing but one ("hello", "Hi!")? Then a message that says
+    more than a greeting is not it (STAR's `hello` lists openings too, "I need to change my ride": SmolLM2 took "I
+    need to get a ride. Can you help me?" for a hello)."""
+    acts = [read_acts(example) for example in examples]
+    return bool(acts) and 2 * sum(a.greet and a.only_social for a in acts) >= len(acts)
 
 
 _SOCIAL_WORDS = frozenset("hi hello hey thanks thank bye goodbye yes no ok okay yeah sure".split())
