@@ -390,8 +390,8 @@ def test_a_greeting_intent_is_offered_only_to_a_message_that_only_greets():
     than a greeting is no hello (SmolLM2 took "I need to get a ride. Can you help me?" for one)."""
     from fsmdial.understand.constraint.schema import plausible_intents
 
-    examples = ("hello", "Hi!", "hey", "I would like to change my ride", "Hello, can i help you?")
+    examples = ("hello", "Hi!", "I would like to change my ride", "I need to change my ride", "Hello, can i help you?")
     state = UnderstandingState(flow="ride", node="start", intents=(Intent("hello", examples),), slots=())
     assert plausible_intents(state, "I need to get a ride.  Can you help me?") == []
     assert plausible_intents(state, "Hello! I need help with the life support system") == []
-    assert plausible_intents(state, "hey there!") == ["hello"]
+    assert plausible_intents(state, "hi there!") == ["hello"]
