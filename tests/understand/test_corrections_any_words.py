@@ -315,3 +315,21 @@ def test_a_one_standing_for_a_thing_is_no_length_of_time():
     """ "I want to hire one of your motorboats" names the boat; its "one" is no hour of hire (it was hours 1)."""
     dialogue = boat_hire("I want to hire one of your motorboats")
     assert dict(dialogue.slots) == {"boat": "motor boat"}
+
+
+def test_a_house_number_put_right_inside_a_whole_street_address_edits_the_held_address():
+    """ "wait, it's 38 Cemetery Road, not 33" at the confirmation: the address reader claims the street's words, and
+    the swap is read from the whole message (it was read from what the address left: nothing changed, round 4)."""
+    flow = FLOWS.parent / "tests" / "data" / "heldout_r4" / "flows" / "locksmith_visit.json"
+    dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: dt.datetime(2027, 1, 6, 7, 15))
+    dialogue.start()
+    for said in (
+        "I've locked my keys inside",
+        "33 Cemetery Road, Sheffield S11 8FJ",
+        "yes, there's a council tax letter in my car",
+        "Jade Morris",
+        "07700 900 280",
+    ):
+        dialogue.turn(said)
+    dialogue.turn("wait, it's 38 Cemetery Road, not 33, sorry, I'm all over the place")
+    assert dialogue.slots["address"] == "38 Cemetery Road, Sheffield S11 8FJ"

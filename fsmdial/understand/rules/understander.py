@@ -277,7 +277,8 @@ class RulesUnderstander:
             # "not sure, how many does one box feed?" answers no question asked: its words are no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        if acts.deny and (swap := replacement(whole)) is not None:  # with an address's words ("41 Elm Road, not 14")
+        # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
+        if (acts.deny or read_acts(whole).deny) and (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
