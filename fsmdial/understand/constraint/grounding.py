@@ -208,8 +208,13 @@ def _minimal(msg: Message, read: Reader, now: dt.datetime) -> dict[str, tuple[An
 
 @lru_cache(maxsize=512)
 def read_spans(text: str, kind: SlotType, day: dt.date) -> dict[str, tuple[Any, int, int]]:
+    """The minimal spans of ``text`` its kind's reader reads a value from; no date from a message the reader reads
+    as none as a whole: the words around refuse it ("the saturday after then" is no next Saturday; SmolLM2 took it)."""
     now = dt.datetime.combine(day, dt.time(12, 0))
-    return _minimal(message(text), _READERS[kind], now)
+    spans = _minimal(message(text), _READERS[kind], now)
+    if spans and kind is SlotType.date and _READERS[kind](text, now) is None:
+        return {}
+    return spans
 
 
 def _covered(spans: dict[str, tuple[Any, int, int]]) -> set[int]:
@@ -249,8 +254,6 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         raise ValueError(f"slot {slot.name!r} of type {slot.type.value} has no typed spans")
     if slot.type in _READERS:
         spans = read_spans(text, slot.type, now.date())
-        if spans and slot.type is SlotType.date and _READERS[SlotType.date](text, now) is None:
-            return {}  # the words around refuse it: "the saturday after then" is no next Saturday (SmolLM2 took it)
         if kind.outside_dates:  # a one-word value inside a date or a time of several words, or in a phone or email
             inside = _in_dates_and_times(text, now.date())
             contact = _in_contacts(text)
@@ -346,20 +349,21 @@ def named_beside(slot: Slot, text: str, span: str) -> bool:
     """Is the number ``span`` said beside a word naming ``slot``: up to three words before it or two after ("5
     locks", "locks: 5", "two of the locks"), the window in which the rules read a number for a slot not asked? In
     "a 5 lever mortice lock" the 5 counts levers, not locks (SmolLM2 and Qwen took it for the number of locks)."""
-    at = text.casefold().find(span.casefold())
-    if at < 0:
-        return False
-    before = re.findall(r"[a-z]+", text[:at].casefold())[-3:]
-    after = re.findall(r"[a-z]+", text[at + len(span) :].casefold())[:2]
-    return bool(naming_words(slot) & {*before, *after})
+    before, after = _beside(text, span)
+    return bool(naming_words(slot) & {*before[-3:], *after[:2]})
 
 
 def counts_another(slot: Slot, text: str, span: str) -> bool:
     """Does the number ``span`` count a thing ``slot`` does not: a word right after it that names something else,
     neither the slot's own words nor a function word ("I need two rooms" asked for travellers; "two people", "2 of
     us", "three please" count them)?"""
+    after = _beside(text, span)[1][:1]
+    return bool(after) and after[0] not in FUNCTION_WORDS and after[0] not in naming_words(slot)
+
+
+def _beside(text: str, span: str) -> tuple[list[str], list[str]]:
+    """The words of ``text`` before and after the first place ``span`` stands (none when it stands nowhere)."""
     at = text.casefold().find(span.casefold())
     if at < 0:
-        return False
-    after = re.findall(r"[a-z']+", text[at + len(span) :].casefold())[:1]
-    return bool(after) and after[0] not in FUNCTION_WORDS and after[0] not in naming_words(slot)
+        return [], []
+    return re.findall(r"[a-z']+", text[:at].casefold()), re.findall(r"[a-z']+", text[at + len(span) :].casefold())

@@ -17,6 +17,7 @@ import snowballstemmer
 from ...flow import Slot, fold, value_key
 from ...language import normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
+from ...language.clauses import clauses
 from ...language.text import FUNCTION_WORDS
 
 
@@ -170,7 +171,6 @@ def value_owners(slots: Sequence[Slot], asked: Slot | None, text: str) -> Sequen
 _STEMMER = snowballstemmer.stemmer("english")
 _LIGHT_WORDS = frozenset("get got gets getting go goes gone going went have has having take took put keep kept".split())
 """Verbs too light to name a value: "can't get in" is no reading of its own ("I can't get the key out")."""
-_CLAUSE_END = re.compile(r"[,.;:!?()]+|\s[-\u2013\u2014]\s|\b(?:but|because|although|though)\b", re.I)
 _WORDED_SLACK = 6
 """How many other words may stand among a form's own words in a clause ("the handle on my front door has gone all
 floppy": handle gone floppy)."""
@@ -194,17 +194,20 @@ def _stem(word: str) -> str:
 
 
 _NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\b", re.I)
+"""A negation of a thing as well as of a verb ("no hot water", "won't lock"): wider than the clauses' own
+:data:`~fsmdial.language.clauses.NEGATION`, which negates what follows a verb."""
 
 
 @lru_cache(maxsize=256)
 def _worded_forms(
-    values: tuple[str, ...], description: str, subject: frozenset[str]
+    values: tuple[str, ...], description: str, name: str, label: str
 ) -> tuple[tuple[str, frozenset[str], bool], ...]:
-    """(value, the stems of its content words, whether it is negated) for each value and described synonym of two
-    content words or more (a form of one word is read by :func:`found_value` where it is written, in the plural, or
-    mistyped). The words naming the slot's ``subject`` are not needed ("boat with an engine": "anything with an
-    engine"), but a form of them and one word more still counts as two. A negated form ("no hot water") is said only
-    by a clause with a negation."""
+    """(value, the stems of its content words, whether it is negated) for each value and described synonym of a
+    slot (its ``values``, ``description``, ``name`` and ``label``) of two content words or more (a form of one word
+    is read by :func:`found_value` where it is written, in the plural, or mistyped). The words naming the slot itself
+    are not needed ("boat with an engine": "anything with an engine"), but a form of them and one word more still
+    counts as two. A negated form ("no hot water") is said only by a clause with a negation."""
+    subject = frozenset(_stems(re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())))
     forms = [(value, value) for value in values]
     forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
     out = []
@@ -221,17 +224,16 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
     any order and form, close together ("I want the locks changed": "lock change"; "the key's snapped off in my door
     lock": "key snapped in the lock"); a negated form ("door won't lock") by a clause of ``whole`` (the message with
     its negated clauses, which ``said`` leaves out) with a negation. None when none does, or forms of two values do."""
-    subject = frozenset(_stems(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())))
-    forms = _worded_forms(tuple(slot.values or ()), slot.description, subject)
+    forms = _worded_forms(tuple(slot.values or ()), slot.description, slot.name, slot.label or "")
     if not forms:
         return None
     starts = frozenset(stem[:3] for _, wanted, _ in forms for stem in wanted)
     found = set()
     for text, negative in ((said, False), (whole if whole is not None else said, True)):
-        for clause in _CLAUSE_END.split(text):
+        for clause in clauses(text):
             if negative and not _NEGATION.search(clause):
                 continue
-            stems = _stems(re.findall(r"[\w'\u2019]+", clause), starts)
+            stems = _stems(re.findall(r"[\w']+", clause), starts)
             for value, wanted, negated in forms:
                 if negated is not negative:
                     continue
