@@ -21,7 +21,14 @@ import re
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .day_words import WEEKDAYS, named_day_readings, spelled_weekdays, weekend_readings, without_unnamed_days
+from .day_words import (
+    TEXTED_DAYS,
+    WEEKDAYS,
+    named_day_readings,
+    spelled_weekdays,
+    weekend_readings,
+    without_unnamed_days,
+)
 from .numbers import WORD_NUMBERS, words_to_digits
 from .text import DIGIT, may_contain
 from .times import TWELVE_HOUR, clock_readings, parse_time, read_clock, remove_times
@@ -257,27 +264,9 @@ _LONG_DAY_WORDS = tuple(word for word in ("tomorrow", "yesterday", *WEEKDAYS) if
 """Day words long enough that a word two typos away from one, with its first letter, is no other English word
 ("tomoro", "tommorow", "wensday"); months and "fortnight" are not ("forthright", "deceiver")."""
 _LONG_WORD = re.compile(r"[a-z]{5,}", re.I)
-_TEXTED = {
-    "2morrow": "tomorrow",
-    "2morro": "tomorrow",
-    "2moro": "tomorrow",
-    "2morow": "tomorrow",
-    "2mrw": "tomorrow",
-    "2mro": "tomorrow",
-    "2moz": "tomorrow",
-    "tomoz": "tomorrow",
-    "tmoz": "tomorrow",
-    "tmrrw": "tomorrow",
-    "tmoro": "tomorrow",
-    "tonite": "tonight",
-    "2nite": "tonight",
-    "2night": "tonight",
-    "2day": "today",
-}
-"""Days as people text them: no other word ("tmr" and "tmrw" the patterns read as they are)."""
 _TEXTED_DAY = re.compile(
     r"(?<![\w'’])(?<!\ban\s)(?<!\ba\s)(?<!\bthe\s)(?<!\bper\s)(?<!\beach\s)(?<!\bevery\s)(?:"
-    + "|".join(sorted(_TEXTED, key=len, reverse=True))
+    + "|".join(sorted(TEXTED_DAYS, key=len, reverse=True))
     + r")(?![\w'’])",
     re.I,
 )
@@ -304,7 +293,7 @@ def without_date_typos(text: str) -> str:
         return close[0][0] if len(close) == 1 else found.group()
 
     if _TEXTED_DAY.search(text) is not None:
-        text = _TEXTED_DAY.sub(lambda found: _TEXTED[found.group().lower()], text)
+        text = _TEXTED_DAY.sub(lambda found: TEXTED_DAYS[found.group().lower()], text)
     return _LONG_WORD.sub(fixed, text)
 
 

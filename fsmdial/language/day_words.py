@@ -19,7 +19,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-__all__ = ["WEEKDAYS", "named_day_readings", "spelled_weekdays", "weekend_readings", "without_unnamed_days"]
+__all__ = [
+    "TEXTED_DAYS",
+    "WEEKDAYS",
+    "named_day_readings",
+    "spelled_weekdays",
+    "weekend_readings",
+    "without_unnamed_days",
+]
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -157,3 +164,23 @@ def weekend_readings(low: str, today: dt.date) -> tuple[tuple[str, ...], bool] |
         saturday += dt.timedelta(weeks=1)
     days = tuple(day.isoformat() for day in (saturday, saturday + dt.timedelta(days=1)) if day >= today)
     return days, len(days) == 2
+
+
+TEXTED_DAYS = {
+    "2morrow": "tomorrow",
+    "2morro": "tomorrow",
+    "2moro": "tomorrow",
+    "2morow": "tomorrow",
+    "2mrw": "tomorrow",
+    "2mro": "tomorrow",
+    "2moz": "tomorrow",
+    "tomoz": "tomorrow",
+    "tmoz": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tmoro": "tomorrow",
+    "tonite": "tonight",
+    "2nite": "tonight",
+    "2night": "tonight",
+    "2day": "today",
+}
+"""Days as people text them: no other word ("tmr" and "tmrw" the patterns read as they are)."""

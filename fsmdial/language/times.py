@@ -22,6 +22,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from .day_words import TEXTED_DAYS
 from .numbers import words_to_digits
 from .text import DIGIT
 
@@ -322,7 +323,9 @@ def _converted(text: str) -> str:
     return _PART_TYPO.sub(_part_spelled, text) if DIGIT.search(text) else text
 
 
-_TEXTED_TONIGHT = re.compile(r"(?<![\w'’])(?:tonite|2nite|2night)(?![\w'’])", re.I)
+_TEXTED_TONIGHT = re.compile(
+    r"(?<![\w'’])(?:" + "|".join(word for word, day in TEXTED_DAYS.items() if day == "tonight") + r")(?![\w'’])", re.I
+)
 
 
 _PART_WORDS = ("morning", "afternoon", "evening", "tonight")
