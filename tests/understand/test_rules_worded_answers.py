@@ -373,5 +373,6 @@ def test_a_listed_party_is_the_head_count_a_dialogue_stores():
     dialogue = Dialogue(flow, stand_in_tools=True, clock=FrozenClock("2027-06-17T09:00"))
     dialogue.start()
     dialogue.turn("a rowing boat please")
-    dialogue.turn("me, my wife and the two kids")
+    result = dialogue.turn("me, my wife and the two kids")
     assert dialogue.slots["people"] == 4
+    assert "open" not in result.trace.to_dict().get("understanding", {})  # the count accounts for "wife" too

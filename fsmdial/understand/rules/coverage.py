@@ -118,6 +118,7 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
             if choice.name == parse.choice:
                 covered.update(_key(word) for example in choice.examples for word in words(example))
         covered.update(_key(word) for word in words(parse.choice.replace("_", " ")))
+    texts += parse.info.get("counted", ())  # "me, my wife and the two kids" counted as 4: its words are the count's
     joined = [_alnum(value) for value in texts]
     unread = _unread_values(state, parse) - covered_values(state, parse)
     left = []

@@ -573,9 +573,9 @@ class RulesUnderstander:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
-            rest = with_listed_count(rest)
+            rest = with_listed_count(rest, noted=parse.info)
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
-            rest = with_listed_count(rest, naming_words(asked, described=False))
+            rest = with_listed_count(rest, naming_words(asked, described=False), noted=parse.info)
         numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
         if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked

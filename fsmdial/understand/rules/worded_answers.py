@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
@@ -97,13 +98,17 @@ def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], in
     return _listed(text, _thing_item(nouns)) if nouns else None
 
 
-def with_listed_count(text: str, nouns: frozenset[str] | None = None) -> str:
+def with_listed_count(text: str, nouns: frozenset[str] | None = None, *, noted: dict[str, Any] | None = None) -> str:
     """``text`` with the party it lists (``nouns`` None) or the things of ``nouns`` it lists in place of the list: its
-    count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again)."""
+    count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again). The
+    list's words go to ``noted["counted"]`` (a parse's info: the reading accounts for "wife" of "me, my wife and the
+    two kids")."""
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
     if found is None:
         return text
     (start, end), count = found
+    if noted is not None:
+        noted.setdefault("counted", []).append(text[start:end])
     said = "" if count is None else f"{count} people" if nouns is None else str(count)
     return f"{text[:start]} {said} {text[end:]}"
 
