@@ -33,10 +33,15 @@ NUMBER = rf"{_DIGITS}|{_NUMBER_WORDS}|an?\b"
 _NUMBER_NO_A = rf"{_DIGITS}|{_NUMBER_WORDS}"
 
 
+_IN_DIGITS = re.compile(r"[\d,]+(?:\.\d+)?")
+_BARE_NUMBER = re.compile(_DIGITS + "|" + _NUMBER_WORDS, re.I)
+"""A number said without a unit (compiled once: a long reply of numbers reads each)."""
+
+
 def number_value(text: str) -> float | None:
     """The number ``text`` is (as :data:`NUMBER` matches it), or None (words that make no one number)."""
     text = text.strip().casefold()
-    if re.fullmatch(r"[\d,]+(?:\.\d+)?", text):
+    if _IN_DIGITS.fullmatch(text):
         return float(text.replace(",", ""))
     if text in ("a", "an"):
         return 1.0
@@ -300,7 +305,7 @@ def _bare_numbers(text: str) -> list[tuple[int, int, float, str | None]]:
     return [
         (start, end, amount, unit)
         for start, end, amount, unit in find_money(text)
-        if unit is None and re.fullmatch(_DIGITS + "|" + _NUMBER_WORDS, text[start:end], re.I)
+        if unit is None and _BARE_NUMBER.fullmatch(text[start:end])
     ]
 
 

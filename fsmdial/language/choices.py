@@ -69,13 +69,13 @@ def closest_value(words: Iterable[str], choices: Mapping[str, str]) -> str | Non
     if any(span in forms for span in spans):
         return None  # a value written as it is (but left unread, for doubt) is no typo of another
     best: dict[str, float] = {}
-    for span in spans:
+    for span in dict.fromkeys(spans):  # each said once: a long reply repeats its words
         if len(span.replace(" ", "")) < TYPO_MIN_LETTERS:
             continue
         for form, value in forms.items():
             if form.count(" ") != span.count(" ") or len(form) < TYPO_MIN_LETTERS:
                 continue
-            score = fuzz.ratio(span, form)
+            score = fuzz.ratio(span, form, score_cutoff=TYPO_SCORE)  # 0 below it, found sooner
             if score >= TYPO_SCORE and score > best.get(value, 0.0):
                 best[value] = score
     if not best:

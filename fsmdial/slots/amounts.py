@@ -48,11 +48,15 @@ class AmountKind(Number):
 
     def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         found: dict[str, Any] = {}
+        refused: set[str] = set()
         for start, end, _, _ in self.found(slot, text):
+            span = text[start:end]
+            if span in found or span in refused:
+                continue  # a reply of many numbers says each again: each said form is checked once
             try:
-                found.setdefault(text[start:end], self.coerce(slot, text[start:end], now, None, False))
+                found[span] = self.coerce(slot, span, now, None, False)
             except InvalidValue:
-                continue
+                refused.add(span)
         return found
 
     def refused(self, slot: Slot, text: str) -> str | None:

@@ -56,11 +56,14 @@ class FoundKind(TextKind):
 
     def find(self, slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         found: dict[str, Any] = {}
+        refused: set[tuple[str, str]] = set()
         for span, value in self.found(slot, text):
+            if span in found or (span, value) in refused:
+                continue  # said again in a long reply: each said form is checked once
             try:
-                found.setdefault(span, self.coerce(slot, value, now, None, False))
+                found[span] = self.coerce(slot, value, now, None, False)
             except InvalidValue:
-                continue  # not of the slot's form (a pattern, a length): not offered
+                refused.add((span, value))  # not of the slot's form (a pattern, a length): not offered
         return found
 
     def typed(self, slot: Slot) -> bool:

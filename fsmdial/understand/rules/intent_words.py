@@ -43,6 +43,8 @@ def _said_in_order(words: Sequence[str], said: Sequence[str]) -> bool:
     for word in words:
         start, found = at + 1, None
         for i in range(start, min(len(said), start + _GAP + 1) if at >= 0 else len(said)):
+            if said[i][:1] != word[:1]:
+                continue  # both forms _same reads begin as the word does (a long reply is read once, fast)
             if _same(word, said[i]):
                 found = i
                 break
