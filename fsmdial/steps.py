@@ -93,6 +93,7 @@ class TurnContext:
         "reask",
         "missed_change",
         "asked_back",
+        "asked_before",
     )
 
     def __init__(self, machine: FlowMachine, tables: FlowTables, actions: Actions, trace: TurnTrace | None = None):
@@ -115,6 +116,8 @@ class TurnContext:
         """The pending confirmation got no plain yes or no: it is asked again as "...: yes or no?"."""
         self.missed_change = False
         """The same, at a committing confirmation with no model: the summary is shown again, asking what to change."""
+        self.asked_before: str | None = None
+        """The slot asked when this turn's message came (it is asked again if still missing)."""
         self.asked_back = False
         """The same, the reply being a question ("does that include the retest?"): the summary is shown again with
         its own question once the question is answered (or said to be out of scope)."""
@@ -183,6 +186,8 @@ class RequestStep(NodeHandler):
         if session.declined and any(slot.name in session.declined for slot in missing):
             return Follow("decline") if node.id in turn.tables.decline_nodes else turn.cannot_continue()
         slot = missing[0]
+        if turn.asked_before == slot.name:
+            _note_given(turn)
         session.asked = slot.name
         if asked_which(turn) or _refused_asking(turn, slot.name):
             return PAUSE  # "Do you mean Saturday 28 November or Saturday 5 December?" is this turn's question
@@ -192,6 +197,19 @@ class RequestStep(NodeHandler):
 
     def stuck(self, turn: TurnContext, node: RequestNode, trigger: str) -> Pause | End:
         return turn.cannot_continue() if trigger == "decline" else PAUSE
+
+
+def _note_given(turn: TurnContext) -> None:
+    """The question asked last turn is asked again: the values this turn gave (new ones; a correction has its own
+    sentence) are acknowledged first ("Thanks, I have the date: ..., the time: ...")."""
+    given = turn.machine.given_now - {act.slot for act in turn.acts if act.kind == "noted"}  # said back already
+    new = [change for change in turn.trace.slot_changes if change["slot"] in given and change["old"] is None]
+    if new:
+        slots = turn.tables.slots
+        order = {name: i for i, name in enumerate(slots)}  # as the flow lists them
+        new.sort(key=lambda change: order[change["slot"]])
+        values = [(slots[change["slot"]].noun, turn.values.shown(change["slot"], change["new"])) for change in new]
+        turn.say("noted", "noted", sentences.noted(values), slot=new[0]["slot"])
 
 
 class ActionStep(NodeHandler):

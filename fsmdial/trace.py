@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 ActKind = Literal[
-    "ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "end", "ask_change", "greeting"
+    "ask", "inform", "confirm", "global", "fallback", "invalid", "changed", "noted", "end", "ask_change", "greeting"
 ]
 ToolStatus = Literal["success", "failure"]
 
@@ -18,7 +18,8 @@ class Act:
     ``kind`` is one of ``ask`` (a slot question), ``inform``, ``confirm`` (a
     yes/no question), ``global`` (a global action's response), ``fallback``
     (goodbye, out_of_scope, anything_else), ``invalid`` (a rejected value),
-    ``changed`` (a correction acknowledged), ``ask_change`` (what to change, after
+    ``changed`` (a correction acknowledged), ``noted`` (values given beside an answer not given, acknowledged
+    before the question is asked again), ``ask_change`` (what to change, after
     a "no" to a confirmation), ``greeting`` (an Assistant's opening) or ``end``. ``name`` is the act's
     label (a STAR action label for imported flows).
     """

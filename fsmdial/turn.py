@@ -151,6 +151,7 @@ def respond(
             turn.tables.slots, session, parse.info, parse.slots, now
         )  # "make that 5", "8 instead of 7"
         proceed = update_slots(turn, {**replaced(turn, parse), **given}, now, replacing=replacing)
+        show_meant(turn, parse)
         if parse.negated:
             rule_out(turn, parse.negated, now)
         if state is not None and state.confirm in turn.tables.guards_commit and said.deny:
@@ -162,7 +163,7 @@ def respond(
         trace.timings["update"] = time.perf_counter() - started
         started = time.perf_counter()
         if proceed:
-            session.asked = None
+            turn.asked_before, session.asked = session.asked, None
             advance(turn)
         trace.timings["advance"] = time.perf_counter() - started
         if (
@@ -401,6 +402,18 @@ def update_slots(
         session.ended = True
         return False
     return True
+
+
+def show_meant(turn: TurnContext, parse: Parse) -> None:
+    """A value the message meant without its words (chosen by meaning) is said back at once (a noted act)."""
+    chosen = parse.info.get("meaning") if parse.info else None
+    if not isinstance(chosen, dict) or chosen.get("kind") != "value":
+        return
+    if chosen.get("slot") not in turn.machine.given_now:
+        return  # refused, or the value held already
+    slot = turn.tables.slots[chosen["slot"]]
+    shown = turn.values.shown(slot.name, turn.session.slots[slot.name])
+    turn.say("noted", "taken_as", sentences.taken_as(slot.noun, shown), slot=slot.name)
 
 
 def refusal(turn: TurnContext, slot: Slot, reason: str, now: dt.datetime, sentence: str | None = None) -> str:

@@ -53,3 +53,25 @@ def test_render_caps_the_message_it_builds():
     assert render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "y"}) == "x" * (MAX_MESSAGE_CHARS - 1) + "y"
     with pytest.raises(TemplateError, match=r"fallbacks.goodbye: .*\{b\} is 2 characters"):
         render("{a}{b}", {"a": "x" * (MAX_MESSAGE_CHARS - 1), "b": "yy"}, where="fallbacks.goodbye")
+
+
+def test_values_given_beside_an_unanswered_question_are_acknowledged_before_it_is_asked_again(clock):
+    """Over-informing at the first question: the customer hears what was kept (in the flow's order of slots), not the
+    same question alone, as if nothing had been read."""
+    dialogue = Dialogue(load_flow(FLOWS / "vet_appointment.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    result = dialogue.turn("hi, I'd like to book my dog Rex in tomorrow at 10am")
+    assert [act.kind for act in result.acts] == ["noted", "ask"]
+    assert result.messages[0] == (
+        "Thanks, I have the pet's name: Rex, the species: dog, the date: Monday 23 November and the time: 10 am."
+    )
+    assert result.acts[1].slot == "owner_name"
+
+
+def test_nothing_is_acknowledged_when_the_question_moves_on_or_a_value_is_corrected(clock):
+    dialogue = Dialogue(load_flow(FLOWS / "restaurant_booking.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    assert [act.kind for act in dialogue.turn("Alex, for 4 people").acts] == ["ask"]  # answered: the next question
+    assert [act.kind for act in dialogue.turn("tomorrow").acts] == ["ask"]
+    corrected = dialogue.turn("actually make it 5 people")  # a correction has its own sentence, not "Thanks, I have"
+    assert [act.kind for act in corrected.acts] == ["changed", "ask"]

@@ -270,7 +270,8 @@ class Session:
 
     def prediction(self, acts: list[Act] | None) -> str:
         """The wizard's one message: the first act that is a STAR action, an apology only if nothing else is said."""
-        labels = [(act, self.bundle.label_of(act)) for act in acts or () if act.kind not in ("invalid", "changed")]
+        said = [act for act in acts or () if act.kind not in ("invalid", "changed", "noted")]  # no action of STAR's
+        labels = [(act, self.bundle.label_of(act)) for act in said]
         for act, label in labels:
             if label is not None and not (act.kind == "fallback" and act.name == "out_of_scope" and len(labels) > 1):
                 return label

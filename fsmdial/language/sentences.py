@@ -39,6 +39,18 @@ def changed(corrections: Sequence[tuple[str, Any]]) -> str:
     return f"OK, I changed {_listed([f'the {noun} to {value}' for noun, value in corrections])}."
 
 
+def noted(values: Sequence[tuple[str, Any]]) -> str:
+    """Values taken from a message that did not answer the question asked: ``(slot noun, value)`` for each, said
+    before the question is asked again (else the customer hears the same question and cannot tell what was kept)."""
+    return f"Thanks, I have {_listed([f'the {noun}: {value}' for noun, value in values])}."
+
+
+def taken_as(noun: str, value: Any) -> str:
+    """A value chosen for what the message meant, not for its words ("the key's stuck in the door": lock repair),
+    said back at once so that a wrong choice is corrected before the summary."""
+    return f"I take it the {noun} is {value}."
+
+
 def cannot_change(nouns: Sequence[str]) -> str:
     """A correction refused: what it would change was already used by an action that cannot be undone."""
     names = _listed([f"the {noun}" for noun in nouns])

@@ -23,7 +23,14 @@ from fsmdial.understand.base import Intent, Parse, UnderstandingState
 from fsmdial.understand.factory import make_understander
 from fsmdial.understand.meaning import understander as meaning_understander
 from fsmdial.understand.meaning.chooser import MeaningChooser
-from fsmdial.understand.meaning.options import Option, has_words, intent_options, options_for, value_options
+from fsmdial.understand.meaning.options import (
+    Option,
+    has_words,
+    intent_options,
+    open_clauses,
+    options_for,
+    value_options,
+)
 from fsmdial.understand.meaning.understander import MeaningUnderstander, with_meaning
 from fsmdial.understand.rules import RulesUnderstander
 
@@ -102,7 +109,7 @@ def test_abstaining_on_a_low_margin_notes_the_best_option_and_counts_no_model_ca
     text = "the boiler is banging and there is water"  # repair and leak both fit
     first = reading(state, text)
     assert first.info.get("open") and "job" not in first.slots
-    assert with_meaning(chooser(floor=0.2, margin=0.3), state, text, first) is None
+    assert with_meaning(chooser(floor=0.2, margin=0.3, value_lead=0.3), state, text, first) is None
     assert first.info["meaning"]["chosen"] is False and first.model_calls == 0
 
 
@@ -131,7 +138,7 @@ def test_nothing_is_offered_where_the_rules_read_the_value_or_nothing_is_open():
     assert options_for(state, "water everywhere", reading(state, "water everywhere"))  # read nothing: offered
 
 
-def test_nothing_is_offered_where_the_rules_read_another_slots_value_from_the_message():
+def test_one_word_left_beside_another_slots_value_is_offered_nothing():
     """ "it's a wooden door, quite old" at the job question answers the door question: the chooser picked "extra
     lock" for it, and it was booked (round 4, h4-29)."""
     door = Slot(name="door", type="categorical", values=["wooden", "uPVC", "composite"])
@@ -140,6 +147,54 @@ def test_nothing_is_offered_where_the_rules_read_another_slots_value_from_the_me
     text = "it's a wooden door, quite old"
     assert reading(state, text).slots == {"door": "wooden"}
     assert options_for(state, text, reading(state, text)) == ()
+
+
+def test_a_description_beside_another_slots_value_is_offered_and_read_from_its_own_clauses():
+    """ "the key's stuck in the door, it's 7 Rustlings Road": the address is read, the description still says the
+    job; its vector is the open clauses' (the address would pull it away)."""
+    state = asked_job()
+    address = Slot(name="address", type="address")
+    state = UnderstandingState("heating", "ask_job", (), (*state.slots, address), expected=("job",), asked="job")
+    text = "water is dripping through the ceiling, it's 9 Wharf Street, Otley LS21 1AB"
+    first = reading(state, text)
+    assert first.slots == {"address": "9 Wharf Street, Otley LS21 1AB"}
+    assert [o.name for o in options_for(state, text, first)] == [
+        "boiler repair",
+        "boiler service",
+        "leak",
+        "blocked drain",
+    ]
+    assert open_clauses(text, first.info["open"]) == "water is dripping through the ceiling"
+    choose = chooser()
+    picked = with_meaning(choose, state, text, first)
+    assert picked is not None and picked.slots == {"address": "9 Wharf Street, Otley LS21 1AB", "job": "leak"}
+    assert choose.encoder.encoded[-1] == "water is dripping through the ceiling"  # type: ignore[attr-defined]
+
+
+def test_a_value_ruled_out_leaves_the_others_to_choose_from():
+    state = asked_job()
+    text = "it's not a leak, the boiler keeps banging"
+    first = reading(state, text)
+    assert first.negated == {"job": "leak"} and "job" not in first.slots
+    assert [o.name for o in options_for(state, text, first)] == ["boiler repair", "boiler service", "blocked drain"]
+
+
+def test_a_value_is_taken_closer_than_an_intent():
+    """A value of the asked slot is chosen with a smaller lead when its cosine is high (VALUE_FLOOR, VALUE_LEAD):
+    the options are few and the flow's own, and the value is said back at once."""
+    from fsmdial.understand.meaning.chooser import VALUE_FLOOR, VALUE_LEAD
+
+    both = "boiler banging broken fault bang leak"  # repair 4 of 6 axes words, leak 1: cosines 0.97 and 0.24
+    value = (
+        Option("value", "boiler repair", ("repair",), "job"),
+        Option("value", "boiler service", ("boiler",), "job"),
+    )
+    intent = tuple(Option("intent", o.name, o.texts) for o in value)
+    close = chooser(floor=0.0, margin=0.99)  # the first rule's lead is never reached: only the closer rule clears
+    scored = close.scores(both, value)
+    assert scored.best is not None and scored.best[1] >= VALUE_FLOOR and scored.margin >= VALUE_LEAD
+    assert close.choose(both, value) is not None
+    assert close.choose(both, intent) is None
 
 
 def test_nothing_is_offered_at_a_confirmation_for_a_question_or_a_bare_number():
@@ -194,6 +249,8 @@ def test_a_pick_stands_like_a_reading_counts_one_model_call_and_the_summary_show
     assert trace.understanding["meaning"]["option"] == "leak" and trace.understanding["meaning"]["slot"] == "job"
     assert {"cosine", "margin"} <= set(trace.understanding["meaning"]) and "open" not in trace.understanding
     assert dialogue.slots["job"] == "leak"
+    assert result.messages[0] == "I take it the job is leak."  # said back at once, to be corrected if wrong
+    assert result.acts[0].kind == "noted" and result.acts[0].slot == "job"
     for text in ("it's coming from the bathroom above", "9 Wharf Street, Otley LS21 1AB", "tomorrow", "10am"):
         result = dialogue.turn(text)
         assert result.trace.model_calls == 0  # values the rules read: no choice, no call

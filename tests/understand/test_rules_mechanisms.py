@@ -351,3 +351,50 @@ def test_a_form_of_a_value_is_said_without_the_word_naming_the_slot_itself():
     assert worded_value(boat, "have you got anything with an engine?") == "motor boat"
     assert worded_value(boat, "one with oars please") == "rowing boat"
     assert worded_value(boat, "a boat please") is None
+
+
+_FAULT = {
+    "name": "fault",
+    "type": "categorical",
+    "values": ["leak", "not draining", "no power"],
+    "description": "What is wrong (leak: leaking, dripping; not draining: won't drain, water left in the drum; "
+    "no power: won't turn on, dead)",
+}
+
+
+def _fault_state():
+    from fsmdial.flow import Slot
+    from fsmdial.understand.base import UnderstandingState
+
+    appliance = Slot(name="appliance", type="categorical", values=["washing machine", "dishwasher"])
+    return UnderstandingState(
+        "repair", "ask", (), (appliance, Slot(**_FAULT)), expected=("appliance", "fault"), asked="appliance"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "fault"),
+    [
+        ("my washing machine won't drain", "not draining"),  # a synonym with a "not" of its own
+        ("the dishwasher is not draining at all", "not draining"),  # the value's own words
+        ("the washing machine won't turn on", "no power"),
+    ],
+)
+def test_a_value_worded_with_a_negation_is_said_not_ruled_out(said, fault):
+    import datetime as dt
+
+    from fsmdial.understand.rules import RulesUnderstander
+
+    parse = RulesUnderstander().understand(_fault_state(), said, now=dt.datetime(2026, 12, 1, 10))
+    assert parse.slots["fault"] == fault and "fault" not in parse.negated
+
+
+def test_a_value_without_a_negation_of_its_own_stays_ruled_out():
+    import datetime as dt
+
+    from fsmdial.understand.rules import RulesUnderstander
+
+    parse = RulesUnderstander().understand(
+        _fault_state(), "the washing machine is not leaking", now=dt.datetime(2026, 12, 1, 10)
+    )
+    assert parse.negated == {"fault": "leak"} and "fault" not in parse.slots

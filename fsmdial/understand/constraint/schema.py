@@ -9,8 +9,7 @@ For an :class:`~fsmdial.understand.base.UnderstandingState` the model is::
 
 Slot values are typed: categorical slots are enums, integers and numbers have
 the flow's bounds (the grammar writes at most :data:`~.grammar.UNBOUNDED_INT`
-where the flow gives none), strings a
-length of 1 to ``Slot.string_limit``, dates ``YYYY-MM-DD`` and times ``HH:MM``.
+where the flow gives none), strings a length of 1 to ``Slot.string_limit``, dates ``YYYY-MM-DD`` and times ``HH:MM``.
 A slot's own ``pattern`` goes into the schema (and the grammar) when it is a
 bounded regular expression :func:`~.grammar.pattern_contents` can translate
 (``^[0-9]{4,6}$``); otherwise it is left to the flow's validators. The runtime
@@ -48,6 +47,7 @@ from ...language import read_acts, split_negated, without_questions
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
+from ..rules.coverage import describing_words
 from .cues import cue, cue_starts
 from .grammar import (
     NOT_AT_EDGES,
@@ -542,14 +542,15 @@ def turn_schema(
             allowed = tuple(
                 v for v in slot.values or () if mentioned(v, affirmed) and not words_of(v) - FUNCTION_WORDS <= replaced
             )
-            # Only when the rules read no value from the message: one that answers another question ("its a
-            # transit, reg is FX63 OLK" at "what work?") is no answer to this one (Qwen chose "MOT", measured).
+            # When the rules read another slot's value, only when more than a word is open beside it: one left
+            # is another question's answer ("its a transit, reg is FX63 OLK" at "what work?": Qwen chose "MOT",
+            # measured); a description is more ("the key's stuck in the door, it's 7 Rustlings Road").
             if (
                 not allowed
                 and widen
                 and without_words
                 and slot.name == state.asked
-                and not settled.slots
+                and (not settled.slots or len(describing_words(state, settled, open_part)) >= 2)
                 and not acts.holds_no_value
             ):
                 allowed = tuple(slot.values or ())

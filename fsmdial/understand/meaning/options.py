@@ -19,13 +19,16 @@ meaning to guess ("monthly", chosen once by cosine before this rule).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from ...flow import SlotType
 from ...language import WORD_NUMBERS, fold, read_acts
 from ...language.choices import described_synonyms
+from ...language.clauses import clauses
 from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
+from ..rules.coverage import describing_words
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,21 @@ class Option:
 
 _SYNONYM_LIST = re.compile(r"\s*\(.*$", re.S)
 _LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[\w'’-]+")
 
 
 def has_words(open_part: list[str] | tuple[str, ...]) -> bool:
     """Does the open part hold a word with letters that is no number word ("electric", not "12" nor "twelve")?"""
     return any(_LETTER.search(word) and fold(word) not in WORD_NUMBERS for word in open_part)
+
+
+def open_clauses(text: str, open_part: list[str] | tuple[str, ...]) -> str:
+    """The clauses of ``text`` that hold a word of the open part: what a choice is read from, the clauses the rules
+    accounted for left out (an address beside a description would pull its vector away). The whole text when no
+    clause holds one."""
+    wanted = {fold(word) for word in open_part}
+    kept = [clause for clause in clauses(text) if wanted & {fold(word) for word in _WORD.findall(clause)}]
+    return ", ".join(clause.strip() for clause in kept) if kept else text
 
 
 def slot_subject(description: str, label: str) -> str:
@@ -53,9 +66,10 @@ def slot_subject(description: str, label: str) -> str:
     return head or label
 
 
-def value_options(state: UnderstandingState) -> tuple[Option, ...]:
-    """The asked categorical slot's values as options (none when the slot asked is not categorical)."""
-    slot = state.slot(state.asked) if state.asked else None
+def value_options(state: UnderstandingState, name: str | None = None) -> tuple[Option, ...]:
+    """The values of categorical slot ``name`` (the asked slot by default) as options (none for another type)."""
+    name = name or state.asked
+    slot = state.slot(name) if name else None
     if slot is None or slot.type is not SlotType.categorical or not slot.values:
         return ()
     values = tuple(slot.values)
@@ -63,6 +77,16 @@ def value_options(state: UnderstandingState) -> tuple[Option, ...]:
     subject = slot_subject(slot.description, slot.noun)
     texts = {value: (value, *synonyms.get(value, ()), f"{subject}: {value}") for value in values}
     return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
+
+
+def _names_values(state: UnderstandingState, name: str, open_part: Sequence[str]) -> bool:
+    """Does the open part say one of the slot's values in its own words, left unread by the rules? Then they saw a
+    doubt ("somewhere between medium and large"): the flow asks, no choice is made."""
+    slot = state.slot(name)
+    said = {fold(word) for word in open_part}
+    return slot is not None and any(
+        (words := {fold(word) for word in _WORD.findall(str(value))}) and words <= said for value in slot.values or ()
+    )
 
 
 def intent_options(state: UnderstandingState) -> tuple[Option, ...]:
@@ -79,14 +103,29 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
     if not has_words(reading.info.get("open", ())) or state.confirm is not None or reading.answer is not None:
         return ()
-    if reading.intent is not None or reading.choice is not None or reading.negated:
+    if reading.intent is not None or reading.choice is not None:
         return ()
+    open_part = reading.info.get("open", ())
+    if reading.negated and (state.asked is None or set(reading.negated) != {state.asked}):
+        return ()  # a value ruled out of the asked slot leaves its others to choose from ("I'm not locked out, but...")
     if read_acts(text).holds_no_value:  # a greeting, a question, a don't-know: no value and no task
         return ()
     if state.asked is not None:
-        # A message the rules read another slot's value from answers another question ("it's a wooden door, quite
-        # old" at "what do you need us for?" chose "extra lock", and it was booked): as the model's offer has it
-        return () if reading.slots else value_options(state)
+        # A message the rules read another slot's value from may still describe one ("the key's stuck in the door,
+        # it's 7 Rustlings Road"); a word left beside it is another question's answer ("it's a wooden door, quite
+        # old" at "what do you need us for?" chose "extra lock", and it was booked).
+        if reading.slots and len(describing_words(state, reading, open_part)) < 2:
+            return ()
+        options: list[Option] = []
+        # The asked slot, and the node's other categorical slots when the message says more than the answer ("my
+        # washing machine won't drain": the appliance read, the fault described).
+        for name in dict.fromkeys((state.asked, *(state.expected if reading.slots else ()))):
+            if name in reading.slots or _names_values(state, name, open_part):
+                continue
+            ruled = reading.negated.get(name)
+            ruled_out = set(ruled) if isinstance(ruled, (list, tuple, set, frozenset)) else {ruled}
+            options += [option for option in value_options(state, name) if option.name not in ruled_out]
+        return tuple(options)
     if reading.slots:
         return ()
     return intent_options(state)

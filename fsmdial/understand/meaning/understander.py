@@ -27,7 +27,7 @@ from ..base import CONTINUE, Parse, UnderstandingState
 from ..rules import RulesUnderstander
 from .chooser import MeaningChooser
 from .encoder import MODEL_NAME, Encoder
-from .options import options_for
+from .options import open_clauses, options_for
 
 
 def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, reading: Parse) -> Parse | None:
@@ -36,7 +36,7 @@ def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, 
     options = options_for(state, text, reading)
     if not options:
         return None
-    choice, scored = chooser.decide(text, options)
+    choice, scored = chooser.decide(open_clauses(text, reading.info.get("open", ())), options)
     if choice is not None and choice.option.kind == "intent" and choice.option.name == CONTINUE:
         choice = None  # "what this flow does": a competitor of the other intents, but nothing to act on
     if choice is None:

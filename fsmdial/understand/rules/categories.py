@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 import snowballstemmer
 
 from ...flow import Slot, fold, value_key
 from ...language import normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
-from ...language.clauses import clauses
+from ...language.clauses import NEGATION, clauses
 from ...language.text import FUNCTION_WORDS
 
 
@@ -250,3 +251,21 @@ def _close(places: list[int], stems: list[str], wanted: frozenset[str]) -> bool:
         if window == wanted:
             return True
     return False
+
+
+def said_negatively(
+    slot_of: Callable[[str], Slot | None], negated: Mapping[str, Any], ruled_out: str
+) -> dict[str, Any]:
+    """The categorical values of ``negated`` (read from ``ruled_out``, the clauses with a "not") whose own words hold
+    the negation: "my washing machine won't drain" says the fault "not draining" (a synonym "won't drain"), it rules
+    nothing out. A value without a negation of its own stays ruled out ("it's not leaking")."""
+    text = fold(ruled_out).replace("\u2019", "'")
+    said = {}
+    for name, value in negated.items():
+        slot = slot_of(name)
+        if slot is None or not slot.values or value not in slot.values:
+            continue
+        forms = (str(value), *dict(described_synonyms(tuple(slot.values), slot.description)).get(value, ()))
+        if any(NEGATION.search(form) and re.search(rf"(?<!\w){re.escape(fold(form))}(?!\w)", text) for form in forms):
+            said[name] = value
+    return said

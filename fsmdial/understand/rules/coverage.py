@@ -15,13 +15,14 @@ state's intents, a change to a held slot at a confirmation: :mod:`fsmdial.unders
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
 from ...language.choices import described_synonyms
-from ...language.text import FUNCTION_WORDS
+from ...language.text import FUNCTION_WORDS, content_words
 from ..base import CONTINUE, Parse, UnderstandingState
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
@@ -139,6 +140,26 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
             continue
         left.append(word)
     return tuple(left)
+
+
+def describing_words(state: UnderstandingState, parse: Parse, open_part: Sequence[str]) -> list[str]:
+    """The words of ``open_part`` that may describe a value: content words (:func:`content_words`) that name no slot
+    ``parse`` holds a value of ("door" of "it's a wooden door", read as the door type). A message that says
+    another slot's value describes the asked one only with two of them or more ("the key's stuck in the door, it's
+    7 Rustlings Road"; not "it's a wooden door, quite old")."""
+    named = {
+        _stem(word)
+        for name in parse.slots
+        if (slot := state.slot(name)) is not None
+        for word in words(f"{slot.name.replace('_', ' ')} {slot.noun}".casefold())
+    }
+    return [
+        word for word in content_words(open_part) if _stem(_key(word)) not in named and _key(word) not in _DEGREE_WORDS
+    ]
+
+
+_DEGREE_WORDS = frozenset("quite very really pretty rather fairly super too so extremely".split())
+"""Words that say how much, not what ("quite old"): no description of their own."""
 
 
 def _value_words(slot: Slot, value: Any) -> set[str]:

@@ -1,8 +1,8 @@
 """The deterministic ``rules`` understander: no model, same input, same parse.
 
 It recognises yes/no answers, numbers, dates and times, categorical values (exact, case-insensitive, as whole words),
-global intents by their example utterances, and takes the text itself as the value of a string slot just asked.
-:meth:`RulesUnderstander.settle` is the strict subset used as the fast path before a model: certain parses only.
+global intents by their example utterances, and takes the text itself as the value of a string slot just asked;
+:meth:`RulesUnderstander.settle` is the strict subset used as the fast path before a model (certain parses only).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from .categories import (
     distinctive,
     found_value,
     inside_longer,
+    said_negatively,
     settled_value,
     short_names,
     typo_value,
@@ -274,8 +275,7 @@ class RulesUnderstander:
         text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value of another slot
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
-        if acts.question and state.asked is not None:
-            # "not sure, how many does one box feed?" answers no question asked: its words are no value
+        if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
@@ -291,6 +291,7 @@ class RulesUnderstander:
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
+            parse.slots.update(said_negatively(state.slot, negated.slots, ruled_out))  # "won't drain": not draining
             parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
         return with_open(state, text, parse)  # the words the reading leaves open (coverage.py)
 
