@@ -398,3 +398,23 @@ def test_a_value_without_a_negation_of_its_own_stays_ruled_out():
         _fault_state(), "the washing machine is not leaking", now=dt.datetime(2026, 12, 1, 10)
     )
     assert parse.negated == {"fault": "leak"} and "fault" not in parse.slots
+
+
+def test_a_word_naming_a_slot_after_under_is_no_persons_name():
+    """ "not under guarantee": "under" introduces a name ("a table under Smith"), but "guarantee" names the flow's
+    slot under_guarantee (it was stored as the customer's name, and booked)."""
+    import datetime as dt
+
+    from fsmdial.flow import Slot
+    from fsmdial.understand.base import UnderstandingState
+    from fsmdial.understand.rules import RulesUnderstander
+
+    slots = (
+        Slot(name="appliance", type="categorical", values=["dishwasher", "oven"]),
+        Slot(name="under_guarantee", type="boolean"),
+        Slot(name="customer_name", type="person_name"),
+    )
+    state = UnderstandingState("repair", "ask", (), slots, expected=("appliance",), asked="appliance")
+    rules, now = RulesUnderstander(), dt.datetime(2026, 12, 1, 10)
+    assert "customer_name" not in rules.understand(state, "my dishwasher, not under guarantee", now=now).slots
+    assert rules.understand(state, "the booking is under Patel", now=now).slots.get("customer_name") == "Patel"

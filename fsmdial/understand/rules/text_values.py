@@ -67,6 +67,8 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         )
         if name is not None and cued is None and (_another_slots_value(state, name) or _flow_words_only(state, name)):
             name = None  # "city" answered to the name question is another slot's value, no one's name
+        if name is not None and cued is not None and _names_a_slot(state, name):
+            name = None  # "not under guarantee": "under" cues a name ("a table under Smith"), not here
         if name is not None:
             parse.slots[tables.name_slot.name] = name  # whole: over max_length is refused, never cut
             if cued is not None:
@@ -88,19 +90,35 @@ def _another_slots_value(state: UnderstandingState, name: str) -> bool:
 
 
 def _flow_words_only(state: UnderstandingState, name: str) -> bool:
-    """Is every word of ``name`` (its title aside) a word of the flow's own text: its context, or the descriptions,
-    examples and values of its slots that are no names ("Sheffield" where the business is in Sheffield and its
-    address examples name the town; "Hollis" of "Hollis Pest Control")?"""
+    """Is every word of ``name`` (its title aside) a word of the flow's own text: its context, or the names,
+    descriptions, questions, examples and values of its slots that are no names ("Sheffield" where the business is in
+    Sheffield and its address examples name the town; "Hollis" of "Hollis Pest Control"; "guarantee" of "not under
+    guarantee", the slot under_guarantee)?"""
     own = [word.casefold() for word in name.replace("\u2019", "'").split() if word.casefold().rstrip(".") not in TITLES]
     words = _flow_words(
         state.context,
         tuple(
-            " ".join([slot.description, slot.label or "", *map(str, slot.examples), *(slot.values or ())])
+            " ".join(
+                [
+                    slot.name.replace("_", " "),
+                    slot.description,
+                    slot.label or "",
+                    slot.ask or "",
+                    *map(str, slot.examples),
+                ]
+                + [str(value) for value in slot.values or ()]
+            )
             for slot in state.slots
             if slot is not state.person_name and not slot_lead(slot.name, slot.description)[1]
         ),
     )
     return bool(own) and all(word in words for word in own)
+
+
+def _names_a_slot(state: UnderstandingState, name: str) -> bool:
+    """Is ``name`` one word of the name of one of the flow's slots ("guarantee" of under_guarantee)?"""
+    word = fold(name)
+    return " " not in word and any(word in slot.name.casefold().split("_") for slot in state.slots)
 
 
 @lru_cache(maxsize=256)
