@@ -153,9 +153,12 @@ def test_the_asked_categorical_slot_is_offered_all_its_values_to_a_chooser_that_
     # A name, a question or thanks holds no value: still nothing offered.
     _, asked = schema_for(state, "thanks!", without_words=True)
     assert "bike_type" not in asked.categorical
-    # Nor a message the rules read another slot's value from: it answers another question.
-    settled, other = schema_for(state, "it has a big battery, my name is Sam Hill", without_words=True)
+    # Beside another slot's value the rules read, a word left open answers another question: nothing offered;
+    # a description (two describing words) still says the asked one.
+    settled, other = schema_for(state, "it's electric, my name is Sam Hill", without_words=True)
     assert settled.slots and "bike_type" not in other.categorical
+    settled, described = schema_for(state, "it has a big battery, my name is Sam Hill", without_words=True)
+    assert settled.slots and described.categorical["bike_type"] == ("e-bike", "road", "other")
 
 
 def test_with_nothing_asked_every_intent_is_offered_when_words_are_open():
@@ -334,6 +337,8 @@ def test_a_value_a_question_of_choices_names_is_the_users_choice_not_a_restateme
         ("I want to check my account balance", "account_number", None),  # an identifier starts with a digit
         ("my account number is 12345678", "account_number", "12345678"),
         ("the account number is five six seven eight", "account_number", "five"),
+        ("she's a small dog, a bichon", "dog_name", None),  # a name never follows "a": a breed (SmolLM2 took it)
+        ("my dog is Lola", "dog_name", "Lola"),
     ],
 )
 def test_a_text_value_after_its_slots_name_is_never_a_phrase_the_name_does_not_introduce(said, slot, start):

@@ -54,6 +54,8 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
         # The value follows in the same sentence ("the code! Things are ..." names no code).
         if j < len(stems) and j <= i + 4 and not any(ch in msg.gap(k) for k in range(i, j) for ch in ".!?;"):
             found.add(j)
+    if slot.name.casefold().endswith("name"):  # a name never follows "a": "a small dog, a bichon" names a breed
+        found = {j for j in found if j == 0 or msg.folded(j - 1) not in ("a", "an")}
     if names & IDENTIFIER_WORDS:  # "my account balance" names no account number: an identifier starts with a digit
         found = {j for j in found if any(ch.isdigit() for ch in msg.word(j)) or msg.folded(j) in WORD_NUMBERS}
     return frozenset(found)
