@@ -15,10 +15,12 @@ _TITLES = "".join(rf"(?<!\b{title}\.)" for title in ("Dr", "Mr", "Mrs", "Ms", "M
 # A period inside a word ("8.30pm", "zara.ahmed1@gmail.com", "www.example.com") or after a title ("Dr. Morgan") ends
 # no clause: split there, "the email's wrong, it should be zara.ahmed1@gmail.com" lost the address it corrects.
 CLAUSE_BREAK = re.compile(
-    r"(?:[,;!?]|\.(?!\w)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)",
+    r"(?:[,;!?]|\.(?!\w)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)"
+    r"|\s+(?=and\s+(?:it|it's|its|there|there's|i|i'm|i've|we|we're|we've|they|they're|he|he's|she|she's)(?![\w']))",
     re.I,
 )
-"""Where one clause ends and the next begins: punctuation, or a contrasting conjunction."""
+"""Where one clause ends and the next begins: punctuation, a contrasting conjunction, or "and" before a subject of its
+own ("it won't spin and it's making a banging noise": the "won't" negates no noise)."""
 NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
 """A word that negates what follows it in its clause."""
 

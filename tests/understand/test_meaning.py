@@ -168,7 +168,7 @@ def test_a_description_beside_another_slots_value_is_offered_and_read_from_its_o
     choose = chooser()
     picked = with_meaning(choose, state, text, first)
     assert picked is not None and picked.slots == {"address": "9 Wharf Street, Otley LS21 1AB", "job": "leak"}
-    assert choose.encoder.encoded[-1] == "water is dripping through the ceiling"  # type: ignore[attr-defined]
+    assert choose.encoder.encoded[-2:] == ["water is dripping through the ceiling", text]  # type: ignore[attr-defined]
 
 
 def test_a_value_ruled_out_leaves_the_others_to_choose_from():
@@ -320,3 +320,31 @@ def test_meaning_beside_a_model_that_reads_without_the_rules_is_refused():
     tiny = pytest.importorskip("fsmdial.testing.tiny_model")
     with pytest.raises(ValueError, match="--meaning needs the rules' reading"):
         make_understander("gguf", str(tiny.ensure_tiny_model()), rules_first=False, meaning="minilm")
+
+
+def test_a_greeting_beside_a_description_still_chooses_and_the_whole_message_is_scored_too():
+    """ "Hi there, my dishwasher is full of water" read a greeting intent: the description still chooses. A clause
+    the rules read words of may be the description ("my freezer's not freezing, everything's gone soft"): each
+    option's best cosine with the open clauses or the whole message counts."""
+    state = UnderstandingState(
+        "heating",
+        "ask_job",
+        (Intent("hello", ("hello", "hi there", "good morning")),),
+        asked_job().slots,
+        expected=("job",),
+        asked="job",
+    )
+    text = "hi there, water dripping through the ceiling"
+    first = reading(state, text)
+    assert first.intent == "hello"
+    assert [o.name for o in options_for(state, text, first)] == [
+        "boiler repair",
+        "boiler service",
+        "leak",
+        "blocked drain",
+    ]
+    options = value_options(asked_job())
+    choose = chooser()
+    both = choose.scores_any(("the boiler", "water dripping"), options)
+    assert both.best is not None and both.best[0].name == "leak"
+    assert both.best[1] == pytest.approx(choose.scores("water dripping", options).best[1])

@@ -204,6 +204,12 @@ def test_a_repair_request_with_a_negation_gives_its_bike_type():
         ("I think Dr. Morgan wasn't my doctor", "", "I think Dr. Morgan wasn't my doctor"),
         ("Friday is not the day", "", "Friday is not the day"),
         ("my car isn't the problem, the van is", "the van is", "my car isn't the problem"),
+        # "and" before a subject of its own starts a clause: the "won't" negates no noise
+        (
+            "washing machine won't spin and it's making a banging noise",
+            "washing machine, and it's making a banging noise",
+            "won't spin",
+        ),
     ],
 )
 def test_a_negation_rules_out_what_follows_it_in_its_clause(text, said, ruled_out):
@@ -214,6 +220,8 @@ def test_clauses_are_split_once_for_every_reading():
     assert clauses("yes please, that'd be lovely") == ("yes please", "that'd be lovely")
     assert clauses("Ben. Dr. Morgan, please") == ("Ben", "Dr. Morgan", "please")
     assert clauses("fine but not for 4 people") == ("fine", "but not for 4 people")
+    assert clauses("it won't spin and it's banging") == ("it won't spin", "and it's banging")
+    assert clauses("a bath and brush and the nails") == ("a bath and brush and the nails",)  # no subject of its own
     assert negation_scope("my e-bike's battery won't charge") == len("my e-bike's battery ")
     assert negation_scope("I cannot knot it") is None
     assert without_questions("good morning, terrible weather today isn't it") == "good morning"

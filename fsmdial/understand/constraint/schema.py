@@ -362,7 +362,7 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
             (
                 intent.name,
                 [(_content(e), len(e.split())) for e in intent.examples] if intent.examples else None,
-                _greets(intent.examples),
+                greets(intent.examples),
             )
             for intent in state.intents
         ]
@@ -381,7 +381,7 @@ def plausible_intents(state: UnderstandingState, text: str, *, built_in: bool = 
     ]
 
 
-def _greets(examples: Sequence[str]) -> bool:
+def greets(examples: Sequence[str]) -> bool:
     """Is an intent a greeting: a third of its examples or more nothing but one ("hello", "Hi!")? Then a message that
     says more than a greeting is not it (STAR's `hello` lists twelve greetings and fifteen openings, "I need to change
     my ride": SmolLM2 took "I need to get a ride. Can you help me?" for a hello)."""

@@ -128,14 +128,30 @@ class MeaningChooser:
         ranked.sort(key=lambda pair: -pair[1])
         return Scored(tuple(ranked))
 
+    def scores_any(self, texts: Sequence[str], options: Sequence[Option]) -> Scored:
+        """Each option's best cosine with any of ``texts`` (one message read whole and in part), best first."""
+        best: dict[int, tuple[Option, float]] = {}
+        for text in dict.fromkeys(texts):
+            for option, cosine in self.scores(text, options).ranked:
+                if cosine > best.get(id(option), (option, -2.0))[1]:
+                    best[id(option)] = (option, cosine)
+        order = {id(option): i for i, option in enumerate(options)}
+        return Scored(tuple(sorted(best.values(), key=lambda pair: (-pair[1], order[id(pair[0])]))))
+
     def choose(self, text: str, options: Sequence[Option]) -> Choice | None:
         """The option ``text`` means, or None when no option is clearly it (below the floor or the margin)."""
         return self.decide(text, options)[0]
 
     def decide(self, text: str, options: Sequence[Option]) -> tuple[Choice | None, Scored]:
         """:meth:`choose`, with every option's score (what an abstention is noted with)."""
+        return self.decide_any((text,), options)
+
+    def decide_any(self, texts: Sequence[str], options: Sequence[Option]) -> tuple[Choice | None, Scored]:
+        """:meth:`decide` on the best cosine of each option with any of ``texts`` (the open clauses, the whole
+        message: an address beside a description pulls the whole away; a clause the rules read words of may still
+        be the description, "my freezer's not freezing")."""
         started = time.perf_counter()
-        scored = self.scores(text, options)
+        scored = self.scores_any(texts, options)
         best = scored.best
         if best is None:
             return None, scored

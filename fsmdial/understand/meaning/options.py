@@ -28,6 +28,7 @@ from ...language import WORD_NUMBERS, fold, read_acts
 from ...language.choices import described_synonyms
 from ...language.clauses import clauses
 from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
+from ..constraint.schema import greets
 from ..rules.coverage import describing_words
 
 
@@ -79,6 +80,11 @@ def value_options(state: UnderstandingState, name: str | None = None) -> tuple[O
     return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
 
 
+def _greeting(state: UnderstandingState, name: str) -> bool:
+    """Is the state's intent ``name`` a greeting (its examples mostly nothing but one)?"""
+    return any(intent.name == name and greets(intent.examples) for intent in state.intents)
+
+
 def _names_values(state: UnderstandingState, name: str, open_part: Sequence[str]) -> bool:
     """Does the open part say one of the slot's values in its own words, left unread by the rules? Then they saw a
     doubt ("somewhere between medium and large"): the flow asks, no choice is made."""
@@ -103,8 +109,8 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
     if not has_words(reading.info.get("open", ())) or state.confirm is not None or reading.answer is not None:
         return ()
-    if reading.intent is not None or reading.choice is not None:
-        return ()
+    if reading.choice is not None or (reading.intent is not None and not _greeting(state, reading.intent)):
+        return ()  # a greeting beside the words ("Hi there, my dishwasher is full of water") chooses nothing
     open_part = reading.info.get("open", ())
     if reading.negated and (state.asked is None or set(reading.negated) != {state.asked}):
         return ()  # a value ruled out of the asked slot leaves its others to choose from ("I'm not locked out, but...")

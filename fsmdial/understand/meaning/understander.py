@@ -36,7 +36,7 @@ def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, 
     options = options_for(state, text, reading)
     if not options:
         return None
-    choice, scored = chooser.decide(open_clauses(text, reading.info.get("open", ())), options)
+    choice, scored = chooser.decide_any((open_clauses(text, reading.info.get("open", ())), text), options)
     if choice is not None and choice.option.kind == "intent" and choice.option.name == CONTINUE:
         choice = None  # "what this flow does": a competitor of the other intents, but nothing to act on
     if choice is None:
