@@ -441,3 +441,21 @@ def test_a_corrected_email_is_read_beside_the_words_saying_the_old_one_was_wrong
     assert dialogue.understanding_state().confirm is not None
     dialogue.turn("oh the email's wrong, it should be sam.reed2@gmail.com")
     assert dialogue.slots["email"] == "sam.reed2@gmail.com"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Bruno", "Bruno"),
+        ("it's Pickles", "Pickles"),
+        ("Lola, she's a cockapoo", "Lola"),  # the name, then about her
+        ("he comes every couple of months", None),  # a sentence about him answers another question: asked again
+        ("she weighs about 24 kilos", None),
+        ("12", None),
+        ("uh, it is Pickles", None),  # a filler is no name either: asked again rather than stored
+    ],
+)
+def test_a_name_asked_is_a_name_or_nothing(said, name):
+    from fsmdial.understand.rules.text_values import string_value
+
+    assert string_value(Slot(name="dog_name", type="text", description="The dog's name"), said) == name

@@ -23,9 +23,12 @@ from ...language import (
     name_at,
     without_ruled_out,
 )
+from ...language.clauses import clauses
 from ...language.names import TITLES
+from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
+from .coverage import FILLER_WORDS
 
 __all__ = ["TEXT_END", "NameTables", "free_text", "pattern_value", "read_name", "slot_lead", "string_value", "text_cue"]
 
@@ -257,7 +260,23 @@ def kind_value(slot: Slot, text: str) -> str | None:
     return " ".join(words) if 0 < len(words) <= 4 else None
 
 
-def string_value(slot: Slot, text: str) -> str:
+_NO_NAME = re.compile(
+    r"(?<![\w'])(?:i|i'm|i've|he|he's|she|she's|it|it's|they|they're|we|we're|you|is|are|was|were|has|have|had|been|"
+    r"does|did|comes|weighs|gets|goes)(?![\w'])",
+    re.I,
+)
+"""Words of a sentence about someone, never of a name ("he comes every couple of months", "she weighs 24 kilos")."""
+
+
+def names_someone(value: str) -> bool:
+    """May ``value`` be a name (a pet's, a person's): one to four words, not only digits, no sentence about someone?"""
+    words = value.split()
+    return 0 < len(words) <= 4 and not value.replace(" ", "").isdigit() and _NO_NAME.search(value) is None
+
+
+def string_value(slot: Slot, text: str) -> str | None:
+    """The value of text slot ``slot`` that ``text`` answers; None for a name slot answered with no name ("he comes
+    every couple of months", "12" at "what's your dog's name?": asked again, never stored)."""
     value = text.strip()
     if not descriptive(slot) and (kind := kind_value(slot, value)) is not None:
         return kind
@@ -272,6 +291,11 @@ def string_value(slot: Slot, text: str) -> str:
     cue = cue or (_CALLED.search(value) if is_name else None)
     if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
         return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
+    if is_name and not names_someone(_FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")):
+        first = clauses(value)[:1]  # "Lola, she's a cockapoo": the name, then about her
+        named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first[0])).strip() if first else ""
+        filler = all(fold(word) in FILLER_WORDS or fold(word) in FUNCTION_WORDS for word in named.split())
+        return named if named != value and not filler and names_someone(named) else None
     if is_name:  # "I'm Jane", "this is Jane" answer a name
         value = SELF_INTRODUCTION_PATTERN.sub("", value)
     value = _FILLER_FRONT.sub("", value)

@@ -503,12 +503,12 @@ class RulesUnderstander:
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
             if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
-                # A bare "yes"/"no" answers no name question: it is asked again, not recorded as the name.
-                # A name loses the filler in front of it ("uh, it's Pickles"); free text is kept as said.
+                # A bare "yes"/"no" answers no name question (asked again); a name loses the filler before it.
                 is_name = _slot_lead(asked.name, asked.description)[1]
                 reply = without_task_statements(text)  # "I'd like to book a transfer" answers no question
                 if reply == text or not read_acts(reply).only_social:
-                    parse.slots[asked.name] = _string_value(asked, (acts.rest or text) if is_name else reply)
+                    if (given := _string_value(asked, (acts.rest or text) if is_name else reply)) is not None:
+                        parse.slots[asked.name] = given
             elif asked.pattern is not None and (formed := _pattern_value(asked, text)) is not None:
                 parse.slots[asked.name] = formed
 
