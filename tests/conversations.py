@@ -119,7 +119,7 @@ SCRIPTS: dict[str, tuple[str, list[ExpectedTurn]]] = {
         "restaurant_booking.json",
         [
             ExpectedTurn.start(acts=["ask_name"]),
-            ExpectedTurn("a table for 4 tomorrow at 7pm", acts=["ask_name"], tool_calls=[]),
+            ExpectedTurn("a table for 4 tomorrow at 7pm", acts=["noted", "ask_name"], tool_calls=[]),
             ExpectedTurn("what are your opening hours", acts=["opening_hours", "ask_name"], tool_calls=[]),
             ExpectedTurn("Alex", acts=["confirm_booking"], tool_calls=[]),
             ExpectedTurn("no", acts=["ask_change"], tool_calls=[]),

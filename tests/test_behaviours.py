@@ -25,7 +25,7 @@ def talk(flow_file, turns, clock, **kwargs):
 
 
 def test_several_slots_in_one_utterance_any_order(clock):
-    dialogue, _ = talk("restaurant_booking.json", [("at 8pm on friday for 3 people", ["ask_name"])], clock)
+    dialogue, _ = talk("restaurant_booking.json", [("at 8pm on friday for 3 people", ["noted", "ask_name"])], clock)
     assert dialogue.slots == {"time": "20:00", "date": "2026-11-27", "party_size": 3}
 
 
@@ -116,7 +116,7 @@ def test_field_confirmation_yes_and_no(clock):
 def test_digression_is_answered_then_the_pending_question_is_asked_again(clock):
     dialogue, results = talk(
         "restaurant_booking.json",
-        [("table for 2 tomorrow", ["ask_name"]), ("are you open on sundays", ["opening_hours", "ask_name"])],
+        [("table for 2 tomorrow", ["noted", "ask_name"]), ("are you open on sundays", ["opening_hours", "ask_name"])],
         clock,
     )
     assert results[1].acts[0].text == "We are open every day from 12:00 to 23:00."

@@ -157,8 +157,11 @@ def test_an_over_long_name_is_refused_whole_never_cut() -> None:
     doc["nodes"][0]["slots"] = [{"name": "pet_name", "max_length": 20, "invalid": "A shorter name, please."}]
     doc["nodes"][1]["message"] = "{pet_name}"
     d = dialogue(doc)
-    result = d.turn("ok, then I'll bring him in. My name is Peter Novak")
+    result = d.turn("Reginald Fluffington-Smythe Bartholomew")
     assert "A shorter name, please." in result.messages and "pet_name" not in d.slots
+    # a sentence is no name at all: asked again, never stored (cut or whole)
+    result = d.turn("ok, then I'll bring him in. My name is Peter Novak")
+    assert "pet_name" not in d.slots and result.acts[-1].slot == "pet_name"
     assert d.turn("Rex").messages == ["Rex"]
 
 
