@@ -418,3 +418,39 @@ def test_a_word_naming_a_slot_after_under_is_no_persons_name():
     rules, now = RulesUnderstander(), dt.datetime(2026, 12, 1, 10)
     assert "customer_name" not in rules.understand(state, "my dishwasher, not under guarantee", now=now).slots
     assert rules.understand(state, "the booking is under Patel", now=now).slots.get("customer_name") == "Patel"
+
+
+def _repair_at_what_to_change():
+    from fsmdial.flow import Slot
+    from fsmdial.understand.base import UnderstandingState
+
+    slots = (
+        Slot(name="appliance_age", type="integer", minimum=0, maximum=50),
+        Slot(name="guarantee_number", type="reference"),
+        Slot(name="phone", type="phone"),
+    )
+    return UnderstandingState("repair", "confirm", (), slots)
+
+
+def test_the_wrong_one_is_no_number_where_nothing_is_asked():
+    """ "I gave you the wrong one" after a "no" at the summary changed the appliance's age to 1 (round 6, booked)."""
+    import datetime as dt
+
+    from fsmdial.understand.rules import RulesUnderstander
+
+    parse = RulesUnderstander().understand(
+        _repair_at_what_to_change(), "I gave you the wrong one", now=dt.datetime(2026, 12, 1)
+    )
+    assert "appliance_age" not in parse.slots
+
+
+def test_a_longer_cue_names_the_slot_where_two_cues_end_alike():
+    """ "the phone number, ... it's 07700 900 290": "number" ends both the phone's cue and the guarantee number's;
+    "phone number" is the phone's."""
+    import datetime as dt
+
+    from fsmdial.understand.rules import RulesUnderstander
+
+    said = "the phone number, I gave you the wrong one, it's 07700 900 290"
+    parse = RulesUnderstander().understand(_repair_at_what_to_change(), said, now=dt.datetime(2026, 12, 1))
+    assert parse.slots == {"phone": "07700900290"}

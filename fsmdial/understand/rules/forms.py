@@ -78,17 +78,19 @@ def fill_patterned(
     # is one only if it is read from the words as ``said`` too: "the 4512 one" is no reference 45121.
     as_said = {value for value, _ in contact_words(said, phones, references)} if said not in (None, text) else None
     heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
-    cue_ends = {slot.name: [found.end() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
+    cue_ends = {slot.name: [found.span() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
     for word, span, contact in _candidates(text, phones, references):
         if contact and as_said is not None and word not in as_said:
             continue
         fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
         if not fits:
             continue
-        cued = [(_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
+        cued = [(*_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:
-            cue_end, slot = max(cued, key=lambda item: item[0])  # the nearest cue names the slot
+            # the nearest cue names the slot; of two ending there, the longer ("the phone number" is the phone's, not
+            # the guarantee number's)
+            cue_end, _, slot = max(cued, key=lambda item: (item[0], -item[1]))
         elif asked is not None and any(slot is asked for slot, _ in fits):
             cue_end, slot = -1, asked
         elif (
@@ -153,10 +155,11 @@ def _spoken_digits(
     )
 
 
-def _last_cue(ends: list[int], start: int) -> int:
-    """Where the last cue of a slot before ``start`` ends (-1: none), of the ``ends`` of its cues in order."""
-    last = bisect.bisect_right(ends, start) - 1
-    return ends[last] if last >= 0 else -1
+def _last_cue(spans: list[tuple[int, int]], start: int) -> tuple[int, int]:
+    """Where the last cue of a slot ending before ``start`` ends and starts ((-1, -1): none), of the ``spans`` of its
+    cues in order."""
+    last = bisect.bisect_right([end for _, end in spans], start) - 1
+    return (spans[last][1], spans[last][0]) if last >= 0 else (-1, -1)
 
 
 def fits_form(slot: Slot, word: str) -> bool:
@@ -178,7 +181,9 @@ def slot_cue(name: str, label: str) -> re.Pattern[str] | None:
         own.append("number")
     if not own:
         return None
-    return re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, own)) + r")(?![\w'])", re.I)
+    word = "(?:" + "|".join(map(re.escape, own)) + ")"
+    # Its words side by side are one cue ("phone number"): the longer cue wins where two slots' cues end alike.
+    return re.compile(rf"(?<![\w']){word}(?:\s+{word})*(?![\w'])", re.I)
 
 
 def found_in(slot: Slot, text: str, undated: str, now: dt.datetime) -> dict[str, Any]:

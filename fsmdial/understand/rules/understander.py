@@ -578,7 +578,7 @@ class RulesUnderstander:
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
             rest = with_listed_count(rest, naming_words(asked, described=False), noted=parse.info)
         numbers = find_numbers(ONE_IN_A_NAME.sub(" ", rest))  # "a one-way flight" counts no passenger
-        if numbers and asked is not tables.number_target and only_pronoun_ones(rest):
+        if numbers and (asked is None or asked is not tables.number_target) and only_pronoun_ones(rest):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
             for slot, _ in tables.number_words:
