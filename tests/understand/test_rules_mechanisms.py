@@ -454,3 +454,31 @@ def test_a_longer_cue_names_the_slot_where_two_cues_end_alike():
     said = "the phone number, I gave you the wrong one, it's 07700 900 290"
     parse = RulesUnderstander().understand(_repair_at_what_to_change(), said, now=dt.datetime(2026, 12, 1))
     assert parse.slots == {"phone": "07700900290"}
+
+
+@pytest.mark.parametrize(
+    ("said", "swap"),
+    [
+        ("sorry, I said Daisy, I meant Maisie, Daisy's my other dog", ("Daisy", "Maisie")),
+        ("I said 14 but meant 41", ("14", "41")),
+        ("14, not 12", ("12", "14")),
+        ("it's not Pepper, it's Paprika", ("Pepper", "Paprika")),
+        ("she said she meant it", None),  # "said" and "meant" with no value between
+        ("book it for Daisy please", None),
+    ],
+)
+def test_a_word_put_in_place_of_another_is_read_in_any_of_its_ways(said, swap):
+    from fsmdial.understand.rules.corrections import replacement
+
+    assert replacement(said) == swap
+
+
+def test_i_said_x_i_meant_y_corrects_a_held_name():
+    """Round 6, h6-46: "sorry, I said Daisy, I meant Maisie" at the next question kept Daisy, and it was booked."""
+    flow = REPO / "tests" / "data" / "heldout_r6" / "flows" / "dog_grooming.json"
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2026-12-16T08:30"))
+    dialogue.start()
+    for said in ("can I book a full groom for my staffie", "Daisy"):
+        dialogue.turn(said)
+    result = dialogue.turn("sorry, I said Daisy, I meant Maisie. no she hasn't been before")
+    assert dialogue.slots["dog_name"] == "Maisie" and "Maisie" in result.messages[0]

@@ -1,6 +1,6 @@
 """A word put in place of another inside one message: "14, not 12", "not 12 but 14", "it's not Pepper, it's
-Paprika", "12? no, 14". The rules hand the swap (old, new) to the turn, which edits the one held value that
-contains the old word and confirms again (:func:`fsmdial.turn.replaced`)."""
+Paprika", "12? no, 14", "I said Daisy, I meant Maisie". The rules hand the swap (old, new) to the turn, which edits
+the one held value that contains the old word and confirms again (:func:`fsmdial.turn.replaced`)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,15 @@ _SWAPS = (
         2,
         1,
     ),
+    # "I said Daisy, I meant Maisie", "said 14 but meant 41"
+    (
+        re.compile(
+            r"(?<![\w'])said\s+" + _WORD + r"\s*[,;.]?\s*(?:but\s+|and\s+)?(?:i\s+)?meant\s+" + _WORD + r"(?![\w'])",
+            re.I,
+        ),
+        2,
+        1,
+    ),
     # "12? no, 14", "Pepper?? no it's Paprika"
     (
         re.compile(
@@ -40,11 +49,14 @@ _SWAPS = (
     ),
 )
 """The ways of putting one word in place of another, with the groups of the new word and the old one."""
+_SWAP_WORD = re.compile(r"(?<![\w'])(?:not|isn't|wasn't|no|nope|nah|meant)(?![\w'])", re.I)
 
 
 def replacement(text: str) -> tuple[str, str] | None:
     """A word put in place of another ("14, not 12", "not 12 but 14", "it's not X, it's Y", "X? no, Y"):
     (old, new), both of one shape (digits or letters), or None."""
+    if _SWAP_WORD.search(text) is None:
+        return None  # each way says one of these: most messages are read no further
     for pattern, new_group, old_group in _SWAPS:
         for found in pattern.finditer(text):
             new, old = found.group(new_group), found.group(old_group)

@@ -271,7 +271,7 @@ class RulesUnderstander:
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
-        whole, whole_acts = text, acts
+        whole = text
         text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value of another slot
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
@@ -279,7 +279,7 @@ class RulesUnderstander:
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
-        if whole_acts.deny and (swap := replacement(whole)) is not None:
+        if (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
