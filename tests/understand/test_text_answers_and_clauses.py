@@ -453,6 +453,8 @@ def test_a_corrected_email_is_read_beside_the_words_saying_the_old_one_was_wrong
         ("she weighs about 24 kilos", None),
         ("12", None),
         ("uh, it is Pickles", None),  # a filler is no name either: asked again rather than stored
+        ("I'm Jane", "Jane"),
+        ("It was Miller.", "Miller"),  # a name said in the past (STAR's mother's maiden name)
     ],
 )
 def test_a_name_asked_is_a_name_or_nothing(said, name):

@@ -268,6 +268,10 @@ _NO_NAME = re.compile(
 """Words of a sentence about someone, never of a name ("he comes every couple of months", "she weighs 24 kilos")."""
 
 
+_WAS = re.compile(r"^(?:it|that)\s+was\s+", re.I)
+"""A name said in the past ("It was Miller." to the mother's maiden name): the name is what follows."""
+
+
 def names_someone(value: str) -> bool:
     """May ``value`` be a name (a pet's, a person's): one to four words, not only digits, no sentence about someone?"""
     words = value.split()
@@ -291,13 +295,13 @@ def string_value(slot: Slot, text: str) -> str | None:
     cue = cue or (_CALLED.search(value) if is_name else None)
     if cue is not None:  # "her maiden name was Miller", "we had a dog called Buddy": the name after the cue
         return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
-    if is_name and not names_someone(_FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")):
-        first = clauses(value)[:1]  # "Lola, she's a cockapoo": the name, then about her
-        named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first[0])).strip() if first else ""
-        filler = all(fold(word) in FILLER_WORDS or fold(word) in FUNCTION_WORDS for word in named.split())
-        return named if named != value and not filler and names_someone(named) else None
-    if is_name:  # "I'm Jane", "this is Jane" answer a name
-        value = SELF_INTRODUCTION_PATTERN.sub("", value)
+    if is_name:  # "I'm Jane", "this is Jane", "it was Miller" answer a name
+        value = _WAS.sub("", SELF_INTRODUCTION_PATTERN.sub("", value))
+        if not names_someone(_FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")):
+            first = clauses(value)[:1]  # "Lola, she's a cockapoo": the name, then about her
+            named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first[0])).strip() if first else ""
+            filler = all(fold(word) in FILLER_WORDS or fold(word) in FUNCTION_WORDS for word in named.split())
+            return named if named != value and not filler and names_someone(named) else None
     value = _FILLER_FRONT.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
     value = _SEND_TO.sub("", value)
