@@ -482,3 +482,23 @@ def test_i_said_x_i_meant_y_corrects_a_held_name():
         dialogue.turn(said)
     result = dialogue.turn("sorry, I said Daisy, I meant Maisie. no she hasn't been before")
     assert dialogue.slots["dog_name"] == "Maisie" and "Maisie" in result.messages[0]
+
+
+def test_a_yes_or_no_stated_for_a_boolean_not_asked_is_read_when_its_whole_subject_is_named():
+    """ "my dishwasher, not under guarantee" at the first question: the guarantee question was asked later and the
+    customer, having said it, answered the next one (round 6)."""
+    import datetime as dt
+
+    from fsmdial.flow import Slot
+    from fsmdial.understand.base import UnderstandingState
+    from fsmdial.understand.rules import RulesUnderstander
+
+    slots = (
+        Slot(name="appliance", type="categorical", values=["dishwasher", "oven"]),
+        Slot(name="under_guarantee", type="boolean"),
+    )
+    state = UnderstandingState("repair", "ask", (), slots, expected=("appliance",), asked="appliance")
+    rules, now = RulesUnderstander(), dt.datetime(2026, 12, 1, 10)
+    said = rules.understand(state, "my dishwasher, it's not under guarantee", now=now).slots
+    assert said == {"appliance": "dishwasher", "under_guarantee": False}
+    assert "under_guarantee" not in rules.understand(state, "my dishwasher, I don't understand", now=now).slots

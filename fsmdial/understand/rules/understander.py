@@ -94,7 +94,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .worded_answers import head_count, no_preference, stated_answer, with_listed_count
+from .worded_answers import head_count, no_preference, stated_answer, stated_unasked, with_listed_count
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -284,8 +284,7 @@ class RulesUnderstander:
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
         if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
-            # "oh actually can we do 11 instead" asked the problem: a change of another value, no description (asked
-            # what to change, "pick me up at eight instead" is the answer)
+            # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
                 del parse.slots[asked.name]
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
@@ -483,6 +482,7 @@ class RulesUnderstander:
                 if (name := name_at(text[found.end() :])) is not None:
                     parse.slots[slot.name] = name
                     parse.info.setdefault("cued", []).append(slot.name)
+        parse.slots.update(stated_unasked(state.slots, asked, text, parse.slots))  # "not under guarantee"
         if read_name(state, tables, acts, parse):
             return
         if asked is None or asked.name in parse.slots:

@@ -13,7 +13,7 @@ Each reads only when the slot is asked (or named by its own words): the same wor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -222,6 +222,27 @@ def stated_answer(slot: Slot, text: str) -> bool | None:
             return True
         return None
     return None
+
+
+def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: Mapping[str, Any]) -> dict[str, bool]:
+    """The yes or no statements give boolean slots not asked (nor ``read`` already), in a clause naming all of the
+    slot's subject ("my dishwasher is 7 years old, not under guarantee": under_guarantee False). Only words that name
+    all of it count: "under" alone is no guarantee."""
+    found: dict[str, bool] = {}
+    for slot in slots:
+        if slot.type is not SlotType.boolean or slot is asked or slot.name in read:
+            continue
+        stems = _subject_stems(slot)
+        if not stems:
+            continue
+        naming = [c for c in clauses(text) if all(_says(c, stem) for stem in stems)]
+        if naming and (answer := stated_answer(slot, naming[0])) is not None:
+            found[slot.name] = answer
+    return found
+
+
+def _says(clause: str, stem: str) -> bool:
+    return any(word.startswith(stem) for word in re.findall(r"[a-z']+", clause.casefold()))
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
