@@ -74,7 +74,13 @@ MONTHS = (
     "december",
 )
 
-_MONTH_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH_RE = (
+    r"(jan|feb|mar|apr|may|jun|jul|aug|sept|sep|oct|nov|dec)(?:(?<=jan)uary|(?<=feb)ruary|(?<=mar)ch|(?<=apr)il|"
+    r"(?<=jun)e|(?<=jul)y|(?<=aug)ust|(?<=sept)ember|(?<=sep)tember|(?<=oct)ober|(?<=nov)ember|(?<=dec)ember)?\.?"
+    r"(?![a-z])"
+)
+"""A month's name or its abbreviation, never a word that begins as one does ("maybe 8" is no May 8, "8 juniors" no
+June 8); a name misspelt is written out first (:func:`without_date_typos`)."""
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _YEAR = r"(?:,?\s+(\d{4}))?"
 _MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR, re.I)
@@ -250,8 +256,9 @@ def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     "wednesdy"), a long day word with two ("tomoro", "wensday") or a day as texted ("2morrow", "tonite") is read as
     that word when the text has no date otherwise (:func:`without_date_typos`)."""
     readings = _readings(text, now)
-    if not readings and (fixed := without_date_typos(text)) != text:
-        readings = _readings(fixed, now)
+    # Also where only a day without its month was read: "febuary 3rd" is February 3, not the coming 3rd
+    if len(readings) != 1 and (fixed := without_date_typos(text)) != text:
+        readings = _readings(fixed, now) or readings
     return readings
 
 

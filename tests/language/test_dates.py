@@ -254,3 +254,23 @@ def test_today_with_no_hours_left_is_still_refused() -> None:
 )
 def test_a_reply_that_says_only_when(text: str, only_when: bool) -> None:
     assert says_only_when(text) is only_when
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("maybe 8 years", None),  # "maybe" is no May
+        ("12 margheritas, medium", None),  # nor "margheritas" March
+        ("8 juniors", None),
+        ("may 8", "2027-05-08"),
+        ("Sept. 9", "2027-09-09"),
+        ("the 4th of july", "2027-07-04"),
+        ("febuary 3rd", "2027-02-03"),  # a month misspelt is still the month, not the coming 3rd
+    ],
+)
+def test_a_month_is_its_name_or_abbreviation_never_a_word_beginning_as_one_does(said, day):
+    import datetime as dt
+
+    from fsmdial.language import read_date
+
+    assert read_date(said, dt.datetime(2026, 12, 15)) == day
