@@ -502,3 +502,28 @@ def test_a_yes_or_no_stated_for_a_boolean_not_asked_is_read_when_its_whole_subje
     said = rules.understand(state, "my dishwasher, it's not under guarantee", now=now).slots
     assert said == {"appliance": "dishwasher", "under_guarantee": False}
     assert "under_guarantee" not in rules.understand(state, "my dishwasher, I don't understand", now=now).slots
+
+
+@pytest.mark.parametrize(
+    ("said", "numbers"),
+    [
+        ("two, the top one and the bottom one", [2]),  # the "one"s stand for locks
+        ("I need one", [1]),  # a "one" alone keeps its count
+        ("just one", [1]),
+        ("3 and 4", [3, 4]),
+    ],
+)
+def test_ones_standing_for_things_are_not_counted_beside_a_count(said, numbers):
+    from fsmdial.understand.rules.pronoun_one import counted_numbers
+
+    assert counted_numbers(said) == numbers
+
+
+@pytest.mark.parametrize(
+    "said", ["yes asap please", "yes please, asap", "yes, as soon as possible", "yes, and hurry please"]
+)
+def test_a_yes_asking_for_speed_is_a_plain_yes(said):
+    from fsmdial.language import read_acts
+
+    assert read_acts(said).plain_yes
+    assert not read_acts("asap").plain_yes and not read_acts("no, asap").plain_yes

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ...language import WORD_NUMBERS
+from ...language import WORD_NUMBERS, find_numbers
 
-__all__ = ["ONE_IN_A_NAME", "only_pronoun_ones"]
+__all__ = ["ONE_IN_A_NAME", "counted_numbers", "only_pronoun_ones", "without_pronoun_ones"]
 
 ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
@@ -44,3 +44,32 @@ def only_pronoun_ones(text: str) -> bool:
         if after and after[0].isalpha() and after not in _NO_THING_AFTER:
             return False  # "one person", "one haircut": a count of what follows
     return True
+
+
+_PRONOUN_ONE = re.compile(r"(?<![\w'])(?P<before>[a-z]+)\s+one(?P<after>\s+[a-z']+|\s*[,.;!?]|\s*$)", re.I)
+
+
+def without_pronoun_ones(text: str) -> str:
+    """``text`` with each "one" that stands for a thing after a word describing it blanked ("two, the top one and the
+    bottom one": 2 locks; "the wrong one"); a "one" that counts stays ("just one", "one person", a bare "one")."""
+
+    def blanked(found: re.Match[str]) -> str:
+        before, after = found.group("before").casefold(), found.group("after").strip().casefold()
+        if (
+            before in _COUNTING_BEFORE
+            or before in WORD_NUMBERS
+            or (after[:1].isalpha() and after not in _NO_THING_AFTER)
+        ):
+            return found.group()
+        return found.group("before") + "    " + found.group("after")
+
+    return _PRONOUN_ONE.sub(blanked, text) if "one" in text.casefold() else text
+
+
+def counted_numbers(text: str) -> list[int | float]:
+    """The numbers of ``text``; of several, those left when the "one"s standing for things are not counted ("two, the
+    top one and the bottom one" says 2). A "one" alone keeps its count ("I need one")."""
+    numbers = find_numbers(text)
+    if len(numbers) > 1 and (fewer := find_numbers(without_pronoun_ones(text))):
+        return fewer
+    return numbers
