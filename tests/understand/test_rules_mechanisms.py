@@ -527,3 +527,27 @@ def test_a_yes_asking_for_speed_is_a_plain_yes(said):
 
     assert read_acts(said).plain_yes
     assert not read_acts("asap").plain_yes and not read_acts("no, asap").plain_yes
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("we've got a dog", True),  # a dog is a pet
+        ("we've got a cat and two kids", True),
+        ("there's no kids or pets", False),
+        ("I've just got my provisional licence through", None),  # another subject: nothing said of this one
+    ],
+)
+def test_a_kind_of_the_subject_names_it(said, answer):
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.worded_answers import stated_answer
+
+    assert stated_answer(Slot(name="children_or_pets", type="boolean", label="children or pets"), said) is answer
+
+
+def test_a_yes_stated_with_just_before_got_is_a_yes():
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.worded_answers import stated_answer
+
+    slot = Slot(name="provisional", type="boolean", label="provisional licence")
+    assert stated_answer(slot, "I've just got my provisional licence through") is True

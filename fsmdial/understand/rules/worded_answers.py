@@ -186,7 +186,8 @@ def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
 
 _STOP = frozenset({"the", "and", "for", "with", "whether", "number", "name", "value", "what", "which"})
 _AFFIRMS = re.compile(
-    r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|we'?ve\s+got|we\s+have|i\s+have|i'?ve\s+got|"
+    r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|(?:we|i)'?ve\s+(?:just\s+|now\s+|already\s+)?got|"
+    r"(?:we|i)\s+(?:just\s+|now\s+|already\s+)?have|"
     r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always)"
     r"(?![\w'])",
     re.I,
@@ -196,11 +197,25 @@ _DENIES = re.compile(r"(?<![\w'])(?:no|nowhere|none|nothing)(?![\w'])", re.I)
 """Words that say a thing is not there ("no parking", "nowhere to park")."""
 
 
-def _subject_stems(slot: Slot) -> tuple[str, ...]:
-    """The stems of the words naming ``slot``'s subject (its name and label): "park" for "parking"."""
+_KINDS = {
+    "pet": "dog puppy pup cat kitten rabbit bunny hamster gerbil guinea parrot budgie bird tortoise snake ferret",
+    "children": "child kid baby babies toddler son daughter teenager grandchild grandkid",
+    "child": "kid baby babies toddler son daughter teenager grandchild grandkid",
+}
+"""The kinds a subject word names ("we've got a dog" says there are pets; "the kids" that there are children)."""
+
+
+def _subject_groups(slot: Slot) -> list[frozenset[str]]:
+    """Per word naming ``slot``'s subject (its name and label), its stem and the kinds it names: "park" for "parking",
+    "pet" and "dog" for "pets"."""
     words = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())
     stems = {re.sub(r"(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
-    return tuple(stem for stem in stems if len(stem) >= 3)
+    return [frozenset({stem, *_KINDS.get(stem, "").split()}) for stem in sorted(stems) if len(stem) >= 3]
+
+
+def _subject_stems(slot: Slot) -> tuple[str, ...]:
+    """The stems of the words naming ``slot``'s subject, and of the kinds they name (:func:`_subject_groups`)."""
+    return tuple(sorted(set().union(*_subject_groups(slot))))
 
 
 def stated_answer(slot: Slot, text: str) -> bool | None:
@@ -232,10 +247,12 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     for slot in slots:
         if slot.type is not SlotType.boolean or slot is asked or slot.name in read:
             continue
-        stems = _subject_stems(slot)
-        if not stems:
+        groups = _subject_groups(slot)
+        if not groups:
             continue
-        naming = [c for c in clauses(text) if all(_says(c, stem) for stem in stems)]
+        # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
+        enough = any if "_or_" in slot.name else all
+        naming = [c for c in clauses(text) if enough(any(_says(c, stem) for stem in group) for group in groups)]
         if naming and (answer := stated_answer(slot, naming[0])) is not None:
             found[slot.name] = answer
     return found
