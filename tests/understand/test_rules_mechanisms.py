@@ -551,3 +551,23 @@ def test_a_yes_stated_with_just_before_got_is_a_yes():
 
     slot = Slot(name="provisional", type="boolean", label="provisional licence")
     assert stated_answer(slot, "I've just got my provisional licence through") is True
+
+
+def test_a_boolean_put_right_later_in_other_words_is_changed():
+    """Round 5, h5-28: "no" to "any children or pets?", then at the name question "oh wait, there is a dog actually,
+    my flatmate's. name's Kieran Fox": the no was booked. The statement changes the held no."""
+    flow = REPO / "tests" / "data" / "heldout_r5" / "flows" / "pest_control.json"
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2027-03-12T08:30"))
+    dialogue.start()
+    for said in (
+        "we've got cockroaches, just the one room",
+        "90 London Road, Sheffield S2 4LR",
+        "saturday",
+        "12:30",
+        "no",
+    ):
+        dialogue.turn(said)
+    assert dialogue.slots["children_or_pets"] is False
+    result = dialogue.turn("oh wait, there is a dog actually, my flatmate's. name's Kieran Fox")
+    assert dialogue.slots["children_or_pets"] is True and dialogue.slots["customer_name"] == "Kieran Fox"
+    assert result.messages[0] == "OK, I changed the children or pets to yes."

@@ -251,7 +251,7 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
-        later = second_thoughts(text) if state.asked is not None else None
+        said_first, later = text, (second_thoughts(text) if state.asked is not None else None)
         if later is not None:  # "I don't know it ... ok, it's 640": the value found after all
             text, norm = later, normalize(later)
         acts = read_acts(text)
@@ -283,6 +283,7 @@ class RulesUnderstander:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
+        parse.slots.update(stated_unasked(state.slots, tables.asked, said_first, parse.slots))  # "not under guarantee"
         if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
             # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
@@ -482,7 +483,6 @@ class RulesUnderstander:
                 if (name := name_at(text[found.end() :])) is not None:
                     parse.slots[slot.name] = name
                     parse.info.setdefault("cued", []).append(slot.name)
-        parse.slots.update(stated_unasked(state.slots, asked, text, parse.slots))  # "not under guarantee"
         if read_name(state, tables, acts, parse):
             return
         if asked is None or asked.name in parse.slots:
