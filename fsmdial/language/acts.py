@@ -119,6 +119,8 @@ AFFIRM = phrase_pattern(
     "that's it",
     "that's perfect",
     "perfect",
+    "spot on",
+    "bang on",
     "great",
     "fine",
     "good",
