@@ -520,7 +520,8 @@ def test_ones_standing_for_things_are_not_counted_beside_a_count(said, numbers):
 
 
 @pytest.mark.parametrize(
-    "said", ["yes asap please", "yes please, asap", "yes, as soon as possible", "yes, and hurry please"]
+    "said",
+    ["yes asap please", "yes please, asap", "yes, as soon as possible", "yes, and hurry please", "spot on", "bang on"],
 )
 def test_a_yes_asking_for_speed_is_a_plain_yes(said):
     from fsmdial.language import read_acts
