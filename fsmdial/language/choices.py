@@ -37,6 +37,10 @@ def plural_tolerant(word: str) -> str:
     return re.escape(word) + "s?"
 
 
+_EXAMPLE_LEAD = re.compile(r"^(?:e\.?\s?g\.?|i\.?\s?e\.?|such as|for example|for instance|like|incl\.?|including)\s+")
+"""Words in front of a synonym that only say examples follow ("e.g. labrador", "such as a chihuahua")."""
+
+
 @lru_cache(maxsize=512)
 def described_synonyms(values: tuple[str, ...], description: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The synonyms of each value its slot's description lists ("dog: puppy, pup; cat: kitten, kitty"), folded."""
@@ -50,7 +54,7 @@ def described_synonyms(values: tuple[str, ...], description: str) -> tuple[tuple
         )
         if value is None:
             continue
-        words = [w.strip().casefold() for w in match.group(2).split(",")]
+        words = [_EXAMPLE_LEAD.sub("", w.strip().casefold()) for w in match.group(2).split(",")]
         found.setdefault(value, []).extend(w for w in words if w and w != value.casefold())
     return tuple((value, tuple(words)) for value, words in found.items())
 

@@ -65,3 +65,13 @@ def test_ordinary_words_are_no_typos_of_a_value(words):
 
 def test_a_word_equally_close_to_two_values_is_left_unread():
     assert closest_value(["marka"], {"marko": "marko", "marke": "marke"}) is None
+
+
+def test_a_synonym_listed_as_an_example_is_the_synonym_itself():
+    """ "large: big, over 25 kg, e.g. labrador, golden retriever": "labrador" is the synonym, not "e.g. labrador"."""
+    from fsmdial.language.choices import described_synonyms
+
+    listed = dict(
+        described_synonyms(("small", "large"), "Size (small: tiny, e.g. pug; large: such as a labrador, husky)")
+    )
+    assert listed == {"small": ("tiny", "pug"), "large": ("a labrador", "husky")}
