@@ -572,3 +572,27 @@ def test_a_boolean_put_right_later_in_other_words_is_changed():
     result = dialogue.turn("oh wait, there is a dog actually, my flatmate's. name's Kieran Fox")
     assert dialogue.slots["children_or_pets"] is True and dialogue.slots["customer_name"] == "Kieran Fox"
     assert result.messages[0] == "OK, I changed the children or pets to yes."
+
+
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [
+        ("she's about 8 kilos", "small"),
+        ("he weighs about twelve kilos", "medium"),
+        ("30kg", "large"),
+        ("10 kg", "medium"),  # the bounds: "under 10" is below it, "10 to 25" holds it
+        ("8 years old", None),  # another unit
+        ("between 8 and 30 kilos", None),  # two amounts: no one value
+    ],
+)
+def test_an_amount_inside_a_listed_range_names_its_value(said, size):
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.categories import ranged_value
+
+    slot = Slot(
+        name="dog_size",
+        type="categorical",
+        values=["small", "medium", "large"],
+        description="The dog's size (small: under 10 kg, e.g. pug; medium: 10 to 25 kg; large: big, over 25 kg)",
+    )
+    assert ranged_value(slot, said) == size

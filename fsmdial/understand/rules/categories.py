@@ -19,6 +19,7 @@ from ...flow import Slot, fold, value_key
 from ...language import normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
+from ...language.numbers import words_to_digits as words_in_digits
 from ...language.text import FUNCTION_WORDS
 
 
@@ -269,3 +270,51 @@ def said_negatively(
         if any(NEGATION.search(form) and re.search(rf"(?<!\w){re.escape(fold(form))}(?!\w)", text) for form in forms):
             said[name] = value
     return said
+
+
+_UNITS = {
+    "kg": "kg kgs kilo kilos kilogram kilograms",
+    "lb": "lb lbs pound pounds",
+    "cm": "cm cms centimetre centimetres centimeter centimeters",
+    "m": "m metre metres meter meters",
+    "year": "year years yr yrs",
+    "month": "month months",
+    "week": "week weeks",
+    "hour": "hour hours hr hrs",
+    "minute": "minute minutes min mins",
+}
+_UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words.split()}
+_UNIT_WORD = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
+_RANGE = re.compile(
+    rf"^(?:(?P<below>under|below|less than|up to)\s+(?P<top>\d+(?:\.\d+)?)|(?P<above>over|above|more than)\s+"
+    rf"(?P<bottom>\d+(?:\.\d+)?)|(?P<low>\d+(?:\.\d+)?)\s*(?:to|-|–)\s*(?P<high>\d+(?:\.\d+)?))\s*(?P<unit>{_UNIT_WORD})$"
+)
+_AMOUNT = re.compile(rf"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>{_UNIT_WORD})(?![\w'])", re.I)
+
+
+def ranged_value(slot: Slot, text: str) -> str | None:
+    """The value whose listed range holds the amount ``text`` says, in the range's unit ("she's about 8 kilos" with
+    "small: under 10 kg; medium: 10 to 25 kg"): one amount, one value, or None."""
+    ranges: list[tuple[str, str, float, float]] = []
+    for value, words in described_synonyms(tuple(slot.values or ()), slot.description):
+        for word in words:
+            if (found := _RANGE.match(word)) is None:
+                continue
+            unit = _UNIT_OF[found.group("unit")]
+            if found.group("below"):
+                ranges.append((value, unit, float("-inf"), float(found.group("top")) - 1e-9))
+            elif found.group("above"):
+                ranges.append((value, unit, float(found.group("bottom")) + 1e-9, float("inf")))
+            else:
+                ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
+    if not ranges:
+        return None
+    said = [
+        (float(m.group("number")), _UNIT_OF[m.group("unit").casefold()])
+        for m in _AMOUNT.finditer(words_in_digits(text))
+    ]
+    if len(said) != 1 or len(re.findall(r"\d+(?:\.\d+)?", words_in_digits(text))) != 1:
+        return None  # "between 8 and 30 kilos": no one amount
+    amount, unit = said[0]
+    fitting = {value for value, of, low, high in ranges if of == unit and low <= amount <= high}
+    return fitting.pop() if len(fitting) == 1 else None
