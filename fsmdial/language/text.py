@@ -9,7 +9,6 @@ so other text always goes through the full pattern.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 _PUNCT = re.compile(r"[^\w\s']+")
 DIGIT = re.compile(r"\d")
@@ -59,18 +58,3 @@ PEOPLE_WORDS = frozenset(
     | {"travelers", "traveler", "travellers", "traveller", "passengers", "passenger", "riders", "rider"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
-
-
-_LETTER = re.compile(r"[^\W\d_]")
-
-
-def content_words(words: Iterable[str]) -> list[str]:
-    """The ``words`` that say something: with letters, no number word, no function word ("stuck", "key"; not "the",
-    "one", "12")."""
-    from .numbers import WORD_NUMBERS  # numbers reads this module
-
-    return [
-        word
-        for word in words
-        if _LETTER.search(word) and (folded := fold(word)) not in WORD_NUMBERS and folded not in FUNCTION_WORDS
-    ]

@@ -22,7 +22,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
 from ...language.choices import described_synonyms
-from ...language.text import FUNCTION_WORDS, content_words
+from ...language.text import FUNCTION_WORDS
 from ..base import CONTINUE, Parse, UnderstandingState
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
@@ -143,8 +143,8 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
 
 
 def describing_words(state: UnderstandingState, parse: Parse, open_part: Sequence[str]) -> list[str]:
-    """The words of ``open_part`` that may describe a value: content words (:func:`content_words`) that name no slot
-    ``parse`` holds a value of ("door" of "it's a wooden door", read as the door type). A message that says
+    """The words of ``open_part`` that may describe a value: words with letters, no number, function or degree word,
+    none naming a slot ``parse`` holds a value of ("door" of "it's a wooden door", read as the door type). A message that says
     another slot's value describes the asked one only with two of them or more ("the key's stuck in the door, it's
     7 Rustlings Road"; not "it's a wooden door, quite old")."""
     named = {
@@ -154,10 +154,17 @@ def describing_words(state: UnderstandingState, parse: Parse, open_part: Sequenc
         for word in words(f"{slot.name.replace('_', ' ')} {slot.noun}".casefold())
     }
     return [
-        word for word in content_words(open_part) if _stem(_key(word)) not in named and _key(word) not in _DEGREE_WORDS
+        word
+        for word in open_part
+        if _LETTER.search(word)
+        and (key := _key(word)) not in WORD_NUMBERS
+        and key not in FUNCTION_WORDS
+        and key not in _DEGREE_WORDS
+        and _stem(key) not in named
     ]
 
 
+_LETTER = re.compile(r"[^\W\d_]")
 _DEGREE_WORDS = frozenset("quite very really pretty rather fairly super too so extremely".split())
 """Words that say how much, not what ("quite old"): no description of their own."""
 
