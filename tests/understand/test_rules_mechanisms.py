@@ -596,3 +596,20 @@ def test_an_amount_inside_a_listed_range_names_its_value(said, size):
         description="The dog's size (small: under 10 kg, e.g. pug; medium: 10 to 25 kg; large: big, over 25 kg)",
     )
     assert ranged_value(slot, said) == size
+
+
+@pytest.mark.parametrize(
+    ("words", "length"),
+    [
+        ("we bought the 5 year extended warranty".split(), True),
+        ("a 2 hour lesson please".split(), True),
+        ("it is 5 years old".split(), False),
+        ("a 2 year old dishwasher".split(), False),
+        ("about 1 year".split(), False),
+    ],
+)
+def test_a_length_in_a_singular_unit_before_a_noun_names_that_noun(words, length):
+    from fsmdial.understand.rules.pronoun_one import length_before_a_noun
+
+    at = next(i for i, word in enumerate(words) if word.isdigit())
+    assert length_before_a_noun(words, at) is length

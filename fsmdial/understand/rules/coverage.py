@@ -144,9 +144,9 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
 
 def describing_words(state: UnderstandingState, parse: Parse, open_part: Sequence[str]) -> list[str]:
     """The words of ``open_part`` that may describe a value: words with letters, no number, function or degree word,
-    none naming a slot ``parse`` holds a value of ("door" of "it's a wooden door", read as the door type). A message that says
-    another slot's value describes the asked one only with two of them or more ("the key's stuck in the door, it's
-    7 Rustlings Road"; not "it's a wooden door, quite old")."""
+    none naming a slot ``parse`` holds a value of ("door" of "it's a wooden door", read as the door type). A message
+    that says another slot's value describes the asked one only with two of them or more ("the key's stuck in the
+    door, it's 7 Rustlings Road"; not "it's a wooden door, quite old")."""
     named = {
         _stem(word)
         for name in parse.slots

@@ -87,7 +87,7 @@ from .forms import (
 from .intent_words import intent_by_words, word_examples
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
-from .pronoun_one import ONE_IN_A_NAME, counted_numbers, only_pronoun_ones
+from .pronoun_one import ONE_IN_A_NAME, counted_numbers, length_before_a_noun, only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
@@ -113,10 +113,9 @@ class _StateTables:
         self.decline = DECLINE in names and state.asked is not None
         self.goodbye = GOODBYE in names
         self.thanks_closes = state.asked is None and state.confirm is None
-        # Examples of more than one word, padded to be found as whole words within a longer sentence. The
-        # flow's own examples (what it does: "I need to change my ride") also without their wish framing,
-        # as users say it in any ("I want to change my ride"); other intents' examples stay whole ("hi, I
-        # need to change my ride" as a greeting's example does not make every "change my ride" a greeting).
+        # Examples of more than one word, padded to be found whole within a longer sentence. The flow's own examples
+        # (what it does: "I need to change my ride") also without their wish framing, as users say it in any ("I want
+        # to change my ride"); other intents' examples stay whole ("hi, I need to change my ride" as a greeting's).
         phrases: dict[str, str] = {}
         for example, intent in state.example_index.items():
             for phrase in (example, without_wish(example)) if intent == CONTINUE else (example,):
@@ -143,15 +142,15 @@ class _StateTables:
         patterns = [value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
         patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in short_names(values)]
         patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
-        # One search says whether any value is there at all (most turns name none); a value's words, and a "one"
-        # standing for it ("the mixed one"), are never read as a number.
+        # One search says whether any value is there (most turns name none); its words and a "one" for it ("the mixed
+        # one") are never read as a number.
         self.any_value = re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
         self.number_words = tuple(
             (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.name_slot = state.person_name
-        # Slots whose type finds its values in a message (phone, email, reference): phones and emails go to the
-        # flow's only slot of their type; references only to the asked slot or one named right before them.
+        # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
+        # their type; references only to the asked slot or one named right before them.
         self.found = tuple(
             (slot, slot is asked or (KINDS[slot.type].distinctive and _only_of_type(state, slot)))
             for slot in state.slots
@@ -460,8 +459,7 @@ class RulesUnderstander:
         for slot, value in no_preference(anys, asked, text, said=acts.no_preference, asks=acts.question):
             parse.slots.setdefault(slot.name, value)
         for slot, cue in tables.text_cues:
-            # A free-text value said with its cue words in a longer message ("3 fruit boxes delivered to 5 Oak Road,
-            # Leeds on Friday"): up to the next value or sentence.
+            # A free-text value after its cue words ("3 boxes delivered to 5 Oak Road, Leeds"): to the next value
             if slot is not asked and slot.name not in parse.slots and (found := cue.search(text)) is not None:
                 value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
                 if value and any(c.isalnum() for c in value):
@@ -690,6 +688,8 @@ def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | flo
             if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
                 before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
             if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in before + words[i + 1 : i + 3]):
+                if length_before_a_noun(words, i):
+                    continue  # "the 5 year extended warranty": a length naming the thing after it, no age
                 read = find_numbers(word)
                 if read:
                     hits.append((slot, read[0]))
