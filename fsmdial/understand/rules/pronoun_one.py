@@ -1,4 +1,5 @@
-"""A "one" said for a thing ("the red one", "I need one", "we both had one last month") is no number.
+"""A "one" said for a thing ("the red one", "I need one", "we both had one last month") is no number; nor is a length
+that names the thing after it ("the 5 year extended warranty": :func:`length_before_a_noun`).
 
 A number not asked for gives a numeric slot its value only when it counts something. For the word "one" that is
 told by its neighbours: a count has a noun after it ("one person"), or a word before it that asks for a count ("just
