@@ -282,9 +282,11 @@ QUESTION_START = re.compile(
 )
 """A message (after its greeting) that starts like a question ("do you have vegan options")."""
 REQUEST_START = re.compile(
-    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i)\s+(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
+    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i|someone|somebody|anyone|anybody|one of you)\s+"
+    r"(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
 )
-"""A question that asks for something to be done ("could you move it to 6pm", "can we add a stop")."""
+"""A question that asks for something to be done ("could you move it to 6pm", "can we add a stop", "can someone come
+out to me?")."""
 WISH_LEAD = re.compile(
     r"^(?:(?:hi|hello|hey|yes|ok|okay|so|well)\s+)*(?:please\s+)?"
     r"(?:i\s*(?:would|'d|d)\s+(?:like|love)\s+to|i\s+(?:want|need|wanna|wish)(?:\s+to)?|"

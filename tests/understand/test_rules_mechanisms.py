@@ -613,3 +613,52 @@ def test_a_length_in_a_singular_unit_before_a_noun_names_that_noun(words, length
 
     at = next(i for i, word in enumerate(words) if word.isdigit())
     assert length_before_a_noun(words, at) is length
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("online", True),
+        ("online please", True),
+        ("at home", False),
+        ("home please", False),
+        ("yes", None),  # a bare yes or no is read as such elsewhere
+        ("online or at home", None),  # both sides named
+    ],
+)
+def test_a_short_answer_naming_one_side_of_a_boolean_is_that_side(said, answer):
+    """ "Would you like the lessons online? If not, the tutor comes to your home." answered "online" (round 7)."""
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.worded_answers import stated_answer
+
+    slot = Slot(
+        name="online", type="boolean", description="Whether the lessons are online (yes) or at the student's home (no)"
+    )
+    assert stated_answer(slot, said) is answer
+
+
+@pytest.mark.parametrize(
+    ("said", "level"),
+    [("he's in year 1", "primary"), ("she is in year 8", "secondary"), ("ks2", "primary"), ("year 14", None)],
+)
+def test_a_number_after_its_unit_inside_a_listed_range_names_its_value(said, level):
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.categories import ranged_value
+
+    slot = Slot(
+        name="level",
+        type="categorical",
+        values=["primary", "secondary", "A level"],
+        description="The level (primary: year 1 to year 6, KS2; secondary: year 7, year 8 or year 9; A level: year 12)",
+    )
+    assert ranged_value(slot, said) == level
+
+
+def test_a_request_asked_as_a_question_is_offered_a_choice():
+    """ "can someone come out to me?" at "a technician to you, or drop it off?" asks for a home visit: no question to
+    leave unanswered (round 7)."""
+    from fsmdial.language import read_acts
+
+    assert read_acts("can someone come out to me? I don't drive").request
+    assert read_acts("could you come to the house").request
+    assert not read_acts("how much is a home visit?").request

@@ -114,8 +114,9 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     open_part = reading.info.get("open", ())
     if reading.negated and (state.asked is None or set(reading.negated) != {state.asked}):
         return ()  # a value ruled out of the asked slot leaves its others to choose from ("I'm not locked out, but...")
-    if read_acts(text).holds_no_value:  # a greeting, a question, a don't-know: no value and no task
-        return ()
+    acts = read_acts(text)
+    if acts.holds_no_value and not acts.request:  # a greeting, a question, a don't-know: no value and no task
+        return ()  # (a request is: "could you come to the house")
     if state.asked is not None:
         # A message the rules read another slot's value from may still describe one ("the key's stuck in the door,
         # it's 7 Rustlings Road"); a word left beside it is another question's answer ("it's a wooden door, quite

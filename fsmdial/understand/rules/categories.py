@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -290,14 +290,25 @@ _RANGE = re.compile(
     rf"(?P<bottom>\d+(?:\.\d+)?)|(?P<low>\d+(?:\.\d+)?)\s*(?:to|-|–)\s*(?P<high>\d+(?:\.\d+)?))\s*(?P<unit>{_UNIT_WORD})$"
 )
 _AMOUNT = re.compile(rf"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>{_UNIT_WORD})(?![\w'])", re.I)
+_PREFIXES = "year|grade|age|size|level|key stage|ks"
+_PREFIX_RANGE = re.compile(
+    rf"^(?P<unit>{_PREFIXES})s?\s*(?P<low>\d+)(?:\s*(?:to|-|–)\s*(?:(?:{_PREFIXES})s?\s*)?(?P<high>\d+))?$"
+)
+_PREFIX_AMOUNT = re.compile(rf"(?<![\w'])(?P<unit>{_PREFIXES})\s*(?P<number>\d+)(?![\w.])", re.I)
+"""A number after its unit, as a school year or a size is said ("year 1 to year 6", "he's in year 4", "KS2")."""
 
 
 def ranged_value(slot: Slot, text: str) -> str | None:
     """The value whose listed range holds the amount ``text`` says, in the range's unit ("she's about 8 kilos" with
-    "small: under 10 kg; medium: 10 to 25 kg"): one amount, one value, or None."""
+    "small: under 10 kg; medium: 10 to 25 kg"; "he's in year 4" with "primary: year 1 to year 6"): one amount, one
+    value, or None."""
     ranges: list[tuple[str, str, float, float]] = []
     for value, words in described_synonyms(tuple(slot.values or ()), slot.description):
-        for word in words:
+        for word in (part for said in words for part in re.split(r"\s+(?:or|and)\s+", said)):  # "year 8 or year 9"
+            if (prefixed := _PREFIX_RANGE.match(word)) is not None:
+                low = float(prefixed.group("low"))
+                high = float(prefixed.group("high")) if prefixed.group("high") else low
+                ranges.append((value, prefixed.group("unit") + "#", low, high))
             if (found := _RANGE.match(word)) is None:
                 continue
             unit = _UNIT_OF[found.group("unit")]
@@ -309,12 +320,35 @@ def ranged_value(slot: Slot, text: str) -> str | None:
                 ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
     if not ranges:
         return None
-    said = [
-        (float(m.group("number")), _UNIT_OF[m.group("unit").casefold()])
-        for m in _AMOUNT.finditer(words_in_digits(text))
-    ]
-    if len(said) != 1 or len(re.findall(r"\d+(?:\.\d+)?", words_in_digits(text))) != 1:
+    digits = words_in_digits(text)
+    said = [(float(m.group("number")), _UNIT_OF[m.group("unit").casefold()]) for m in _AMOUNT.finditer(digits)]
+    said += [(float(m.group("number")), m.group("unit").casefold() + "#") for m in _PREFIX_AMOUNT.finditer(digits)]
+    if len(said) != 1 or len(re.findall(r"\d+(?:\.\d+)?", digits)) != 1:
         return None  # "between 8 and 30 kilos": no one amount
     amount, unit = said[0]
     fitting = {value for value, of, low, high in ranges if of == unit and low <= amount <= high}
     return fitting.pop() if len(fitting) == 1 else None
+
+
+def worded_values(
+    categorical: Iterable[tuple[Slot, tuple[str, ...], bool, Any]],
+    asked: Slot | None,
+    said: str,
+    whole: str,
+    read: Mapping[str, Any],
+) -> dict[str, str]:
+    """The values said in other words than their own, of slots ``read`` has none for: the asked categorical slot's by
+    a typo, its words in any order or an amount in a listed range (:func:`typo_value`, :func:`worded_value`,
+    :func:`ranged_value`); the node's other categorical slots by an amount in a listed range only ("he's in year 1",
+    said while the subject is asked)."""
+    found: dict[str, str] = {}
+    for slot, _, expected, _ in categorical:
+        if slot.name in read or not (slot is asked or expected):
+            continue
+        if slot is asked:
+            value = typo_value(slot, said) or worded_value(slot, said, whole) or ranged_value(slot, said)
+        else:
+            value = ranged_value(slot, said)
+        if value is not None:
+            found[slot.name] = value
+    return found

@@ -58,14 +58,12 @@ from .categories import (
     distinctive,
     found_value,
     inside_longer,
-    ranged_value,
     said_negatively,
     settled_value,
     short_names,
-    typo_value,
     value_owners,
     value_pattern,
-    worded_value,
+    worded_values,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
@@ -449,11 +447,8 @@ class RulesUnderstander:
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
-        if asked is not None and asked.type is SlotType.categorical and asked.name not in parse.slots:
-            # "rabit"; "I want the locks changed" (lock change); "my door won't lock"; "about 8 kilos" (under 10 kg)
-            other = typo_value(asked, said) or worded_value(asked, said, text) or ranged_value(asked, said)
-            if other is not None:
-                parse.slots[asked.name] = other
+        # "rabit"; "I want the locks changed" (lock change); "my door won't lock"; "about 8 kilos" (under 10 kg)
+        parse.slots.update(worded_values(tables.categorical, asked, said, text, parse.slots))
         # "it doesn't matter", "whoever's free", "I don't care about the price": the slot's "any" value (dontcare)
         anys = ((slot, values) for slot, values, _, _ in tables.categorical)
         for slot, value in no_preference(anys, asked, text, said=acts.no_preference, asks=acts.question):

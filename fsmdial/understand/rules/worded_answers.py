@@ -20,6 +20,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
 from ...language.clauses import clauses, negation_scope
+from ...language.text import FUNCTION_WORDS
 
 __all__ = [
     "counts_people",
@@ -218,13 +219,15 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
     return tuple(sorted(set().union(*_subject_groups(slot))))
 
 
-def stated_answer(slot: Slot, text: str) -> bool | None:
+def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
     """The yes or no a statement gives the boolean ``slot`` ("there's parking on the drive": True; "there's no
     parking, it's a flat": False): read from the first clause naming the slot's subject, None when no clause names it
-    or the clause says neither (a statement that it is there, can be done, or is not)."""
+    or the clause says neither (a statement that it is there, can be done, or is not). To the question itself
+    (``asked``), naming one of the two sides is an answer ("online" to "online, or at your home?"):
+    :func:`side_named`."""
     stems = _subject_stems(slot)
     if not stems:
-        return None
+        return side_named(slot, text) if asked else None
     for clause in clauses(text):
         words = re.findall(r"[a-z']+", clause.casefold())
         at = next((i for i, word in enumerate(words) if word.startswith(stems)), None)
@@ -235,7 +238,38 @@ def stated_answer(slot: Slot, text: str) -> bool | None:
             return False
         if _AFFIRMS.search(clause):
             return True
+        return side_named(slot, text) if asked else None
+    return side_named(slot, text) if asked else None
+
+
+_SIDES = re.compile(r"(?P<yes>[^()]*?)\s*\(yes\)\s*,?\s*(?:or\s+)?(?P<no>[^()]*?)\s*\(no\)", re.I)
+"""A boolean's description naming its two sides: "Whether the lessons are online (yes) or at the student's home
+(no)"."""
+_SIDE_FILLER = frozenset("whether please thanks thank ok okay then just one one's would like prefer rather".split())
+
+
+def side_named(slot: Slot, text: str) -> bool | None:
+    """The side of the boolean ``slot`` that a short answer names by its words: one side's own words, none of the
+    other's ("online" -> True, "at home please" -> False, where the description says "online (yes) or at the
+    student's home (no)"); without such a description, the slot's own subject said alone ("online" to the slot
+    online) is a yes. None when the answer names both, neither, or says more."""
+    said = {word for word in re.findall(r"[a-z]+", text.casefold()) if word not in FUNCTION_WORDS}
+    said -= _SIDE_FILLER
+    if not said or len(said) > 3:
         return None
+    found = _SIDES.search(slot.description or "")
+    if found is None:
+        subject = set(_subject_stems(slot))
+        return True if said and all(word.rstrip("s") in subject or word in subject for word in said) else None
+    yes, no = (
+        {word for word in re.findall(r"[a-z]+", found.group(side).casefold()) if word not in FUNCTION_WORDS}
+        for side in ("yes", "no")
+    )
+    only_yes, only_no = yes - no, no - yes
+    if said <= only_yes:
+        return True
+    if said <= only_no:
+        return False
     return None
 
 
@@ -253,7 +287,7 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
         naming = [c for c in clauses(text) if enough(any(_says(c, stem) for stem in group) for group in groups)]
-        if naming and (answer := stated_answer(slot, naming[0])) is not None:
+        if naming and (answer := stated_answer(slot, naming[0], asked=False)) is not None:
             found[slot.name] = answer
     return found
 
