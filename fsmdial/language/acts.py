@@ -282,7 +282,8 @@ QUESTION_START = re.compile(
 )
 """A message (after its greeting) that starts like a question ("do you have vegan options")."""
 REQUEST_START = re.compile(
-    r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|we|i|someone|somebody|anyone|anybody|one of you)\s+"
+    r"^(?:(?:actually|oh|sorry|so|well|um|and|also|but|then)\W+)*(?:please\s+)?(?:can|could|would|will)\s+"
+    r"(?:you|we|i|someone|somebody|anyone|anybody|one of you|(?:the|your)\s+[a-z]+)\s+"
     r"(?:please\s+)?(?!tell|say|explain|help|know|have)\w+"
 )
 """A question that asks for something to be done ("could you move it to 6pm", "can we add a stop", "can someone come

@@ -661,4 +661,5 @@ def test_a_request_asked_as_a_question_is_offered_a_choice():
 
     assert read_acts("can someone come out to me? I don't drive").request
     assert read_acts("could you come to the house").request
+    assert read_acts("actually could the tutor come to us instead?").request  # a change asked for, at a summary
     assert not read_acts("how much is a home visit?").request
