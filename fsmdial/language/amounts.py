@@ -253,6 +253,13 @@ def _length(match: re.Match[str], tail: str | None) -> float | None:
     return amount + (_FRACTIONS[fraction.casefold()] if fraction else 0)
 
 
+_RATE = re.compile(
+    r"((?:minutes?|mins?|hours?|hrs?)\b)\s+(?:a|an|each|per|every)\s+(?:day|week|fortnight|month|year|lesson|session)\b",
+    re.I,
+)
+"""How often a length is wanted, said after it ("an hour a week", "45 minutes each week"): no length of its own."""
+
+
 @lru_cache(maxsize=512)
 def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     """Lengths of time in ``text``: (start, end, how many, unit: minute, hour, day, night or week; None for a
@@ -260,6 +267,8 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
 
     Lengths said one after another, each in a smaller unit, are one ("1 hour 30 minutes", "2 hours and 15 mins",
     "1h30"), in the smallest unit."""
+    if _RATE.search(text) is not None:  # "an hour a week": the length is the hour, the week how often
+        text = _RATE.sub(lambda rate: rate.group(1) + " " * (len(rate.group()) - len(rate.group(1))), text)
     glued = [
         (*found.span(), int(found.group("h")) * 60.0 + int(found.group("m")), "minute")
         for found in _GLUED.finditer(text)

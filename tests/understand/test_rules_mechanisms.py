@@ -663,3 +663,25 @@ def test_a_request_asked_as_a_question_is_offered_a_choice():
     assert read_acts("could you come to the house").request
     assert read_acts("actually could the tutor come to us instead?").request  # a change asked for, at a summary
     assert not read_acts("how much is a home visit?").request
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"),
+    [("an hour a week", 60), ("45 minutes every week", 45), ("an hour and a half a week", 90), ("a week", 10080)],
+)
+def test_how_often_a_length_is_wanted_is_no_length_of_its_own(said, minutes):
+    from fsmdial.language.amounts import TIME_UNITS, find_durations
+
+    (found,) = find_durations(said)
+    assert found[2] * TIME_UNITS[found[3]] == minutes
+
+
+def test_a_side_said_with_a_word_of_how_it_suits_is_that_side():
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.worded_answers import stated_answer
+
+    slot = Slot(
+        name="online", type="boolean", description="Whether the lessons are online (yes) or at the student's home (no)"
+    )
+    assert stated_answer(slot, "online's easiest") is True and stated_answer(slot, "at home would be best") is False
+    assert stated_answer(slot, "it's  ") is None  # a stray "s" named the no side once

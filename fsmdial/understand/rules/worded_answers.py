@@ -245,7 +245,11 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
 _SIDES = re.compile(r"(?P<yes>[^()]*?)\s*\(yes\)\s*,?\s*(?:or\s+)?(?P<no>[^()]*?)\s*\(no\)", re.I)
 """A boolean's description naming its two sides: "Whether the lessons are online (yes) or at the student's home
 (no)"."""
-_SIDE_FILLER = frozenset("whether please thanks thank ok okay then just one one's would like prefer rather".split())
+_SIDE_FILLER = frozenset(
+    """whether please thanks thank ok okay then just one would like prefer rather best better easiest easier fine good
+    great works work suits suit probably think""".split()
+)
+"""Words that say which side suits, not a side ("online's easiest", "at home would be best")."""
 
 
 def side_named(slot: Slot, text: str) -> bool | None:
@@ -253,7 +257,7 @@ def side_named(slot: Slot, text: str) -> bool | None:
     other's ("online" -> True, "at home please" -> False, where the description says "online (yes) or at the
     student's home (no)"); without such a description, the slot's own subject said alone ("online" to the slot
     online) is a yes. None when the answer names both, neither, or says more."""
-    said = {word for word in re.findall(r"[a-z]+", text.casefold()) if word not in FUNCTION_WORDS}
+    said = {word.removesuffix("'s") for word in re.findall(r"[a-z']+", text.casefold())} - FUNCTION_WORDS
     said -= _SIDE_FILLER
     if not said or len(said) > 3:
         return None
