@@ -35,7 +35,7 @@ from .dates import (
     says_only_when,
 )
 from .names import find_name, introduced_name, is_name_word, name_at
-from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, words_to_digits
+from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, length_before_a_noun, words_to_digits
 from .phrases import (
     CLOSING_PATTERN,
     CLOSING_WORDS,
@@ -106,6 +106,7 @@ __all__ = [
     "correction_end",
     "find_numbers",
     "join_spaced_digits",
+    "length_before_a_noun",
     "words_to_digits",
     "NEXT_ONE",
     "date_readings",

@@ -144,3 +144,13 @@ def find_numbers(text: str) -> list[float | int]:
         raw = match.group().replace(",", "")
         found.append(float(raw) if "." in raw else int(raw))
     return found
+
+
+_SINGULAR_LENGTHS = frozenset({"year", "month", "week", "day", "hour", "minute", "night"})
+
+
+def length_before_a_noun(words: list[str], at: int) -> bool:
+    """Is the number ``words[at]`` a length naming the thing after it, in a singular unit ("the 5 year extended
+    warranty", "a 2 hour lesson"), not a count of its own ("5 years", "2 year old", "1 year")?"""
+    after = words[at + 1 : at + 3]
+    return len(after) == 2 and after[0] in _SINGULAR_LENGTHS and after[1] != "old" and after[1].isalpha()

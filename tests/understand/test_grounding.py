@@ -338,3 +338,14 @@ def test_an_asked_count_is_not_offered_a_number_that_counts_another_thing(said, 
 
     travellers = Slot(name="travelers", type="integer", description="Number of travelers for journey")
     assert counts_another(travellers, said, span) is other
+
+
+def test_a_length_naming_the_thing_after_it_is_no_number_beside_the_slot():
+    """ "yes, we bought the 5 year extended warranty with it": the 5 was offered to the appliance's age (its words
+    'years'), and both models took it: round 6, h6-06, booked."""
+    from fsmdial.flow import Slot
+    from fsmdial.understand.constraint.grounding import named_beside
+
+    age = Slot(name="appliance_age", type="integer", label="age in years")
+    assert not named_beside(age, "yes, we bought the 5 year extended warranty with it", "5")
+    assert named_beside(age, "it's 5 years old", "5")

@@ -609,7 +609,7 @@ def test_an_amount_inside_a_listed_range_names_its_value(said, size):
     ],
 )
 def test_a_length_in_a_singular_unit_before_a_noun_names_that_noun(words, length):
-    from fsmdial.understand.rules.pronoun_one import length_before_a_noun
+    from fsmdial.language import length_before_a_noun
 
     at = next(i for i, word in enumerate(words) if word.isdigit())
     assert length_before_a_noun(words, at) is length

@@ -31,6 +31,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language.names import MAX_NAME_WORDS, is_name
+from ...language.numbers import length_before_a_noun
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS, contact_spans
 from ..rules.forms import naming_words
@@ -350,6 +351,8 @@ def named_beside(slot: Slot, text: str, span: str) -> bool:
     locks", "locks: 5", "two of the locks"), the window in which the rules read a number for a slot not asked? In
     "a 5 lever mortice lock" the 5 counts levers, not locks (SmolLM2 and Qwen took it for the number of locks)."""
     before, after = _beside(text, span)
+    if length_before_a_noun([span, *after], 0):
+        return False  # "the 5 year extended warranty": the length names the warranty (both models took it for the age)
     return bool(naming_words(slot) & {*before[-3:], *after[:2]})
 
 

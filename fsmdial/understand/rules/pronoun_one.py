@@ -1,5 +1,4 @@
-"""A "one" said for a thing ("the red one", "I need one", "we both had one last month") is no number; nor is a length
-that names the thing after it ("the 5 year extended warranty": :func:`length_before_a_noun`).
+"""A "one" said for a thing ("the red one", "I need one", "we both had one last month") is no number.
 
 A number not asked for gives a numeric slot its value only when it counts something. For the word "one" that is
 told by its neighbours: a count has a noun after it ("one person"), or a word before it that asks for a count ("just
@@ -13,7 +12,7 @@ import re
 
 from ...language import WORD_NUMBERS, find_numbers
 
-__all__ = ["ONE_IN_A_NAME", "counted_numbers", "length_before_a_noun", "only_pronoun_ones", "without_pronoun_ones"]
+__all__ = ["ONE_IN_A_NAME", "counted_numbers", "only_pronoun_ones", "without_pronoun_ones"]
 
 ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
@@ -74,13 +73,3 @@ def counted_numbers(text: str) -> list[int | float]:
     if len(numbers) > 1 and (fewer := find_numbers(without_pronoun_ones(text))):
         return fewer
     return numbers
-
-
-_SINGULAR_LENGTHS = frozenset({"year", "month", "week", "day", "hour", "minute", "night"})
-
-
-def length_before_a_noun(words: list[str], at: int) -> bool:
-    """Is the number ``words[at]`` a length naming the thing after it, in a singular unit ("the 5 year extended
-    warranty", "a 2 hour lesson"), not a count of its own ("5 years", "2 year old", "1 year")?"""
-    after = words[at + 1 : at + 3]
-    return len(after) == 2 and after[0] in _SINGULAR_LENGTHS and after[1] != "old" and after[1].isalpha()

@@ -34,6 +34,7 @@ from ...language import (
     impossible_date,
     is_name_word,
     leads,
+    length_before_a_noun,
     name_at,
     normalize,
     only_appraises,
@@ -85,7 +86,7 @@ from .forms import (
 from .intent_words import intent_by_words, word_examples
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
-from .pronoun_one import ONE_IN_A_NAME, counted_numbers, length_before_a_noun, only_pronoun_ones
+from .pronoun_one import ONE_IN_A_NAME, counted_numbers, only_pronoun_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
