@@ -105,17 +105,19 @@ def test_a_reply_costs_time_linear_in_its_length(kind: str) -> None:
         assert long < 20 * max(short, 0.0005), f"{state.flow}: {kind}: {short * 1000:.1f} ms -> {long * 1000:.1f} ms"
 
 
-def main() -> None:
-    """Print, per kind of 2,000-character reply, the processor time of the slowest flow (what load does not inflate):
-    ``python -m benches.bench_long_reply``."""
+def main(rounds: int = 5) -> None:
+    """Print, per kind of 2,000-character reply, the processor time of the slowest flow (what load does not inflate),
+    the least of ``rounds`` readings: ``python -m benches.bench_long_reply [ROUNDS]``."""
     rules, now, states = RulesUnderstander(), frozen_clock(), _states()
     for state in states:
         rules.understand(state, "hello", now=now)
     for kind in _PIECES:
         text = reply(kind)
-        cost, flow = max((_cost(rules, state, text, now, rounds=5), state.flow) for state in states)
+        cost, flow = max((_cost(rules, state, text, now, rounds=rounds), state.flow) for state in states)
         print(f"{kind:14s} {cost * 1000:6.1f} ms  {flow}")
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

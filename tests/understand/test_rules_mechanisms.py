@@ -685,3 +685,17 @@ def test_a_side_said_with_a_word_of_how_it_suits_is_that_side():
     )
     assert stated_answer(slot, "online's easiest") is True and stated_answer(slot, "at home would be best") is False
     assert stated_answer(slot, "it's  ") is None  # a stray "s" named the no side once
+
+
+def test_a_question_whether_states_nothing_of_a_boolean_not_asked():
+    """SGD: "do they have outdoor seating?" was read as a wish for outdoor seating (rules dev whole 51.87 -> 51.40)."""
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.worded_answers import stated_unasked
+
+    seating = Slot(name="has_seating_outdoors", type="boolean", label="outdoor seating")
+    guarantee = Slot(name="under_guarantee", type="boolean")
+    assert stated_unasked([seating], None, "is it cheap and do they have outdoor seating?", {}) == {}
+    assert stated_unasked([guarantee], None, "is it still under guarantee?", {}) == {}
+    assert stated_unasked([guarantee], None, "my dishwasher, it's not under guarantee", {}) == {
+        "under_guarantee": False
+    }

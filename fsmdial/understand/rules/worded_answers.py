@@ -290,10 +290,23 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             continue
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
-        naming = [c for c in clauses(text) if enough(any(_says(c, stem) for stem in group) for group in groups)]
+        naming = [
+            c
+            for c in clauses(text)
+            if enough(any(_says(c, stem) for stem in group) for group in groups) and not _ASKS_WHETHER.match(c)
+        ]
         if naming and (answer := stated_answer(slot, naming[0], asked=False)) is not None:
             found[slot.name] = answer
     return found
+
+
+_ASKS_WHETHER = re.compile(
+    r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
+    r"(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)",
+    re.I,
+)
+"""A clause asking whether ("do they have outdoor seating", "is there parking"): a question about the subject
+states nothing of it (a request, "can you ..."/"could we ...", still does)."""
 
 
 def _says(clause: str, stem: str) -> bool:
