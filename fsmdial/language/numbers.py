@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from text_to_num import alpha2digit
 
-from .text import DIGIT, may_have_word
+from .text import DIGIT, FUNCTION_WORDS, may_have_word
 
 WORD_NUMBERS = {
     "zero": 0,
@@ -153,4 +153,10 @@ def length_before_a_noun(words: list[str], at: int) -> bool:
     """Is the number ``words[at]`` a length naming the thing after it, in a singular unit ("the 5 year extended
     warranty", "a 2 hour lesson"), not a count of its own ("5 years", "2 year old", "1 year")?"""
     after = words[at + 1 : at + 3]
-    return len(after) == 2 and after[0] in _SINGULAR_LENGTHS and after[1] != "old" and after[1].isalpha()
+    return (
+        len(after) == 2
+        and after[0] in _SINGULAR_LENGTHS
+        and after[1].isalpha()
+        and after[1] not in ("old", "ago", "long", "away")
+        and after[1] not in FUNCTION_WORDS  # "for 1 night? if that works": a new sentence, no noun named
+    )

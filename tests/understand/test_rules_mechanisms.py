@@ -606,6 +606,7 @@ def test_an_amount_inside_a_listed_range_names_its_value(said, size):
         ("it is 5 years old".split(), False),
         ("a 2 year old dishwasher".split(), False),
         ("about 1 year".split(), False),
+        ("how about for 1 night if that works".split(), False),  # a new sentence after it ("? If"): no noun named
     ],
 )
 def test_a_length_in_a_singular_unit_before_a_noun_names_that_noun(words, length):
