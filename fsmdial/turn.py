@@ -21,7 +21,7 @@ from .errors import UnderstandingError
 from .flow import ConfirmNode, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
-from .language import Acts, read_acts, sentences, split_negated
+from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
 from .machine import fold
 from .session import SessionState
 from .slots import KINDS, bound_words
@@ -176,6 +176,7 @@ def respond(
             and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
             # a bare yes to "what would you like to change?": the summary shown again is the answer, no "Sorry"
             and not ((said.plain_yes or said.plain_no) and any(act.kind == "confirm" for act in acts))
+            and not states_this_task(flow, text)  # "hi, I want to activate my new card" at the card flow's question
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
@@ -187,6 +188,23 @@ def respond(
         if act.text:
             session.history.append(("bot", act.text))
     return TurnResult(acts, list(trace.tool_calls), trace, session.node, session.ended)
+
+
+def states_this_task(flow: Any, text: str) -> bool:
+    """Is ``text`` nothing but a statement of the task this flow does ("I want to activate my new card" where the flow
+    activates a new card: a word of its description or name, not a function word)? Then it is no request out of
+    scope: the question is simply asked again."""
+    norm = normalize(text)
+    task = without_task_statements(text)
+    if (
+        (task.strip() and not read_acts(task).only_social)
+        and without_wish(norm) == norm
+        or any(c.isdigit() for c in text)
+    ):
+        return False  # neither a task statement ("I need to book ...") nor a wish ("I want to ...") alone
+    said = {word for word in re.findall(r"[a-z]+", text.casefold()) if len(word) > 3}
+    own = set(re.findall(r"[a-z]+", f"{flow.description or ''} {flow.name.replace('_', ' ')}".casefold()))
+    return bool(said & own)
 
 
 def decline(turn: TurnContext, said: Acts) -> None:

@@ -75,3 +75,12 @@ def test_nothing_is_acknowledged_when_the_question_moves_on_or_a_value_is_correc
     assert [act.kind for act in dialogue.turn("tomorrow").acts] == ["ask"]
     corrected = dialogue.turn("actually make it 5 people")  # a correction has its own sentence, not "Thanks, I have"
     assert [act.kind for act in corrected.acts] == ["changed", "ask"]
+
+
+def test_a_statement_of_the_flows_own_task_at_its_first_question_is_no_request_out_of_scope(clock):
+    """ "hi, I want to activate my new card" at the card flow's first question had "Sorry, I can only help with
+    activating your card"; another task still has it."""
+    dialogue = Dialogue(load_flow(FLOWS / "card_activation.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    assert [act.kind for act in dialogue.turn("hi, I want to activate my new card").acts] == ["ask"]
+    assert [act.name for act in dialogue.turn("I want to book a flight").acts][0] == "out_of_scope"

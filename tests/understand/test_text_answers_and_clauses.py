@@ -455,6 +455,8 @@ def test_a_corrected_email_is_read_beside_the_words_saying_the_old_one_was_wrong
         ("uh, it is Pickles", None),  # a filler is no name either: asked again rather than stored
         ("I'm Jane", "Jane"),
         ("It was Miller.", "Miller"),  # a name said in the past (STAR's mother's maiden name)
+        ("Sanders - I hope there is ANYTHING BUT A ZERO BALANCE!", "Sanders"),  # the name, then an aside (STAR)
+        ("I'm so busy, I hope this won't take long. My dog's name is Miller", "Miller"),  # after its cue, anywhere
     ],
 )
 def test_a_name_asked_is_a_name_or_nothing(said, name):

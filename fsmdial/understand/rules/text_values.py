@@ -23,7 +23,6 @@ from ...language import (
     name_at,
     without_ruled_out,
 )
-from ...language.clauses import clauses
 from ...language.names import TITLES
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
@@ -268,6 +267,8 @@ _NO_NAME = re.compile(
 """Words of a sentence about someone, never of a name ("he comes every couple of months", "she weighs 24 kilos")."""
 
 
+_FIRST_PART = re.compile(r"\s+[-–—]+\s+|[,;.!?]")
+"""Where the first part of a reply ends: a name said first, then something about it."""
 _WAS = re.compile(r"^(?:it|that)\s+was\s+", re.I)
 """A name said in the past ("It was Miller." to the mother's maiden name): the name is what follows."""
 
@@ -298,8 +299,12 @@ def string_value(slot: Slot, text: str) -> str | None:
     if is_name:  # "I'm Jane", "this is Jane", "it was Miller" answer a name
         value = _WAS.sub("", SELF_INTRODUCTION_PATTERN.sub("", value))
         if not names_someone(_FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")):
-            first = clauses(value)[:1]  # "Lola, she's a cockapoo": the name, then about her
-            named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first[0])).strip() if first else ""
+            spaced = " ".join(value.split())
+            inside = lead.search(spaced) if lead is not None else None  # "... My mother's maiden name is Miller"
+            if inside is not None and (name := name_at(spaced[inside.end() :])) is not None:
+                return name
+            first = _FIRST_PART.split(value, maxsplit=1)[0]  # "Lola, she's a cockapoo", "Sanders - I hope ..."
+            named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first)).strip()
             filler = all(fold(word) in FILLER_WORDS or fold(word) in FUNCTION_WORDS for word in named.split())
             return named if named != value and not filler and names_someone(named) else None
     value = _FILLER_FRONT.sub("", value)
