@@ -18,10 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import UnderstandingError
-from .flow import ConfirmNode, RequestNode, Slot, SlotType
+from .flow import ConfirmNode, Flow, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
+from .language.text import FUNCTION_WORDS
 from .machine import fold
 from .session import SessionState
 from .slots import KINDS, bound_words
@@ -190,21 +191,19 @@ def respond(
     return TurnResult(acts, list(trace.tool_calls), trace, session.node, session.ended)
 
 
-def states_this_task(flow: Any, text: str) -> bool:
+def states_this_task(flow: Flow, text: str) -> bool:
     """Is ``text`` nothing but a statement of the task this flow does ("I want to activate my new card" where the flow
-    activates a new card: a word of its description or name, not a function word)? Then it is no request out of
-    scope: the question is simply asked again."""
+    activates a new card: a content word of its name or of its description's first clause)? Then it is no request
+    out of scope: the question is simply asked again."""
+    if any(c.isdigit() for c in text):
+        return False  # a value may be in it
     norm = normalize(text)
-    task = without_task_statements(text)
-    if (
-        (task.strip() and not read_acts(task).only_social)
-        and without_wish(norm) == norm
-        or any(c.isdigit() for c in text)
-    ):
-        return False  # neither a task statement ("I need to book ...") nor a wish ("I want to ...") alone
-    said = {word for word in re.findall(r"[a-z]+", text.casefold()) if len(word) > 3}
-    own = set(re.findall(r"[a-z]+", f"{flow.description or ''} {flow.name.replace('_', ' ')}".casefold()))
-    return bool(said & own)
+    rest = without_task_statements(text)  # "I need to book ..." taken out
+    if without_wish(norm) == norm and rest.strip() and not read_acts(rest).only_social:
+        return False  # neither a wish ("I want to ...") nor a task statement alone
+    said = set(re.findall(r"[a-z]+", norm)) - FUNCTION_WORDS
+    task = re.split(r"[,;:.(]", flow.description or "", maxsplit=1)[0]  # what it does, before how it does it
+    return bool(said & set(re.findall(r"[a-z]+", f"{task} {flow.name.replace('_', ' ')}".casefold())))
 
 
 def decline(turn: TurnContext, said: Acts) -> None:

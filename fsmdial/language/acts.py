@@ -172,6 +172,18 @@ AFFIRM = phrase_pattern(
     "do it please",
 )
 """Words and phrases that say yes (a message made only of these, thanks and greetings is a plain yes)."""
+_URGENT = (
+    "asap",
+    "as soon as possible",
+    "as soon as you can",
+    "straight away",
+    "right away",
+    "quick",
+    "quickly",
+    "hurry",
+)
+"""Words asking for speed: said with a yes ("yes asap please"), they say nothing more."""
+_URGENCY = phrase_pattern(*_URGENT, "hurry up", "please", "and")
 POLITE_TAIL = phrase_pattern(
     "that's",
     "thats",
@@ -215,14 +227,7 @@ POLITE_TAIL = phrase_pattern(
     "i do",
     "i will",
     "now",
-    "asap",
-    "as soon as possible",
-    "as soon as you can",
-    "straight away",
-    "right away",
-    "quick",
-    "quickly",
-    "hurry",
+    *_URGENT,
 )
 """The frame of a yes in its own clause ("that'd be lovely", "yeah go on then", "that works for me", "that's right now"
 after a value was put right, "yes asap please"): in a clause that says yes these words say nothing more; alone
@@ -555,16 +560,9 @@ def _social_clause(clause: str) -> bool:
     leftover = clause
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
-    if not leftover.strip() or _URGENCY.fullmatch(leftover.strip()):  # "yes please, asap": a tail of its own
+    if not leftover.strip() or not _URGENCY.sub(" ", leftover).strip():  # "yes please, asap": a tail of its own
         return True
     return bool(AFFIRM.search(GREETINGS.sub(" ", clause))) and not POLITE_TAIL.sub(" ", leftover).strip()
-
-
-_URGENCY = re.compile(
-    r"(?:(?:and\s+|please\s+)?(?:asap|as soon as (?:possible|you can)|straight away|right away|quick(?:ly)?|"
-    r"hurry(?: up)?|please)\s*)+"
-)
-"""A clause that only asks for speed ("yes please, asap"): nothing said beyond the yes."""
 
 
 _NOT_HAVE = re.compile(r"(?<![\w'])(?:don't|do not|dont|can't|cannot|can not)\s+(?:have|find|get|see|reach)(?![\w'])")

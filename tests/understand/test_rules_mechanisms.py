@@ -575,30 +575,6 @@ def test_a_boolean_put_right_later_in_other_words_is_changed():
 
 
 @pytest.mark.parametrize(
-    ("said", "size"),
-    [
-        ("she's about 8 kilos", "small"),
-        ("he weighs about twelve kilos", "medium"),
-        ("30kg", "large"),
-        ("10 kg", "medium"),  # the bounds: "under 10" is below it, "10 to 25" holds it
-        ("8 years old", None),  # another unit
-        ("between 8 and 30 kilos", None),  # two amounts: no one value
-    ],
-)
-def test_an_amount_inside_a_listed_range_names_its_value(said, size):
-    from fsmdial.flow import Slot
-    from fsmdial.understand.rules.categories import ranged_value
-
-    slot = Slot(
-        name="dog_size",
-        type="categorical",
-        values=["small", "medium", "large"],
-        description="The dog's size (small: under 10 kg, e.g. pug; medium: 10 to 25 kg; large: big, over 25 kg)",
-    )
-    assert ranged_value(slot, said) == size
-
-
-@pytest.mark.parametrize(
     ("words", "length"),
     [
         ("we bought the 5 year extended warranty".split(), True),
@@ -638,32 +614,55 @@ def test_a_short_answer_naming_one_side_of_a_boolean_is_that_side(said, answer):
     assert stated_answer(slot, said) is answer
 
 
+_SIZES = "The dog's size (small: under 10 kg, e.g. pug; medium: 10 to 25 kg; large: big, over 25 kg)"
+_LEVELS = "The level (primary: year 1 to year 6, KS2; secondary: year 7, year 8 or year 9; A level: year 12)"
+
+
 @pytest.mark.parametrize(
-    ("said", "level"),
-    [("he's in year 1", "primary"), ("she is in year 8", "secondary"), ("ks2", "primary"), ("year 14", None)],
+    ("description", "said", "value"),
+    [
+        (_SIZES, "she's about 8 kilos", "small"),
+        (_SIZES, "he weighs about twelve kilos", "medium"),
+        (_SIZES, "30kg", "large"),
+        (_SIZES, "10 kg", "medium"),  # the bounds: "under 10" is below it, "10 to 25" holds it
+        (_SIZES, "8 years old", None),  # another unit
+        (_SIZES, "between 8 and 30 kilos", None),  # two amounts: no one value
+        (_LEVELS, "he's in year 1", "primary"),  # a number after its unit
+        (_LEVELS, "she is in year 8", "secondary"),
+        (_LEVELS, "ks2", "primary"),
+        (_LEVELS, "year 14", None),
+    ],
 )
-def test_a_number_after_its_unit_inside_a_listed_range_names_its_value(said, level):
+def test_an_amount_inside_a_listed_range_names_its_value(description, said, value):
     from fsmdial.flow import Slot
     from fsmdial.understand.rules.categories import ranged_value
 
-    slot = Slot(
-        name="level",
-        type="categorical",
-        values=["primary", "secondary", "A level"],
-        description="The level (primary: year 1 to year 6, KS2; secondary: year 7, year 8 or year 9; A level: year 12)",
-    )
-    assert ranged_value(slot, said) == level
+    values = ["small", "medium", "large"] if description is _SIZES else ["primary", "secondary", "A level"]
+    assert ranged_value(Slot(name="kind", type="categorical", values=values, description=description), said) == value
 
 
 def test_a_request_asked_as_a_question_is_offered_a_choice():
     """ "can someone come out to me?" at "a technician to you, or drop it off?" asks for a home visit: no question to
     leave unanswered (round 7)."""
+    import datetime as dt
+
+    from fsmdial.flow import Slot
     from fsmdial.language import read_acts
+    from fsmdial.understand.base import UnderstandingState
+    from fsmdial.understand.meaning.options import options_for
+    from fsmdial.understand.rules import RulesUnderstander
 
     assert read_acts("can someone come out to me? I don't drive").request
-    assert read_acts("could you come to the house").request
     assert read_acts("actually could the tutor come to us instead?").request  # a change asked for, at a summary
     assert not read_acts("how much is a home visit?").request
+    visit = Slot(name="visit_type", type="categorical", values=["home visit", "drop off"])
+    state = UnderstandingState("repair", "ask", (), (visit,), expected=("visit_type",), asked="visit_type")
+    for said, offered in (
+        ("could you come to the house", True),
+        ("how much does it cost to come to the house?", False),
+    ):
+        reading = RulesUnderstander().understand(state, said, now=dt.datetime(2026, 12, 1, 10))
+        assert bool(options_for(state, said, reading)) is offered, said
 
 
 @pytest.mark.parametrize(

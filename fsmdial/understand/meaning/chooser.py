@@ -114,10 +114,18 @@ class MeaningChooser:
 
     def scores(self, text: str, options: Sequence[Option]) -> Scored:
         """Each option's best cosine with ``text``, best first (ties in the options' order)."""
-        texts = [t for option in options for t in option.texts]
-        if not texts:
+        return self.scores_any((text,), options)
+
+    def scores_any(self, texts: Sequence[str], options: Sequence[Option]) -> Scored:
+        """Each option's best cosine over its texts and ``texts`` (one message read whole and in part), best first
+        (ties in the options' order)."""
+        import numpy as np
+
+        option_texts = [t for option in options for t in option.texts]
+        if not option_texts:
             return Scored(())
-        similarity = (self.vectors(texts) @ self.encoder.encode(text)).tolist()
+        messages = np.stack([self.encoder.encode(text) for text in dict.fromkeys(texts)])
+        similarity = (self.vectors(option_texts) @ messages.T).max(axis=1).tolist()
         at = 0
         ranked: list[tuple[Option, float]] = []
         for option in options:
@@ -127,16 +135,6 @@ class MeaningChooser:
                 ranked.append((option, float(max(found))))
         ranked.sort(key=lambda pair: -pair[1])
         return Scored(tuple(ranked))
-
-    def scores_any(self, texts: Sequence[str], options: Sequence[Option]) -> Scored:
-        """Each option's best cosine with any of ``texts`` (one message read whole and in part), best first."""
-        best: dict[int, tuple[Option, float]] = {}
-        for text in dict.fromkeys(texts):
-            for option, cosine in self.scores(text, options).ranked:
-                if cosine > best.get(id(option), (option, -2.0))[1]:
-                    best[id(option)] = (option, cosine)
-        order = {id(option): i for i, option in enumerate(options)}
-        return Scored(tuple(sorted(best.values(), key=lambda pair: (-pair[1], order[id(pair[0])]))))
 
     def choose(self, text: str, options: Sequence[Option]) -> Choice | None:
         """The option ``text`` means, or None when no option is clearly it (below the floor or the margin)."""

@@ -107,11 +107,11 @@ def intent_options(state: UnderstandingState) -> tuple[Option, ...]:
 def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[Option, ...]:
     """What ``text`` may be choosing among at ``state``, given the rules' ``reading`` of it (with its open part in
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
-    if not has_words(reading.info.get("open", ())) or state.confirm is not None or reading.answer is not None:
+    open_part = reading.info.get("open", ())
+    if not has_words(open_part) or state.confirm is not None or reading.answer is not None:
         return ()
     if reading.choice is not None or (reading.intent is not None and not _greeting(state, reading.intent)):
         return ()  # a greeting beside the words ("Hi there, my dishwasher is full of water") chooses nothing
-    open_part = reading.info.get("open", ())
     if reading.negated and (state.asked is None or set(reading.negated) != {state.asked}):
         return ()  # a value ruled out of the asked slot leaves its others to choose from ("I'm not locked out, but...")
     acts = read_acts(text)
@@ -129,9 +129,7 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
         for name in dict.fromkeys((state.asked, *(state.expected if reading.slots else ()))):
             if name in reading.slots or _names_values(state, name, open_part):
                 continue
-            ruled = reading.negated.get(name)
-            ruled_out = set(ruled) if isinstance(ruled, (list, tuple, set, frozenset)) else {ruled}
-            options += [option for option in value_options(state, name) if option.name not in ruled_out]
+            options += [option for option in value_options(state, name) if option.name != reading.negated.get(name)]
         return tuple(options)
     if reading.slots:
         return ()

@@ -302,22 +302,7 @@ def ranged_value(slot: Slot, text: str) -> str | None:
     """The value whose listed range holds the amount ``text`` says, in the range's unit ("she's about 8 kilos" with
     "small: under 10 kg; medium: 10 to 25 kg"; "he's in year 4" with "primary: year 1 to year 6"): one amount, one
     value, or None."""
-    ranges: list[tuple[str, str, float, float]] = []
-    for value, words in described_synonyms(tuple(slot.values or ()), slot.description):
-        for word in (part for said in words for part in re.split(r"\s+(?:or|and)\s+", said)):  # "year 8 or year 9"
-            if (prefixed := _PREFIX_RANGE.match(word)) is not None:
-                low = float(prefixed.group("low"))
-                high = float(prefixed.group("high")) if prefixed.group("high") else low
-                ranges.append((value, prefixed.group("unit") + "#", low, high))
-            if (found := _RANGE.match(word)) is None:
-                continue
-            unit = _UNIT_OF[found.group("unit")]
-            if found.group("below"):
-                ranges.append((value, unit, float("-inf"), float(found.group("top")) - 1e-9))
-            elif found.group("above"):
-                ranges.append((value, unit, float(found.group("bottom")) + 1e-9, float("inf")))
-            else:
-                ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
+    ranges = _listed_ranges(tuple(slot.values or ()), slot.description)
     if not ranges:
         return None
     digits = words_in_digits(text)
@@ -328,6 +313,28 @@ def ranged_value(slot: Slot, text: str) -> str | None:
     amount, unit = said[0]
     fitting = {value for value, of, low, high in ranges if of == unit and low <= amount <= high}
     return fitting.pop() if len(fitting) == 1 else None
+
+
+@lru_cache(maxsize=256)
+def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str, str, float, float], ...]:
+    """(value, unit, lowest, highest) of each range a value's synonyms list ("under 10 kg", "year 1 to year 6"; a
+    prefixed unit such as "year" ends in "#"), read once per slot."""
+    ranges: list[tuple[str, str, float, float]] = []
+    for value, words in described_synonyms(values, description):
+        for word in (part for said in words for part in re.split(r"\s+(?:or|and)\s+", said)):  # "year 8 or year 9"
+            if (prefixed := _PREFIX_RANGE.match(word)) is not None:
+                low = float(prefixed.group("low"))
+                high = float(prefixed.group("high")) if prefixed.group("high") else low
+                ranges.append((value, prefixed.group("unit") + "#", low, high))
+            elif (found := _RANGE.match(word)) is not None:
+                unit = _UNIT_OF[found.group("unit")]
+                if found.group("below"):
+                    ranges.append((value, unit, float("-inf"), float(found.group("top")) - 1e-9))
+                elif found.group("above"):
+                    ranges.append((value, unit, float(found.group("bottom")) + 1e-9, float("inf")))
+                else:
+                    ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
+    return tuple(ranges)
 
 
 def worded_values(

@@ -78,14 +78,14 @@ def fill_patterned(
     # is one only if it is read from the words as ``said`` too: "the 4512 one" is no reference 45121.
     as_said = {value for value, _ in contact_words(said, phones, references)} if said not in (None, text) else None
     heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
-    cue_ends = {slot.name: [found.span() for found in cue.finditer(text)] if cue else [] for slot, cue in patterned}
+    cue_spans = {slot.name: _spans(cue, text) for slot, cue in patterned}  # (ends, starts) of each slot's cues
     for word, span, contact in _candidates(text, phones, references):
         if contact and as_said is not None and word not in as_said:
             continue
         fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
         if not fits:
             continue
-        cued = [(*_last_cue(cue_ends[slot.name], span[0]), slot) for slot, _ in fits]
+        cued = [(*_last_cue(*cue_spans[slot.name], span[0]), slot) for slot, _ in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:
             # the nearest cue names the slot; of two ending there, the longer ("the phone number" is the phone's, not
@@ -155,11 +155,17 @@ def _spoken_digits(
     )
 
 
-def _last_cue(spans: list[tuple[int, int]], start: int) -> tuple[int, int]:
-    """Where the last cue of a slot ending before ``start`` ends and starts ((-1, -1): none), of the ``spans`` of its
-    cues in order."""
-    last = bisect.bisect_right([end for _, end in spans], start) - 1
-    return (spans[last][1], spans[last][0]) if last >= 0 else (-1, -1)
+def _spans(cue: re.Pattern[str] | None, text: str) -> tuple[list[int], list[int]]:
+    """Where a slot's cues end and start in ``text``, in order (none without a cue)."""
+    found = list(cue.finditer(text)) if cue is not None else []
+    return [match.end() for match in found], [match.start() for match in found]
+
+
+def _last_cue(ends: list[int], starts: list[int], start: int) -> tuple[int, int]:
+    """Where the last cue of a slot ending before ``start`` ends and starts ((-1, -1): none), of the ``ends`` and
+    ``starts`` of its cues in order."""
+    last = bisect.bisect_right(ends, start) - 1
+    return (ends[last], starts[last]) if last >= 0 else (-1, -1)
 
 
 def fits_form(slot: Slot, word: str) -> bool:

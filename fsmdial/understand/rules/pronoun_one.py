@@ -36,14 +36,13 @@ def only_pronoun_ones(text: str) -> bool:
     ones = [i for i, word in enumerate(words) if word == "one"]
     if not ones or any(word[0].isdigit() or (word in WORD_NUMBERS and word != "one") for word in words):
         return False
-    for i in ones:
-        before = words[i - 1] if i > 0 else ""
-        after = words[i + 1] if i + 1 < len(words) else ""
-        if before in _COUNTING_BEFORE:
-            return False
-        if after and after[0].isalpha() and after not in _NO_THING_AFTER:
-            return False  # "one person", "one haircut": a count of what follows
-    return True
+    return not any(_counts(words[i - 1] if i > 0 else "", words[i + 1] if i + 1 < len(words) else "") for i in ones)
+
+
+def _counts(before: str, after: str) -> bool:
+    """Does a "one" between these words count: a word before it asking for a count ("just one", "for one"), or a
+    noun after it ("one person", "one haircut")?"""
+    return before in _COUNTING_BEFORE or (after[:1].isalpha() and after not in _NO_THING_AFTER)
 
 
 _PRONOUN_ONE = re.compile(r"(?<![\w'])(?P<before>[a-z]+)\s+one(?P<after>\s+[a-z']+|\s*[,.;!?]|\s*$)", re.I)
@@ -55,11 +54,7 @@ def without_pronoun_ones(text: str) -> str:
 
     def blanked(found: re.Match[str]) -> str:
         before, after = found.group("before").casefold(), found.group("after").strip().casefold()
-        if (
-            before in _COUNTING_BEFORE
-            or before in WORD_NUMBERS
-            or (after[:1].isalpha() and after not in _NO_THING_AFTER)
-        ):
+        if before in WORD_NUMBERS or _counts(before, after):  # "two one" is no thing either
             return found.group()
         return found.group("before") + "    " + found.group("after")
 

@@ -23,7 +23,7 @@ from ...language import (
     name_at,
     without_ruled_out,
 )
-from ...language.names import TITLES
+from ...language.names import MAX_NAME_WORDS, TITLES
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
@@ -276,7 +276,12 @@ _WAS = re.compile(r"^(?:it|that)\s+was\s+", re.I)
 def names_someone(value: str) -> bool:
     """May ``value`` be a name (a pet's, a person's): one to four words, not only digits, no sentence about someone?"""
     words = value.split()
-    return 0 < len(words) <= 4 and not value.replace(" ", "").isdigit() and _NO_NAME.search(value) is None
+    return 0 < len(words) <= MAX_NAME_WORDS and not value.replace(" ", "").isdigit() and _NO_NAME.search(value) is None
+
+
+def _bare(value: str) -> str:
+    """``value`` without the filler and lead-in in front of it ("uh, it's Pickles" -> "Pickles")."""
+    return _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")
 
 
 def string_value(slot: Slot, text: str) -> str | None:
@@ -298,13 +303,13 @@ def string_value(slot: Slot, text: str) -> str | None:
         return name_at(value[cue.end() :]) or value[cue.end() :].strip().rstrip(".!")
     if is_name:  # "I'm Jane", "this is Jane", "it was Miller" answer a name
         value = _WAS.sub("", SELF_INTRODUCTION_PATTERN.sub("", value))
-        if not names_someone(_FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", value)).strip().rstrip(".!")):
+        if not names_someone(_bare(value)):
             spaced = " ".join(value.split())
             inside = lead.search(spaced) if lead is not None else None  # "... My mother's maiden name is Miller"
             if inside is not None and (name := name_at(spaced[inside.end() :])) is not None:
                 return name
             first = _FIRST_PART.split(value, maxsplit=1)[0]  # "Lola, she's a cockapoo", "Sanders - I hope ..."
-            named = _FILLER_FRONT.sub("", LEAD_IN_PATTERN.sub("", first)).strip()
+            named = _bare(first)
             filler = all(fold(word) in FILLER_WORDS or fold(word) in FUNCTION_WORDS for word in named.split())
             return named if named != value and not filler and names_someone(named) else None
     value = _FILLER_FRONT.sub("", value)

@@ -206,17 +206,22 @@ _KINDS = {
 """The kinds a subject word names ("we've got a dog" says there are pets; "the kids" that there are children)."""
 
 
-def _subject_groups(slot: Slot) -> list[frozenset[str]]:
+def _subject_groups(slot: Slot) -> tuple[tuple[str, ...], ...]:
     """Per word naming ``slot``'s subject (its name and label), its stem and the kinds it names: "park" for "parking",
     "pet" and "dog" for "pets"."""
-    words = re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())
+    return _groups_of(slot.name, slot.label or "")
+
+
+@lru_cache(maxsize=1024)
+def _groups_of(name: str, label: str) -> tuple[tuple[str, ...], ...]:
+    words = re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())
     stems = {re.sub(r"(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
-    return [frozenset({stem, *_KINDS.get(stem, "").split()}) for stem in sorted(stems) if len(stem) >= 3]
+    return tuple(tuple(sorted({stem, *_KINDS.get(stem, "").split()})) for stem in sorted(stems) if len(stem) >= 3)
 
 
 def _subject_stems(slot: Slot) -> tuple[str, ...]:
     """The stems of the words naming ``slot``'s subject, and of the kinds they name (:func:`_subject_groups`)."""
-    return tuple(sorted(set().union(*_subject_groups(slot))))
+    return tuple(sorted({stem for group in _subject_groups(slot) for stem in group}))
 
 
 def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
@@ -252,6 +257,19 @@ _SIDE_FILLER = frozenset(
 """Words that say which side suits, not a side ("online's easiest", "at home would be best")."""
 
 
+@lru_cache(maxsize=512)
+def _sides(description: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The words only the yes side, and only the no side, of a boolean's description says (:data:`_SIDES`)."""
+    found = _SIDES.search(description)
+    if found is None:
+        return None
+    yes, no = (
+        frozenset(word for word in re.findall(r"[a-z]+", found.group(side).casefold()) if word not in FUNCTION_WORDS)
+        for side in ("yes", "no")
+    )
+    return yes - no, no - yes
+
+
 def side_named(slot: Slot, text: str) -> bool | None:
     """The side of the boolean ``slot`` that a short answer names by its words: one side's own words, none of the
     other's ("online" -> True, "at home please" -> False, where the description says "online (yes) or at the
@@ -261,15 +279,11 @@ def side_named(slot: Slot, text: str) -> bool | None:
     said -= _SIDE_FILLER
     if not said or len(said) > 3:
         return None
-    found = _SIDES.search(slot.description or "")
-    if found is None:
+    sides = _sides(slot.description or "")
+    if sides is None:
         subject = set(_subject_stems(slot))
-        return True if said and all(word.rstrip("s") in subject or word in subject for word in said) else None
-    yes, no = (
-        {word for word in re.findall(r"[a-z]+", found.group(side).casefold()) if word not in FUNCTION_WORDS}
-        for side in ("yes", "no")
-    )
-    only_yes, only_no = yes - no, no - yes
+        return True if all(word.rstrip("s") in subject or word in subject for word in said) else None
+    only_yes, only_no = sides
     if said <= only_yes:
         return True
     if said <= only_no:
@@ -281,21 +295,23 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     """The yes or no statements give boolean slots not asked (nor ``read`` already), in a clause naming all of the
     slot's subject ("my dishwasher is 7 years old, not under guarantee": under_guarantee False). Only words that name
     all of it count: "under" alone is no guarantee."""
+    unasked = [slot for slot in slots if slot.type is SlotType.boolean and slot is not asked and slot.name not in read]
+    if not unasked:
+        return {}
+    said = [
+        (clause, re.findall(r"[a-z']+", clause.casefold()))
+        for clause in clauses(text)
+        if not _ASKS_WHETHER.match(clause)
+    ]
     found: dict[str, bool] = {}
-    for slot in slots:
-        if slot.type is not SlotType.boolean or slot is asked or slot.name in read:
-            continue
+    for slot in unasked:
         groups = _subject_groups(slot)
-        if not groups:
-            continue
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
-        naming = [
-            c
-            for c in clauses(text)
-            if enough(any(_says(c, stem) for stem in group) for group in groups) and not _ASKS_WHETHER.match(c)
-        ]
-        if naming and (answer := stated_answer(slot, naming[0], asked=False)) is not None:
+        naming = next(
+            (clause for clause, words in said if groups and enough(_names(words, group) for group in groups)), None
+        )
+        if naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
             found[slot.name] = answer
     return found
 
@@ -309,8 +325,8 @@ _ASKS_WHETHER = re.compile(
 states nothing of it (a request, "can you ..."/"could we ...", still does)."""
 
 
-def _says(clause: str, stem: str) -> bool:
-    return any(word.startswith(stem) for word in re.findall(r"[a-z']+", clause.casefold()))
+def _names(words: list[str], stems: tuple[str, ...]) -> bool:
+    return any(word.startswith(stems) for word in words)
 
 
 _ANY_VALUE = re.compile(r"^(?:any\b.*|dontcare|don't care|no preference|whatever)$", re.I)
