@@ -498,7 +498,8 @@ def remove_times(text: str, now: dt.datetime | None = None) -> str:
     """``text`` (number words in digits) with every time of day blanked out, so its digits are not read as
     numbers ("for 2 at half past 7" -> "for 2  ")."""
     converted = _converted(text)
-    clocks = _clocks(converted, now)
-    for clock in reversed(clocks):
-        converted = converted[: clock.start] + " " + converted[clock.end :]
-    return converted
+    pieces, cursor = [], 0  # joined once: a reply of many times is not copied once per time
+    for clock in _clocks(converted, now):
+        pieces += [converted[cursor : clock.start], " "]
+        cursor = clock.end
+    return "".join(pieces) + converted[cursor:]

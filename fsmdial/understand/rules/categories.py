@@ -236,11 +236,14 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
             if negative and not _NEGATION.search(clause):
                 continue
             stems = _stems(re.findall(r"[\w']+", clause), starts)
+            where: dict[str, list[int]] = {}  # each stem's places: a form's words are looked up, not searched for
+            for i, stem in enumerate(stems):
+                where.setdefault(stem, []).append(i)
             for value, wanted, negated in forms:
-                if negated is not negative:
+                if negated is not negative or not wanted <= where.keys():
                     continue
-                places = [i for i, stem in enumerate(stems) if stem in wanted]
-                if {stems[i] for i in places} == wanted and _close(places, stems, wanted):
+                places = sorted(i for stem in wanted for i in where[stem])
+                if _close(places, stems, wanted):
                     found.add(value)
     return found.pop() if len(found) == 1 else None
 

@@ -76,15 +76,18 @@ def fill_patterned(
     text = _spoken_digits(patterned, text, phones, references)
     # A phone number, email or reference of ``text`` (number words in digits, when dates and times were taken out)
     # is one only if it is read from the words as ``said`` too: "the 4512 one" is no reference 45121.
-    as_said = {value for value, _ in contact_words(said, phones, references)} if said not in (None, text) else None
+    as_said: set[str] | None = None  # read when a contact first fits a slot: a long reply may have none
     heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
     cue_spans = {slot.name: _spans(cue, text) for slot, cue in patterned}  # (ends, starts) of each slot's cues
     for word, span, contact in _candidates(text, phones, references):
-        if contact and as_said is not None and word not in as_said:
-            continue
         fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
         if not fits:
             continue
+        if contact and said is not None and said != text:
+            if as_said is None:
+                as_said = {value for value, _ in contact_words(said, phones, references)}
+            if word not in as_said:
+                continue
         cued = [(*_last_cue(*cue_spans[slot.name], span[0]), slot) for slot, _ in fits]
         cued = [item for item in cued if item[0] >= 0]
         if cued:

@@ -516,7 +516,7 @@ class RulesUnderstander:
         asked: Slot | None,
     ) -> None:
         """Dates, times, categorical values and numbers written in ``text``."""
-        rest = text
+        rest, undated = text, False  # undated: ``rest`` has had its dates and times taken out
         # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
         # "limping since yesterday", "2 weeks ago": a past moment describes; it answers only the date asked for
         dated = text if asked is not None and asked is tables.date_target else _PAST_MOMENT.sub(" ", text)
@@ -526,7 +526,7 @@ class RulesUnderstander:
         if time is None and asked is not None and asked is tables.time_target:
             time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
         if date or time:
-            rest = remove_dates_and_times(text, now) if approximate is None else ""
+            rest, undated = remove_dates_and_times(text, now) if approximate is None else "", True
         elif not tables.has_time and _WRITTEN_CLOCK.search(text):  # "make it 6:30pm" gives no 6 (it was a ride id)
             rest = remove_times(text, now)
         # "a car from the 6th until next Friday": a start and an end date slot take theirs by the words around them
@@ -546,7 +546,7 @@ class RulesUnderstander:
         if tables.patterned:
             rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
-            rest = self._fill_found(tables, rest, text, now, parse)
+            rest = self._fill_found(tables, rest, rest if undated else remove_dates_and_times(rest), text, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed = [
@@ -596,10 +596,11 @@ class RulesUnderstander:
                     parse.slots[target.name] = named[1]
             ask_which_number(state, target, rest, numbers, parse)  # "5" that two slots could take: asked which
 
-    def _fill_found(self, tables: _StateTables, rest: str, text: str, now: dt.datetime, parse: Parse) -> str:
+    def _fill_found(
+        self, tables: _StateTables, rest: str, undated: str, text: str, now: dt.datetime, parse: Parse
+    ) -> str:
         """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
-        ``rest``); ``rest`` without them."""
-        undated = remove_dates_and_times(rest)
+        ``undated``, which is ``rest`` without them); ``rest`` without them."""
         for slot, taken in tables.found:
             found = found_in(slot, text, undated, now)
             if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
