@@ -51,12 +51,15 @@ def held_changes(
         if value is None or value == held[name]:
             continue
         (named if names_held else fitting).append((name, value))
-    if misread and not named:
-        return changes, frozenset()  # the parse gave the new words to a slot itself ("make that 5" for the only number)
+    by_words = [item for item in fitting if item[0] in change.get("named", ())]
+    if misread and not named and not (by_words and set(misread).isdisjoint(change.get("named", ()))):
+        # the parse gave the new words to a slot itself ("make that 5" for the only number), unless the message
+        # names another slot by its words ("the time, can we do 3 instead" is no driver aged 3)
+        return changes, frozenset()
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
     # describes the change asked for)
-    chosen = named or [item for item in fitting if item[0] in change.get("named", ())] or (fitting if not given else [])
+    chosen = named or by_words or (fitting if not given else [])
     if len(chosen) == 1:
         for name in misread:
             if name == chosen[0][0] or name not in change.get("named", ()):

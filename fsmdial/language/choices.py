@@ -54,9 +54,29 @@ def described_synonyms(values: tuple[str, ...], description: str) -> tuple[tuple
         )
         if value is None:
             continue
-        words = [_EXAMPLE_LEAD.sub("", w.strip().casefold()) for w in match.group(2).split(",")]
-        found.setdefault(value, []).extend(w for w in words if w and w != value.casefold())
+        said = [_EXAMPLE_LEAD.sub("", w.strip().casefold()) for w in match.group(2).split(",")]
+        words = [form for synonym in said for form in _alternatives(synonym)]
+        found.setdefault(value, []).extend(w for w in dict.fromkeys(words) if w and w != value.casefold())
     return tuple((value, tuple(words)) for value, words in found.items())
+
+
+_ARTICLE = re.compile(r"^(?:a|an|the|some)\s+")
+
+
+def _alternatives(synonym: str) -> list[str]:
+    """The forms one listed synonym says: each side of an "or", its article dropped ("a studio or one-bedroom flat":
+    studio, one-bedroom flat; "cracked or broken screen": cracked, broken screen, cracked screen). A last side of one
+    word shares the words before it ("a two-bedroom flat or house": two-bedroom house, never "house" alone, which a
+    customer moving house does not mean)."""
+    sides = [_ARTICLE.sub("", side.strip()) for side in re.split(r"\s+or\s+", synonym)]
+    if len(sides) != 2 or not all(sides):
+        return [_ARTICLE.sub("", synonym)]
+    left, right = sides
+    if " " not in right and " " in left:
+        return [left, left.rsplit(" ", 1)[0] + " " + right]
+    if " " not in left and " " in right:
+        return [left, right, left + " " + right.split(" ", 1)[1]]
+    return [left, right]
 
 
 def _letters(form: str) -> str:

@@ -333,3 +333,11 @@ def test_a_house_number_put_right_inside_a_whole_street_address_edits_the_held_a
         dialogue.turn(said)
     dialogue.turn("wait, it's 38 Cemetery Road, not 33, sorry, I'm all over the place")
     assert dialogue.slots["address"] == "38 Cemetery Road, Sheffield S11 8FJ"
+
+
+def test_a_change_that_names_its_slot_is_that_slots_however_the_number_was_read():
+    """ "the start time, can we do 3 instead": the message names the time, so the 3 is a time (the rules' number
+    reader gave it to the party, which changed instead: round 8's van hire booked the old time after "the time, can
+    we do 3 instead" was read as a driver aged 3)."""
+    dialogue = boat_hire("rowing boat", "two", "friday", "1pm", "2 hours", "the start time, can we do 3 instead")
+    assert dialogue.slots["start_time"] == "15:00" and dialogue.slots["people"] == 2 and dialogue.slots["hours"] == 2

@@ -180,22 +180,22 @@ _NAMING_FUNCTION_WORDS = frozenset({"change", "changed", "over", "under", "befor
 """Function words (:data:`~fsmdial.language.text.FUNCTION_WORDS`) that are a value's own words ("lock change")."""
 
 
-_NOT_NAMING = (FUNCTION_WORDS - _NAMING_FUNCTION_WORDS) | _LIGHT_WORDS
+NOT_NAMING = (FUNCTION_WORDS - _NAMING_FUNCTION_WORDS) | _LIGHT_WORDS
 
 
 def _stems(words: Sequence[str], starts: frozenset[str] | None = None) -> list[str]:
     """The English stem of each word; with ``starts``, only of the words beginning with one of them (the others are
     left as they are: they can stem to no form's stem, and a long reply's words are not all stemmed)."""
     folded = [w.casefold().replace("\u2019", "'").removesuffix("'s") for w in words]
-    return [_stem(w) if starts is None or w[:3] in starts else w for w in folded]
+    return [stem(w) if starts is None or w[:3] in starts else w for w in folded]
 
 
 @lru_cache(maxsize=4096)
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     return str(_STEMMER.stemWord(word))
 
 
-_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\b", re.I)
+THING_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u2019]t\b", re.I)
 """A negation of a thing as well as of a verb ("no hot water", "won't lock"): wider than the clauses' own
 :data:`~fsmdial.language.clauses.NEGATION`, which negates what follows a verb."""
 
@@ -214,10 +214,10 @@ def _worded_forms(
     forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
     out = []
     for value, form in forms:
-        content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in _NOT_NAMING]
+        content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in NOT_NAMING]
         if len(content) >= 2:
             stems = frozenset(_stems(content))
-            out.append((value, stems - subject or stems, bool(_NEGATION.search(form))))
+            out.append((value, stems - subject or stems, bool(THING_NEGATION.search(form))))
     return tuple(out)
 
 
@@ -229,20 +229,20 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
     forms = _worded_forms(tuple(slot.values or ()), slot.description, slot.name, slot.label or "")
     if not forms:
         return None
-    starts = frozenset(stem[:3] for _, wanted, _ in forms for stem in wanted)
+    starts = frozenset(word[:3] for _, wanted, _ in forms for word in wanted)
     found = set()
     for text, negative in ((said, False), (whole if whole is not None else said, True)):
         for clause in clauses(text):
-            if negative and not _NEGATION.search(clause):
+            if negative and not THING_NEGATION.search(clause):
                 continue
             stems = _stems(re.findall(r"[\w']+", clause), starts)
             where: dict[str, list[int]] = {}  # each stem's places: a form's words are looked up, not searched for
-            for i, stem in enumerate(stems):
-                where.setdefault(stem, []).append(i)
+            for i, word in enumerate(stems):
+                where.setdefault(word, []).append(i)
             for value, wanted, negated in forms:
                 if negated is not negative or not wanted <= where.keys():
                     continue
-                places = sorted(i for stem in wanted for i in where[stem])
+                places = sorted(i for word in wanted for i in where[word])
                 if _close(places, stems, wanted):
                     found.add(value)
     return found.pop() if len(found) == 1 else None
@@ -345,18 +345,29 @@ def worded_values(
     asked: Slot | None,
     said: str,
     whole: str,
-    read: Mapping[str, Any],
+    read: dict[str, Any],
+    info: dict[str, Any] | None = None,
 ) -> dict[str, str]:
     """The values said in other words than their own, of slots ``read`` has none for: the asked categorical slot's by
     a typo, its words in any order or an amount in a listed range (:func:`typo_value`, :func:`worded_value`,
     :func:`ranged_value`); the node's other categorical slots by an amount in a listed range only ("he's in year 1",
-    said while the subject is asked)."""
+    said while the subject is asked). Last, the asked slot's value most of one of its forms tells
+    (:func:`~.described.partly_said`): a proposal, noted in ``info["meaning"]`` to be said back."""
+    from .described import partly_said  # it reads this module's stems and forms
+
     found: dict[str, str] = {}
     for slot, _, expected, _ in categorical:
         if slot.name in read or not (slot is asked or expected):
             continue
         if slot is asked:
             value = typo_value(slot, said) or worded_value(slot, said, whole) or ranged_value(slot, said)
+            if value is None and (proposed := partly_said(slot, said)) is not None:
+                value, numbers = proposed
+                if info is not None:
+                    info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
+                counts = [name for name, held in read.items() if type(held) is int and held in numbers]
+                for name in counts:
+                    del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
         else:
             value = ranged_value(slot, said)
         if value is not None:

@@ -1,0 +1,111 @@
+"""A value of the asked categorical slot told by most of the words of one of its described forms, not all of them.
+
+A customer answers "what are you moving?" with "a 2 bed terrace" where the van hire's description lists "large van:
+a two-bedroom flat or house", and "what can we do for you?" with "the fire keeps puffing smoke back into the room"
+where the sweep lists "smoke problem: smoke coming into the room, smoke blowing back". No form is said whole
+(:func:`~.categories.worded_value` needs every content word of one), but most of one form's words are, and of no
+other value's. Such a value is the reader's *proposal*: the parse notes it in ``info["meaning"]`` (``by:
+"words"``), the bot says it back at once ("I take it the van is: large van") and the committing summary shows it
+before any yes, so a customer who meant otherwise says so.
+
+A form counts when at least two of its content words are said, and at least half of them; a number in a form
+("two-bedroom") must be said (as a digit or a word: "2 bed"), never another one. A said word stands for a form's
+word of the same stem, or one it begins ("bed" of "bedroom", three letters or more). Of the values so told, the one
+whose form has most words said, then the greatest share, is proposed; a tie proposes nothing. A word in forms of
+every value ("lock" of a locksmith's jobs) tells none of them and is not counted. Forms of one content
+word are the written synonyms' (:func:`~.categories.found_value`); negated forms ("fire won't draw") need a
+negation and are :func:`~.categories.worded_value`'s; the words of negated clauses are not read ("it's not birds").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...flow import Slot
+from ...language import WORD_NUMBERS, fold
+from ...language.choices import described_synonyms
+from .categories import NOT_NAMING, THING_NEGATION, stem
+
+MIN_WORDS = 2
+"""How many content words of a form must be said, at least."""
+MIN_PREFIX = 3
+"""How long a said word must be to stand for a form's word it begins ("bed" of "bedroom")."""
+_MAX_REST = 4
+"""How many letters a form's word may have beyond the said word it begins ("room" of "bedroom")."""
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+def _number(word: str) -> int | None:
+    """The number a word says ("2", "two"), or None."""
+    if word.isdigit():
+        return int(word)
+    value = WORD_NUMBERS.get(word)
+    return int(value) if isinstance(value, int | float) and float(value).is_integer() else None
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, folded, split at hyphens ("one-bedroom": one, bedroom), a possessive's "'s" dropped."""
+    return [word.removesuffix("'s") for word in _WORD.findall(fold(text).replace("\u2019", "'").replace("-", " "))]
+
+
+@lru_cache(maxsize=256)
+def _forms(
+    values: tuple[str, ...], description: str, subject: str
+) -> tuple[tuple[str, frozenset[str], frozenset[int]], ...]:
+    """(value, stems of its content words but numbers, its numbers) of each form of two content words or more; a
+    negated form is left out. ``subject``: the words naming the slot itself ("van" of "a box van"), not needed."""
+    named = {stem(word) for word in _words(subject)}
+    forms = [(value, value) for value in values]
+    forms += [(value, form) for value, said in described_synonyms(values, description) for form in said]
+    read = []
+    for value, form in forms:
+        if THING_NEGATION.search(form):
+            continue
+        words = [word for word in _words(form) if word not in NOT_NAMING or _number(word) is not None]
+        numbers = frozenset(n for word in words if (n := _number(word)) is not None)
+        read.append((value, frozenset(stem(word) for word in words if _number(word) is None) - named, numbers))
+    # A word in forms of every value tells none of them ("lock" of a locksmith's jobs)
+    by_value: dict[str, set[str]] = {}
+    for value, stems, _ in read:
+        by_value.setdefault(value, set()).update(stems)
+    common = set.intersection(*by_value.values()) if len(by_value) == len(values) > 1 else set()
+    return tuple(
+        (value, stems - common, numbers)
+        for value, stems, numbers in read
+        if len(stems - common) + len(numbers) >= MIN_WORDS
+    )
+
+
+def _stands_for(said: set[str], wanted: str) -> bool:
+    """Is a form's word ``wanted`` (a stem) said: its stem, or a word it begins ("bed" of "bedroom")?"""
+    if wanted in said:
+        return True
+    return any(
+        len(word) >= MIN_PREFIX and wanted.startswith(word) and len(wanted) - len(word) <= _MAX_REST for word in said
+    )
+
+
+def partly_said(slot: Slot, said: str) -> tuple[str, frozenset[int]] | None:
+    """The value of categorical ``slot`` most of one of whose forms ``said`` says (see the module docstring), and the
+    numbers of that form (the "3" of "a 3 bed semi" is the value's word, no count), or None. ``said``: the message
+    without its negated clauses."""
+    forms = _forms(tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}")
+    if not forms:
+        return None
+    words = _words(said)
+    stems = {stem(word) for word in words if _number(word) is None}
+    numbers = {n for word in words if (n := _number(word)) is not None}
+    best: dict[str, tuple[int, float, frozenset[int]]] = {}
+    for value, wanted, counts in forms:
+        if not counts <= numbers:
+            continue  # "a two-bedroom flat" is not told by "a 3 bed flat"
+        found = len(counts) + sum(_stands_for(stems, word) for word in wanted)
+        size = len(counts) + len(wanted)
+        if found >= MIN_WORDS and 2 * found >= size:
+            best[value] = max(best.get(value, (0, 0.0, frozenset())), (found, found / size, counts))
+    ranked = sorted(best.items(), key=lambda item: item[1][:2], reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[1][1][:2] == ranked[0][1][:2]):
+        return None
+    return ranked[0][0], ranked[0][1][2]

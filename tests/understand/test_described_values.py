@@ -1,0 +1,130 @@
+"""A value of the asked categorical slot told by most of one of its described forms (held-out round 8's class: a van
+size told as the home being moved out of, a sweep's job told as the trouble), proposed and said back; and the "or"
+of a listed synonym read as alternatives. Each test uses its own business and wordings, none of the round's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fsmdial.flow import Slot
+from fsmdial.language.choices import described_synonyms
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
+from fsmdial.understand.rules.described import partly_said
+
+STORAGE = Slot(
+    name="unit",
+    type="categorical",
+    label="storage unit",
+    values=["locker", "small room", "large room"],
+    description=(
+        "Which storage unit suits (locker: a few suitcases or bags, a bike; small room: the contents of a studio or "
+        "one-bedroom flat, a sofa and a wardrobe; large room: the contents of a three-bedroom house or bungalow, "
+        "a whole office)"
+    ),
+)
+
+ROOFER = Slot(
+    name="job",
+    type="categorical",
+    values=["roof repair", "gutter clean", "chimney repoint"],
+    description=(
+        "What the roofer is needed for (roof repair: roof tiles slipped, water coming through the ceiling, "
+        "roof leaking; gutter clean: gutters overflowing, moss in the gutter; chimney repoint: chimney "
+        "mortar crumbling, bricks coming loose on the chimney)"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("we're emptying a 3 bed semi", "large room"),  # a number said in digits, "bed" of "bedroom"
+        ("just clearing out a one bed flat for a few months", "small room"),
+        ("just a few suitcases, that's all", "locker"),
+        ("it's a sofa, and a big old wardrobe", "small room"),  # the form's words across a comma
+        ("rain's been coming through into the bedroom ceiling", "roof repair"),  # most of a form's words
+        ("the mortar on the chimney is all crumbling away", "chimney repoint"),
+    ],
+)
+def test_most_of_one_values_form_proposes_it(said: str, value: str) -> None:
+    slot = ROOFER if value in ROOFER.values else STORAGE
+    assert (partly_said(slot, said) or ("",))[0] == value
+
+
+@pytest.mark.parametrize(
+    ("slot", "said"),
+    [
+        (STORAGE, "we're emptying a 2 bed semi"),  # "three-bedroom" is not told by another number
+        (STORAGE, "I'm moving house next month"),  # "house" alone: the form is "three-bedroom house"
+        (STORAGE, "just the bike"),  # one word of a form: a written synonym's, not a proposal
+        (ROOFER, "water coming loose"),  # two values' forms told as far: a tie proposes nothing
+    ],
+)
+def test_a_form_told_too_little_or_a_tie_proposes_nothing(slot: Slot, said: str) -> None:
+    assert partly_said(slot, said) is None
+
+
+def test_a_word_in_every_values_forms_tells_none_of_them() -> None:
+    locks = Slot(
+        name="job",
+        type="categorical",
+        values=["lock change", "lock repair"],
+        description="(lock change: new locks, replace the lock; lock repair: key snapped in the lock, jammed lock)",
+    )
+    assert partly_said(locks, "my locks are the cheap kind burglars snap") is None  # "lock" tells neither
+    assert partly_said(locks, "the key snapped off") == ("lock repair", frozenset())
+
+
+def test_an_or_in_a_listed_synonym_is_two_forms() -> None:
+    synonyms = dict(described_synonyms(tuple(STORAGE.values or ()), STORAGE.description))
+    assert {"few suitcases", "few bags"} <= set(synonyms["locker"])  # a last side of one word shares the words before
+    assert {"contents of a studio", "one-bedroom flat"} <= set(synonyms["small room"])
+    assert "contents of a three-bedroom bungalow" in synonyms["large room"] and "bungalow" not in synonyms["large room"]
+
+
+def _storage_flow() -> dict[str, Any]:
+    return {
+        "name": "self_storage",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {**STORAGE.model_dump(exclude_none=True), "ask": "What are you storing?"},
+                    {"name": "weeks", "type": "integer", "minimum": 1, "maximum": 52, "ask": "For how many weeks?"},
+                ],
+            },
+            {
+                "id": "confirm",
+                "type": "inform_and_confirm",
+                "message": "A {unit} for {weeks} weeks.",
+                "question": "OK?",
+            },
+            {
+                "id": "book",
+                "type": "external_action",
+                "tool": "book",
+                "commits": True,
+                "arguments": {"unit": "unit", "weeks": "weeks"},
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [
+            {"source": "ask", "target": "confirm"},
+            {"source": "confirm", "target": "book", "when": {"answer": "yes"}},
+            {"source": "book", "target": "done"},
+        ],
+    }
+
+
+def test_a_proposed_value_is_said_back_and_shown_before_the_commit() -> None:
+    dialogue = Dialogue(load_flow(_storage_flow()), stand_in_tools=True, clock=FrozenClock("2026-12-01T10:00"))
+    dialogue.start()
+    reply = dialogue.turn("we're emptying a 3 bed semi")
+    assert dialogue.slots["unit"] == "large room" and "weeks" not in dialogue.slots  # the 3 is the form's
+    assert "large room" in reply.text.split("For how many weeks?")[0]  # said back before the next question
+    assert "A large room for 4 weeks." in dialogue.turn("4").text  # and shown in the summary before any yes
