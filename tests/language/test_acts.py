@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fsmdial.language import leads, normalize, read_acts, second_thoughts
+from fsmdial.language import leads, normalize, parse_yes_no, read_acts, second_thoughts
 
 
 @pytest.mark.parametrize(
@@ -106,10 +106,24 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
 
 
 @pytest.mark.parametrize(
-    "text", ["yep that's all correct", "yess pls", "yes please", "that all looks good", "yes that's right now"]
+    "text",
+    [
+        "yep that's all correct",
+        "yess pls",
+        "yes please",
+        "that all looks good",
+        "yes that's right now",
+        "go on then",  # British: a yes to an offer
+        "yes that's everything, thanks",
+    ],
 )
 def test_plain_yes_in_customers_words(text):
     assert read_acts(text).plain_yes
+
+
+@pytest.mark.parametrize(("text", "yes"), [("go on, add it", "yes"), ("go on then", "yes"), ("go on holiday", None)])
+def test_a_go_on_alone_or_before_a_pause_is_a_yes(text, yes):
+    assert parse_yes_no(text) == yes and not read_acts("the lights go on and off").affirm
 
 
 @pytest.mark.parametrize("text", ["that's all correct except the time", "yes, but make it 8pm", "yes?", "yes... hmm"])
