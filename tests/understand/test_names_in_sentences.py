@@ -138,3 +138,18 @@ def test_a_full_name_introduced_in_the_first_message_is_kept_for_the_name_questi
 )
 def test_no_name_is_read_from_a_place_or_an_organisation_in_the_first_message(first: str) -> None:
     assert "customer_name" not in play(first).slots
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("it's Jo Marsh... sorry, Jo Marshall", "Jo Marshall"),  # the last name said is the one meant
+        ("Sam Reddy, no wait, Sam Reddie", "Sam Reddie"),
+        ("Ann Booth, sorry I should have said so before", "Ann Booth"),  # nothing named after the "sorry"
+    ],
+)
+def test_a_name_said_again_after_a_self_correction_is_the_one_meant(said: str, name: str) -> None:
+    dialogue = Dialogue(load_flow("flows/ride_change.json"), stand_in_tools=True)
+    dialogue.start()
+    dialogue.turn(said)
+    assert dialogue.slots["customer_name"] == name

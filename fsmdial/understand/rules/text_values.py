@@ -18,6 +18,7 @@ from ...language import (
     LEAD_IN_PATTERN,
     SELF_INTRODUCTION_PATTERN,
     Acts,
+    correction_end,
     find_name,
     introduced_name,
     name_at,
@@ -58,15 +59,18 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         other_name = asked is not None and asked is not tables.name_slot and slot_lead(asked.name, asked.description)[1]
         # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
         # is read, as the first clause is, but a model may still read it better.
-        cued = find_name(acts.rest, False, False, state.confirm is not None)
-        name = (
-            cued
-            or (find_name(acts.rest, False) if not other_name and not tables.name_given else None)
-            or (find_name(acts.rest, True) if name_asked and not acts.holds_no_value and not acts.question else None)
-            # A full name introduced before the name is asked ("hi, this is Lisa Gray, I need ..."), never at a
-            # confirmation
-            or (introduced_name(acts.rest) if not other_name and tables.name_given and state.confirm is None else None)
-        )
+        for said in _last_said_first(acts.rest):  # "it's Lucy Marsh... sorry, Lucy Marshall": the last one meant
+            cued = find_name(said, False, False, state.confirm is not None)
+            name = (
+                cued
+                or (find_name(said, False) if not other_name and not tables.name_given else None)
+                or (find_name(said, True) if name_asked and not acts.holds_no_value and not acts.question else None)
+                # A full name introduced before the name is asked ("hi, this is Lisa Gray, I need ..."), never at a
+                # confirmation
+                or (introduced_name(said) if not other_name and tables.name_given and state.confirm is None else None)
+            )
+            if name is not None:
+                break
         if name is not None and cued is None and (_another_slots_value(state, name) or _flow_words_only(state, name)):
             name = None  # "city" answered to the name question is another slot's value, no one's name
         if name is not None and cued is not None and _names_a_slot(state, name):
@@ -78,6 +82,13 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         if name_asked:
             return True  # no name in the reply: asked again, never the whole text
     return False
+
+
+def _last_said_first(text: str) -> list[str]:
+    """The words after the message's last self-correction, if any, then the whole message: a name said again after
+    "sorry", "no wait" is the one meant."""
+    cut = correction_end(text)
+    return [text[cut:], text] if 0 < cut < len(text.rstrip()) else [text]
 
 
 def _another_slots_value(state: UnderstandingState, name: str) -> bool:
