@@ -74,4 +74,4 @@ def test_a_synonym_listed_as_an_example_is_the_synonym_itself():
     listed = dict(
         described_synonyms(("small", "large"), "Size (small: tiny, e.g. pug; large: such as a labrador, husky)")
     )
-    assert listed == {"small": ("tiny", "pug"), "large": ("a labrador", "husky")}
+    assert listed == {"small": ("tiny", "pug"), "large": ("labrador", "husky")}  # its article dropped too
