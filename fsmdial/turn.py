@@ -239,13 +239,17 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         parse = dataclasses.replace(parse, answer=None)
     if parse.answer in (None, "other") and parse.choice is None and not turn.trace.slot_changes:
         turn.reask = True
-        # no model read it: what the rules could not account for may be a change they missed, never a bare "yes or no?"
+        # what the rules could not account for may be a change they missed, never a bare "yes or no?"
         # A question is no change: it is answered (or said to be out of scope) and the summary's question asked
         # again; so is a reply that only says again what the summary shows ("Alex", "5pm").
         # "does that include the retest?"; not "ok?" nor a request ("can you do something about the window seat")
         asked_back = said.question and not (said.affirm or said.request)
-        turn.missed_change = parse.path == "rules" and not asked_back and not _restates(turn.session, parse)
-        turn.asked_back = parse.path == "rules" and asked_back
+        # A model that read no change is no proof there was none ("put the name as Stephanie Clegg, and I'll take
+        # the cover after all" got a bare "yes or no?" on the model path, and the next "yes" booked the old values):
+        # words left open after any reading get the whole summary and "what would you like to change?".
+        missed = parse.path == "rules" or bool(parse.info.get("open"))
+        turn.missed_change = missed and not asked_back and not _restates(turn.session, parse)
+        turn.asked_back = asked_back
     return parse
 
 

@@ -139,14 +139,26 @@ class SaysYes:
 
 
 def test_a_models_yes_that_is_no_plain_yes_does_not_commit(clock):
-    dialogue = at_confirmation(clock, understander=SaysYes())
     for reply in ("Alex", "hmm let me think", "tell me about the menu first"):
+        dialogue = at_confirmation(clock, understander=SaysYes())
         result = dialogue.turn(reply)
         assert not booked(dialogue), reply
-        assert result.text.endswith("Shall I book it: yes or no?")
         assert any("not a plain one" in note for note in result.trace.notes)
+        # asked again, with the whole summary: words are open (a name not the one held may be a change)
+        assert "Jane Doe" in result.text and result.text.endswith("?"), reply
+    dialogue = at_confirmation(clock, understander=SaysYes())
     dialogue.turn("yes")
     assert len(booked(dialogue)) == 1
+
+
+def test_a_change_no_model_read_at_a_committing_confirmation_gets_the_whole_summary(clock):
+    """Round 8's van hire on the model path: "can you put the name as Stephanie Clegg, and I'll take the cover after
+    all" was read as a yes that is no plain yes, asked again as a bare "yes or no?", and the next "yes" booked the old
+    name. Words left open after any reading get the summary and "what would you like to change?"."""
+    dialogue = at_confirmation(clock, understander=SaysYes())
+    result = dialogue.turn("could you put it under my married name instead, and we'll have the window table after all")
+    assert not booked(dialogue)
+    assert result.text.startswith("Sorry, I didn't catch what to change.") and "Jane Doe" in result.text
 
 
 def test_the_grammar_offers_yes_only_to_a_yes():

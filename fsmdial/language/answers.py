@@ -17,8 +17,8 @@ from typing import Literal
 
 YES_PATTERN = re.compile(
     r"^\s*(yes|yeah|yep|yup|ya|yea|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
-    r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|perfect|"
-    r"great|fine)\b",
+    r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
+    r"perfect|great|fine)\b",
     re.I,
 )
 """An utterance that starts with a yes."""

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from fsmdial.errors import UnderstandingError
+from fsmdial.flow import Slot
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing.forcing import seek
@@ -349,3 +350,19 @@ def test_a_length_naming_the_thing_after_it_is_no_number_beside_the_slot():
     age = Slot(name="appliance_age", type="integer", label="age in years")
     assert not named_beside(age, "yes, we bought the 5 year extended warranty with it", "5")
     assert named_beside(age, "it's 5 years old", "5")
+
+
+@pytest.mark.parametrize(
+    ("said", "offered"),
+    [
+        ("put it down as the wood burner, that's the one we use most", {}),  # a thing, no count
+        ("just the one", {"one": 1}),
+        ("one please", {"one": 1}),
+        ("the one at the front and one at the back", {"one": 1}),  # the second "one" may count
+    ],
+)
+def test_a_one_after_a_determiner_is_offered_to_no_number_slot(said, offered):
+    """Round 8: at "how many flues?", a model took the "one" of "that's the one we use most" for 1 flue, and it was
+    booked (the rules read no number there)."""
+    slot = Slot(name="flues", type="integer", minimum=1, maximum=4)
+    assert typed_candidates(slot, said, dt.datetime(2027, 1, 4, 9, 0)) == offered

@@ -70,6 +70,8 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
                 or (introduced_name(said) if not other_name and tables.name_given and state.confirm is None else None)
             )
             if name is not None:
+                if said is not acts.rest and name in said:
+                    cued = name  # said again after "sorry": as certain as a name after "my name is"
                 break
         if name is not None and cued is None and (_another_slots_value(state, name) or _flow_words_only(state, name)):
             name = None  # "city" answered to the name question is another slot's value, no one's name
