@@ -340,6 +340,10 @@ def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str
     return tuple(ranges)
 
 
+MORE_TOLD = 3
+"""How many words of one form, said whole, outweigh a value read from fewer words (:func:`worded_values`)."""
+
+
 def worded_values(
     categorical: Iterable[tuple[Slot, tuple[str, ...], bool, Any]],
     asked: Slot | None,
@@ -353,7 +357,7 @@ def worded_values(
     :func:`ranged_value`); the node's other categorical slots by an amount in a listed range only ("he's in year 1",
     said while the subject is asked). Last, the asked slot's value most of one of its forms tells
     (:func:`~.described.partly_said`): a proposal, noted in ``info["meaning"]`` to be said back."""
-    from .described import partly_said  # it reads this module's stems and forms
+    from .described import partly_said, told  # they read this module's stems and forms
 
     found: dict[str, str] = {}
     for slot, _, expected, _ in categorical:
@@ -361,6 +365,12 @@ def worded_values(
             continue
         if slot is asked:
             value = typo_value(slot, said) or worded_value(slot, said, whole) or ranged_value(slot, said)
+            doubts = [other for other, (n, share, _) in told(slot, said).items() if n >= MORE_TOLD and share == 1.0]
+            if value is not None and any(other != value for other in doubts):
+                # "it's a stove, it burns both wood and coal": three words of "stove for wood and coal" tell more
+                # than "coal" of "coal fire" (its "fire" names the slot): the value is in doubt (three of four words
+                # do not: "the key's snapped off in my lock and it's stuck inside" is a lock repair)
+                value = None
             if value is None and (proposed := partly_said(slot, said)) is not None:
                 value, numbers = proposed
                 if info is not None:

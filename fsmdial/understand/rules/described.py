@@ -11,9 +11,9 @@ before any yes, so a customer who meant otherwise says so.
 A form counts when at least two of its content words are said, and at least half of them; a number in a form
 ("two-bedroom") must be said (as a digit or a word: "2 bed"), never another one. A said word stands for a form's
 word of the same stem, or one it begins ("bed" of "bedroom", three letters or more). Of the values so told, the one
-whose form has most words said, then the greatest share, is proposed; a tie proposes nothing. A word in forms of
-every value ("lock" of a locksmith's jobs) tells none of them and is not counted. Forms of one content
-word are the written synonyms' (:func:`~.categories.found_value`); negated forms ("fire won't draw") need a
+whose form is said whole, then has most words said, then the greatest share, is proposed; a tie proposes nothing.
+A word in forms of every value ("lock" of a locksmith's jobs) tells none of them and is not counted. Forms of one
+content word are the written synonyms' (:func:`~.categories.found_value`); negated forms ("fire won't draw") need a
 negation and are :func:`~.categories.worded_value`'s; the words of negated clauses are not read ("it's not birds").
 """
 
@@ -87,13 +87,12 @@ def _stands_for(said: set[str], wanted: str) -> bool:
     )
 
 
-def partly_said(slot: Slot, said: str) -> tuple[str, frozenset[int]] | None:
-    """The value of categorical ``slot`` most of one of whose forms ``said`` says (see the module docstring), and the
-    numbers of that form (the "3" of "a 3 bed semi" is the value's word, no count), or None. ``said``: the message
-    without its negated clauses."""
+def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
+    """Each value of categorical ``slot`` that ``said`` tells by most of one of its forms: how many of the best such
+    form's words were said, their share of it, and its numbers (see the module docstring)."""
     forms = _forms(tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}")
     if not forms:
-        return None
+        return {}
     words = _words(said)
     stems = {stem(word) for word in words if _number(word) is None}
     numbers = {n for word in words if (n := _number(word)) is not None}
@@ -105,7 +104,16 @@ def partly_said(slot: Slot, said: str) -> tuple[str, frozenset[int]] | None:
         size = len(counts) + len(wanted)
         if found >= MIN_WORDS and 2 * found >= size:
             best[value] = max(best.get(value, (0, 0.0, frozenset())), (found, found / size, counts))
-    ranked = sorted(best.items(), key=lambda item: item[1][:2], reverse=True)
+    return best
+
+
+def partly_said(slot: Slot, said: str) -> tuple[str, frozenset[int]] | None:
+    """The value of categorical ``slot`` most of one of whose forms ``said`` says (see the module docstring), and the
+    numbers of that form (the "3" of "a 3 bed semi" is the value's word, no count), or None. ``said``: the message
+    without its negated clauses."""
+    # a form said whole first ("key snapped in the lock"), then the most words of one ("shut the door with the keys
+    # inside": three of four), then the greatest share
+    ranked = sorted(told(slot, said).items(), key=lambda item: (item[1][1] == 1.0, *item[1][:2]), reverse=True)
     if not ranked or (len(ranked) > 1 and ranked[1][1][:2] == ranked[0][1][:2]):
         return None
     return ranked[0][0], ranked[0][1][2]
