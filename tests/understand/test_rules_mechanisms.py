@@ -699,3 +699,11 @@ def test_a_question_whether_states_nothing_of_a_boolean_not_asked():
     assert stated_unasked([guarantee], None, "my dishwasher, it's not under guarantee", {}) == {
         "under_guarantee": False
     }
+
+
+@pytest.mark.parametrize(
+    ("said", "quantity"), [("that's the one my sister gets", None), ("just the one", 1), ("just that one", 1)]
+)
+def test_a_one_after_a_determiner_counts_nothing_even_where_a_number_is_asked(said, quantity):
+    """Round 8: "put it down as the wood burner, that's the one we use most" at "how many flues?" booked 1 flue."""
+    assert slots("grocery_delivery.json", "fruit box", said).get("quantity") == quantity

@@ -35,6 +35,7 @@ from ...language.numbers import length_before_a_noun
 from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS, contact_spans
 from ..rules.forms import naming_words
+from ..rules.pronoun_one import only_determined_ones
 
 WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 """A word: letters and digits, with inner apostrophes ("I'm", "o'clock"). Everything else is a gap."""
@@ -255,7 +256,7 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
         raise ValueError(f"slot {slot.name!r} of type {slot.type.value} has no typed spans")
     if slot.type in _READERS:
         spans = read_spans(text, slot.type, now.date())
-        if "one" in spans and _PRONOUN_ONE.search(text) and not _COUNT_ONE.search(text):
+        if "one" in spans and only_determined_ones(text):
             del spans["one"]  # "that's the one we use most": a thing, no count (a model took it for 1 flue)
         if kind.outside_dates:  # a one-word value inside a date or a time of several words, or in a phone or email
             inside = _in_dates_and_times(text, now.date())
@@ -274,15 +275,6 @@ def typed_candidates(slot: Slot, text: str, now: dt.datetime) -> dict[str, Any]:
     inside = _in_dates_and_times(text, now.date())
     msg = message(text)
     return {span: value for span, value in found.items() if not any(i in inside for i in _word_indices(msg, span))}
-
-
-_PRONOUN_ONE = re.compile(r"\b(?:the|that|this|which|each|every|any|other)\s+one\b", re.I)
-_COUNT_ONE = re.compile(
-    r"\b(?:just|only)\s+the\s+one\b|(?<!\bthe\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bwhich\s)(?<!\beach\s)"
-    r"(?<!\bevery\s)(?<!\bany\s)(?<!\bother\s)\bone\b",
-    re.I,
-)
-"""A "one" after a determiner stands for a thing; any other "one" may count, and "just the one" does."""
 
 
 @lru_cache(maxsize=512)

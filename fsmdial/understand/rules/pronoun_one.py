@@ -12,7 +12,14 @@ import re
 
 from ...language import WORD_NUMBERS, find_numbers
 
-__all__ = ["ONE_IN_A_NAME", "counted_numbers", "only_pronoun_ones", "without_pronoun_ones"]
+__all__ = [
+    "ONE_IN_A_NAME",
+    "counted_numbers",
+    "counts_nothing",
+    "only_determined_ones",
+    "only_pronoun_ones",
+    "without_pronoun_ones",
+]
 
 ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
@@ -28,6 +35,30 @@ _NO_THING_AFTER = frozenset(
     "when while if because since until by to a an the my our your their his her yes no yeah yep ok okay".split()
 )
 """Words after a "one" that name no thing it counts ("had one last month", "one with a fringe")."""
+
+
+_DETERMINER = r"(?:the|that|this|which|each|every|any|other)"
+_AFTER_ONE = (
+    r"(?:\s*(?:[,.;!?]|$)|\s+(?:we|i|you|he|she|they|it|my|your|our|his|her|their|a|an|that|which|who|with|from|in|on|"
+    r"at|is|was|'s)\b)"
+)
+_DETERMINED_ONE = re.compile(rf"(?<!\bjust\s)(?<!\bonly\s)\b{_DETERMINER}\s+one\b(?={_AFTER_ONE})", re.I)
+"""A "one" after a determiner, standing for a thing said before ("the one we use most", "that one, with the lid");
+never after "just"/"only" ("just that one": a count), nor before a noun ("that one room")."""
+_ONE = re.compile(r"\bone\b", re.I)
+
+
+def only_determined_ones(text: str) -> bool:
+    """Is every "one" of ``text`` a determined one (:data:`_DETERMINED_ONE`), which stands for a thing even where a
+    number is asked? False without one."""
+    determined = len(_DETERMINED_ONE.findall(text))
+    return determined > 0 and determined == len(_ONE.findall(text))
+
+
+def counts_nothing(text: str, asked: bool) -> bool:
+    """Do the numbers of ``text`` count nothing: only "one"s standing for a thing where no number is ``asked`` ("yes
+    we both had one last month"), or only "one"s after a determiner, asked or not ("that's the one we use most")?"""
+    return (not asked and only_pronoun_ones(text)) or only_determined_ones(text)
 
 
 def only_pronoun_ones(text: str) -> bool:
