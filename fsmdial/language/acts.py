@@ -504,7 +504,26 @@ class Acts:
         return self.only_social or self.question or self.dont_know or self.preference_leads or self.stall
 
 
-_SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
+ADDRESS_TERMS = phrase_pattern(
+    "love",
+    "dear",
+    "my dear",
+    "mate",
+    "pet",
+    "hun",
+    "hon",
+    "darling",
+    "sweetheart",
+    "duck",
+    "pal",
+    "buddy",
+    "sir",
+    "madam",
+    "chief",
+    "boss",
+)
+"""Words a customer calls the agent ("yes thank you love", "cheers mate"): social, no value."""
+_SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL, ADDRESS_TERMS)
 
 
 _TYPED_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")

@@ -115,6 +115,9 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
         "yes that's right now",
         "go on then",  # British: a yes to an offer
         "yes that's everything, thanks",
+        "yes thank you love",  # what a customer calls the agent is social
+        "yes dear, that's right",
+        "cheers mate, book it",
     ],
 )
 def test_plain_yes_in_customers_words(text):

@@ -177,3 +177,15 @@ def test_an_approximate_hour_is_read_in_linear_time_over_runs_of_dashes() -> Non
     assert approximate_clock("-" * 5000 + "x") is None
     assert time.perf_counter() - started < 1.0
     assert approximate_clock("ok - around 11") is not None and approximate_clock("- say 9.30 please") is not None
+
+
+@pytest.mark.parametrize(
+    ("said", "readings"),
+    [
+        ("I need a small van monday morning, 9", ("09:00",)),  # a part of the day before a bare hour picks it
+        ("tomorrow evening, 7", ("19:00",)),
+        ("sunday morning, 2 boxes", ()),  # a count, no hour
+    ],
+)
+def test_a_bare_hour_after_a_part_of_the_day_and_a_comma_is_a_time(said, readings):
+    assert clock_readings(said) == readings
