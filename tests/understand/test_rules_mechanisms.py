@@ -707,3 +707,16 @@ def test_a_question_whether_states_nothing_of_a_boolean_not_asked():
 def test_a_one_after_a_determiner_counts_nothing_even_where_a_number_is_asked(said, quantity):
     """Round 8: "put it down as the wood burner, that's the one we use most" at "how many flues?" booked 1 flue."""
     assert slots("grocery_delivery.json", "fruit box", said).get("quantity") == quantity
+
+
+@pytest.mark.parametrize(
+    ("said", "quantity"),
+    [
+        ("both boxes please", 2),  # a pair by the slot's own noun
+        ("the pair of them", 2),  # by "them", where the count is asked
+        ("both the fruit and the veg", None),  # "both X and Y" counts nothing
+    ],
+)
+def test_a_pair_of_what_a_slot_counts_is_two(said, quantity):
+    """Round 8: "both flues", "both my chimneys", "the pair of them" at "how many flues?" were read as nothing."""
+    assert slots("grocery_delivery.json", "fruit box", said).get("quantity") == quantity

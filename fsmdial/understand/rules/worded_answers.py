@@ -21,6 +21,7 @@ from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS
+from .forms import naming_words
 
 __all__ = [
     "counts_people",
@@ -171,11 +172,33 @@ def counts_people(slot: Slot) -> bool:
     return not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said))
 
 
+_BOTH = re.compile(
+    r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?P<noun>[a-z]+)(?!\s+and\b)"
+    r"|(?:the\s+)?pair\s+of\s+(?P<pair>them|[a-z]+)|them\s+both)(?![\w'])",
+    re.I,
+)
+"""Two things said as a pair ("both flues", "both of my chimneys", "the pair of them"); "both wood and coal" is none."""
+
+
+def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
+    """2 when ``text`` says two of what integer ``slot`` counts as a pair: by one of its naming words ("both flues",
+    "a pair of doors"), or by "them" where the slot is asked ("the pair of them", "both of them"); else None."""
+    if slot.type is not SlotType.integer:
+        return None
+    nouns = naming_words(slot)
+    for found in _BOTH.finditer(text):
+        noun = (found.group("noun") or found.group("pair") or "them").casefold()
+        if noun in nouns or (asked and noun == "them"):
+            return 2
+    return None
+
+
 def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
     """The number of people ``text`` says by who comes ("just me" 1, "both of us" 2), for a slot counting people
-    that is asked, or named in the message by its people words; else None."""
+    that is asked, or named in the message by its people words; of things, a pair (:func:`pair_count`); else
+    None."""
     if not counts_people(slot):
-        return None
+        return pair_count(slot, text, asked=asked)
     if not asked and PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold())):
         return None
     if _PAIR.search(text):
