@@ -720,3 +720,44 @@ def test_a_one_after_a_determiner_counts_nothing_even_where_a_number_is_asked(sa
 def test_a_pair_of_what_a_slot_counts_is_two(said, quantity):
     """Round 8: "both flues", "both my chimneys", "the pair of them" at "how many flues?" were read as nothing."""
     assert slots("grocery_delivery.json", "fruit box", said).get("quantity") == quantity
+
+
+def _car_club(said: str) -> dict:
+    flow = {
+        "name": "car_club",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "car", "type": "categorical", "values": ["city car", "estate"], "ask": "Which car?"},
+                    {"name": "days", "type": "integer", "minimum": 1, "maximum": 14, "ask": "How many days?"},
+                    {
+                        "name": "driver_age",
+                        "type": "integer",
+                        "minimum": 18,
+                        "maximum": 80,
+                        "ask": "How old is the driver?",
+                    },
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2027-01-04T10:00"))
+    dialogue.start()
+    dialogue.turn(said)
+    return dict(dialogue.slots)
+
+
+@pytest.mark.parametrize(
+    ("said", "age"),
+    [
+        ("an estate for 3 days please, I'm 44 and I live nearby", 44),  # an age said of someone: the age slot's
+        ("an estate for 3 days, she's 31 years old", 31),
+        ("an estate for 3 days, I'm 5 minutes away", None),  # a number of minutes, no age
+    ],
+)
+def test_an_age_said_of_someone_beside_other_numbers_is_the_age_slots(said, age):
+    assert _car_club(said).get("driver_age") == age

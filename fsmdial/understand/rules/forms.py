@@ -253,12 +253,24 @@ def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
     return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})
 
 
+_AGE_SAID = re.compile(
+    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged)\s+(\d{1,3})(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|and\b|$))"
+    r"|(?<![\w'])(\d{1,3})\s+years?\s+old\b",
+    re.I,
+)
+"""An age said of someone ("I'm 44", "she's 22,", "aged 70", "31 years old"); never "I'm 5 minutes away"."""
+
+
 def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
     """Slot name -> the number said right before one of its own name's words ("2 rooms at a 3 star hotel": rooms 2,
     star rating 3), for each numeric slot named so once; a number two slots' words follow is left out."""
     words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
     owned = [(slot, naming_words(slot, described=False)) for slot in slots]
     out: dict[str, int | float] = {}
+    ages = [slot for slot, own in owned if "age" in own]
+    said = [int(found.group(1) or found.group(2)) for found in _AGE_SAID.finditer(text)]
+    if len(ages) == 1 and len(said) == 1:
+        out[ages[0].name] = said[0]  # "..., I'm 44 and my number's ...": the age of the flow's one age slot
     for i, word in enumerate(words):
         if not (word[0].isdigit() or word in WORD_NUMBERS) or not (read := find_numbers(word)):
             continue

@@ -586,7 +586,7 @@ class RulesUnderstander:
         if numbers:
             named = _named_number_slot(tables, rest)
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
-            if target is None and len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel": each by its name
+            if len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel", "3 days, I'm 44": each by its name
                 for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
                     parse.slots.setdefault(name, number)
             if target is not None and target.name not in parse.slots:
