@@ -260,6 +260,14 @@ _RATE = re.compile(
 """How often a length is wanted, said after it ("an hour a week", "45 minutes each week"): no length of its own."""
 
 
+_JUST_THE = re.compile(
+    r"^\s*(?P<said>(?:(?:just|jus|only)\s+)?the\s+(?:one\s+|whole\s+)?(?P<unit>day|night|week)"
+    r"(?:\s*(?:please|thanks|then))?)\s*[.!]?\s*$",
+    re.I,
+)
+"""A reply that is one length said with "the" ("just the day", "the one night", "only the week"): one of it."""
+
+
 @lru_cache(maxsize=512)
 def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     """Lengths of time in ``text``: (start, end, how many, unit: minute, hour, day, night or week; None for a
@@ -267,6 +275,8 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
 
     Lengths said one after another, each in a smaller unit, are one ("1 hour 30 minutes", "2 hours and 15 mins",
     "1h30"), in the smallest unit."""
+    if (whole := _JUST_THE.match(text)) is not None:  # "just the day": one day, a whole reply of it
+        return ((whole.start("said"), whole.end("said"), 1.0, _unit(whole.group("unit"))),)
     if _RATE.search(text) is not None:  # "an hour a week": the length is the hour, the week how often
         text = _RATE.sub(lambda rate: rate.group(1) + " " * (len(rate.group()) - len(rate.group(1))), text)
     glued = [

@@ -95,8 +95,16 @@ def is_name_word(word: str) -> bool:
     if low in _NOT_NAME or low in _NOUNS or low in _TERMS_OF_ADDRESS:
         return False
     # A lower-case adverb or -ing form is a word of a sentence ("badly", "looking"); written capitalised it may be
-    # a name ("Fleming").
-    return not (word[0].islower() and len(low) > 4 and low.endswith(("ly", "ing")))
+    # a name ("Fleming"), and common names end in "ly" too ("shaz kelly", "emily").
+    return low in _LY_NAMES or not (word[0].islower() and len(low) > 4 and low.endswith(("ly", "ing")))
+
+
+_LY_NAMES = frozenset(
+    """kelly kelley emily holly molly polly sally shelly shelley beverly ashley lily lilly billy wesley bradley
+    stanley hayley haley lesley riley finley dudley shirley kimberly kimberley ally nelly dolly carly charley marley
+    oakley presley hadley kingsley tilly milly bailey farley hartley lily-may""".split()
+)
+"""Given names and surnames ending in "ly", which the adverb rule above would read as a sentence's words."""
 
 
 def _words_at(text: str) -> list[str] | None:

@@ -198,3 +198,10 @@ def test_a_name_in_any_frame_is_read_exactly(name, frame):
 @given(words=st.sampled_from(NOT_NAMES), frame=st.sampled_from(FRAMES))
 def test_words_that_are_no_name_in_any_frame_give_no_name(words, frame):
     assert find_name(frame.format(words), True) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "name"), [("shaz kelly", "shaz kelly"), ("emily stone", "emily stone"), ("badly", None)]
+)
+def test_a_name_ending_in_ly_written_in_lower_case_is_a_name_and_an_adverb_is_not(said, name):
+    assert find_name(said, True) == name

@@ -219,3 +219,15 @@ def test_a_day_counted_from_the_day_said_before_is_no_date(said: str) -> None:
     it would be counted from today."""
     assert date_readings(said, dt.datetime(2027, 3, 11, 13)) == (), said
     assert read(DAY, said, now=dt.datetime(2027, 3, 11, 13)) is NOTHING, said
+
+
+@pytest.mark.parametrize(
+    ("said", "found"),
+    [
+        ("just the day", ((0, 12, 1.0, "day"),)),  # one day, said with "the"
+        ("the one night please", ((0, 20, 1.0, "night"),)),
+        ("the day after tomorrow", ()),  # a day, no length
+    ],
+)
+def test_a_whole_reply_of_one_length_said_with_the_is_one_of_it(said, found):
+    assert find_durations(said) == found
