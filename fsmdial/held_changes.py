@@ -87,7 +87,8 @@ def _names(slot: Slot, raw: Any, held: Any, session: SessionState, now: dt.datet
 
 def _fit(slot: Slot, raw: Any, held: Any, names_held: bool, session: SessionState, now: dt.datetime) -> Any:
     """The value the new words give ``slot`` (None: they do not fit it). A time said without its half of the day
-    takes the held one's ("11 instead of 8" at a held 20:00 is 23:00), refused when out of the bounds."""
+    takes the held one's ("11 instead of 8" at a held 20:00 is 23:00), else the other half when only that is inside
+    the bounds ("9 instead of 3" at a held 15:00 of a sweep arriving 8 to 4 is 09:00), else it is refused."""
     if slot.type is SlotType.time and isinstance(held, str):
         readings = _clock(raw)
         same_half = [reading for reading in readings if (reading >= "12:00") == (held >= "12:00")]
@@ -95,8 +96,13 @@ def _fit(slot: Slot, raw: Any, held: Any, names_held: bool, session: SessionStat
             try:
                 return _coerced(slot, same_half[0], session, now)
             except InvalidValue:
+                other = [reading for reading in readings if reading != same_half[0]]
+                try:  # "9 instead of 3" at a held 15:00, open 8 to 4: 21:00 is after closing, 09:00 is meant
+                    return _coerced(slot, other[0], session, now) if other else None
+                except InvalidValue:
+                    pass
                 if names_held:
-                    return same_half[0]  # refused by its bounds, and asked again: never the other half unsaid
+                    return same_half[0]  # both halves refused by the bounds: asked again, never a value unsaid
     try:
         return _coerced(slot, raw, session, now)
     except InvalidValue as refused:

@@ -341,3 +341,21 @@ def test_a_change_that_names_its_slot_is_that_slots_however_the_number_was_read(
     we do 3 instead" was read as a driver aged 3)."""
     dialogue = boat_hire("rowing boat", "two", "friday", "1pm", "2 hours", "the start time, can we do 3 instead")
     assert dialogue.slots["start_time"] == "15:00" and dialogue.slots["people"] == 2 and dialogue.slots["hours"] == 2
+
+
+def test_a_bare_hour_instead_of_the_held_one_takes_the_other_half_when_only_it_is_open():
+    """ "9 instead of 3" at a held 15:00, boats out 9 to 5: 21:00 is after closing, 09:00 is meant (round 8: the sweep
+    refused 21:00 and asked again)."""
+    dialogue = boat_hire(
+        "rowing boat", "two", "friday", "3pm", "2 hours", "oh actually can we say 9 instead of 3, sorry"
+    )
+    assert dialogue.slots["start_time"] == "09:00"
+
+
+def test_a_change_in_one_sentence_and_an_answer_in_the_next_both_stand():
+    """ "can we make it 10 rather than 3? and just the two hours": the time is the first sentence's (the whole gave
+    none), the hours the asked answer (round 8's van hire booked the old time)."""
+    dialogue = boat_hire(
+        "rowing boat", "two", "friday", "3pm", "sorry, can we make it 10 rather than 3? and just the two hours"
+    )
+    assert dialogue.slots["start_time"] == "10:00" and dialogue.slots["hours"] == 2

@@ -217,10 +217,13 @@ def test_the_tiny_model_steered_to_a_change_books_only_after_the_new_summary_is_
     assert result.trace.understanding["open"] == ["more", "person", "joining", "5"]
     assert dialogue.slots["party_size"] == 5 and not [a for t, a in example_tools.calls if t == "book_table"]
     assert result.text.endswith("Shall I book it?")  # the whole summary again, not "yes or no?"
-    # A model's yes that the rules cannot read as a plain yes is asked again, as before.
+    # A model's yes that the rules cannot read as a plain yes is no answer: with words open, the whole summary and
+    # "what would you like to change?", as on the rules path; a yes then shows the summary, and a yes to it books.
     with steered(model.model, '{"intent":"none","answer":"yes"}'):
         again = dialogue.turn("hmm, fine I suppose")
     assert not [a for t, a in example_tools.calls if t == "book_table"], again.text
+    assert again.text.startswith("Sorry, I didn't catch what to change.")
+    assert dialogue.turn("yes").text.endswith("Shall I book it?")
     dialogue.turn("yes")
     assert [args["party_size"] for tool, args in example_tools.calls if tool == "book_table"] == [5]
 

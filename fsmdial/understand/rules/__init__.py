@@ -3,6 +3,8 @@
 * :mod:`.understander`: :class:`RulesUnderstander` (re-exported here), and its strict subset
   :meth:`~RulesUnderstander.settle`, the fast path before a model;
 * :mod:`.categories`: categorical values in a reply (plurals, described synonyms, typos);
+* :mod:`.described`: the asked categorical slot's value told by most of one of its described forms ("a 2 bed
+  terrace": a large van), proposed and said back;
 * :mod:`.forms`: values of slots with a pattern by their form and cue words (phones, emails, references);
 * :mod:`.corrections`: a word put in place of another ("14, not 12");
 * :mod:`.numbers_between`: a bare number two numeric slots could take, passed on to be asked which;

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -338,48 +338,3 @@ def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str
                 else:
                     ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
     return tuple(ranges)
-
-
-MORE_TOLD = 3
-"""How many words of one form, said whole, outweigh a value read from fewer words (:func:`worded_values`)."""
-
-
-def worded_values(
-    categorical: Iterable[tuple[Slot, tuple[str, ...], bool, Any]],
-    asked: Slot | None,
-    said: str,
-    whole: str,
-    read: dict[str, Any],
-    info: dict[str, Any] | None = None,
-) -> dict[str, str]:
-    """The values said in other words than their own, of slots ``read`` has none for: the asked categorical slot's by
-    a typo, its words in any order or an amount in a listed range (:func:`typo_value`, :func:`worded_value`,
-    :func:`ranged_value`); the node's other categorical slots by an amount in a listed range only ("he's in year 1",
-    said while the subject is asked). Last, the asked slot's value most of one of its forms tells
-    (:func:`~.described.partly_said`): a proposal, noted in ``info["meaning"]`` to be said back."""
-    from .described import partly_said, told  # they read this module's stems and forms
-
-    found: dict[str, str] = {}
-    for slot, _, expected, _ in categorical:
-        if slot.name in read or not (slot is asked or expected):
-            continue
-        if slot is asked:
-            value = typo_value(slot, said) or worded_value(slot, said, whole) or ranged_value(slot, said)
-            doubts = [other for other, (n, share, _) in told(slot, said).items() if n >= MORE_TOLD and share == 1.0]
-            if value is not None and any(other != value for other in doubts):
-                # "it's a stove, it burns both wood and coal": three words of "stove for wood and coal" tell more
-                # than "coal" of "coal fire" (its "fire" names the slot): the value is in doubt (three of four words
-                # do not: "the key's snapped off in my lock and it's stuck inside" is a lock repair)
-                value = None
-            if value is None and (proposed := partly_said(slot, said)) is not None:
-                value, numbers = proposed
-                if info is not None:
-                    info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
-                counts = [name for name, held in read.items() if type(held) is int and held in numbers]
-                for name in counts:
-                    del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
-        else:
-            value = ranged_value(slot, said)
-        if value is not None:
-            found[slot.name] = value
-    return found

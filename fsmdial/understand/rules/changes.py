@@ -140,6 +140,8 @@ def read_values(
     # keeps Tuesday (its last clause says no date) and takes 7pm.
     last = re.split(r"[,;]|\bbut\b|\bno\b", text)[-1].strip()
     last = last if last != text.strip() and re.search(r"\w", last) else ""
+    first = re.split(r"[.?!](?=\s|$)", text)[0].strip()
+    first = first if first != text.strip() and re.search(r"\w", first) else ""
     for slot in slots:
         if slot.type is SlotType.boolean:
             # "actually there is parking": the clause naming the subject first (as the rules read an asked yes/no)
@@ -153,6 +155,8 @@ def read_values(
             read = read_as_asked(slot, last) if last and slot.type in _TYPED else {}
             if slot.name not in read:
                 read = read_as_asked(slot, text)
+            if slot.name not in read and first and slot.type in _TYPED:
+                read = read_as_asked(slot, first)  # "11? and just the one day": the time is the first sentence's
             if slot.name in read:
                 values[slot.name] = read[slot.name]
     return values

@@ -64,13 +64,13 @@ from .categories import (
     short_names,
     value_owners,
     value_pattern,
-    worded_values,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
 from .corrections import replacement
 from .coverage import with_open
 from .credits import credit_slots, read_credits
 from .date_roles import paired_dates
+from .described import worded_values
 from .forms import (
     DIGIT_SPACES,
     claim_found,
