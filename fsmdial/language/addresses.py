@@ -289,10 +289,22 @@ def _building_at(text: str, pos: int) -> int | None:
         first, last = words[0].casefold(), words[-1].casefold()
         if len(words) > 1 and (words[0] == "The" or last in _BUILDING_WORDS or (inner and first in _BUILDING_WORDS)):
             end = word.end()
+        if len(words) > 1 and end is None and first not in _NO_HOUSE and _NUMBERED_NEXT.match(text, word.end()):
+            end = word.end()  # "Holly Bank, 18 Stockton Lane": a house's name before its numbered street
         at = _spaces_after(text, word.end())
     if end is None or not _COMMA.match(text, end):
         return None
     return end
+
+
+_NO_HOUSE = frozenset(
+    "hi hello hey hiya morning afternoon evening thanks thank cheers dear ok okay yes yeah yep no sorry right well so "
+    "oh um er erm please sure fine great lovely".split()
+)
+"""First words of a greeting or an answer before an address ("Hi Sarah, 18 ..."), never of a house's name."""
+_NUMBERED_NEXT = re.compile(r",\s*\d{1,4}[a-zA-Z]?\s+[A-Za-z]")
+"""A comma and a house number with a word after it: what follows a house's own name ("Holly Bank, 18 Stockton
+Lane")."""
 
 
 def _bare_street_at(text: str, pos: int) -> int | None:

@@ -191,6 +191,8 @@ def test_an_address_said_from_its_parts_is_read_as_its_normal_form(address, lead
         ("the address is 12 Elm Street and there will be 3 of us at 8am", "12 Elm Street"),
         ("8 Meadow Lane, March 3rd", "8 Meadow Lane"),  # a date after it is no town
         ("12 Elm Street, QX1 1AA", "12 Elm Street"),  # no postcode: not taken in
+        ("Holly Bank, 18 Stockton Lane, York YO31 1BQ", "Holly Bank, 18 Stockton Lane, York YO31 1BQ"),  # a house name
+        ("Hi Sarah, 18 Stockton Lane, York YO31 1BQ", "18 Stockton Lane, York YO31 1BQ"),  # a greeting, no house
     ],
 )
 def test_an_address_is_read_as_said_and_tidied(said, address):
