@@ -25,7 +25,8 @@ STRONG_CUES = re.compile(
     r"(?<![\w'])(?:(?:my|the|our|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
     r"(?:is|'s|was|should be|will be|"
     r"would be|must be|has to be|needs to be))|(?<!\w\s)(?:full\s+)?name(?:'s|\s+is|\s+should be|:)|"
-    r"under the name(?: of)?|(?:change|switch|update|correct|set|put)\s+(?:the\s+)?name\s+to|"
+    r"under the name(?: of)?|"
+    r"(?:change|switch|update|correct|set|put|have)\s+(?:the\s+|my\s+)?name\s+(?:to|as|down\s+as)|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
     r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
     re.I,

@@ -212,7 +212,8 @@ _STOP = frozenset({"the", "and", "for", "with", "whether", "number", "name", "va
 _AFFIRMS = re.compile(
     r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|(?:we|i)'?ve\s+(?:just\s+|now\s+|already\s+)?got|"
     r"(?:we|i)\s+(?:just\s+|now\s+|already\s+)?have|"
-    r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always)"
+    r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always|"
+    r"take|want|add|include)"
     r"(?![\w'])",
     re.I,
 )
@@ -316,8 +317,9 @@ def side_named(slot: Slot, text: str) -> bool | None:
 
 def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: Mapping[str, Any]) -> dict[str, bool]:
     """The yes or no statements give boolean slots not asked (nor ``read`` already), in a clause naming all of the
-    slot's subject ("my dishwasher is 7 years old, not under guarantee": under_guarantee False). Only words that name
-    all of it count: "under" alone is no guarantee."""
+    slot's subject ("my dishwasher is 7 years old, not under guarantee": under_guarantee False), or the noun its name
+    and its label end with ("I'll take the cover after all": extra_cover, "excess cover"). Only words that name all of
+    it count: "under" alone is no guarantee."""
     unasked = [slot for slot in slots if slot.type is SlotType.boolean and slot is not asked and slot.name not in read]
     if not unasked:
         return {}
@@ -331,8 +333,14 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         groups = _subject_groups(slot)
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
+        head = _head_group(slot)
         naming = next(
-            (clause for clause, words in said if groups and enough(_names(words, group) for group in groups)), None
+            (
+                clause
+                for clause, words in said
+                if groups and (enough(_names(words, group) for group in groups) or (head and _names(words, head)))
+            ),
+            None,
         )
         if naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
             found[slot.name] = answer
@@ -346,6 +354,16 @@ _ASKS_WHETHER = re.compile(
 )
 """A clause asking whether ("do they have outdoor seating", "is there parking"): a question about the subject
 states nothing of it (a request, "can you ..."/"could we ...", still does)."""
+
+
+def _head_group(slot: Slot) -> tuple[str, ...]:
+    """The stem group of the noun both the slot's name and its label end with ("cover" of ``extra_cover``, "excess
+    cover"): said alone, it names the slot ("I'll take the cover after all"). Empty without a label ending so."""
+    name_words = re.findall(r"[a-z]+", slot.name.replace("_", " ").casefold())
+    label_words = re.findall(r"[a-z]+", (slot.label or "").casefold())
+    if not name_words or not label_words or name_words[-1] != label_words[-1] or len(name_words[-1]) < 4:
+        return ()
+    return next((group for group in _groups_of(name_words[-1], "") if group), ())
 
 
 def _names(words: list[str], stems: tuple[str, ...]) -> bool:
