@@ -146,6 +146,7 @@ def test_no_name_is_read_from_a_place_or_an_organisation_in_the_first_message(fi
         ("it's Jo Marsh... sorry, Jo Marshall", "Jo Marshall"),  # the last name said is the one meant
         ("Sam Reddy, no wait, Sam Reddie", "Sam Reddie"),
         ("Ann Booth, sorry I should have said so before", "Ann Booth"),  # nothing named after the "sorry"
+        ("can we say 9 instead of 3, sorry. and it's Jo Marsh", "Jo Marsh"),  # the name after a change, joined
     ],
 )
 def test_a_name_said_again_after_a_self_correction_is_the_one_meant(said: str, name: str) -> None:

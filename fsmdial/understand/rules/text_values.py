@@ -90,7 +90,13 @@ def _last_said_first(text: str) -> list[str]:
     """The words after the message's last self-correction, if any, then the whole message: a name said again after
     "sorry", "no wait" is the one meant."""
     cut = correction_end(text)
-    return [text[cut:], text] if 0 < cut < len(text.rstrip()) else [text]
+    if not 0 < cut < len(text.rstrip()):
+        return [text]
+    return [_JOINING.sub("", text[cut:]), text]  # "..., sorry. and it's Jack Turner": "it's Jack Turner"
+
+
+_JOINING = re.compile(r"^[\s.,;:!?\-]*(?:(?:and|also|oh|so|but)\b[\s,]*)*", re.I)
+"""What joins the words after a self-correction to it: punctuation and "and", "also", "so"."""
 
 
 def _another_slots_value(state: UnderstandingState, name: str) -> bool:
