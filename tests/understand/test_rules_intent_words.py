@@ -62,3 +62,22 @@ def test_a_global_action_is_taken_by_its_example_words():
     dialogue = Dialogue(flow, stand_in_tools=True)
     result = dialogue.turn("Hi, can you help me find a movie?")
     assert result.trace.parse is not None and result.trace.parse["intent"] == "FindMovies"
+
+
+def test_a_question_with_every_content_word_of_a_question_intents_example_asks_it():
+    from fsmdial.understand.rules.intent_words import asked_by_content, content_examples
+
+    examples = content_examples(
+        [
+            ("will it make a mess", "mess"),
+            ("is it messy", "mess"),
+            ("how much is a sweep", "prices"),
+            ("forget it", "cancel"),  # no question intent: its examples ask nothing
+            ("can i book a sweep", "book"),
+            ("i need a sweep", "book"),  # a task said both ways is no question intent
+        ]
+    )
+    assert {intent for _, intent in examples} == {"mess", "prices"}
+    assert asked_by_content(examples, "will it make a lot of mess we've just had new carpets down") == "mess"
+    assert asked_by_content(examples, "how much would a sweep be") == "prices"
+    assert asked_by_content(examples, "forget it can you") is None

@@ -10,11 +10,12 @@ after the one before.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from ...language.text import FUNCTION_WORDS
 
-__all__ = ["intent_by_words", "word_examples"]
+__all__ = ["asked_by_content", "content_examples", "intent_by_words", "word_examples"]
 
 _GAP = 2
 """Words that may stand between two words of an example ("find a movie", "search for a flight")."""
@@ -67,3 +68,36 @@ def intent_by_words(examples: Sequence[tuple[tuple[str, ...], str]], normalized:
     longest = max(length for length, _ in found)
     intents = {intent for length, intent in found if length == longest}
     return intents.pop() if len(intents) == 1 else None
+
+
+_ASKING = re.compile(
+    r"^(?:how|what|what's|when|where|which|who|why|do|does|did|is|are|can|could|will|would|should|have|has|any)\b"
+)
+
+
+def content_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[frozenset[str], str], ...]:
+    """(content words, intent) of the examples of every question intent (all its examples ask: "will it make a mess",
+    "how much do you charge"; never a task's "can I book a service" beside "I need to book my car in", nor "forget
+    it") with one to three words naming something ("will it make a mess": mess; "how much do you charge": much,
+    charge)."""
+    examples = list(examples)
+    asking: dict[str, bool] = {}
+    for example, intent in examples:
+        asking[intent] = asking.get(intent, True) and _ASKING.match(example) is not None
+    out = []
+    for example, intent in examples:
+        if not asking[intent]:
+            continue
+        words = frozenset(word for word in example.split() if word not in FUNCTION_WORDS and len(word) > 2)
+        if 1 <= len(words) <= 3 and all(word.isalpha() for word in words):
+            out.append((words, intent))
+    return tuple(out)
+
+
+def asked_by_content(examples: Sequence[tuple[frozenset[str], str]], normalized: str) -> str | None:
+    """The one intent a question says every content word of one of its examples of ("will it make a lot of mess?
+    we've just had new carpets down": mess); None when none, or two intents, are said so. For questions only: a
+    statement's words ("it made a mess last time") ask nothing."""
+    said = normalized.split()
+    found = {intent for words, intent in examples if all(any(_same(word, s) for s in said) for word in words)}
+    return found.pop() if len(found) == 1 else None

@@ -83,7 +83,7 @@ from .forms import (
     slot_cue,
     without,
 )
-from .intent_words import intent_by_words, word_examples
+from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
 from .pronoun_one import ONE_IN_A_NAME, counted_numbers, counts_nothing, only_pronoun_ones
@@ -122,6 +122,7 @@ class _StateTables:
                     phrases.setdefault(phrase, intent)
         self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
         self.word_examples = word_examples(state.example_index.items())  # "find movies" in "find a movie"
+        self.content_examples = content_examples(state.example_index.items())  # "will it make a lot of mess?"
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
         self.date_target = _target(state, asked, SlotType.date)
@@ -391,6 +392,8 @@ class RulesUnderstander:
         if contained:
             return max(contained)[1]
         if tables.word_examples and (named := intent_by_words(tables.word_examples, norm)) is not None:
+            return named
+        if acts.question and not acts.request and (named := asked_by_content(tables.content_examples, norm)):
             return named
         if tables.goodbye and gives_up(text) and (state.expected or state.confirm is not None):
             # "never mind, forget it" drops what the bot is asking for: the flow's goodbye, never a value. With
