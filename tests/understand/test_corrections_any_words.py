@@ -403,3 +403,12 @@ def test_two_changes_at_a_confirmation_a_name_put_as_and_a_boolean_by_its_noun()
     result = dialogue.turn("can you put the name as Samantha Fox, and I'll take the cover after all")
     assert dialogue.slots["customer_name"] == "Samantha Fox" and dialogue.slots["extra_cover"] is True
     assert result.text.endswith("Shall I book it?")
+
+
+def test_a_day_given_as_the_reason_is_no_new_value():
+    """ "actually no, make that Thursday the 10th, I'm at work on the Wednesday": the last clause says when the
+    customer cannot come; its day is no value (the Wednesday was kept, round 8)."""
+    dialogue = boat_hire(
+        "rowing boat", "two", "wednesday", "actually no, make that Friday, I'm at work on the Wednesday"
+    )
+    assert dialogue.slots["hire_date"] == "2027-06-25"  # the Friday

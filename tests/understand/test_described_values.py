@@ -157,3 +157,12 @@ def test_a_value_read_from_one_word_is_in_doubt_when_more_words_tell_another() -
     assert "appliance" not in dialogue.slots
     dialogue.turn("a coal fire")
     assert dialogue.slots["appliance"] == "open fire"
+
+
+def test_a_one_word_value_said_in_another_form_is_that_value() -> None:
+    from fsmdial.understand.rules.described import stemmed_value
+
+    gardener = Slot(name="job", type="categorical", values=["mowing", "hedge trim", "weeding"])
+    assert stemmed_value(gardener, "the lawn needs mowed badly") == "mowing"  # "mowed" and "mowing": one stem
+    assert stemmed_value(gardener, "the beds are full of weeds") == "weeding"
+    assert stemmed_value(gardener, "it wants mowed and weeded") is None  # two values: nothing

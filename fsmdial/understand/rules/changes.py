@@ -129,6 +129,14 @@ def _tidy(words: str) -> str:
     return re.sub(r"\s+([,.;!?])", r"\1", " ".join(words.split())).strip(" ,.;!?")
 
 
+_UNAVAILABLE = re.compile(
+    r"(?<![\w'])(?:i'?m|i\s+am|we'?re|we\s+are|he'?s|she'?s|they'?re)\s+(?:at\s+work|working|away|busy|out|off|not\s+"
+    r"(?:in|around|free|about))|(?<![\w'])(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make)(?![\w'])",
+    re.I,
+)
+"""A clause saying when someone cannot ("I'm at work on the Wednesday"): the day in it is the reason, no value."""
+
+
 def read_values(
     slots: tuple[Slot, ...], text: str, read_as_asked: Callable[[Slot, str], dict[str, Any]]
 ) -> dict[str, Any]:
@@ -139,7 +147,7 @@ def read_values(
     # The last value said wins, slot by slot: "I'm away monday, tuesday instead" is Tuesday; "Tuesday, 7pm instead"
     # keeps Tuesday (its last clause says no date) and takes 7pm.
     last = re.split(r"[,;]|\bbut\b|\bno\b", text)[-1].strip()
-    last = last if last != text.strip() and re.search(r"\w", last) else ""
+    last = last if last != text.strip() and re.search(r"\w", last) and not _UNAVAILABLE.search(last) else ""
     first = re.split(r"[.?!](?=\s|$)", text)[0].strip()
     first = first if first != text.strip() and re.search(r"\w", first) else ""
     for slot in slots:

@@ -89,6 +89,27 @@ def _stands_for(said: set[str], wanted: str) -> bool:
     )
 
 
+@lru_cache(maxsize=256)
+def _one_word_forms(values: tuple[str, ...], description: str) -> dict[str, set[str]]:
+    """Stem -> the values whose own name or listed synonym is that one word."""
+    forms = [(value, value) for value in values]
+    forms += [(value, form) for value, said in described_synonyms(values, description) for form in said]
+    out: dict[str, set[str]] = {}
+    for value, form in forms:
+        words = [word for word in _words(form) if word not in NOT_NAMING]
+        if len(words) == 1 and len(words[0]) > 3:
+            out.setdefault(stem(words[0]), set()).add(value)
+    return out
+
+
+def stemmed_value(slot: Slot, said: str) -> str | None:
+    """The value of categorical ``slot`` one word of ``said`` says in another form of a one-word value or synonym
+    ("all the open fires need sweeping": sweep); None when none or two values are said so."""
+    forms = _one_word_forms(tuple(slot.values or ()), slot.description)
+    found = set().union(*(forms.get(stem(word), set()) for word in _words(said) if len(word) > 3))
+    return found.pop() if len(found) == 1 else None
+
+
 def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
     """Each value of categorical ``slot`` that ``said`` tells by most of one of its forms: how many of the best such
     form's words were said, their share of it, and its numbers (see the module docstring)."""
@@ -143,7 +164,12 @@ def worded_values(
         if slot.name in read or not (slot is asked or expected):
             continue
         if slot is asked:
-            value = typo_value(slot, said) or worded_value(slot, said, whole) or ranged_value(slot, said)
+            value = (
+                typo_value(slot, said)
+                or worded_value(slot, said, whole)
+                or ranged_value(slot, said)
+                or stemmed_value(slot, said)
+            )
             doubts = [other for other, (n, share, _) in told(slot, said).items() if n >= MORE_TOLD and share == 1.0]
             if value is not None and any(other != value for other in doubts):
                 # "it's a stove, it burns both wood and coal": three words of "stove for wood and coal" tell more
