@@ -504,26 +504,14 @@ class Acts:
         return self.only_social or self.question or self.dont_know or self.preference_leads or self.stall
 
 
-ADDRESS_TERMS = phrase_pattern(
-    "love",
-    "dear",
-    "my dear",
-    "mate",
-    "pet",
-    "hun",
-    "hon",
-    "darling",
-    "sweetheart",
-    "duck",
-    "pal",
-    "buddy",
-    "sir",
-    "madam",
-    "chief",
-    "boss",
+ADDRESS_TERMS = re.compile(
+    r"(?<![\w'])(?:yes|yeah|yep|ok|okay|right|thanks|thank\s+you|cheers|ta|please|lovely|hello|hi|morning)[\s,]+"
+    r"(?:my\s+dear|love|dear|mate|pet|hun|hon|darling|sweetheart|duck|pal|buddy|sir|madam|chief|boss)(?![\w'])",
+    re.I,
 )
-"""Words a customer calls the agent ("yes thank you love", "cheers mate"): social, no value."""
-_SOCIAL = (GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL, ADDRESS_TERMS)
+"""What a customer calls the agent after a yes, thanks or a greeting ("yes thank you love", "cheers mate"): social,
+no value (alone, "Buddy" may be a pet's name)."""
+_SOCIAL = (ADDRESS_TERMS, GREETINGS, THANKS, BYE, AFFIRM, DENY, FILLER, STALL)
 
 
 _TYPED_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")

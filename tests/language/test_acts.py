@@ -124,6 +124,11 @@ def test_plain_yes_in_customers_words(text):
     assert read_acts(text).plain_yes
 
 
+@pytest.mark.parametrize("text", ["Buddy", "love", "Chief"])
+def test_what_one_calls_the_agent_is_social_only_after_a_yes_thanks_or_greeting(text):
+    assert not read_acts(text).only_social  # alone, a pet's name or an answer
+
+
 @pytest.mark.parametrize(("text", "yes"), [("go on, add it", "yes"), ("go on then", "yes"), ("go on holiday", None)])
 def test_a_go_on_alone_or_before_a_pause_is_a_yes(text, yes):
     assert parse_yes_no(text) == yes and not read_acts("the lights go on and off").affirm
