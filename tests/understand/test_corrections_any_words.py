@@ -412,3 +412,17 @@ def test_a_day_given_as_the_reason_is_no_new_value():
         "rowing boat", "two", "wednesday", "actually no, make that Friday, I'm at work on the Wednesday"
     )
     assert dialogue.slots["hire_date"] == "2027-06-25"  # the Friday
+
+
+def test_a_value_said_then_put_right_in_one_answer_is_the_one_put_right():
+    """ "a science tutor, well not science really, it's maths" at the subject question: the value said last, after the
+    first one was negated (round 7 read neither)."""
+    dialogue = boat_hire("I'd like a punt, well not a punt really, it's a canoe we need")
+    assert dialogue.slots["boat"] == "canoe"
+
+
+def test_two_words_of_one_value_after_a_not_are_no_swap():
+    from fsmdial.understand.rules.corrections import replacement
+
+    assert replacement("well not a rowing boat really") is None  # "rowing" and "boat" are one value's words
+    assert replacement("it's not Pepper, it's Paprika") == ("Pepper", "Paprika")

@@ -182,7 +182,8 @@ def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, A
     for name, value in new.items():
         if asks_which(parse.slots.get(name)):
             continue  # "make it 2" at a confirmation of 5 people for 3 nights: which it is for stays asked
-        if name in parse.slots or (asked is not None and asked.name == name and change.olds == ()):
+        named_old = name in old and old[name] != value  # "a science tutor, well not science really, it's maths"
+        if name in parse.slots or (asked is not None and asked.name == name and (change.olds == () or named_old)):
             parse.slots[name] = value
     for name, value in list(parse.slots.items()):
         # "12 Elm Street, not 21": the old words are no part of the value

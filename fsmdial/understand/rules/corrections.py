@@ -69,6 +69,7 @@ def replacement(text: str) -> tuple[str, str] | None:
                 and new.casefold() != old.casefold()
                 and new.casefold() not in FUNCTION_WORDS
                 and old.casefold() not in FUNCTION_WORDS
-            ):
+                and not re.search(rf"(?<![\w']){re.escape(old)}\s+{re.escape(new)}(?![\w'])", text, re.I)
+            ):  # "not a rowing boat": two words of one thing, no swap
                 return old, new
     return None
