@@ -166,3 +166,20 @@ def test_a_one_word_value_said_in_another_form_is_that_value() -> None:
     assert stemmed_value(gardener, "the lawn needs mowed badly") == "mowing"  # "mowed" and "mowing": one stem
     assert stemmed_value(gardener, "the beds are full of weeds") == "weeding"
     assert stemmed_value(gardener, "it wants mowed and weeded") is None  # two values: nothing
+
+
+def test_a_negated_form_is_said_by_its_words_in_a_clause_with_any_negation() -> None:
+    """ "not getting hot" is said by "it just doesn't get hot any more", "not heating up" by "it isn't heating
+    properly": the negation is the clause's, its word another ("won't", "doesn't", "isn't"), and the particle goes;
+    a form of nothing but a negation and light words ("can't get in") is read from no clause."""
+    from fsmdial.understand.rules.categories import worded_value
+
+    fault = Slot(
+        name="fault",
+        type="categorical",
+        values=["cold", "leak", "locked"],
+        description="(cold: not getting hot, not heating up; leak: dripping; locked: can't get in)",
+    )
+    assert worded_value(fault, "it's fine otherwise, it just doesn't get hot any more") == "cold"
+    assert worded_value(fault, "the radiator isn't heating properly") == "cold"
+    assert worded_value(fault, "she can't lock it at night") is None

@@ -214,11 +214,18 @@ def _worded_forms(
     forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
     out = []
     for value, form in forms:
+        negated = bool(THING_NEGATION.search(form))
         content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in NOT_NAMING]
-        if len(content) >= 2:
+        if negated:  # "won't drain", "not heating up": the negation is the clause's condition, the rest its words
+            content = [w for w in content if not THING_NEGATION.search(w) and w not in _PARTICLES]
+        if len(content) >= 2 or (negated and len(content) == 1 and len(content[0]) >= 3):
             stems = frozenset(_stems(content))
-            out.append((value, stems - subject or stems, bool(THING_NEGATION.search(form))))
+            out.append((value, stems - subject or stems, negated))
     return tuple(out)
+
+
+_PARTICLES = frozenset("up out down off over".split())
+"""The particle of a negated form's verb ("not heating up", "not pumping out"): "isn't heating" says it too."""
 
 
 def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
