@@ -106,7 +106,7 @@ def stemmed_value(slot: Slot, said: str) -> str | None:
     """The value of categorical ``slot`` one word of ``said`` says in another form of a one-word value or synonym
     ("all the open fires need sweeping": sweep); None when none or two values are said so."""
     forms = _one_word_forms(tuple(slot.values or ()), slot.description)
-    found = set().union(*(forms.get(stem(word), set()) for word in _words(said) if len(word) > 3))
+    found = set().union(*(forms.get(stem(word), set()) for word in _words(said) if len(word) > 3 and word.isalpha()))
     return found.pop() if len(found) == 1 else None
 
 
@@ -117,7 +117,7 @@ def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
     if not forms:
         return {}
     words = _words(said)
-    stems = {stem(word) for word in words if _number(word) is None}
+    stems = {stem(word) for word in words if word.isalpha() and _number(word) is None}
     numbers = {n for word in words if (n := _number(word)) is not None}
     best: dict[str, tuple[int, float, frozenset[int]]] = {}
     for value, wanted, counts in forms:
@@ -130,13 +130,16 @@ def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
     return best
 
 
-def partly_said(slot: Slot, said: str) -> tuple[str, frozenset[int]] | None:
+def partly_said(
+    slot: Slot, said: str, readings: dict[str, tuple[int, float, frozenset[int]]] | None = None
+) -> tuple[str, frozenset[int]] | None:
     """The value of categorical ``slot`` most of one of whose forms ``said`` says (see the module docstring), and the
     numbers of that form (the "3" of "a 3 bed semi" is the value's word, no count), or None. ``said``: the message
     without its negated clauses."""
     # a form said whole first ("key snapped in the lock"), then the most words of one ("shut the door with the keys
     # inside": three of four), then the greatest share
-    ranked = sorted(told(slot, said).items(), key=lambda item: (item[1][1] == 1.0, *item[1][:2]), reverse=True)
+    readings = told(slot, said) if readings is None else readings  # ``told``'s, when the caller has them
+    ranked = sorted(readings.items(), key=lambda item: (item[1][1] == 1.0, *item[1][:2]), reverse=True)
     if not ranked or (len(ranked) > 1 and ranked[1][1][:2] == ranked[0][1][:2]):
         return None
     return ranked[0][0], ranked[0][1][2]
@@ -170,13 +173,14 @@ def worded_values(
                 or ranged_value(slot, said)
                 or stemmed_value(slot, said)
             )
-            doubts = [other for other, (n, share, _) in told(slot, said).items() if n >= MORE_TOLD and share == 1.0]
+            readings = told(slot, said)
+            doubts = [other for other, (n, share, _) in readings.items() if n >= MORE_TOLD and share == 1.0]
             if value is not None and any(other != value for other in doubts):
                 # "it's a stove, it burns both wood and coal": three words of "stove for wood and coal" tell more
                 # than "coal" of "coal fire" (its "fire" names the slot): the value is in doubt (three of four words
                 # do not: "the key's snapped off in my lock and it's stuck inside" is a lock repair)
                 value = None
-            if value is None and (proposed := partly_said(slot, said)) is not None:
+            if value is None and (proposed := partly_said(slot, said, readings)) is not None:
                 value, numbers = proposed
                 if info is not None:
                     info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
