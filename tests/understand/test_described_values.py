@@ -130,6 +130,46 @@ def test_a_proposed_value_is_said_back_and_shown_before_the_commit() -> None:
     assert "A large room for 4 weeks." in dialogue.turn("4").text  # and shown in the summary before any yes
 
 
+def _fires_flow() -> dict[str, Any]:
+    fires = {
+        "name": "appliance",
+        "type": "categorical",
+        "label": "fire",
+        "values": ["open fire", "wood burner", "multi-fuel stove"],
+        "description": "What burns (open fire: coal fire; wood burner: wood burning stove; "
+        "multi-fuel stove: stove for wood and coal)",
+        "ask": "What kind of fire is it?",
+    }
+    return {
+        "name": "sweep",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [fires]},
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+
+
+def test_two_values_told_as_well_are_a_doubt_no_model_or_embedder_is_offered() -> None:
+    """ "it's a stove, it burns both wood and coal" says all of "wood burning stove" and of "stove for wood and
+    coal": the rules note the doubt, the model's grammar and the embedder's options leave the slot out, the flow asks
+    (a model chose the wood burner, and it was booked: round 8)."""
+    import datetime as dt
+
+    from fsmdial.understand.constraint.schema import standing, turn_schema
+    from fsmdial.understand.meaning.options import options_for
+    from fsmdial.understand.rules import RulesUnderstander
+
+    dialogue = Dialogue(load_flow(_fires_flow()), stand_in_tools=True)
+    dialogue.start()
+    state, text, now = dialogue.understanding_state(), "it's a stove, it burns both wood and coal", dt.datetime.now()
+    settled = standing(RulesUnderstander(), state, text, (), now)
+    assert settled.info["doubt"] == ["appliance"] and "appliance" not in settled.slots
+    schema = turn_schema(state, text, now, settled=settled, open_part=settled.info["open"], without_words=True)
+    assert "appliance" not in schema.categorical
+    assert options_for(state, text, settled) == ()
+
+
 def test_a_value_read_from_one_word_is_in_doubt_when_more_words_tell_another() -> None:
     """ "coal" alone reads "coal fire" (its "fire" names the slot), but "it's a stove, it burns both wood and coal"
     says all three words of a multi-fuel stove's form (and of a wood burner's): nothing is read, the flow asks

@@ -514,10 +514,9 @@ def turn_schema(
         # As the rules read it: a question's words are no value ("how many does one box feed?" gives no 1)
         affirmed = without_questions(affirmed)
     widen = bool(open_part) and rules_ran
-    # A change at a confirmation: the rules read none, and the message holds a value they did not read.
-    # A change the rules read for one slot ("sorry I said upvc but it's actually composite") stands as a value they
-    # read: that slot is not offered (SmolLM2 chose the old "uPVC" named in it, and the held value was booked). A
-    # value several held slots could take ("make that 5": people or 5 pm) is still the model's to place.
+    # A change at a confirmation: the rules read none, and the message holds a value they did not read. A change the
+    # rules read for one slot ("sorry I said upvc but it's actually composite") stands: that slot is not offered
+    # (SmolLM2 chose the old "uPVC" named in it, and it was booked); "make that 5" (people or 5 pm) is the model's.
     new = (settled.info.get("change") or {}).get("new") or {}
     # A categorical value the change reads is its words, no doubt ("can we swap to a punt instead of the motor boat?
     # and 2pm": Qwen chose the old "motor boat" named in it beside the new time, and it was booked).
@@ -530,8 +529,9 @@ def turn_schema(
     still_open = words_of(*open_part)
     # The value a message names as the one it replaces: "11 instead of 8", "forget the MOT" (the held one).
     replaced = words_of(*_REPLACED.findall(text)) - FUNCTION_WORDS
+    doubted = set(settled.info.get("doubt", ()))  # two values told as well: the flow asks, no model guesses
     for slot in state.slots:
-        if slot.name in settled.slots or slot.name in changed:
+        if slot.name in settled.slots or slot.name in changed or slot.name in doubted:
             continue
         kind = slot.type
         asked = slot.name in (state.asked, state.confirm_slot)

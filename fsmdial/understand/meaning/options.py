@@ -127,7 +127,7 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
         # The asked slot, and the node's other categorical slots when the message says more than the answer ("my
         # washing machine won't drain": the appliance read, the fault described).
         for name in dict.fromkeys((state.asked, *(state.expected if reading.slots else ()))):
-            if name in reading.slots or _names_values(state, name, open_part):
+            if name in reading.slots or name in reading.info.get("doubt", ()) or _names_values(state, name, open_part):
                 continue
             options += [option for option in value_options(state, name) if option.name != reading.negated.get(name)]
         return tuple(options)

@@ -130,6 +130,17 @@ def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
     return best
 
 
+def _rank(reading: tuple[int, float, frozenset[int]]) -> tuple[bool, int, float]:
+    """A value's reading as :func:`partly_said` ranks it: a form said whole, most words said, the greatest share."""
+    return reading[1] == 1.0, reading[0], reading[1]
+
+
+def _tied(readings: dict[str, tuple[int, float, frozenset[int]]]) -> bool:
+    """Do two values share the best reading, with two words or more said of each?"""
+    ranked = sorted((_rank(reading) for reading in readings.values()), reverse=True)
+    return len(ranked) > 1 and ranked[0] == ranked[1] and ranked[0][1] >= MIN_WORDS
+
+
 def partly_said(
     slot: Slot, said: str, readings: dict[str, tuple[int, float, frozenset[int]]] | None = None
 ) -> tuple[str, frozenset[int]] | None:
@@ -139,8 +150,8 @@ def partly_said(
     # a form said whole first ("key snapped in the lock"), then the most words of one ("shut the door with the keys
     # inside": three of four), then the greatest share
     readings = told(slot, said) if readings is None else readings  # ``told``'s, when the caller has them
-    ranked = sorted(readings.items(), key=lambda item: (item[1][1] == 1.0, *item[1][:2]), reverse=True)
-    if not ranked or (len(ranked) > 1 and ranked[1][1][:2] == ranked[0][1][:2]):
+    ranked = sorted(readings.items(), key=lambda item: _rank(item[1]), reverse=True)
+    if not ranked or (len(ranked) > 1 and _rank(ranked[1][1]) == _rank(ranked[0][1])):
         return None
     return ranked[0][0], ranked[0][1][2]
 
@@ -180,6 +191,10 @@ def worded_values(
                 # than "coal" of "coal fire" (its "fire" names the slot): the value is in doubt (three of four words
                 # do not: "the key's snapped off in my lock and it's stuck inside" is a lock repair)
                 value = None
+            if value is None and info is not None and _tied(readings):
+                # two values told as well ("wood burning stove", "stove for wood and coal"): the flow asks, and no
+                # model or embedder guesses between them (a model chose the wood burner, and it was booked)
+                info.setdefault("doubt", []).append(slot.name)
             if value is None and (proposed := partly_said(slot, said, readings)) is not None:
                 value, numbers = proposed
                 if info is not None:
