@@ -170,7 +170,9 @@ def find_money(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     bare: list[tuple[int, int, float, str | None]] = []
     doubt = -1  # where the last amount in doubt ends
     for match in _MONEY.finditer(text):
-        read = _money(text, match)
+        said = match.group()
+        # a bare number of digits (most of a long reply of numbers) is its own amount, with no currency
+        read = (float(said), None) if said.isdigit() else _money(text, match)
         if read is None or _in_range(text, *match.span()):
             if read is not None or match.group("num").casefold() not in ("a", "an"):
                 doubt = match.end()
