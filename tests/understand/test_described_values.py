@@ -174,24 +174,7 @@ def test_a_value_read_from_one_word_is_in_doubt_when_more_words_tell_another() -
     """ "coal" alone reads "coal fire" (its "fire" names the slot), but "it's a stove, it burns both wood and coal"
     says all three words of a multi-fuel stove's form (and of a wood burner's): nothing is read, the flow asks
     again (an open fire was booked, round 8)."""
-    fires = {
-        "name": "appliance",
-        "type": "categorical",
-        "label": "fire",
-        "values": ["open fire", "wood burner", "multi-fuel stove"],
-        "description": "What burns (open fire: coal fire; wood burner: wood burning stove; "
-        "multi-fuel stove: stove for wood and coal)",
-        "ask": "What kind of fire is it?",
-    }
-    flow = {
-        "name": "sweep",
-        "nodes": [
-            {"id": "ask", "type": "request", "slots": [fires]},
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
-    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue = Dialogue(load_flow(_fires_flow()), stand_in_tools=True)
     dialogue.start()
     dialogue.turn("it's a stove, it burns both wood and coal")
     assert "appliance" not in dialogue.slots
