@@ -206,3 +206,38 @@ def test_a_negated_form_is_said_by_its_words_in_a_clause_with_any_negation() -> 
     assert worded_value(fault, "it's fine otherwise, it just doesn't get hot any more") == "cold"
     assert worded_value(fault, "the radiator isn't heating properly") == "cold"
     assert worded_value(fault, "she can't lock it at night") is None
+
+
+def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_never_by_most_of_one() -> None:
+    """ "our oven isn't heating properly" at "which appliance?": the oven answers, and every word of the fault's form
+    "not heating up" (its negation the clause's) tells the fault (round 6 asked the fault again); most of a form is
+    proposed only for the question asked."""
+    flow = {
+        "name": "repairs",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "appliance", "type": "categorical", "values": ["oven", "fridge"], "ask": "Which one?"},
+                    {
+                        "name": "fault",
+                        "type": "categorical",
+                        "values": ["cold", "leak"],
+                        "description": "(cold: not heating up; leak: water coming out of the bottom of it)",
+                        "ask": "What's wrong with it?",
+                    },
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    heating = Dialogue(load_flow(flow), stand_in_tools=True)
+    heating.start()
+    heating.turn("our oven isn't heating properly")
+    assert heating.slots == {"appliance": "oven", "fault": "cold"}
+    leaking = Dialogue(load_flow(flow), stand_in_tools=True)
+    leaking.start()
+    leaking.turn("the fridge has water coming out")  # three of the leak form's words: a proposal, not here
+    assert leaking.slots == {"appliance": "fridge"}

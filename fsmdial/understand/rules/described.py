@@ -170,8 +170,9 @@ def worded_values(
 ) -> dict[str, str]:
     """The values said in other words than their own, of slots ``read`` has none for: the asked categorical slot's by
     a typo, its words in any order or an amount in a listed range (:func:`typo_value`, :func:`worded_value`,
-    :func:`ranged_value`); the node's other categorical slots by an amount in a listed range only ("he's in year 1",
-    said while the subject is asked). Last, the asked slot's value most of one of its forms tells
+    :func:`ranged_value`); the node's other categorical slots by an amount in a listed range ("he's in year 1", said
+    while the subject is asked), or beside the asked slot's answer by every word of one of their forms ("our oven
+    isn't heating properly"). Last, the asked slot's value most of one of its forms tells
     (:func:`~.described.partly_said`): a proposal, noted in ``info["meaning"]`` to be said back."""
     found: dict[str, str] = {}
     for slot, _, expected, _ in categorical:
@@ -204,6 +205,11 @@ def worded_values(
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
         else:
             value = ranged_value(slot, said)
+            if value is None and asked is not None and asked.name in read:
+                # beside the answer, the node's other slot told by every word of one of its forms ("our oven isn't
+                # heating properly" at "which appliance?": the fault); never by most of one (a proposal answers only
+                # its own question)
+                value = worded_value(slot, said, whole)
         if value is not None:
             found[slot.name] = value
     return found
