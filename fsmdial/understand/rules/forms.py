@@ -79,8 +79,11 @@ def fill_patterned(
     as_said: set[str] | None = None  # read when a contact first fits a slot: a long reply may have none
     heard: dict[str, list[tuple[int, str, tuple[int, int]]]] = {}  # slot: (where its cue ends, or -1; word; span)
     cue_spans = {slot.name: _spans(cue, text) for slot, cue in patterned}  # (ends, starts) of each slot's cues
+    fitting: dict[tuple[str, bool], list[tuple[Slot, re.Pattern[str] | None]]] = {}  # a long reply says words again
     for word, span, contact in _candidates(text, phones, references):
-        fits = [(slot, cue) for slot, cue in patterned if slot.name not in parse.slots and _fits(slot, word, contact)]
+        if (word, contact) not in fitting:
+            fitting[word, contact] = [(slot, cue) for slot, cue in patterned if _fits(slot, word, contact)]
+        fits = [(slot, cue) for slot, cue in fitting[word, contact] if slot.name not in parse.slots]
         if not fits:
             continue
         if contact and said is not None and said != text:
