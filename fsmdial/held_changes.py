@@ -93,16 +93,14 @@ def _fit(slot: Slot, raw: Any, held: Any, names_held: bool, session: SessionStat
         readings = _clock(raw)
         same_half = [reading for reading in readings if (reading >= "12:00") == (held >= "12:00")]
         if len(readings) > 1 and same_half:
-            try:
-                return _coerced(slot, same_half[0], session, now)
-            except InvalidValue:
-                other = [reading for reading in readings if reading != same_half[0]]
-                try:  # "9 instead of 3" at a held 15:00, open 8 to 4: 21:00 is after closing, 09:00 is meant
-                    return _coerced(slot, other[0], session, now) if other else None
+            # the held half first, then the other ("9 instead of 3" at a held 15:00, open 8 to 4: 09:00 is meant)
+            for reading in (same_half[0], *(other for other in readings if other != same_half[0])):
+                try:
+                    return _coerced(slot, reading, session, now)
                 except InvalidValue:
-                    pass
-                if names_held:
-                    return same_half[0]  # both halves refused by the bounds: asked again, never a value unsaid
+                    continue
+            if names_held:
+                return same_half[0]  # both halves refused by the bounds: asked again, never a value unsaid
     try:
         return _coerced(slot, raw, session, now)
     except InvalidValue as refused:

@@ -25,6 +25,18 @@ def small_flow(**changes: Any) -> dict[str, Any]:
     return doc
 
 
+def request_flow(*slots: dict[str, Any], name: str = "flow") -> dict[str, Any]:
+    """A flow that asks ``slots`` at one request node, then ends."""
+    return {
+        "name": name,
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": list(slots)},
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+
+
 def issues_of(doc: Any) -> str:
     """The message of the FlowError loading ``doc`` raises (the test fails if it loads)."""
     with pytest.raises(FlowError) as caught:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .clauses import clauses, negation_scope, question_tag
-from .text import normalize
+from .text import TERMS_OF_ADDRESS, normalize
 
 
 def phrase_pattern(*items: str) -> re.Pattern[str]:
@@ -504,9 +504,12 @@ class Acts:
         return self.only_social or self.question or self.dont_know or self.preference_leads or self.stall
 
 
+_CALLED = TERMS_OF_ADDRESS | {"pet", "sweetheart", "buddy", "boss"}
+"""What one calls the agent: the terms of address, and some that are names too, which only a yes before them tells
+apart ("Buddy" alone is a dog)."""
 ADDRESS_TERMS = re.compile(
     r"(?<![\w'])(?:yes|yeah|yep|ok|okay|right|thanks|thank\s+you|cheers|ta|please|lovely|hello|hi|morning)[\s,]+"
-    r"(?:my\s+dear|love|dear|mate|pet|hun|hon|darling|sweetheart|duck|pal|buddy|sir|madam|chief|boss)(?![\w'])",
+    rf"(?:my\s+)?(?:{'|'.join(map(re.escape, sorted(_CALLED, key=len, reverse=True)))})(?![\w'])",
     re.I,
 )
 """What a customer calls the agent after a yes, thanks or a greeting ("yes thank you love", "cheers mate"): social,

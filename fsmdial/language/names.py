@@ -20,6 +20,7 @@ import re
 from functools import lru_cache
 
 from .numbers import WORD_NUMBERS
+from .text import TERMS_OF_ADDRESS
 
 STRONG_CUES = re.compile(
     r"(?<![\w'])(?:(?:my|the|our|your)\s+(?:full\s+|last\s+|first\s+|sur)?name(?:'s|\s+"
@@ -64,10 +65,6 @@ _NOUNS = frozenset(
 one after a first name is part of it."""
 """Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
 "April", are left out: a reply that is only "Will" is a name)."""
-_TERMS_OF_ADDRESS = frozenset(
-    "mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split()
-)
-"""Words people call each other ("cheers mate", "thanks love"): treated as the nouns above ("Courtney Love")."""
 _PLACE_ENDS = frozenset(
     """street st road rd avenue ave drive crescent terrace tce boulevard gardens gdns parade mews wharf council ltd
     limited plc hotel school college university hospital surgery centre center housing estates lettings agency office
@@ -93,7 +90,7 @@ def is_name_word(word: str) -> bool:
     low = word.lower().rstrip(".")
     if low + "." in _ABBREVIATIONS:
         return True
-    if low in _NOT_NAME or low in _NOUNS or low in _TERMS_OF_ADDRESS:
+    if low in _NOT_NAME or low in _NOUNS or low in TERMS_OF_ADDRESS:
         return False
     # A lower-case adverb or -ing form is a word of a sentence ("badly", "looking"); written capitalised it may be
     # a name ("Fleming"), and common names end in "ly" too ("shaz kelly", "emily").
@@ -144,7 +141,7 @@ def is_name(words: list[str]) -> bool:
 
 
 def _capitalised_noun(word: str) -> bool:
-    return word[:1].isupper() and (word.lower() in _NOUNS or word.lower() in _TERMS_OF_ADDRESS)
+    return word[:1].isupper() and (word.lower() in _NOUNS or word.lower() in TERMS_OF_ADDRESS)
 
 
 @lru_cache(maxsize=2048)
@@ -293,7 +290,7 @@ _SAYS_NOTHING = frozenset(
 )
 """Acknowledgements and courtesies around a name ("Okay good. Sophie Lindqvist", "Jane Doe please")."""
 _LEAD_IN_WORDS = (
-    _NOT_NAME | _SAYS_NOTHING | _RELATIVES | _TERMS_OF_ADDRESS | frozenset("put own behalf instead can".split())
+    _NOT_NAME | _SAYS_NOTHING | _RELATIVES | TERMS_OF_ADDRESS | frozenset("put own behalf instead can".split())
 )
 """The words of a clause that says nothing but an acknowledgement or whose name it is."""
 _CLAUSE_START = re.compile(r"^|[.!?,;]\s+|\s+and\s+")

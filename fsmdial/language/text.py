@@ -15,6 +15,9 @@ DIGIT = re.compile(r"\d")
 """Any digit (most date, time and number patterns need one)."""
 ASCII_WORDS = re.compile(r"[a-z]+")
 """Runs of lower-case ASCII letters: the words of lower-cased ASCII text."""
+TERMS_OF_ADDRESS = frozenset("mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split())
+"""Words people call each other ("cheers mate", "yes thank you love"): no name (language.names), and social after a
+yes, thanks or a greeting (language.acts)."""
 FUNCTION_WORDS = frozenset(
     """a an the i i'm i'd i'll i've me my mine we we're our us you your it it's its this that these those
     to of for in on at by from with about as and or but so if then than is am are was were be been being do does

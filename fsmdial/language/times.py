@@ -164,13 +164,13 @@ def _last_word(text: str, start: int) -> str:
     if start == 0 or not text[start - 1].isspace():
         return ""
     last = text[max(0, start - _WINDOW) : start].split()[-1:]
-    return last[0].lower().lstrip("([{\"',;:") if last else ""
+    return last[0].lower().strip("([{\"',;:") if last else ""  # "monday morning, 9": "morning"
 
 
 _LAST_WORDS = {
     _BEFORE: frozenset("at by from after before until till til @ around about like".split()),
     _PARTY_BEFORE: frozenset(["for"]),
-    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at morning, afternoon, evening, night,".split()),
+    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at".split()),
     _ROUGHLY: frozenset("around about say like".split()),
     _BETWEEN: frozenset("between around about".split()),
 }

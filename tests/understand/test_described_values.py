@@ -14,6 +14,7 @@ from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.described import partly_said
+from tests.flows import request_flow
 
 STORAGE = Slot(
     name="unit",
@@ -140,14 +141,7 @@ def _fires_flow() -> dict[str, Any]:
         "multi-fuel stove: stove for wood and coal)",
         "ask": "What kind of fire is it?",
     }
-    return {
-        "name": "sweep",
-        "nodes": [
-            {"id": "ask", "type": "request", "slots": [fires]},
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
+    return request_flow(fires, name="sweep")
 
 
 def test_two_values_told_as_well_are_a_doubt_no_model_or_embedder_is_offered() -> None:
@@ -212,27 +206,15 @@ def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_neve
     """ "our oven isn't heating properly" at "which appliance?": the oven answers, and every word of the fault's form
     "not heating up" (its negation the clause's) tells the fault (round 6 asked the fault again); most of a form is
     proposed only for the question asked."""
-    flow = {
-        "name": "repairs",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {"name": "appliance", "type": "categorical", "values": ["oven", "fridge"], "ask": "Which one?"},
-                    {
-                        "name": "fault",
-                        "type": "categorical",
-                        "values": ["cold", "leak"],
-                        "description": "(cold: not heating up; leak: water coming out of the bottom of it)",
-                        "ask": "What's wrong with it?",
-                    },
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
+    fault = {
+        "name": "fault",
+        "type": "categorical",
+        "values": ["cold", "leak"],
+        "description": "(cold: not heating up; leak: water coming out of the bottom of it)",
+        "ask": "What's wrong with it?",
     }
+    appliance = {"name": "appliance", "type": "categorical", "values": ["oven", "fridge"], "ask": "Which one?"}
+    flow = request_flow(appliance, fault, name="repairs")
     heating = Dialogue(load_flow(flow), stand_in_tools=True)
     heating.start()
     heating.turn("our oven isn't heating properly")

@@ -11,6 +11,7 @@ from fsmdial.language import without_questions
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
+from tests.flows import request_flow
 from tests.understand.test_rules_customers import PIZZA, play, slots
 
 REPO = Path(__file__).resolve().parents[2]
@@ -723,28 +724,12 @@ def test_a_pair_of_what_a_slot_counts_is_two(said, quantity):
 
 
 def _car_club(said: str) -> dict:
-    flow = {
-        "name": "car_club",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {"name": "car", "type": "categorical", "values": ["city car", "estate"], "ask": "Which car?"},
-                    {"name": "days", "type": "integer", "minimum": 1, "maximum": 14, "ask": "How many days?"},
-                    {
-                        "name": "driver_age",
-                        "type": "integer",
-                        "minimum": 18,
-                        "maximum": 80,
-                        "ask": "How old is the driver?",
-                    },
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
+    flow = request_flow(
+        {"name": "car", "type": "categorical", "values": ["city car", "estate"], "ask": "Which car?"},
+        {"name": "days", "type": "integer", "minimum": 1, "maximum": 14, "ask": "How many days?"},
+        {"name": "driver_age", "type": "integer", "minimum": 18, "maximum": 80, "ask": "How old is the driver?"},
+        name="car_club",
+    )
     dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2027-01-04T10:00"))
     dialogue.start()
     dialogue.turn(said)

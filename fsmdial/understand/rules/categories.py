@@ -201,6 +201,14 @@ THING_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u20
 
 
 @lru_cache(maxsize=256)
+def value_forms(values: tuple[str, ...], description: str) -> tuple[tuple[str, str], ...]:
+    """(value, form) for each value's own name and each synonym its slot's description lists: what the readers of
+    worded, described and stemmed values read a value by."""
+    synonyms = described_synonyms(values, description)
+    return (*((value, value) for value in values), *((value, form) for value, said in synonyms for form in said))
+
+
+@lru_cache(maxsize=256)
 def _worded_forms(
     values: tuple[str, ...], description: str, name: str, label: str
 ) -> tuple[tuple[str, frozenset[str], bool], ...]:
@@ -210,10 +218,8 @@ def _worded_forms(
     are not needed ("boat with an engine": "anything with an engine"), but a form of them and one word more still
     counts as two. A negated form ("no hot water") is said only by a clause with a negation."""
     subject = frozenset(_stems(re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())))
-    forms = [(value, value) for value in values]
-    forms += [(value, word) for value, words in described_synonyms(values, description) for word in words]
     out = []
-    for value, form in forms:
+    for value, form in value_forms(values, description):
         negated = bool(THING_NEGATION.search(form))
         content = [w for w in re.findall(r"[\w']+", form.casefold()) if w not in NOT_NAMING]
         if negated:  # "won't drain", "not heating up": the negation is the clause's condition, the rest its words

@@ -26,8 +26,7 @@ from typing import Any
 
 from ...flow import Slot
 from ...language import WORD_NUMBERS, fold
-from ...language.choices import described_synonyms
-from .categories import NOT_NAMING, THING_NEGATION, ranged_value, stem, typo_value, worded_value
+from .categories import NOT_NAMING, THING_NEGATION, ranged_value, stem, typo_value, value_forms, worded_value
 
 MIN_WORDS = 2
 """How many content words of a form must be said, at least."""
@@ -59,10 +58,8 @@ def _forms(
     """(value, stems of its content words but numbers, its numbers) of each form of two content words or more; a
     negated form is left out. ``subject``: the words naming the slot itself ("van" of "a box van"), not needed."""
     named = {stem(word) for word in _words(subject)}
-    forms = [(value, value) for value in values]
-    forms += [(value, form) for value, said in described_synonyms(values, description) for form in said]
     read = []
-    for value, form in forms:
+    for value, form in value_forms(values, description):
         if THING_NEGATION.search(form):
             continue
         words = [word for word in _words(form) if word not in NOT_NAMING or _number(word) is not None]
@@ -92,10 +89,8 @@ def _stands_for(said: set[str], wanted: str) -> bool:
 @lru_cache(maxsize=256)
 def _one_word_forms(values: tuple[str, ...], description: str) -> dict[str, set[str]]:
     """Stem -> the values whose own name or listed synonym is that one word."""
-    forms = [(value, value) for value in values]
-    forms += [(value, form) for value, said in described_synonyms(values, description) for form in said]
     out: dict[str, set[str]] = {}
-    for value, form in forms:
+    for value, form in value_forms(values, description):
         words = [word for word in _words(form) if word not in NOT_NAMING]
         if len(words) == 1 and len(words[0]) > 3:
             out.setdefault(stem(words[0]), set()).add(value)
@@ -136,9 +131,9 @@ def _rank(reading: tuple[int, float, frozenset[int]]) -> tuple[bool, int, float]
 
 
 def _tied(readings: dict[str, tuple[int, float, frozenset[int]]]) -> bool:
-    """Do two values share the best reading, with two words or more said of each?"""
+    """Do two values share the best reading (each told by two words or more: :func:`told` keeps no fewer)?"""
     ranked = sorted((_rank(reading) for reading in readings.values()), reverse=True)
-    return len(ranked) > 1 and ranked[0] == ranked[1] and ranked[0][1] >= MIN_WORDS
+    return len(ranked) > 1 and ranked[0] == ranked[1]
 
 
 def partly_said(
@@ -150,10 +145,10 @@ def partly_said(
     # a form said whole first ("key snapped in the lock"), then the most words of one ("shut the door with the keys
     # inside": three of four), then the greatest share
     readings = told(slot, said) if readings is None else readings  # ``told``'s, when the caller has them
-    ranked = sorted(readings.items(), key=lambda item: _rank(item[1]), reverse=True)
-    if not ranked or (len(ranked) > 1 and _rank(ranked[1][1]) == _rank(ranked[0][1])):
+    if not readings or _tied(readings):
         return None
-    return ranked[0][0], ranked[0][1][2]
+    value, (_, _, numbers) = max(readings.items(), key=lambda item: _rank(item[1]))
+    return value, numbers
 
 
 MORE_TOLD = 3

@@ -37,22 +37,22 @@ _NO_THING_AFTER = frozenset(
 """Words after a "one" that name no thing it counts ("had one last month", "one with a fringe")."""
 
 
-_DETERMINER = r"(?:the|that|this|which|each|every|any|other)"
-_AFTER_ONE = (
-    r"(?:\s*(?:[,.;!?]|$)|\s+(?:we|i|you|he|she|they|it|my|your|our|his|her|their|a|an|that|which|who|with|from|in|on|"
-    r"at|is|was|'s)\b)"
-)
-_DETERMINED_ONE = re.compile(rf"(?<!\bjust\s)(?<!\bonly\s)\b{_DETERMINER}\s+one\b(?={_AFTER_ONE})", re.I)
-"""A "one" after a determiner, standing for a thing said before ("the one we use most", "that one, with the lid");
-never after "just"/"only" ("just that one": a count), nor before a noun ("that one room")."""
-_ONE = re.compile(r"\bone\b", re.I)
+_DETERMINERS = frozenset("the that this which each every any other".split())
 
 
 def only_determined_ones(text: str) -> bool:
-    """Is every "one" of ``text`` a determined one (:data:`_DETERMINED_ONE`), which stands for a thing even where a
-    number is asked? False without one."""
-    determined = len(_DETERMINED_ONE.findall(text))
-    return determined > 0 and determined == len(_ONE.findall(text))
+    """Is every "one" of ``text`` after a determiner and before no thing it counts ("the one we use most", "that
+    one, with the lid", "the one's broken"), which stands for a thing even where a number is asked? Never after
+    "just"/"only" ("just that one": a count), nor before a noun ("that one room"). False without a "one"."""
+    words = _WORDS.findall(text.casefold())
+    ones = [i for i, word in enumerate(words) if word in ("one", "one's")]
+    return bool(ones) and all(_determined(words, i) for i in ones)
+
+
+def _determined(words: list[str], i: int) -> bool:
+    before, earlier = (words[i - 1] if i > 0 else ""), (words[i - 2] if i > 1 else "")
+    after = "is" if words[i] == "one's" else (words[i + 1] if i + 1 < len(words) else "")
+    return before in _DETERMINERS and earlier not in ("just", "only") and not _counts("", after)
 
 
 def counts_nothing(text: str, asked: bool) -> bool:

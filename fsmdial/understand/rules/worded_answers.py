@@ -333,7 +333,7 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         groups = _subject_groups(slot)
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
-        head = _head_group(slot)
+        head = _head_group(slot.name, slot.label or "")
         naming = next(
             (
                 clause
@@ -356,11 +356,13 @@ _ASKS_WHETHER = re.compile(
 states nothing of it (a request, "can you ..."/"could we ...", still does)."""
 
 
-def _head_group(slot: Slot) -> tuple[str, ...]:
-    """The stem group of the noun both the slot's name and its label end with ("cover" of ``extra_cover``, "excess
-    cover"): said alone, it names the slot ("I'll take the cover after all"). Empty without a label ending so."""
-    name_words = re.findall(r"[a-z]+", slot.name.replace("_", " ").casefold())
-    label_words = re.findall(r"[a-z]+", (slot.label or "").casefold())
+@lru_cache(maxsize=1024)
+def _head_group(name: str, label: str) -> tuple[str, ...]:
+    """The stem group of the noun both a slot's ``name`` and its ``label`` end with ("cover" of ``extra_cover``,
+    "excess cover"): said alone, it names the slot ("I'll take the cover after all"). Empty without a label ending
+    so. Read once per slot."""
+    name_words = re.findall(r"[a-z]+", name.replace("_", " ").casefold())
+    label_words = re.findall(r"[a-z]+", label.casefold())
     if not name_words or not label_words or name_words[-1] != label_words[-1] or len(name_words[-1]) < 4:
         return ()
     return next((group for group in _groups_of(name_words[-1], "") if group), ())
