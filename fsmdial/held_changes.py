@@ -3,7 +3,8 @@
 The new words were read for every typed slot; the value goes to the one held slot it fits: its type reads it,
 its bounds take it, it is not the value held, and, when the message names the replaced value ("8 instead of 7"),
 the old words name that slot's held value, in any of its forms ("7" names a held 19:00, and then "8" is 20:00).
-When two slots could take it and nothing tells them apart, nothing changes. A part of a name ("the surname is
+When two slots could take it, the one the user's message before this one gave is put right ("10am", then "make it
+11 instead"); when nothing tells them apart, nothing changes. A part of a name ("the surname is
 Clark") edits the held name.
 """
 
@@ -52,14 +53,23 @@ def held_changes(
             continue
         (named if names_held else fitting).append((name, value))
     by_words = [item for item in fitting if item[0] in change.get("named", ())]
-    if misread and not named and not (by_words and set(misread).isdisjoint(change.get("named", ()))):
+    # "10am" ... "sorry, can we make it 11 instead?": of two held slots the value fits, the one the user's message
+    # before this one gave is the one put right (an age of 3 said earlier is not)
+    # (at a question only: a confirmation's summary has just shown every value again, and "make that 5" there is no
+    # more the last answer's than any other's)
+    just_said = (
+        _said_before(fitting, slots, session, now)
+        if len(fitting) > 1 and not (named or by_words) and session.asked is not None
+        else []
+    )
+    if misread and not named and not just_said and not (by_words and set(misread).isdisjoint(change.get("named", ()))):
         # the parse gave the new words to a slot itself ("make that 5" for the only number), unless the message
         # names another slot by its words ("the time, can we do 3 instead" is no driver aged 3)
         return changes, frozenset()
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
     # describes the change asked for)
-    chosen = named or by_words or (fitting if not given else [])
+    chosen = named or by_words or just_said or (fitting if not given else [])
     if len(chosen) == 1:
         for name in misread:
             if name == chosen[0][0] or name not in change.get("named", ()):
@@ -69,6 +79,20 @@ def held_changes(
         changes[chosen[0][0]] = chosen[0][1]
         return changes, frozenset({chosen[0][0]} if named else ())
     return changes, frozenset()
+
+
+def _said_before(
+    fitting: list[tuple[str, Any]], slots: Mapping[str, Slot], session: SessionState, now: dt.datetime
+) -> list[tuple[str, Any]]:
+    """Of the ``fitting`` slots, the one whose held value the user's message before this one said (none when it said
+    several of them, or none)."""
+    said = [text for role, text in session.history if role == "user"][-2:-1]
+    if not said:
+        return []
+    before = [
+        (name, value) for name, value in fitting if _names(slots[name], said[0], session.slots[name], session, now)
+    ]
+    return before if len(before) == 1 else []
 
 
 def _coerced(slot: Slot, raw: Any, session: SessionState, now: dt.datetime) -> Any:

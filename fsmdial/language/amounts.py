@@ -68,8 +68,11 @@ def _in_range(text: str, start: int, end: int) -> bool:
     """Is the amount at ``start:end`` one end of a range, or a part of a number said around it (both: in doubt)?"""
     if _RANGE_AFTER.match(text, end) is not None or _POINT_AFTER.match(text, end) is not None:
         return True
-    if _PART_OF.search(text, max(0, start - 12), start) is not None:
-        return True
+    before = text[max(0, start - 12) : start].casefold()
+    if ("." in before or "half" in before or "quarter" in before or "point" in before) and (
+        _PART_OF.search(text, max(0, start - 12), start) is not None
+    ):
+        return True  # the words are looked for first: most amounts follow none of them
     # The words before are read only when they end as a range does (most amounts follow none).
     return text[max(0, start - 6) : start].rstrip().endswith(("-", "–", "to", "or", "and")) and (
         _RANGE_BEFORE.search(text, max(0, start - 40), start) is not None

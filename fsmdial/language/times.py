@@ -163,7 +163,7 @@ def _last_word(text: str, start: int) -> str:
     """The word before ``start`` and a space, lower-cased ("" when a space is not right before ``start``)."""
     if start == 0 or not text[start - 1].isspace():
         return ""
-    last = text[max(0, start - _WINDOW) : start].split()[-1:]
+    last = text[max(0, start - _WINDOW) : start].rsplit(None, 1)[-1:]
     return last[0].lower().strip("([{\"',;:") if last else ""  # "monday morning, 9": "morning"
 
 

@@ -100,6 +100,22 @@ def test_a_value_two_held_slots_could_take_with_nothing_to_tell_them_apart_chang
     assert dialogue.slots["hours"] == 3 and dialogue.slots["start_time"] == "09:00"
 
 
+@pytest.mark.parametrize(
+    ("before", "changed"),
+    [
+        (("a table for 4 on Friday the 27th please", "7pm"), {"time": "20:00"}),
+        (("Friday the 27th at 7pm please", "4 people"), {"party_size": 8}),
+    ],
+)
+def test_a_bare_value_two_held_slots_fit_at_a_question_puts_right_the_one_the_message_before_gave(before, changed):
+    # "7pm", then "make it 8 instead" while the name is asked: the time said last is put right, not the party; "4
+    # people", then the same: the party. (At the confirmation the summary has shown every value again: see above.)
+    dialogue = restaurant(*before)
+    assert dialogue.session.asked == "name"
+    dialogue.turn("sorry, can we make it 8 instead? the name's Jane Clarke")
+    assert dict(dialogue.slots) == {**HELD, **changed}
+
+
 # ------------------------------------------------------------------ 2. a held value named in an old form
 
 

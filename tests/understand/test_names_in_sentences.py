@@ -154,3 +154,20 @@ def test_a_name_said_again_after_a_self_correction_is_the_one_meant(said: str, n
     dialogue.start()
     dialogue.turn(said)
     assert dialogue.slots["customer_name"] == name
+
+
+@pytest.mark.parametrize(
+    ("reply", "name"),
+    [
+        ("hang on, can we do rats instead? it's Hannah Webb", "Hannah Webb"),
+        ("Do you use poison? Priya Shah", "Priya Shah"),
+    ],
+)
+def test_the_name_asked_in_a_later_sentence_than_a_change_or_a_question_is_the_name(reply: str, name: str) -> None:
+    dialogue = at_name_question(reply)
+    assert dialogue.slots["customer_name"] == name
+
+
+@pytest.mark.parametrize("reply", ["can we do rats instead? thanks so much", "is it safe? Sorry about that"])
+def test_a_later_sentence_of_thanks_or_a_sorry_is_no_name(reply: str) -> None:
+    assert "customer_name" not in at_name_question(reply).slots

@@ -22,6 +22,7 @@ from ...language import (
     find_name,
     introduced_name,
     name_at,
+    read_acts,
     without_ruled_out,
 )
 from ...language.names import MAX_NAME_WORDS, TITLES
@@ -59,18 +60,21 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         other_name = asked is not None and asked is not tables.name_slot and slot_lead(asked.name, asked.description)[1]
         # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
         # is read, as the first clause is, but a model may still read it better.
-        for said in _last_said_first(acts.rest):  # "it's Lucy Marsh... sorry, Lucy Marshall": the last one meant
+        corrected = _last_said_first(acts.rest)  # "it's Lucy Marsh... sorry, Lucy Marshall": the last one meant
+        # the name asked may be a later sentence's answer ("can we make it 8 instead? it's Jane Clarke")
+        later = _later_sentences(acts.rest) if name_asked else []
+        for said in [*corrected, *later]:
             cued = find_name(said, False, False, state.confirm is not None)
             name = (
                 cued
                 or (find_name(said, False) if not other_name and not tables.name_given else None)
-                or (find_name(said, True) if name_asked and not acts.holds_no_value and not acts.question else None)
+                or (find_name(said, True) if name_asked and (said in later or not acts.holds_no_value) else None)
                 # A full name introduced before the name is asked ("hi, this is Lisa Gray, I need ..."), never at a
                 # confirmation
                 or (introduced_name(said) if not other_name and tables.name_given and state.confirm is None else None)
             )
             if name is not None:
-                if said is not acts.rest and name in said:
+                if said is not acts.rest and said not in later and name in said:
                     cued = name  # said again after "sorry": as certain as a name after "my name is"
                 break
         if name is not None and cued is None and (_another_slots_value(state, name) or _flow_words_only(state, name)):
@@ -95,6 +99,15 @@ def _last_said_first(text: str) -> list[str]:
     return [_JOINING.sub("", text[cut:]), text]  # "..., sorry. and it's Jack Turner": "it's Jack Turner"
 
 
+def _later_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` after its first that may hold a value ("can we make it 8 instead? it's Jane Clarke":
+    "it's Jane Clarke"; never a question, thanks or a greeting)."""
+    return [
+        said for said in _SENTENCE_END.split(text.strip())[1:] if said.strip() and not read_acts(said).holds_no_value
+    ]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _JOINING = re.compile(r"^[\s.,;:!?\-]*(?:(?:and|also|oh|so|but)\b[\s,]*)*", re.I)
 """What joins the words after a self-correction to it: punctuation and "and", "also", "so"."""
 
