@@ -472,8 +472,8 @@ class Acts:
     hedge: bool
     question: bool
     request: bool
-    """The question asks the agent to do something ("can you move it to tomorrow?"): at a free-text question it is
-    the answer."""
+    """A clause asks the agent to do something ("can you move it to tomorrow?", "the arm's snapped off, can I bring
+    them in?"): at a free-text question it is the answer, and its other words may hold values."""
     dont_know: bool
     no_preference: bool
     preference_leads: bool
@@ -557,7 +557,8 @@ def read_acts(text: str) -> Acts:
         deny=bool(DENY.search(norm)) or "n't" in norm,
         hedge=bool(HEDGE.search(norm)),
         question=question,
-        request=bool(REQUEST_START.match(front)),
+        # a request in any clause ("the arm's snapped off my glasses, can I bring them in saturday?")
+        request=bool(REQUEST_START.match(front)) or any(REQUEST_START.match(normalize(c)) for c in clauses(text)[1:]),
         dont_know=bool(unsure),
         no_preference=bool(preference),
         preference_leads=norm.count(" ") < SHORT_WORDS and any(leads(norm, found.start()) for found in preference),

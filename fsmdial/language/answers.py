@@ -3,7 +3,7 @@
 Three readings, from loose to strict:
 
 * :func:`parse_yes_no`: an utterance that *starts* with a yes or a no word
-  ("yes, at 7pm", "no, make it 4");
+  ("yes, at 7pm", "no, make it 4") or with a short answer ("she doesn't, no");
 * :data:`CERTAIN_ANSWERS`: whole utterances that are nothing but an answer
   ("yes please", "no thanks"): safe to settle without a model;
 * :data:`POSITIVE_WORDS` / :data:`NEGATIVE_WORDS`: words that give a
@@ -28,12 +28,29 @@ NO_PATTERN = re.compile(
 """An utterance that starts with a no (tested before :data:`YES_PATTERN`)."""
 
 
+SHORT_ANSWER = re.compile(
+    r"^\s*(?:(?:oh|um|erm|well|ah)\W+)*(?:i|you|he|she|it|we|they|that|there)\s+"
+    r"(?:do|does|did|am|is|are|was|were|have|has|had|can|could|will|would)(?P<not>n'?t|\s+not)?"
+    r"\s*(?:[,.;!]|$)(?:\s*(?P<word>yes|yeah|yep|no|nope|nah)\b)?",
+    re.I,
+)
+"""A short answer, the subject and its auxiliary as a clause of their own ("she doesn't, no", "he does, he's under
+16", "it is."): the auxiliary's polarity answers a yes/no question ("it is 7pm" is no answer: no clause ends there)."""
+
+
 def parse_yes_no(text: str) -> Literal["yes", "no"] | None:
-    """``"yes"``, ``"no"`` or None for an utterance that starts with neither."""
+    """``"yes"``, ``"no"`` or None for an utterance that starts with neither (nor with a short answer, "she
+    doesn't")."""
     if NO_PATTERN.match(text):
         return "no"
     if YES_PATTERN.match(text):
         return "yes"
+    if (short := SHORT_ANSWER.match(text)) is not None:
+        answer: Literal["yes", "no"] = "no" if short.group("not") else "yes"
+        word = (short.group("word") or "").casefold()
+        if word and (word in ("no", "nope", "nah")) != (answer == "no"):
+            return None  # "she does, no": the two disagree
+        return answer
     return None
 
 

@@ -124,6 +124,24 @@ def test_parse_yes_no(text, answer):
     assert parse_yes_no(text) == answer
 
 
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("she doesn't, no", "no"),  # round 9: "does the patient get a free test?"
+        ("he does, he's under 16", "yes"),
+        ("we haven't.", "no"),
+        ("I do", "yes"),
+        ("oh it isn't", "no"),
+        ("they do not", "no"),
+        ("she does, no", None),  # the two disagree
+        ("it is 7pm", None),  # no clause ends after the auxiliary: no short answer
+        ("that is what I want", None),
+    ],
+)
+def test_a_short_answer_of_a_subject_and_its_auxiliary_answers_yes_or_no(text, answer):
+    assert parse_yes_no(text) == answer
+
+
 def test_every_certain_answer_is_normalised_and_read_the_same_way_by_parse_yes_no():
     for text, answer in CERTAIN_ANSWERS.items():
         assert normalize(text) == text

@@ -26,7 +26,7 @@ from fsmdial.understand.model.understander import ModelUnderstander
 from fsmdial.understand.rules import RulesUnderstander
 from fsmdial.understand.rules.coverage import open_words
 from tests import example_tools
-from tests.flows import bike_repair_flow
+from tests.flows import bike_repair_flow, request_flow
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2026, 11, 23, 12, 0)  # a Monday
@@ -404,3 +404,24 @@ def test_a_greeting_intent_is_offered_only_to_a_message_that_only_greets():
     assert plausible_intents(state, "I need to get a ride.  Can you help me?") == []
     assert plausible_intents(state, "Hello! I need help with the life support system") == []
     assert plausible_intents(state, "hi there!") == ["hello"]
+
+
+def test_the_words_of_a_free_text_answer_are_accounted_for_by_it_even_when_they_name_another_value():
+    """Round 9: at "tell me more about the job", "it's the double socket by the bed" is the description asked, and
+    "double socket" (a synonym of another job than the one held) is its words: nothing is open, so no model call
+    changes the held job (the models booked sockets for a burning smell, a power fault)."""
+    job = {
+        "name": "job",
+        "type": "categorical",
+        "values": ["power fault", "sockets"],
+        "description": "The job (power fault: burning smell; sockets: double socket, new socket)",
+    }
+    flow = request_flow(job, {"name": "details", "type": "text", "ask": "Tell me more about the job?"})
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    dialogue.turn("there's a burning smell from a socket")
+    assert dialogue.slots == {"job": "power fault"}
+    state = dialogue.understanding_state()
+    text = "I've unplugged everything, it's the double socket by the bed"
+    reading = RULES.understand(state, text, now=NOW)
+    assert reading.slots == {"details": text} and "open" not in reading.info

@@ -19,7 +19,13 @@ from fsmdial.flow import Slot, SlotType
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.pronoun_one import only_pronoun_ones
-from fsmdial.understand.rules.worded_answers import counts_people, head_count, no_preference, stated_answer
+from fsmdial.understand.rules.worded_answers import (
+    counts_people,
+    head_count,
+    no_preference,
+    stated_answer,
+    stated_unasked,
+)
 
 NOW = dt.datetime(2026, 11, 24, 10, 0)  # a Tuesday
 
@@ -376,3 +382,28 @@ def test_a_listed_party_is_the_head_count_a_dialogue_stores():
     result = dialogue.turn("me, my wife and the two kids")
     assert dialogue.slots["people"] == 4
     assert "open" not in result.trace.to_dict().get("understanding", {})  # the count accounts for "wife" too
+
+
+# ------------------------------------------------------------------ a boolean's noun inside a categorical value said
+SERVICE = _slot(
+    "service",
+    SlotType.categorical,
+    values=["safety check", "oil change"],
+    description="The garage job (safety check: brake check, winter check; oil change: oil and filter)",
+)
+PRIORITY = _slot("priority_check", SlotType.boolean, label="priority check", description="Whether it is fast-tracked")
+
+
+@pytest.mark.parametrize(
+    ("said", "read", "stated"),
+    [
+        # "a brake check" is the job: its "check" says nothing of a priority check (round 9: "a sight test" booked a
+        # free NHS test)
+        ("can I book the car in for a brake check", {"service": "safety check"}, {}),
+        ("I'd like a winter check on the van", {"service": "safety check"}, {}),
+        # the noun said beside another job still names the yes/no
+        ("an oil change, and I'll take the priority check", {"service": "oil change"}, {"priority_check": True}),
+    ],
+)
+def test_a_boolean_named_by_its_noun_is_not_named_by_the_words_of_a_categorical_value_read(said, read, stated):
+    assert stated_unasked([SERVICE, PRIORITY], SERVICE, said, read) == stated

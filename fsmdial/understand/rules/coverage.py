@@ -125,6 +125,8 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
     left = []
     for word in said:
         key = _key(word)
+        if joined and (flat := _alnum(word)) and any(flat in value for value in joined):
+            continue  # a text value read holds it: "the double socket by the bed" describes the problem asked
         if key in unread:  # "a regular weekly clean": "weekly" names a frequency too, which nothing read
             left.append(word)
             continue
@@ -135,8 +137,6 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
         if clock and (hour := _CLOCK.fullmatch(key)) and {int(hour.group(1)), int(hour.group(1)) + 12} & numbers:
             continue  # "7pm", "8.30" of a time read
         if numbers and _number_word(word, numbers):
-            continue
-        if joined and (flat := _alnum(word)) and any(flat in value for value in joined):
             continue
         left.append(word)
     return tuple(left)

@@ -21,6 +21,7 @@ from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS
+from .categories import value_forms
 from .forms import naming_words
 
 __all__ = [
@@ -328,6 +329,14 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         for clause in clauses(text)
         if not _ASKS_WHETHER.match(clause)
     ]
+    # the words of the categorical values read: "a sight test" is the visit's kind, never a yes to a "free test"
+    valued = frozenset(
+        word
+        for slot in slots
+        if slot.type is SlotType.categorical and isinstance(read.get(slot.name), str)
+        for _, form in value_forms((read[slot.name],), slot.description or "")
+        for word in re.findall(r"[a-z']+", form.casefold())
+    )
     found: dict[str, bool] = {}
     for slot in unasked:
         groups = _subject_groups(slot)
@@ -338,7 +347,11 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             (
                 clause
                 for clause, words in said
-                if groups and (enough(_names(words, group) for group in groups) or (head and _names(words, head)))
+                if groups
+                and (
+                    enough(_names(words, group) for group in groups)
+                    or (head and _names([word for word in words if word not in valued], head))
+                )
             ),
             None,
         )
