@@ -13,7 +13,7 @@ from fsmdial.language.choices import described_synonyms
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
-from fsmdial.understand.rules.described import partly_said
+from fsmdial.understand.rules.described import partly_said, told_across
 from tests.flows import request_flow
 
 STORAGE = Slot(
@@ -223,3 +223,30 @@ def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_neve
     leaking.start()
     leaking.turn("the fridge has water coming out")  # three of the leak form's words: a proposal, not here
     assert leaking.slots == {"appliance": "fridge"}
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        # "tiles" of "roof tiles slipped" and "leaking" of "roof leaking": two forms of one value, one word each
+        ("some tiles blew off and now it's leaking", "roof repair"),
+        ("the gutter's full of moss", "gutter clean"),  # "moss in the gutter" and the value's own "gutter"
+        ("there's moss and some tiles", None),  # one word of each of two values: a tie
+        ("the ceiling is stained", None),  # one word: no proposal
+    ],
+)
+def test_a_value_told_by_the_words_of_several_of_its_forms_is_proposed(said: str, value: str | None) -> None:
+    """Round 9: "the arm's snapped off my glasses" where a glasses repair lists "loose arm" and "broken glasses" and an
+    eye test "new glasses": no form is said by most of its words, but two of the value's words are, and one of any
+    other's."""
+    assert told_across(ROOFER, said) == value
+
+
+def test_a_value_told_across_its_forms_is_said_back_before_the_next_question() -> None:
+    job = {"name": "job", **ROOFER.model_dump(exclude={"name"}, exclude_none=True), "ask": "What job?"}
+    flow = request_flow(job, {"name": "customer", "type": "person_name", "ask": "Your name?"})
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    result = dialogue.turn("the tiles are cracked and the ceiling is damp")  # no form told by most of its words
+    assert dialogue.slots == {"job": "roof repair"}
+    assert "roof repair" in result.text.split("Your name?")[0]  # said back before the next question

@@ -151,6 +151,38 @@ def partly_said(
     return value, numbers
 
 
+@lru_cache(maxsize=256)
+def _lexicons(values: tuple[str, ...], description: str, subject: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(value, the stems of the content words of all its forms) for each value: its own name and every listed
+    synonym, negated forms and numbers left out, as are the words naming the slot (``subject``) and a word in forms
+    of every value."""
+    named = {stem(word) for word in _words(subject)}
+    lexicon: dict[str, set[str]] = {value: set() for value in values}
+    for value, form in value_forms(values, description):
+        if THING_NEGATION.search(form):
+            continue
+        lexicon[value].update(
+            stem(word) for word in _words(form) if word not in NOT_NAMING and word.isalpha() and len(word) > 2
+        )
+    common = set.intersection(*lexicon.values()) if len(lexicon) > 1 else set()
+    return tuple((value, frozenset(words - named - common)) for value, words in lexicon.items())
+
+
+def told_across(slot: Slot, said: str) -> str | None:
+    """The value of categorical ``slot`` whose forms, together, ``said`` tells by two words or more, and more of them
+    than any other value's ("the arm's snapped off my glasses" where glasses repair lists "loose arm" and "broken
+    glasses", and an eye test only "new glasses": two words against one). None when no value has two, or two values
+    have as many."""
+    lexicons = _lexicons(
+        tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}"
+    )
+    stems = {stem(word) for word in _words(said) if word.isalpha()}
+    counts = sorted(((len(words & stems), value) for value, words in lexicons), reverse=True)
+    if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
+        return None
+    return counts[0][1]
+
+
 MORE_TOLD = 3
 """How many words of one form, said whole, outweigh a value read from fewer words (:func:`worded_values`)."""
 
@@ -198,6 +230,9 @@ def worded_values(
                 counts = [name for name, held in read.items() if type(held) is int and held in numbers]
                 for name in counts:
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
+            elif value is None and not readings and (value := told_across(slot, said)) is not None and info is not None:
+                # no form told by most of its words, but the value's forms together by more words than any other's
+                info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
         else:
             value = ranged_value(slot, said)
             if value is None and asked is not None and asked.name in read:
