@@ -127,10 +127,12 @@ _NOT_NAMES = (
         "tomorrow today tonight morning afternoon evening night noon midnight am pm o'clock oclock cheers ta "
         "people person persons passengers passenger adults kids children guests address postcode zip code pick "
         "pickup collect deliver delivery name called number phone email mr mrs ms miss dr sir madam and or not "
-        "is it's isn't flat apartment apt unit suite floor asap sorry wait time".split()
+        "is it's isn't flat apartment apt unit suite floor asap sorry wait time bed beds bedroom bedrooms "
+        "bedroomed room rooms storey".split()
     )
 )
-"""Words that are no part of a street's or a town's name in lower case: they say something else."""
+"""Words that are no part of a street's or a town's name in lower case: they say something else ("a 3 bedroom
+terrace", "a 2 bed terrace" tell the rooms of a house, no street)."""
 _NEVER_NAMES = frozenset(
     "i i'm i'd i'll and or at to from for is are it's please thanks thank not my your our on by with of a an "
     "but then".split()

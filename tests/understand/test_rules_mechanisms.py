@@ -746,3 +746,21 @@ def _car_club(said: str) -> dict:
 )
 def test_an_age_said_of_someone_beside_other_numbers_is_the_age_slots(said, age):
     assert _car_club(said).get("driver_age") == age
+
+
+@pytest.mark.parametrize(
+    ("said", "rooms"),
+    [("it's a 3 bed house", 3), ("a four bed detached", 4), ("3 bedroom terrace", 3)],
+)
+def test_a_number_before_a_numeric_slots_word_clipped_is_that_slots_value_even_unasked(said, rooms):
+    """Round 9: "I need an EICR on my rental, it's a 3 bed house" while the job is asked: "bed" is "bedrooms" clipped
+    (three letters or more). The rooms are asked at a later node, so nothing but the word names them."""
+    job = {"name": "job", "type": "categorical", "values": ["inspection", "repair"], "ask": "What job?"}
+    rooms_slot = {"name": "bedrooms", "type": "integer", "minimum": 1, "maximum": 9, "ask": "How many bedrooms?"}
+    flow = request_flow(job)
+    flow["nodes"].insert(1, {"id": "ask_rooms", "type": "request", "slots": [rooms_slot]})
+    flow["edges"] = [{"source": "ask", "target": "ask_rooms"}, {"source": "ask_rooms", "target": "done"}]
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    dialogue.turn(f"an inspection please, {said}")
+    assert dialogue.slots.get("bedrooms") == rooms

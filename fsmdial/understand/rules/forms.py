@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers
+from ...language import PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers, length_before_a_noun
 from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
 from ...slots import KINDS, InvalidValue
@@ -282,3 +282,38 @@ def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
         if len(named) == 1 and named[0].name not in out:
             out[named[0].name] = read[0]
     return out
+
+
+_RANGE_WORDS = frozenset({"from", "to", "than", "into"})
+"""Words between a slot's own words and a number that make the number something else ("my ride from 2 to 4")."""
+
+
+def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str) -> tuple[Slot, int | float] | None:
+    """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
+    if not number_words:
+        return None
+    words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
+    hits: list[tuple[Slot, int | float]] = []
+    for slot, vocab in number_words:
+        for i, word in enumerate(words):
+            before = words[max(0, i - 3) : i]
+            if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
+                before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
+            if (word[0].isdigit() or word in WORD_NUMBERS) and (
+                any(w in vocab for w in before + words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
+            ):
+                if length_before_a_noun(words, i):
+                    continue  # "the 5 year extended warranty": a length naming the thing after it, no age
+                read = find_numbers(word)
+                if read:
+                    hits.append((slot, read[0]))
+                    break
+    return hits[0] if len(hits) == 1 else None
+
+
+def _clipped(after: list[str], vocab: frozenset[str]) -> bool:
+    """Is the word right after a number one of ``vocab`` clipped ("a 3 bed house": bedrooms; three letters or more)?"""
+    return any(
+        len(word) >= 3 and word.isalpha() and any(own.startswith(word) and len(own) - len(word) <= 5 for own in vocab)
+        for word in after
+    )

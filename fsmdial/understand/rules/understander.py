@@ -34,7 +34,6 @@ from ...language import (
     impossible_date,
     is_name_word,
     leads,
-    length_before_a_noun,
     name_at,
     normalize,
     only_appraises,
@@ -78,6 +77,7 @@ from .forms import (
     fits_form,
     found_in,
     meant,
+    named_number,
     naming_words,
     numbers_by_name,
     slot_cue,
@@ -587,7 +587,7 @@ class RulesUnderstander:
             # "one large margherita and... actually make that two": what follows the correction counts
             rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
-            named = _named_number_slot(tables, rest)
+            named = named_number(tables.number_words, rest)
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
             if len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel", "3 days, I'm 44": each by its name
                 for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
@@ -670,31 +670,6 @@ def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> 
     if len(of_kind) == 1 and kinds[0] in (SlotType.date, SlotType.time):
         return of_kind[0]
     return None
-
-
-_RANGE_WORDS = frozenset({"from", "to", "than", "into"})
-"""Words between a slot's own words and a number that make the number something else ("my ride from 2 to 4")."""
-
-
-def _named_number_slot(tables: _StateTables, text: str) -> tuple[Slot, int | float] | None:
-    """The numeric slot whose own words stand right next to a number ("7 people", "ride 102"), with that number."""
-    if not tables.number_words:
-        return None
-    words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
-    hits: list[tuple[Slot, int | float]] = []
-    for slot, vocab in tables.number_words:
-        for i, word in enumerate(words):
-            before = words[max(0, i - 3) : i]
-            if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
-                before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
-            if (word[0].isdigit() or word in WORD_NUMBERS) and any(w in vocab for w in before + words[i + 1 : i + 3]):
-                if length_before_a_noun(words, i):
-                    continue  # "the 5 year extended warranty": a length naming the thing after it, no age
-                read = find_numbers(word)
-                if read:
-                    hits.append((slot, read[0]))
-                    break
-    return hits[0] if len(hits) == 1 else None
 
 
 def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
