@@ -43,12 +43,20 @@ def held_changes(
     misread = [name for name, value in new.items() if name in given and given[name] == value]
     named: list[tuple[str, Any]] = []
     fitting: list[tuple[str, Any]] = []
+    after_instead: list[tuple[str, Any]] = []
     for name, raw in new.items():
         if name not in held or name not in slots or (name in changes and name not in misread):
             continue
         slot = slots[name]
         names_held = name in old and _names(slot, old[name], held[name], session, now)
         value = _fit(slot, raw, held[name], names_held, session, now)
+        if (value is None or value == held[name]) and name in change.get("later", {}):
+            # "I've got the dentist at ten, could they come after lunch instead, like 1?": the held 10:00 is the
+            # reason; the value said after "instead" is the new one
+            value = _fit(slot, change["later"][name], held[name], names_held, session, now)
+            if value is not None and value != held[name]:
+                after_instead.append((name, value))
+                continue
         if value is None or value == held[name]:
             continue
         (named if names_held else fitting).append((name, value))
@@ -62,14 +70,18 @@ def held_changes(
         if len(fitting) > 1 and not (named or by_words) and session.asked is not None
         else []
     )
-    if misread and not named and not just_said and not (by_words and set(misread).isdisjoint(change.get("named", ()))):
+    if (
+        misread
+        and not (named or after_instead or just_said)
+        and not (by_words and set(misread).isdisjoint(change.get("named", ())))
+    ):
         # the parse gave the new words to a slot itself ("make that 5" for the only number), unless the message
         # names another slot by its words ("the time, can we do 3 instead" is no driver aged 3)
         return changes, frozenset()
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
     # describes the change asked for)
-    chosen = named or by_words or just_said or (fitting if not given else [])
+    chosen = named or by_words or after_instead or just_said or (fitting if not given else [])
     if len(chosen) == 1:
         for name in misread:
             if name == chosen[0][0] or name not in change.get("named", ()):

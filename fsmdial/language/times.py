@@ -121,13 +121,23 @@ def _twelve_hour(text: str, hour: int, minute: int, start: int, end: int) -> tup
     morning, evening = _hhmm(hour % 12, minute), _hhmm(hour % 12 + 12, minute)
     parts = _parts(text)
     index = bisect.bisect_left(parts, (end,))  # the first part of the day said after it, else the last before
-    part = parts[index] if index < len(parts) else None
+    part = parts[index] if index < len(parts) and not _OTHER_CLAUSE.search(text, end, parts[index][0]) else None
     if part is None:
         before = bisect.bisect_left(parts, (start,))
         part = parts[before - 1] if before > 0 and parts[before - 1][1] <= start else None
+        part = part if part is not None and not _OTHER_CLAUSE.search(text, part[1], start) else None
     if part is not None:
         return (_of_part(part[2], morning, evening),)
     return (evening, morning) if hour == 12 else (morning, evening)
+
+
+_OTHER_CLAUSE = re.compile(
+    r"[.;!?](?:\s|$)|,\s*(?:and\s+|but\s+|as\s+|because\s+|cos\s+|since\s+)?"
+    r"(?:i|i'm|i've|he|he's|she|she's|we|we're|we've|they|they're|it|it's|my|his|her|our|their)\b",
+    re.I,
+)
+"""Between a time and a part of the day, the start of another clause or sentence ("say 2 o'clock, he has his
+session in the morning"): that part of the day is another thing's, and picks no reading of the time."""
 
 
 def _of_part(part: str, morning: str, evening: str) -> str:

@@ -189,3 +189,17 @@ def test_an_approximate_hour_is_read_in_linear_time_over_runs_of_dashes() -> Non
 )
 def test_a_bare_hour_after_a_part_of_the_day_and_a_comma_is_a_time(said, readings):
     assert clock_readings(said) == readings
+
+
+@pytest.mark.parametrize(
+    ("said", "readings"),
+    [
+        # round 9: the morning is the husband's session, not the visit ("say 2 o'clock" booked 02:00, refused)
+        ("say 2 o'clock, he has his session in the morning", ("02:00", "14:00")),
+        ("at 7. I work in the evening", ("07:00", "19:00")),
+        ("tomorrow morning, ideally around 9", ("09:00",)),  # the same clause's part of the day still picks
+        ("at 7, in the evening", ("19:00",)),
+    ],
+)
+def test_a_part_of_the_day_in_another_clause_picks_no_reading(said, readings):
+    assert clock_readings(said) == readings

@@ -442,3 +442,13 @@ def test_two_words_of_one_value_after_a_not_are_no_swap():
 
     assert replacement("well not a rowing boat really") is None  # "rowing" and "boat" are one value's words
     assert replacement("it's not Pepper, it's Paprika") == ("Pepper", "Paprika")
+
+
+def test_a_change_that_names_the_held_value_as_its_reason_takes_the_value_said_after_instead():
+    """Round 9: "I've got the dentist at ten, could they come after lunch instead, like 1?" at a summary of 10 am: the
+    ten is why, the 1 what (the old time was booked after the customer's yes)."""
+    dialogue = at_confirmation()
+    result = dialogue.turn("oh actually we've got the theatre at 7, could we come later instead, like 9?")
+    assert dialogue.slots["time"] == "21:00" and result.text.endswith("Shall I book it?")
+    dialogue.turn("yes")
+    assert booked()[0]["time"] == "21:00"

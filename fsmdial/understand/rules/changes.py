@@ -93,6 +93,9 @@ class Change:
     earlier: tuple[str, ...] = ()
     """The words after earlier cues, the last first: read when ``new`` gives no value ("yes... actually no, scrap
     that, I'll get the train": no after "actually")."""
+    after: str = ""
+    """The words after the last "instead" ("could they come after lunch instead, like 1?": "like 1"): the new value
+    when ``new`` names the held one ("I've got the dentist at ten" is why, not what)."""
 
 
 def read_change(text: str) -> Change | None:
@@ -121,7 +124,10 @@ def read_change(text: str) -> Change | None:
         start = max((found.end() for found in re.finditer(r"[.;!?]", text[:end])), default=0)
     old_words = tuple(found.group("old") for found in olds)
     earlier = tuple(_tidy(masked[cue.end() :]) for cue in reversed(ahead[:-1]))
-    return Change(_tidy(masked[start:end]), tuple(word.strip() for word in old_words), bool(cues or afters), earlier)
+    after = _tidy(re.split(r"[.;!?](?=\s|$)", masked[afters[-1].end() :])[0]) if afters else ""
+    return Change(
+        _tidy(masked[start:end]), tuple(word.strip() for word in old_words), bool(cues or afters), earlier, after
+    )
 
 
 def _tidy(words: str) -> str:
@@ -235,6 +241,9 @@ def note_change(
         said = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
         parse.info["change"] = {"new": new, "old": old, "named": named}
+        later = read_values(slots, change.after, read_as_asked) if change.after else {}
+        if later := {name: value for name, value in later.items() if name in new and new[name] != value}:
+            parse.info["change"]["later"] = later  # the value said after "instead", if ``new`` is the held one
         if (
             asked is not None
             and len(re.findall(r"\w+", change.new)) <= 3
