@@ -132,12 +132,12 @@ def _twelve_hour(text: str, hour: int, minute: int, start: int, end: int) -> tup
 
 
 _OTHER_CLAUSE = re.compile(
-    r"[.;!?](?:\s|$)|,\s*(?:and\s+|but\s+|as\s+|because\s+|cos\s+|since\s+)?"
-    r"(?:i|i'm|i've|he|he's|she|she's|we|we're|we've|they|they're|it|it's|my|his|her|our|their)\b",
+    r"[.;!?]\s+\w|,\s*(?:(?:and|but|as|because|cos|since)\s+)?(?:he|he's|she|she's|they|they're|his|her|their)\b",
     re.I,
 )
-"""Between a time and a part of the day, the start of another clause or sentence ("say 2 o'clock, he has his
-session in the morning"): that part of the day is another thing's, and picks no reading of the time."""
+"""Between a time and a part of the day, another sentence ("make it 2? I've got the dentist that morning") or a
+clause about someone else ("say 2 o'clock, he has his session in the morning"): that part of the day is another
+matter, and picks no reading of the time (the speaker's own clause, "around 9 on tues, I'm in all morning", does)."""
 
 
 def _of_part(part: str, morning: str, evening: str) -> str:

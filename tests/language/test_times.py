@@ -196,7 +196,9 @@ def test_a_bare_hour_after_a_part_of_the_day_and_a_comma_is_a_time(said, reading
     [
         # round 9: the morning is the husband's session, not the visit ("say 2 o'clock" booked 02:00, refused)
         ("say 2 o'clock, he has his session in the morning", ("02:00", "14:00")),
-        ("at 7. I work in the evening", ("07:00", "19:00")),
+        ("at 7. She works in the evening", ("07:00", "19:00")),
+        ("could they come at 2? I've got the dentist that morning", ("02:00", "14:00")),
+        ("around 9 on tues, I'm in all morning", ("09:00",)),  # the speaker's own morning still picks
         ("tomorrow morning, ideally around 9", ("09:00",)),  # the same clause's part of the day still picks
         ("at 7, in the evening", ("19:00",)),
     ],
