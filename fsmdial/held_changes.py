@@ -84,6 +84,10 @@ def held_changes(
     chosen = named or by_words or after_instead or just_said or (fitting if not given else [])
     if len(chosen) == 1:
         for name in misread:
+            # a slot given for the first time is the answer beside the change ("not friday, saturday would be better,
+            # about 11" at the time question), never the chosen slot's words
+            if name not in held:
+                continue
             if name == chosen[0][0] or name not in change.get("named", ()):
                 # the same words the chosen slot took ("9 instead of 7" at a held 19:00 is no party of 9); a slot the
                 # message names by its own words keeps its value ("make it 3pm not 1. and 2 hours")

@@ -452,3 +452,12 @@ def test_a_change_that_names_the_held_value_as_its_reason_takes_the_value_said_a
     assert dialogue.slots["time"] == "21:00" and result.text.endswith("Shall I book it?")
     dialogue.turn("yes")
     assert booked()[0]["time"] == "21:00"
+
+
+def test_a_change_of_a_held_value_and_the_answer_asked_in_one_message_both_stand():
+    """Round 9: "sorry, not friday, saturday would be better, about 11" at the time question changed the day and
+    dropped the time asked."""
+    dialogue = restaurant("Jane Clarke", "4 people", "Friday the 27th")
+    assert dialogue.session.asked == "time"
+    dialogue.turn("sorry, not friday, saturday would be better, about 8")  # no "pm": nothing names the time
+    assert dialogue.slots["date"] == "2026-11-28" and dialogue.slots["time"] == "20:00"
