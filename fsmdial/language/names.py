@@ -177,6 +177,8 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
                 return _said_in_full(words, text[start.end() :])
     if not asked:
         return None
+    if (other := _OTHERS_NAME.search(text)) is not None and (words := _words_at(text[other.end() :])):
+        return _said_in_full(words, text[other.end() :])  # "his name's Oliver Grant" to "what's the patient's name?"
     if (replied := _reply_name(text)) is not None:
         return replied
     start = WEAK_CUES.match(text)
@@ -193,6 +195,10 @@ def introduced_name(text: str) -> str | None:
     for clause in _CLAUSE_START.finditer(text):
         start = _INTRODUCING.match(text, clause.end())
         if start is None:
+            here = _IT_IS_HERE.match(text, clause.end())  # "Hi, it's Kwame Mensah here, I need ..."
+            named = here.group("name").split() if here is not None else []
+            if named and is_name(named) and all(word[0].isupper() for word in named):
+                return here.group("name")
             continue
         words = _words_at(text[start.end() :])
         own = _own_words(words or [])
@@ -271,6 +277,11 @@ _CORRECTING_NAME = re.compile(
 )
 _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _INTRODUCING = re.compile(r"(?:i'm|i am|this is|my name's)\s+", re.I)
+_IT_IS_HERE = re.compile(r"(?:it's|it is)\s+(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){1,2})\s+here\b")
+"""A caller's introduction on the phone: "it's Kwame Mensah here" (a full name, capitalised)."""
+_OTHERS_NAME = re.compile(r"(?<![\w'])(?:his|her|their)\s+(?:full\s+)?name(?:'s|\s+is)\s+", re.I)
+"""Another person's name introduced ("his name's Oliver Grant"): the name asked, when it is asked (a patient's, a
+child's); otherwise someone else's (a pet, a relative)."""
 TITLES = frozenset("mr mrs ms miss mx dr prof sir dame lady lord".split())
 """Words before a name that are no part of it ("Mr", "Dr"), lower case."""
 _TITLE_DOT = re.compile(r"\b(mr|mrs|ms|mx|dr|st|jr|sr|prof)\.", re.I)

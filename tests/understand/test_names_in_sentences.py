@@ -134,6 +134,7 @@ def test_a_full_name_introduced_in_the_first_message_is_kept_for_the_name_questi
         "Hello, this is Sheffield Council, we have mice",
         "it's Fulwood Road, we've got mice",
         "hi, I'm Tom, we've got mice",  # one word before the name is asked: "I'm English" is as good a name
+        "hi, it's Fulwood Road here, we've got mice",
     ],
 )
 def test_no_name_is_read_from_a_place_or_an_organisation_in_the_first_message(first: str) -> None:
@@ -171,3 +172,21 @@ def test_the_name_asked_in_a_later_sentence_than_a_change_or_a_question_is_the_n
 @pytest.mark.parametrize("reply", ["can we do rats instead? thanks so much", "is it safe? Sorry about that"])
 def test_a_later_sentence_of_thanks_or_a_sorry_is_no_name(reply: str) -> None:
     assert "customer_name" not in at_name_question(reply).slots
+
+
+@pytest.mark.parametrize(
+    ("first", "name"),
+    [("Hi, it's Lisa Gray here, we've got mice", "Lisa Gray"), ("morning, it is Dev Mistry here. Mice", "Dev Mistry")],
+)
+def test_a_caller_introduced_as_its_name_here_is_kept_for_the_name_question(first: str, name: str) -> None:
+    """Round 9: "Hi, it's Kwame Mensah here, I need an electrical inspection" (a full name, capitalised)."""
+    assert play(first).slots["customer_name"] == name
+
+
+@pytest.mark.parametrize(
+    ("reply", "name"), [("his name's Oliver Grant", "Oliver Grant"), ("her name is Ann Lee", "Ann Lee")]
+)
+def test_his_or_her_name_answers_the_name_asked(reply: str, name: str) -> None:
+    """Round 9: "his name's Oliver Grant" to "what's the patient's full name?" (not asked, "his name" is someone
+    else's: a pet's, a relative's)."""
+    assert at_name_question(reply).slots["customer_name"] == name
