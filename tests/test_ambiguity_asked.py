@@ -94,6 +94,7 @@ def dialogue(doc: dict[str, Any], now: dt.datetime = FRIDAY, **kwargs: Any) -> D
         ("tomorrow", "2026-11-28"),
         ("the first one", "2026-11-28"),
         ("this week's", "2026-11-28"),
+        ("not tomorrow, the one after", "2026-12-05"),  # round 9: the day ruled out, then the one picked
     ],
 )
 def test_next_saturday_said_on_a_friday_is_asked_and_the_answer_settles_it(answer: str, day: str) -> None:
@@ -227,3 +228,16 @@ def test_a_number_with_other_words_is_not_asked_about() -> None:
     d = dialogue(hotel_flow(), tools={"book": lambda **_: {}})
     assert d.turn("running 5 minutes late, sorry").messages != ["Is that 5 people or 5 nights?"]
     assert d.slots == {}
+
+
+def test_the_clarifying_question_ends_the_turn_after_the_other_values_are_acknowledged() -> None:
+    """Round 9: "next saturday, 8 in the morning" said on a Friday asked which Saturday, then thanked for the time and
+    asked "Which day?" again: two questions, the clarifying one not last."""
+    doc = day_flow()
+    doc["nodes"][0]["slots"].append({"name": "time", "type": "time", "ask": "What time?"})
+    d = dialogue(doc)
+    result = d.turn("next saturday, 8 in the morning")
+    assert result.messages[-1] == QUESTION and sum(message.endswith("?") for message in result.messages) == 1
+    assert d.slots == {"time": "08:00"}
+    d.turn("the later one")
+    assert d.slots == {"time": "08:00", "day": "2026-12-05"}

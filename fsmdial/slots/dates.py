@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import StringConstraints
 
-from ..language import WEEKDAYS, date_readings, impossible_date, read_date, sentences
+from ..language import WEEKDAYS, date_readings, impossible_date, read_date, sentences, split_negated
 from ..language.dates import day_choices
 from .registry import Exact, InvalidValue, SlotKind, SlotType
 
@@ -124,7 +124,10 @@ class Date(SlotKind):
         """ "the later one", "next week's" after "Do you mean Saturday 28 November or Saturday 5 December?" is
         "Saturday 5 December"; a reply that names a day ("the 5th", "tomorrow") is read as it is."""
         question = _WHICH_DAY.search(asked)
-        if question is None or _NOT.search(text):
+        if question is None:
+            return None
+        text = split_negated(text)[0]  # "not tomorrow, the one after": the clause that picks, not the one ruled out
+        if _NOT.search(text):
             return None
         sooner, later = _SOONER.search(text) is not None, _LATER.search(text) is not None
         if sooner == later:

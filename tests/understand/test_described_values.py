@@ -250,3 +250,18 @@ def test_a_value_told_across_its_forms_is_said_back_before_the_next_question() -
     result = dialogue.turn("the tiles are cracked and the ceiling is damp")  # no form told by most of its words
     assert dialogue.slots == {"job": "roof repair"}
     assert "roof repair" in result.text.split("Your name?")[0]  # said back before the next question
+
+
+def test_a_word_of_a_values_own_name_counts_more_than_one_of_another_values_synonym() -> None:
+    """Round 9: "replace a cracked socket" where sockets and switches is a value's own name and "burning smell from a
+    socket" a power fault's synonym: the value named wins; the synonym said whole is still its value's."""
+    job = Slot(
+        name="job",
+        type="categorical",
+        values=["power fault", "sockets and switches", "fuse box upgrade"],
+        description="The job (power fault: burning smell from a socket, lost power; sockets and switches: new "
+        "socket, light switch; fuse box upgrade: replace fuse box)",
+    )
+    assert told_across(job, "I'm after someone to replace a cracked socket in the kitchen") == "sockets and switches"
+    assert told_across(job, "it's the fuse") == "fuse box upgrade"  # one word of one value's own name: a proposal
+    assert told_across(job, "the fuse or the socket") is None  # two values' names as far: a tie

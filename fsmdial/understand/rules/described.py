@@ -168,16 +168,31 @@ def _lexicons(values: tuple[str, ...], description: str, subject: str) -> tuple[
     return tuple((value, frozenset(words - named - common)) for value, words in lexicon.items())
 
 
-def told_across(slot: Slot, said: str) -> str | None:
+@lru_cache(maxsize=1024)
+def _own(value: str) -> frozenset[str]:
+    """The stems of the content words of a value's own name."""
+    return frozenset(
+        stem(word) for word in _words(value) if word not in NOT_NAMING and word.isalpha() and len(word) > 2
+    )
+
+
+def told_across(slot: Slot, said: str, taken: Iterable[Any] = ()) -> str | None:
     """The value of categorical ``slot`` whose forms, together, ``said`` tells by two words or more, and more of them
     than any other value's ("the arm's snapped off my glasses" where glasses repair lists "loose arm" and "broken
-    glasses", and an eye test only "new glasses": two words against one). None when no value has two, or two values
-    have as many."""
+    glasses", and an eye test only "new glasses": two words against one); a word of the value's own name counts two
+    ("a cracked socket": sockets and switches, not a power fault listed as "burning smell from a socket"). None when
+    no value has two, or two values have as many. The words of values read for other slots (``taken``: "the North"
+    of an area, never a food's "north american") tell nothing."""
     lexicons = _lexicons(
         tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}"
     )
-    stems = {stem(word) for word in _words(said) if word.isalpha()}
-    counts = sorted(((len(words & stems), value) for value, words in lexicons), reverse=True)
+    others = {stem(word) for value in taken if isinstance(value, str) for word in _words(value)}
+    stems = {stem(word) for word in _words(said) if word.isalpha()} - others
+    # a word of the value's own name counts twice: "a cracked socket" tells sockets and switches more than a power
+    # fault listed as "burning smell from a socket"
+    counts = sorted(
+        ((len(words & stems) + len(_own(value) & words & stems), value) for value, words in lexicons), reverse=True
+    )
     if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return None
     return counts[0][1]
@@ -230,7 +245,12 @@ def worded_values(
                 counts = [name for name, held in read.items() if type(held) is int and held in numbers]
                 for name in counts:
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
-            elif value is None and not readings and (value := told_across(slot, said)) is not None and info is not None:
+            elif (
+                value is None
+                and not readings
+                and (value := told_across(slot, said, read.values())) is not None
+                and info is not None
+            ):
                 # no form told by most of its words, but the value's forms together by more words than any other's
                 info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
         else:
