@@ -16,7 +16,7 @@ ROUNDS = sorted((Path(__file__).resolve().parent / "data").glob("heldout_r*"))
 
 
 def test_the_rounds_are_found():
-    assert {path.name for path in ROUNDS} >= {f"heldout_r{n}" for n in range(2, 9)}
+    assert {path.name for path in ROUNDS} >= {f"heldout_r{n}" for n in range(2, 10)}
 
 
 @pytest.mark.parametrize("folder", ROUNDS, ids=lambda path: path.name)

@@ -34,7 +34,7 @@ from .dates import (
     remove_dates_and_times,
     says_only_when,
 )
-from .names import find_name, introduced_name, is_name_word, name_at
+from .names import find_name, introduced_name, is_name_word, name_at, names_a_relative
 from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, length_before_a_noun, words_to_digits
 from .phrases import (
     CLOSING_PATTERN,
@@ -77,6 +77,7 @@ __all__ = [
     "find_name",
     "name_at",
     "introduced_name",
+    "names_a_relative",
     "is_name_word",
     "leads",
     "without_wish",

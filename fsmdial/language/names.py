@@ -198,7 +198,7 @@ def introduced_name(text: str) -> str | None:
             here = _IT_IS_HERE.match(text, clause.end())  # "Hi, it's Kwame Mensah here, I need ..."
             named = here.group("name").split() if here is not None else []
             if named and is_name(named) and all(word[0].isupper() for word in named):
-                return here.group("name")
+                return " ".join(named)
             continue
         words = _words_at(text[start.end() :])
         own = _own_words(words or [])
@@ -294,6 +294,14 @@ _RELATIVES = frozenset(
     kid kids child children family mother-in-law father-in-law other half""".split()
 )
 """Whose name a booking may be in ("put it under my wife's name", "it's for my dad")."""
+_FOR_A_RELATIVE = re.compile(r"(?<![\w'])(?:my|our)\s+(?:\w+\s+)?(?P<who>[a-z]+)(?![\w'])", re.I)
+
+
+def names_a_relative(text: str) -> bool:
+    """Does ``text`` say the booking is about a relative ("my son", "our eldest daughter")?"""
+    return any(found.group("who").casefold() in _RELATIVES for found in _FOR_A_RELATIVE.finditer(text))
+
+
 _SAYS_NOTHING = frozenset(
     """okay ok okey good great lovely cheers perfect brilliant fab fabulous fantastic cool alright right fine sure yes
     yeah yep yup aye no nope thanks thank ta you so well then um umm er erm uh oh ah hmm sorry please that's thats

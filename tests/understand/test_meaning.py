@@ -29,6 +29,7 @@ from fsmdial.understand.meaning.options import (
     intent_options,
     open_clauses,
     options_for,
+    side_options,
     value_options,
 )
 from fsmdial.understand.meaning.understander import MeaningUnderstander, with_meaning
@@ -349,3 +350,32 @@ def test_a_greeting_beside_a_description_still_chooses_and_the_whole_message_is_
     both = choose.scores_any(("the boiler", "water dripping"), options)
     assert both.best is not None and both.best[0].name == "leak"
     assert both.best[1] == pytest.approx(choose.scores("water dripping", options).best[1])
+
+
+def asked_online() -> UnderstandingState:
+    online = Slot(
+        name="online",
+        type="boolean",
+        description="Whether the lessons are online (yes) or at the student's home (no)",
+        ask="Would you like the lessons online? If not, the tutor comes to your home.",
+    )
+    return UnderstandingState("tutoring", "ask_online", (), (online,), expected=("online",), asked="online")
+
+
+def test_an_asked_boolean_with_its_sides_described_offers_each_side_said_by_its_words():
+    state = asked_online()
+    yes, no = side_options(state)
+    assert (yes.name, yes.value, yes.texts) == ("yes", True, ("the lessons are online",))
+    assert (no.name, no.value, no.texts) == ("no", False, ("at the student's home", "the tutor comes to your home"))
+    offered = options_for(state, "could the tutor come to us", reading(state, "could the tutor come to us"))
+    assert [option.name for option in offered] == ["yes", "no"]
+    # a side read by the rules is theirs: nothing offered
+    assert options_for(state, "online please", reading(state, "online please")) == ()
+    plain = Slot(name="parking", type="boolean", description="Whether there is parking")
+    assert side_options(UnderstandingState("f", "n", (), (plain,), asked="parking")) == ()
+
+
+def test_a_chosen_side_stores_its_boolean():
+    state = asked_online()
+    pick = with_meaning(chooser(floor=0.0, margin=0.0), state, "come to us", reading(state, "come to us"))
+    assert pick is not None and isinstance(pick.slots["online"], bool)

@@ -82,3 +82,21 @@ def test_a_missing_extra_is_named(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "tokenizers", None)  # as if 'fsmdial[meaning]' were not installed
     with pytest.raises(MissingExtraError, match=r"fsmdial\[meaning\]"):
         Encoder(tmp_path)
+
+
+@fetched
+def test_a_boolean_side_said_in_other_words_is_chosen_by_the_real_model(encoder):
+    """Round 7 of the held-out conversations: "would rather the tutor came to us" to "Would you like the lessons
+    online? If not, the tutor comes to your home." has no word of either side; the no side is said by its
+    description's words and by what the question says happens otherwise."""
+    from fsmdial.understand.meaning.chooser import MeaningChooser
+    from fsmdial.understand.meaning.understander import MeaningUnderstander
+    from fsmdial.understand.rules import RulesUnderstander
+    from tests.understand.test_meaning import NOW, asked_online
+
+    understander = MeaningUnderstander(MeaningChooser(encoder))
+    state = asked_online()
+    for said in ("would rather the tutor came to us", "in person, at our house"):
+        assert RulesUnderstander().understand(state, said, now=NOW).slots == {}
+        read = understander.understand(state, said, now=NOW)
+        assert read.slots == {"online": False} and read.info["meaning"]["option"] == "no", said

@@ -190,3 +190,24 @@ def test_his_or_her_name_answers_the_name_asked(reply: str, name: str) -> None:
     """Round 9: "his name's Oliver Grant" to "what's the patient's full name?" (not asked, "his name" is someone
     else's: a pet's, a relative's)."""
     assert at_name_question(reply).slots["customer_name"] == name
+
+
+@pytest.mark.parametrize(
+    ("slot_name", "kept"), [("student_name", False), ("patient_name", False), ("customer_name", True), ("name", True)]
+)
+def test_a_caller_introduced_beside_a_relative_is_not_the_relatives_name(slot_name: str, kept: bool) -> None:
+    """Round 7: "Hi, I'm Sarah Knight, I'm calling about English tutoring for my son" booked the lessons for Sarah
+    Knight: the student's name is asked; the customer's own name slot still keeps her."""
+    flow = {
+        "name": "lessons",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": [{"name": "subject", "type": "text", "ask": "Which subject?"}]},
+            {"id": "who", "type": "request", "slots": [{"name": slot_name, "type": "person_name", "ask": "Name?"}]},
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "who"}, {"source": "who", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=lambda: NOW)
+    dialogue.start()
+    dialogue.turn("Hi, I'm Sarah Knight, I'm calling about English tutoring for my son")
+    assert (dialogue.slots.get(slot_name) == "Sarah Knight") is kept

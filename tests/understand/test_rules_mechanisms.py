@@ -686,6 +686,7 @@ def test_a_side_said_with_a_word_of_how_it_suits_is_that_side():
     )
     assert stated_answer(slot, "online's easiest") is True and stated_answer(slot, "at home would be best") is False
     assert stated_answer(slot, "it's  ") is None  # a stray "s" named the no side once
+    assert stated_answer(slot, "online pls") is True  # a texted "please" says nothing of a side (round 7, h7-37)
 
 
 def test_a_question_whether_states_nothing_of_a_boolean_not_asked():

@@ -7,6 +7,9 @@ words of the message are open (:mod:`fsmdial.understand.rules.coverage`):
   another question): its values, each said by its texts: the
   value itself, the synonyms the slot's description lists, and "<what the slot is>: <value>" (the description
   before its list of synonyms, else the slot's label);
+* **the asked boolean slot's two sides**, when its description names them ("Whether the lessons are online (yes) or
+  at the student's home (no)") and the rules read nothing from the message: each side said by its words, the no
+  side also by what the question says happens otherwise ("If not, the tutor comes to your home");
 * **the state's intents**, when nothing is asked, no confirmation is pending and the rules read no intent nor
   value: each intent with examples (an :class:`~fsmdial.Assistant`'s flows are its router's intents, said by
   each flow's examples or description), goodbye and decline aside (an act, read by the rules).
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ...flow import SlotType
 from ...language import WORD_NUMBERS, fold, read_acts
@@ -30,6 +33,7 @@ from ...language.clauses import clauses
 from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
 from ..constraint.schema import greets
 from ..rules.coverage import describing_words
+from ..rules.worded_answers import described_sides
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ class Option:
     name: str
     texts: tuple[str, ...]
     slot: str | None = None
+    value: Any = None
+    """The value stored when chosen, where it is not ``name`` (a boolean's side: ``name`` "yes", ``value`` True)."""
 
 
 _SYNONYM_LIST = re.compile(r"\s*\(.*$", re.S)
@@ -78,6 +84,30 @@ def value_options(state: UnderstandingState, name: str | None = None) -> tuple[O
     subject = slot_subject(slot.description, slot.noun)
     texts = {value: (value, *synonyms.get(value, ()), f"{subject}: {value}") for value in values}
     return tuple(Option("value", value, tuple(dict.fromkeys(texts[value])), slot.name) for value in values)
+
+
+_OTHERWISE = re.compile(r"(?:^|[.?!]\s+)if\s+not\W+(?P<other>[^.?!]+)", re.I)
+"""What the question says happens on a no ("Would you like the lessons online? If not, the tutor comes to your
+home.")."""
+
+
+def side_options(state: UnderstandingState, name: str | None = None) -> tuple[Option, ...]:
+    """The two sides of boolean slot ``name`` (the asked slot by default) whose description names them ("Whether the
+    lessons are online (yes) or at the student's home (no)") as options, each said by its words, the no side also by
+    what its question says happens otherwise ("If not, the tutor comes to your home"): "could the tutor come to us?"
+    has no word of either. None for a slot of another type or without such a description."""
+    name = name or state.asked
+    slot = state.slot(name) if name else None
+    sides = described_sides(slot.description or "") if slot is not None and slot.type is SlotType.boolean else None
+    if slot is None or sides is None:
+        return ()
+    yes, no = sides
+    otherwise = _OTHERWISE.search(slot.ask or "")
+    noes = (no, otherwise.group("other").strip()) if otherwise is not None else (no,)
+    return (
+        Option("value", "yes", (yes,), slot.name, True),
+        Option("value", "no", tuple(dict.fromkeys(noes)), slot.name, False),
+    )
 
 
 def _greeting(state: UnderstandingState, name: str) -> bool:
@@ -130,6 +160,8 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
             if name in reading.slots or name in reading.info.get("doubt", ()) or _names_values(state, name, open_part):
                 continue
             options += [option for option in value_options(state, name) if option.name != reading.negated.get(name)]
+        if state.asked not in reading.slots and not reading.slots:
+            options += side_options(state)  # "would rather the tutor came to us" to "online? If not, ..."
         return tuple(options)
     if reading.slots:
         return ()

@@ -54,7 +54,7 @@ def with_meaning(chooser: MeaningChooser, state: UnderstandingState, text: str, 
     slots = dict(reading.slots)
     if option.kind == "value":
         assert option.slot is not None
-        slots[option.slot] = option.name
+        slots[option.slot] = option.name if option.value is None else option.value
     return Parse(
         intent=option.name if option.kind == "intent" else reading.intent,
         slots=slots,

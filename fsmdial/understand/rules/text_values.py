@@ -22,6 +22,7 @@ from ...language import (
     find_name,
     introduced_name,
     name_at,
+    names_a_relative,
     read_acts,
     without_ruled_out,
 )
@@ -70,8 +71,16 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
                 or (find_name(said, False) if not other_name and not tables.name_given else None)
                 or (find_name(said, True) if name_asked and (said in later or not acts.holds_no_value) else None)
                 # A full name introduced before the name is asked ("hi, this is Lisa Gray, I need ..."), never at a
-                # confirmation
-                or (introduced_name(said) if not other_name and tables.name_given and state.confirm is None else None)
+                # confirmation, nor for someone else's name slot when the booking is a relative's ("I'm Sarah
+                # Knight, ... for my son": the student's name is asked)
+                or (
+                    introduced_name(said)
+                    if not other_name
+                    and tables.name_given
+                    and state.confirm is None
+                    and not (names_a_relative(said) and _someone_elses(tables.name_slot))
+                    else None
+                )
             )
             if name is not None:
                 if said is not acts.rest and said not in later and name in said:
@@ -88,6 +97,17 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         if name_asked:
             return True  # no name in the reply: asked again, never the whole text
     return False
+
+
+_OWN_NAME_WORDS = frozenset("name full first last sur customer caller booker contact your my lead".split())
+
+
+def _someone_elses(slot: Slot) -> bool:
+    """Is ``slot`` the name of someone other than the caller (a student's, a patient's: a word of its name beside
+    "name" says whose), not the customer's own?"""
+    return bool(
+        set(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold())) - _OWN_NAME_WORDS
+    )
 
 
 def _last_said_first(text: str) -> list[str]:

@@ -276,10 +276,20 @@ _SIDES = re.compile(r"(?P<yes>[^()]*?)\s*\(yes\)\s*,?\s*(?:or\s+)?(?P<no>[^()]*?
 """A boolean's description naming its two sides: "Whether the lessons are online (yes) or at the student's home
 (no)"."""
 _SIDE_FILLER = frozenset(
-    """whether please thanks thank ok okay then just one would like prefer rather best better easiest easier fine good
-    great works work suits suit probably think""".split()
+    """whether please pls plz thanks thank ok okay then just one would like prefer rather best better easiest easier
+    fine good great works work suits suit probably think""".split()
 )
 """Words that say which side suits, not a side ("online's easiest", "at home would be best")."""
+
+
+def described_sides(description: str) -> tuple[str, str] | None:
+    """The yes side and the no side a boolean's description names, as written ("the lessons are online", "at the
+    student's home"), or None (:data:`_SIDES`)."""
+    found = _SIDES.search(description)
+    if found is None:
+        return None
+    yes = re.sub(r"^\W*whether\s+", "", found.group("yes"), flags=re.I).strip()
+    return yes, found.group("no").strip()
 
 
 @lru_cache(maxsize=512)
