@@ -379,3 +379,15 @@ def test_a_chosen_side_stores_its_boolean():
     state = asked_online()
     pick = with_meaning(chooser(floor=0.0, margin=0.0), state, "come to us", reading(state, "come to us"))
     assert pick is not None and isinstance(pick.slots["online"], bool)
+
+
+def test_at_a_confirmation_only_a_booleans_side_is_offered_and_only_with_a_change_cue():
+    """Round 7: "actually could the tutor come to us instead?" at the summary of online lessons: the rules read no
+    change, a "yes" booked online lessons. A side is offered with a change cue; a question or a bare reply gets
+    nothing, nor any categorical value or intent."""
+    online = asked_online().slots[0]
+    state = UnderstandingState("tutoring", "confirm", (), (online,), confirm="confirm")
+    said = "actually could the tutor come to us instead? he likes it face to face"
+    assert [option.value for option in options_for(state, said, reading(state, said))] == [True, False]
+    for said in ("he likes it face to face", "do the tutors come to us?"):
+        assert options_for(state, said, reading(state, said)) == (), said

@@ -14,9 +14,10 @@ words of the message are open (:mod:`fsmdial.understand.rules.coverage`):
   value: each intent with examples (an :class:`~fsmdial.Assistant`'s flows are its router's intents, said by
   each flow's examples or description), goodbye and decline aside (an act, read by the rules).
 
-Never at a confirmation: a choice is no yes, no and no change. And only when a word of the open part has letters and
-is no number word: a bare "12" at a frequency question is a value said for another question (or a slip), not a
-meaning to guess ("monthly", chosen once by cosine before this rule).
+At a confirmation only a boolean's side, and only in a message with a change cue the rules read no change from
+("actually could the tutor come to us instead?"): a choice is no yes and no no. And only when a word of the open
+part has letters and is no number word: a bare "12" at a frequency question is a value said for another question
+(or a slip), not a meaning to guess ("monthly", chosen once by cosine before this rule).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ...language.choices import described_synonyms
 from ...language.clauses import clauses
 from ..base import DECLINE, GOODBYE, Parse, UnderstandingState
 from ..constraint.schema import greets
+from ..rules.changes import read_change
 from ..rules.coverage import describing_words
 from ..rules.worded_answers import described_sides
 
@@ -138,8 +140,14 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     """What ``text`` may be choosing among at ``state``, given the rules' ``reading`` of it (with its open part in
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
     open_part = reading.info.get("open", ())
-    if not has_words(open_part) or state.confirm is not None or reading.answer is not None:
+    if not has_words(open_part) or reading.answer is not None:
         return ()
+    if state.confirm is not None:
+        # a change the rules did not read ("actually could the tutor come to us instead?" at the summary): a held
+        # boolean's other side, said in other words; no other value, intent or choice
+        if reading.slots or reading.intent is not None or reading.choice is not None or read_change(text) is None:
+            return ()
+        return tuple(option for slot in state.slots for option in side_options(state, slot.name))
     if reading.choice is not None or (reading.intent is not None and not _greeting(state, reading.intent)):
         return ()  # a greeting beside the words ("Hi there, my dishwasher is full of water") chooses nothing
     if reading.negated and (state.asked is None or set(reading.negated) != {state.asked}):
