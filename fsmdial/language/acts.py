@@ -95,6 +95,7 @@ AFFIRM = phrase_pattern(
     "yeah",
     "yep",
     "yup",
+    "yh",
     "ya",
     "yea",
     "yes please",

@@ -16,7 +16,7 @@ import re
 from typing import Literal
 
 YES_PATTERN = re.compile(
-    r"^\s*(yes|yeah|yep|yup|ya|yea|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
+    r"^\s*(yes|yeah|yep|yup|yh|ya|yea|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
     r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
     r"perfect|great|fine)\b",
     re.I,
@@ -62,6 +62,7 @@ CERTAIN_ANSWERS: dict[str, Literal["yes", "no"]] = {
             "yeah",
             "yep",
             "yup",
+            "yh",
             "sure",
             "correct",
             "that's right",

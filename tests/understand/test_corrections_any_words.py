@@ -461,3 +461,11 @@ def test_a_change_of_a_held_value_and_the_answer_asked_in_one_message_both_stand
     assert dialogue.session.asked == "time"
     dialogue.turn("sorry, not friday, saturday would be better, about 8")  # no "pm": nothing names the time
     assert dialogue.slots["date"] == "2026-11-28" and dialogue.slots["time"] == "20:00"
+
+
+def test_an_old_time_said_in_a_word_and_a_digit_names_the_held_one():
+    """Round 4: "can you make it 11 instead of half 8" at a summary of 8:30 am and 1 lock: "half 8" is the time
+    replaced, and the 11 no count of locks (refused, and the old time booked after a yes)."""
+    dialogue = restaurant("Jane Clarke", "4 people", "Friday the 27th", "7:30pm")
+    dialogue.turn("can you make it 9 instead of half 7, I forgot I've got something on")
+    assert dialogue.slots["time"] == "21:00" and dialogue.slots["party_size"] == 4

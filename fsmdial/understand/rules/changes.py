@@ -53,7 +53,7 @@ _AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)
 """Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
     r"(?<![\w'])(?:instead of|rather than|not|forget(?: about)?)\s+(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
-    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z][\w'\-]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))",
+    r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z0-9][\w'\-:]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))",
     re.I,
 )
 """The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly" (never "from X to Y":

@@ -29,7 +29,7 @@ _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
 FILLER_WORDS = frozenset(
     """um umm uhm er erm hmm hm ah ahh oh ooh so well right alright great good fine lovely perfect cool cheers ta
-    mate guys please thanks thank thx cheers sorry hiya morning afternoon evening yep yup yeah nope nah sure
+    mate guys please pls plz thanks thank thx cheers sorry hiya morning afternoon evening yep yup yh yeah nope nah sure
     certainly absolutely definitely correct exactly that's thats go ahead sounds works work fine i'll i'd we'll
     we'd let's lets think reckon guess maybe perhaps probably kind sort got get would like love okay ok k
     wait hang hold on sec second moment bit quick quickly just only mind know don't dont it'd it'll that'll
