@@ -202,10 +202,12 @@ def test_a_negated_form_is_said_by_its_words_in_a_clause_with_any_negation() -> 
     assert worded_value(fault, "she can't lock it at night") is None
 
 
-def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_never_by_most_of_one() -> None:
+def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_or_proposed_by_two_of_its_words() -> None:
     """ "our oven isn't heating properly" at "which appliance?": the oven answers, and every word of the fault's form
-    "not heating up" (its negation the clause's) tells the fault (round 6 asked the fault again); most of a form is
-    proposed only for the question asked."""
+    "not heating up" (its negation the clause's) tells the fault (round 6 asked the fault again). Two words of a
+    value's forms beside the answer propose it, said back (round 9: "dirty water left in the bottom" beside the
+    dishwasher); one word does not, and a word of the value's own name counts once there ("the wifi keeps dropping
+    out" beside the laptop proposed a drop off while its own name counted twice)."""
     fault = {
         "name": "fault",
         "type": "categorical",
@@ -221,8 +223,12 @@ def test_beside_the_answer_another_slot_of_the_node_is_told_by_a_whole_form_neve
     assert heating.slots == {"appliance": "oven", "fault": "cold"}
     leaking = Dialogue(load_flow(flow), stand_in_tools=True)
     leaking.start()
-    leaking.turn("the fridge has water coming out")  # three of the leak form's words: a proposal, not here
-    assert leaking.slots == {"appliance": "fridge"}
+    result = leaking.turn("the fridge has water coming out")  # three of the leak form's words: a proposal
+    assert leaking.slots == {"appliance": "fridge", "fault": "leak"} and "leak" in result.text
+    one_word = Dialogue(load_flow(flow), stand_in_tools=True)
+    one_word.start()
+    one_word.turn("the fridge is leaking")  # one word, of the value's own name (counting once beside an answer)
+    assert one_word.slots == {"appliance": "fridge"}
 
 
 @pytest.mark.parametrize(

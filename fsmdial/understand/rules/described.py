@@ -176,7 +176,7 @@ def _own(value: str) -> frozenset[str]:
     )
 
 
-def told_across(slot: Slot, said: str, taken: Iterable[Any] = ()) -> str | None:
+def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: bool = True) -> str | None:
     """The value of categorical ``slot`` whose forms, together, ``said`` tells by two words or more, and more of them
     than any other value's ("the arm's snapped off my glasses" where glasses repair lists "loose arm" and "broken
     glasses", and an eye test only "new glasses": two words against one); a word of the value's own name counts two
@@ -191,7 +191,8 @@ def told_across(slot: Slot, said: str, taken: Iterable[Any] = ()) -> str | None:
     # a word of the value's own name counts twice: "a cracked socket" tells sockets and switches more than a power
     # fault listed as "burning smell from a socket"
     counts = sorted(
-        ((len(words & stems) + len(_own(value) & words & stems), value) for value, words in lexicons), reverse=True
+        ((len(words & stems) + own_twice * len(_own(value) & words & stems), value) for value, words in lexicons),
+        reverse=True,
     )
     if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return None
@@ -257,9 +258,13 @@ def worded_values(
             value = ranged_value(slot, said)
             if value is None and asked is not None and asked.name in read:
                 # beside the answer, the node's other slot told by every word of one of its forms ("our oven isn't
-                # heating properly" at "which appliance?": the fault); never by most of one (a proposal answers only
-                # its own question)
+                # heating properly" at "which appliance?": the fault); never by most of one. Or, as a proposal said
+                # back, by two words of its forms together, a word of its own name counting once ("dirty water left
+                # in the bottom": not draining; "the wifi keeps dropping out" tells no drop off)
                 value = worded_value(slot, said, whole)
+                if value is None and (value := told_across(slot, said, read.values(), own_twice=False)) is not None:
+                    if info is not None:
+                        info.setdefault("meaning", {"kind": "value", "slot": slot.name, "option": value, "by": "words"})
         if value is not None:
             found[slot.name] = value
     return found
