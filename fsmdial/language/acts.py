@@ -62,6 +62,8 @@ THANKS = phrase_pattern(
     "thanks a lot",
     "thank you so much",
     "thanks so much",
+    "thanks very much",
+    "thank you very much",
     "many thanks",
 )
 BYE = phrase_pattern(
@@ -91,6 +93,8 @@ AFFIRM = phrase_pattern(
     "that's all fine",
     "all looks good",
     "that all looks good",
+    "all sounds good",
+    "that all sounds good",
     "yea sure",
     "yeah",
     "yep",

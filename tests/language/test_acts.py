@@ -119,6 +119,7 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
         "yes dear, that's right",
         "cheers mate, book it",
         "yh thats right",  # texted (round 8, h8b-28)
+        "that all sounds good, thanks very much",  # round 8, h8a-13
     ],
 )
 def test_plain_yes_in_customers_words(text):
