@@ -8,6 +8,11 @@ other value's. Such a value is the reader's *proposal*: the parse notes it in ``
 "words"``), the bot says it back at once ("I take it the van is: large van") and the committing summary shows it
 before any yes, so a customer who meant otherwise says so.
 
+When no form is told so, the value whose forms together are told by two words or more, and more than any other
+value's, is proposed the same way (:func:`told_across`: "the arm's snapped off my glasses" where a glasses repair
+lists "loose arm" and "broken glasses"); a word of the value's own name counts two at the asked slot, one beside
+another answer.
+
 A form counts when at least two of its content words are said, and at least half of them; a number in a form
 ("two-bedroom") must be said (as a digit or a word: "2 bed"), never another one. A said word stands for a form's
 word of the same stem, or one it begins ("bed" of "bedroom", three letters or more). Of the values so told, the one
@@ -246,14 +251,11 @@ def worded_values(
                 counts = [name for name, held in read.items() if type(held) is int and held in numbers]
                 for name in counts:
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
-            elif (
-                value is None
-                and not readings
-                and (value := told_across(slot, said, read.values())) is not None
-                and info is not None
-            ):
+            elif value is None and not readings:
                 # no form told by most of its words, but the value's forms together by more words than any other's
-                info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
+                value = told_across(slot, said, read.values())
+                if value is not None and info is not None:
+                    info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
         else:
             value = ranged_value(slot, said)
             if value is None and asked is not None and asked.name in read:
