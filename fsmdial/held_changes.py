@@ -4,8 +4,9 @@ The new words were read for every typed slot; the value goes to the one held slo
 its bounds take it, it is not the value held, and, when the message names the replaced value ("8 instead of 7"),
 the old words name that slot's held value, in any of its forms ("7" names a held 19:00, and then "8" is 20:00).
 When two slots could take it, the one the user's message before this one gave is put right ("10am", then "make it
-11 instead"); when nothing tells them apart, nothing changes. A part of a name ("the surname is
-Clark") edits the held name.
+11 instead"); when nothing tells them apart, nothing changes. When the new words name the held value itself, the
+value said after "instead" is the new one ("I've got the dentist at ten, could they come after lunch instead, like
+1?"). A part of a name ("the surname is Clark") edits the held name.
 """
 
 from __future__ import annotations
