@@ -469,3 +469,25 @@ def test_an_old_time_said_in_a_word_and_a_digit_names_the_held_one():
     dialogue = restaurant("Jane Clarke", "4 people", "Friday the 27th", "7:30pm")
     dialogue.turn("can you make it 9 instead of half 7, I forgot I've got something on")
     assert dialogue.slots["time"] == "21:00" and dialogue.slots["party_size"] == 4
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "actually can we have the quieter one",  # a "one" standing for a thing: no 1 o'clock, no party of 1
+        "sorry, make it the bigger one",
+        "actually one more thing, is there parking?",  # "one more thing" opens a question, it counts nothing
+    ],
+)
+def test_a_one_that_counts_nothing_changes_no_held_number_or_time_at_the_confirmation(said):
+    """Found reading round 8's h8a-16 ("it's a multifuel one" read as a time of 1:00): these changed the held time to
+    13:00, or the party to 1, and the summary showing it stood to be confirmed."""
+    dialogue = at_confirmation()
+    dialogue.turn(said)
+    assert dict(dialogue.slots) == HELD
+
+
+def test_a_one_that_counts_still_changes_the_count():
+    dialogue = at_confirmation()
+    dialogue.turn("sorry, just one person")
+    assert dialogue.slots["party_size"] == 1

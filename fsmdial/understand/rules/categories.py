@@ -200,12 +200,18 @@ THING_NEGATION = re.compile(r"\b(?:no|not|never|none|nothing|without)\b|n[\'\u20
 :data:`~fsmdial.language.clauses.NEGATION`, which negates what follows a verb."""
 
 
+_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
 @lru_cache(maxsize=256)
 def value_forms(values: tuple[str, ...], description: str) -> tuple[tuple[str, str], ...]:
     """(value, form) for each value's own name and each synonym its slot's description lists: what the readers of
     worded, described and stemmed values read a value by."""
     synonyms = described_synonyms(values, description)
-    return (*((value, value) for value in values), *((value, form) for value, said in synonyms for form in said))
+    forms = [*((value, value) for value in values), *((value, form) for value, said in synonyms for form in said)]
+    # a hyphenated word written joined is the same form ("multifuel" for "multi-fuel stove", "ebike" for "e-bike")
+    joined = [(value, _HYPHEN.sub("", form)) for value, form in forms if _HYPHEN.search(form)]
+    return tuple(dict.fromkeys([*forms, *joined]))
 
 
 @lru_cache(maxsize=256)

@@ -24,6 +24,7 @@ from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
 from .forms import naming_words
+from .pronoun_one import without_uncounted_ones
 from .worded_answers import stated_answer
 
 __all__ = [
@@ -225,9 +226,9 @@ def note_change(
     change = read_change(text)
     if change is None:
         return
-    new = read_values(slots, change.new, read_as_asked)
+    new = read_values(slots, without_uncounted_ones(change.new), read_as_asked)
     for words in change.earlier:
-        new = new or read_values(slots, words, read_as_asked)
+        new = new or read_values(slots, without_uncounted_ones(words), read_as_asked)
     old: dict[str, Any] = {}
     valued: list[str] = []
     for words in change.olds:
@@ -241,7 +242,7 @@ def note_change(
         said = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
         parse.info["change"] = {"new": new, "old": old, "named": named}
-        later = read_values(slots, change.after, read_as_asked) if change.after else {}
+        later = read_values(slots, without_uncounted_ones(change.after), read_as_asked) if change.after else {}
         if later := {name: value for name, value in later.items() if name in new and new[name] != value}:
             parse.info["change"]["later"] = later  # the value said after "instead", if ``new`` is the held one
         if (

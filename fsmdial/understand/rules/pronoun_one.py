@@ -14,11 +14,13 @@ from ...language import WORD_NUMBERS, find_numbers
 
 __all__ = [
     "ONE_IN_A_NAME",
+    "ONE_THING",
     "counted_numbers",
     "counts_nothing",
     "only_determined_ones",
     "only_pronoun_ones",
     "without_pronoun_ones",
+    "without_uncounted_ones",
 ]
 
 ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
@@ -90,6 +92,18 @@ def without_pronoun_ones(text: str) -> str:
         return found.group("before") + "    " + found.group("after")
 
     return _PRONOUN_ONE.sub(blanked, text) if "one" in text.casefold() else text
+
+
+ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
+"""A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
+
+
+def without_uncounted_ones(text: str) -> str:
+    """``text`` without the "one"s that count nothing: those standing for a thing (:func:`without_pronoun_ones`) and
+    "one more thing" (read in a change: "actually can we have the quieter one" changes no time to 1 o'clock)."""
+    if "one" not in text.casefold():
+        return text
+    return without_pronoun_ones(ONE_THING.sub(lambda found: " " * len(found.group()), text))
 
 
 def counted_numbers(text: str) -> list[int | float]:
