@@ -275,14 +275,7 @@ def test_a_word_of_a_values_own_name_counts_more_than_one_of_another_values_syno
 
 def test_a_hyphenated_word_of_a_form_written_joined_is_the_same_form() -> None:
     """Round 8: "it's a multifuel stove" for "multi-fuel stove"."""
-    fires = {
-        "name": "appliance",
-        "type": "categorical",
-        "values": ["open fire", "multi-fuel stove"],
-        "description": "What burns (open fire: coal fire; multi-fuel stove: stove for wood and coal)",
-        "ask": "What kind of fire is it?",
-    }
-    dialogue = Dialogue(load_flow(request_flow(fires, name="sweep")), stand_in_tools=True)
+    dialogue = Dialogue(load_flow(_fires_flow()), stand_in_tools=True)
     dialogue.start()
     dialogue.turn("it's a multifuel stove")
     assert dialogue.slots == {"appliance": "multi-fuel stove"}
