@@ -287,12 +287,14 @@ def check_commit(turn: TurnContext, node: ExternalActionNode) -> None:
 
 def asked_which(turn: TurnContext) -> bool:
     """Did this turn ask a value's clarifying question ("7 in the morning or in the evening?", "Is that 5 people or
-    5 nights?": two readings fit, :func:`fsmdial.turn.update_slots`)? It is the turn's one question: it is moved
-    after what else the turn says ("Thanks, I have the arrival time: 8 am."), so the turn ends on it."""
-    which = [act for act in turn.acts if act.kind == "invalid" and act.name.startswith("which_")]
-    if which:
-        turn.acts[:] = [act for act in turn.acts if act not in which] + which
-    return bool(which)
+    5 nights?": two readings fit, :func:`fsmdial.turn.update_slots`)? It is the turn's one question (the turn ends on
+    it: :func:`fsmdial.turn.respond`)."""
+    return any(is_which(act) for act in turn.acts)
+
+
+def is_which(act: Act) -> bool:
+    """Is ``act`` a value's clarifying question (:func:`asked_which`)?"""
+    return act.kind == "invalid" and act.name.startswith("which_")
 
 
 def _refused_asking(turn: TurnContext, name: str) -> bool:

@@ -26,7 +26,7 @@ from .language.text import FUNCTION_WORDS
 from .machine import fold
 from .session import SessionState
 from .slots import KINDS, bound_words
-from .steps import TurnContext, advance
+from .steps import TurnContext, advance, is_which
 from .tables import FlowTables, with_decline
 from .trace import Act, TurnResult
 from .understand.base import CONTINUE, DECLINE, GOODBYE, Intent, Parse, UnderstandingState
@@ -185,6 +185,7 @@ def respond(
             if getattr(flow.fallbacks, name):
                 acts.append(turn.fallback(name))
     trace.conditions = [{"edge": name, "outcome": bool(outcome)} for name, outcome in turn.machine.evaluated]
+    acts.sort(key=is_which)  # the clarifying question last, after "Thanks, I have the arrival time: 8 am."
     for act in acts:
         if act.text:
             session.history.append(("bot", act.text))

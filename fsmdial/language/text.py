@@ -15,6 +15,8 @@ DIGIT = re.compile(r"\d")
 """Any digit (most date, time and number patterns need one)."""
 ASCII_WORDS = re.compile(r"[a-z]+")
 """Runs of lower-case ASCII letters: the words of lower-cased ASCII text."""
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=\S)")
+"""Where one sentence ends and the next begins ("Can we make it 8 instead? It's Jane Clarke"): split on it."""
 TERMS_OF_ADDRESS = frozenset("mate love luv darling dear pal sir madam ma'am maam hun hon duck chief lads guys".split())
 """Words people call each other ("cheers mate", "yes thank you love"): no name (language.names), and social after a
 yes, thanks or a greeting (language.acts)."""

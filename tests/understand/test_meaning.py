@@ -378,7 +378,9 @@ def test_an_asked_boolean_with_its_sides_described_offers_each_side_said_by_its_
 def test_a_chosen_side_stores_its_boolean():
     state = asked_online()
     pick = with_meaning(chooser(floor=0.0, margin=0.0), state, "come to us", reading(state, "come to us"))
-    assert pick is not None and isinstance(pick.slots["online"], bool)
+    assert pick is not None
+    # the side chosen stores its boolean, never its name ("yes"/"no")
+    assert pick.slots["online"] is (pick.info["meaning"]["option"] == "yes")
 
 
 def test_at_a_confirmation_only_a_booleans_side_is_offered_and_only_with_a_change_cue():

@@ -143,8 +143,8 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     if not has_words(open_part) or reading.answer is not None:
         return ()
     if state.confirm is not None:
-        # a change the rules did not read ("actually could the tutor come to us instead?" at the summary): a held
-        # boolean's other side, said in other words; no other value, intent or choice
+        # a change the rules did not read ("actually could the tutor come to us instead?" at the summary): a
+        # boolean's side, said in other words (the held one chosen changes nothing); no other value, intent or choice
         if reading.slots or reading.intent is not None or reading.choice is not None or read_change(text) is None:
             return ()
         return tuple(option for slot in state.slots for option in side_options(state, slot.name))
@@ -168,7 +168,7 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
             if name in reading.slots or name in reading.info.get("doubt", ()) or _names_values(state, name, open_part):
                 continue
             options += [option for option in value_options(state, name) if option.name != reading.negated.get(name)]
-        if state.asked not in reading.slots and not reading.slots:
+        if not reading.slots:
             options += side_options(state)  # "would rather the tutor came to us" to "online? If not, ..."
         return tuple(options)
     if reading.slots:

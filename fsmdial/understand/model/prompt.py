@@ -31,7 +31,6 @@ message instead.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ import orjson
 
 from ...errors import ModelError, UnderstandingError
 from ...flow import Slot
+from ...language.text import SENTENCE_BREAK
 from ...slots import KINDS
 from ..base import CONTINUE, DECLINE, GOODBYE, UnderstandingState
 from ..constraint.schema import CHANGE, NONE
@@ -178,9 +178,6 @@ def state_note(state: UnderstandingState, now: dt.datetime | None = None) -> str
     return "\n" + " ".join(parts) if parts else ""
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-
-
 def history_line(role: str, text: str) -> str:
     """One line of the conversation: the user's words as said, the agent's in short form (:func:`short_form`)."""
     said = " ".join(text.split())
@@ -193,7 +190,7 @@ def short_form(said: str) -> str:
     """What the agent asked: its last question, else its last sentence ("Great, 4 people. On which day?"
     -> "On which day?"). The model reads the user's words; the rest of a reply (acknowledgements, the values
     read back before a confirmation) is evaluated turn after turn and told it nothing it needs."""
-    sentences = _SENTENCE_END.split(said)
+    sentences = SENTENCE_BREAK.split(said)
     asking = [i for i, sentence in enumerate(sentences) if sentence.endswith("?")]
     if not asking:
         return sentences[-1]

@@ -113,7 +113,7 @@ def stemmed_value(slot: Slot, said: str) -> str | None:
 def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
     """Each value of categorical ``slot`` that ``said`` tells by most of one of its forms: how many of the best such
     form's words were said, their share of it, and its numbers (see the module docstring)."""
-    forms = _forms(tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}")
+    forms = _forms(tuple(slot.values or ()), slot.description, _subject(slot))
     if not forms:
         return {}
     words = _words(said)
@@ -166,19 +166,20 @@ def _lexicons(values: tuple[str, ...], description: str, subject: str) -> tuple[
     for value, form in value_forms(values, description):
         if THING_NEGATION.search(form):
             continue
-        lexicon[value].update(
-            stem(word) for word in _words(form) if word not in NOT_NAMING and word.isalpha() and len(word) > 2
-        )
+        lexicon[value].update(_content_stems(form))
     common = set.intersection(*lexicon.values()) if len(lexicon) > 1 else set()
     return tuple((value, frozenset(words - named - common)) for value, words in lexicon.items())
 
 
 @lru_cache(maxsize=1024)
-def _own(value: str) -> frozenset[str]:
-    """The stems of the content words of a value's own name."""
-    return frozenset(
-        stem(word) for word in _words(value) if word not in NOT_NAMING and word.isalpha() and len(word) > 2
-    )
+def _content_stems(form: str) -> frozenset[str]:
+    """The stems of a form's content words of three letters or more (a value's own name: the words it counts twice)."""
+    return frozenset(stem(word) for word in _words(form) if word not in NOT_NAMING and word.isalpha() and len(word) > 2)
+
+
+def _subject(slot: Slot) -> str:
+    """The words naming the slot itself (its name and label): no form needs them ("van" of "a box van")."""
+    return f"{slot.name.replace('_', ' ')} {slot.label or ''}"
 
 
 def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: bool = True) -> str | None:
@@ -188,16 +189,14 @@ def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: 
     ("a cracked socket": sockets and switches, not a power fault listed as "burning smell from a socket"). None when
     no value has two, or two values have as many. The words of values read for other slots (``taken``: "the North"
     of an area, never a food's "north american") tell nothing."""
-    lexicons = _lexicons(
-        tuple(slot.values or ()), slot.description, f"{slot.name.replace('_', ' ')} {slot.label or ''}"
-    )
+    lexicons = _lexicons(tuple(slot.values or ()), slot.description, _subject(slot))
     others = {stem(word) for value in taken if isinstance(value, str) for word in _words(value)}
     stems = {stem(word) for word in _words(said) if word.isalpha()} - others
     # a word of the value's own name counts twice: "a cracked socket" tells sockets and switches more than a power
     # fault listed as "burning smell from a socket"
+    heard = [(value, words & stems) for value, words in lexicons]
     counts = sorted(
-        ((len(words & stems) + own_twice * len(_own(value) & words & stems), value) for value, words in lexicons),
-        reverse=True,
+        ((len(hit) + own_twice * len(_content_stems(value) & hit), value) for value, hit in heard), reverse=True
     )
     if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return None
@@ -221,7 +220,8 @@ def worded_values(
     :func:`ranged_value`); the node's other categorical slots by an amount in a listed range ("he's in year 1", said
     while the subject is asked), or beside the asked slot's answer by every word of one of their forms ("our oven
     isn't heating properly"). Last, the asked slot's value most of one of its forms tells
-    (:func:`~.described.partly_said`): a proposal, noted in ``info["meaning"]`` to be said back."""
+    (:func:`~.described.partly_said`), or the value its forms together tell (:func:`told_across`; beside the asked
+    slot's answer too, its own name counting once): a proposal, noted in ``info["meaning"]`` to be said back."""
     found: dict[str, str] = {}
     for slot, _, expected, _ in categorical:
         if slot.name in read or not (slot is asked or expected):

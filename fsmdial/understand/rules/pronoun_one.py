@@ -13,18 +13,29 @@ import re
 from ...language import WORD_NUMBERS, find_numbers
 
 __all__ = [
-    "ONE_IN_A_NAME",
-    "ONE_THING",
     "counted_numbers",
     "counts_nothing",
     "only_determined_ones",
     "only_pronoun_ones",
+    "without_phrase_ones",
     "without_pronoun_ones",
     "without_uncounted_ones",
 ]
 
-ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
+_ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
+_ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
+"""A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
+
+
+def without_phrase_ones(text: str) -> str:
+    """``text`` with the phrases whose "one" counts nothing blanked ("a one-way flight", "one more thing")."""
+    if "one" not in text.casefold():
+        return text
+    for phrase in (_ONE_IN_A_NAME, _ONE_THING):
+        text = phrase.sub(lambda found: " " * len(found.group()), text)
+    return text
+
 
 _WORDS = re.compile(r"[a-z']+|\d+(?:[.,]\d+)?|[,.;!?]")
 _COUNTING_BEFORE = frozenset(
@@ -94,16 +105,11 @@ def without_pronoun_ones(text: str) -> str:
     return _PRONOUN_ONE.sub(blanked, text) if "one" in text.casefold() else text
 
 
-ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
-"""A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
-
-
 def without_uncounted_ones(text: str) -> str:
-    """``text`` without the "one"s that count nothing: those standing for a thing (:func:`without_pronoun_ones`) and
-    "one more thing" (read in a change: "actually can we have the quieter one" changes no time to 1 o'clock)."""
-    if "one" not in text.casefold():
-        return text
-    return without_pronoun_ones(ONE_THING.sub(lambda found: " " * len(found.group()), text))
+    """``text`` without the "one"s that count nothing: in a phrase (:func:`without_phrase_ones`) or standing for a
+    thing (:func:`without_pronoun_ones`): read in a change, "actually can we have the quieter one" changes no time to
+    1 o'clock."""
+    return without_pronoun_ones(without_phrase_ones(text))
 
 
 def counted_numbers(text: str) -> list[int | float]:

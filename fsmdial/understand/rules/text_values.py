@@ -27,7 +27,7 @@ from ...language import (
     without_ruled_out,
 )
 from ...language.names import MAX_NAME_WORDS, TITLES
-from ...language.text import FUNCTION_WORDS
+from ...language.text import FUNCTION_WORDS, SENTENCE_BREAK
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
 from .coverage import FILLER_WORDS
@@ -123,11 +123,10 @@ def _later_sentences(text: str) -> list[str]:
     """The sentences of ``text`` after its first that may hold a value ("can we make it 8 instead? it's Jane Clarke":
     "it's Jane Clarke"; never a question, thanks or a greeting)."""
     return [
-        said for said in _SENTENCE_END.split(text.strip())[1:] if said.strip() and not read_acts(said).holds_no_value
+        said for said in SENTENCE_BREAK.split(text.strip())[1:] if said.strip() and not read_acts(said).holds_no_value
     ]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _JOINING = re.compile(r"^[\s.,;:!?\-]*(?:(?:and|also|oh|so|but)\b[\s,]*)*", re.I)
 """What joins the words after a self-correction to it: punctuation and "and", "also", "so"."""
 

@@ -86,7 +86,7 @@ from .forms import (
 from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
-from .pronoun_one import ONE_IN_A_NAME, ONE_THING, counted_numbers, counts_nothing, only_pronoun_ones
+from .pronoun_one import counted_numbers, counts_nothing, only_pronoun_ones, without_phrase_ones
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
@@ -575,7 +575,7 @@ class RulesUnderstander:
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
             rest = with_listed_count(rest, naming_words(asked, described=False), noted=parse.info)
         # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
-        numbers = counted_numbers(ONE_THING.sub(" ", ONE_IN_A_NAME.sub(" ", rest)))
+        numbers = counted_numbers(without_phrase_ones(rest))
         if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes

@@ -294,13 +294,13 @@ def described_sides(description: str) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=512)
 def _sides(description: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The words only the yes side, and only the no side, of a boolean's description says (:data:`_SIDES`)."""
-    found = _SIDES.search(description)
-    if found is None:
+    """The words only the yes side, and only the no side, of a boolean's description says (:func:`described_sides`)."""
+    sides = described_sides(description)
+    if sides is None:
         return None
     yes, no = (
-        frozenset(word for word in re.findall(r"[a-z]+", found.group(side).casefold()) if word not in FUNCTION_WORDS)
-        for side in ("yes", "no")
+        frozenset(word for word in re.findall(r"[a-z]+", side.casefold()) if word not in FUNCTION_WORDS)
+        for side in sides
     )
     return yes - no, no - yes
 
