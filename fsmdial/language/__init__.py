@@ -21,7 +21,15 @@ It imports nothing else from fsmdial.
 from __future__ import annotations
 
 from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions, without_wish
-from .answers import CERTAIN_ANSWERS, NEGATIVE_WORDS, NO_PATTERN, POSITIVE_WORDS, YES_PATTERN, parse_yes_no
+from .answers import (
+    CERTAIN_ANSWERS,
+    NEGATIVE_WORDS,
+    NO_PATTERN,
+    POSITIVE_WORDS,
+    YES_PATTERN,
+    concluded_yes_no,
+    parse_yes_no,
+)
 from .contacts import ABBREVIATIONS
 from .dates import (
     MONTHS,
@@ -127,6 +135,7 @@ __all__ = [
     "TWENTY_FOUR_HOUR",
     "said_as_written",
     "parse_yes_no",
+    "concluded_yes_no",
     "remove_dates_and_times",
     "says_only_when",
     "split_negated",

@@ -374,8 +374,14 @@ def _address_at(text: str, start: int) -> _Address | None:
         if piece.kind == "street" or gap is None:
             break
         pos = gap.end()
+    named = [piece for piece in pieces if piece.kind == "building"]
     while pieces and pieces[-1].kind not in ("street", "road", "bare"):
         pieces.pop()  # "Flat 3, the", "The Old Barn, at 7": no street follows
+    if not pieces and named:
+        # "Flat 3, Tapton House, Sheffield S10 5BY": a named building with no street is an address with its postcode
+        gap = _SEPARATOR.match(text, named[-1].end)
+        end, codes = _town_and_code(text, named[-1].end, False) if gap is not None else (named[-1].end, ())
+        return _Address(start, end, codes, True) if codes else None
     if not pieces:
         return None
     kinds = [piece.kind for piece in pieces]

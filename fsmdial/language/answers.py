@@ -54,6 +54,21 @@ def parse_yes_no(text: str) -> Literal["yes", "no"] | None:
     return None
 
 
+_CONCLUDED = re.compile(
+    r"(?<![\w'])(?<!think\s)(?:so|then|so\s+then|which\s+means|meaning)\s*,?\s+(?P<answer>yes|yeah|yep|no|nope)\W*$",
+    re.I,
+)
+"""A message that ends by concluding its answer ("my daughter's hamster is here this week, so yes")."""
+
+
+def concluded_yes_no(text: str) -> Literal["yes", "no"] | None:
+    """The answer a message concludes with in its last words ("..., so yes"), or None."""
+    found = _CONCLUDED.search(text)
+    if found is None:
+        return None
+    return "yes" if found.group("answer").casefold().startswith("y") else "no"
+
+
 CERTAIN_ANSWERS: dict[str, Literal["yes", "no"]] = {
     **dict.fromkeys(
         [

@@ -89,14 +89,22 @@ _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 _ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _SHORT_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])")
 _COUNT = r"(an?|\d{1,3})\s+(days?|weeks?|fortnights?|months?|years?)"
+_WEEKDAY_NAMES = "(" + "|".join(WEEKDAYS) + ")"
 _IN_DAYS = re.compile(
-    r"\bin\s+" + _COUNT + r"\b|\b" + _COUNT + r"\s+(?:(?:from|after|on\s+from)\s+)?(today|now|tomorrow)\b", re.I
+    # "come in a week on Tuesday" is the week after the coming Tuesday (_WEEK_ON), not a week from today
+    r"\bin\s+"
+    + _COUNT
+    + r"\b(?!\s+(?:on\s+)?(?:this\s+)?(?:"
+    + "|".join(WEEKDAYS)
+    + r"))|\b"
+    + _COUNT
+    + r"\s+(?:(?:from|after|on\s+from)\s+)?(today|now|tomorrow)\b",
+    re.I,
 )
 """"in 2 days", "in a week", "a week from today", "2 weeks from tomorrow", "a week today", "a month from today",
 "in a year"."""
 _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
 _UNIT_MONTHS = {"m": 1, "y": 12}
-_WEEKDAY_NAMES = "(" + "|".join(WEEKDAYS) + ")"
 _AFTER_NEXT = re.compile(r"\b(?:the\s+)?" + _WEEKDAY_NAMES + r"\s+after\s+next\b")
 """"the Friday after next": a week after next Friday."""
 _WEEK_ON = re.compile(

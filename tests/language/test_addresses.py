@@ -196,6 +196,9 @@ def test_an_address_said_from_its_parts_is_read_as_its_normal_form(address, lead
         # the rooms of a house are no street ("terrace" is a street word): round 9 lost the address beside them
         ("it's a 3 bedroom terrace at 54 Brook Road, Bristol BS5 7HA", "54 Brook Road, Bristol BS5 7HA"),
         ("a 2 bed terrace, 7 Mill Lane, Leeds", "7 Mill Lane, Leeds"),
+        # a flat in a named building has no street: its postcode makes it an address (round 10 lost one)
+        ("Apartment 12, Kelham Court, Leeds LS1 4AP", "Apartment 12, Kelham Court, Leeds LS1 4AP"),
+        ("it's Rowan House, Bath BA1 2QT", "Rowan House, Bath BA1 2QT"),
     ],
 )
 def test_an_address_is_read_as_said_and_tidied(said, address):
@@ -210,6 +213,7 @@ def test_an_address_is_read_as_said_and_tidied(said, address):
         "not sure of the postcode, sorry",
         "I'd rather not say",
         "at 8 please",
+        "Flat 3, Tapton House",  # a building with no street nor postcode
         "8 people at the Grand Hotel",
         "table for 4 at 7:30 on Park Road",
         "I need 4 seats close to the front",

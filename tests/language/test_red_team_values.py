@@ -90,6 +90,8 @@ def test_a_red_team_value_is_read_as_said_or_not_at_all(slot: Slot, said: str, s
         ("the friday after next", "2026-12-11"),  # was the coming Friday
         ("a week on Friday", "2026-12-11"),
         ("Friday week", "2026-12-11"),
+        ("could I come in a week on friday at 2?", "2026-12-11"),  # "in a week" is not a week from today here
+        ("in a week", "2026-12-07"),
         ("tomorrow week", "2026-12-08"),  # was tomorrow
         ("the day before yesterday", NOTHING),
         ("the 3rd of next month", NOTHING),  # not the coming 3rd

@@ -205,6 +205,8 @@ def test_a_yes_taken_back_inside_one_message_is_a_no():
     [
         ("sorry, the surname is Clark, without an e", "Jane Clark"),
         ("first name is Jon, not Jane", "Jon Clarke"),
+        ("the last name's spelled wrongly, it's Clark", "Jane Clark"),  # "wrongly" is no surname
+        ("you've got my surname wrong: Clerk", "Jane Clerk"),
     ],
 )
 def test_a_part_of_a_name_edits_the_held_name(said, name):
@@ -213,6 +215,26 @@ def test_a_part_of_a_name_edits_the_held_name(said, name):
     assert dict(dialogue.slots) == {**HELD, "name": name}
     dialogue.turn("yes")
     assert booked()[0]["name"] == name
+
+
+def test_a_name_part_spelt_letter_by_letter_is_not_read_as_its_first_letter():
+    dialogue = at_confirmation()
+    dialogue.turn("surname spelt C L A R K")
+    assert dict(dialogue.slots) == HELD and not booked()
+
+
+def test_a_yes_or_no_that_ends_the_message_after_so_is_its_answer():
+    flow = load_flow(HELDOUT / "garage_service.json")
+    for said, meant in (
+        ("no... hang on, my wife needs the car that day, so yes", True),
+        ("I'd have said yes but the train's easy from there so no", False),
+    ):
+        dialogue = Dialogue(flow, stand_in_tools=True, clock=lambda: dt.datetime(2027, 1, 12, 14))
+        dialogue.start()
+        for before in ("Hi, I need an MOT. Two weeks today if you have space?", "VX68 HTA", "1pm"):
+            dialogue.turn(before)
+        dialogue.turn(said)
+        assert dialogue.slots["courtesy_car"] is meant, said
 
 
 # ------------------------------------------------------------------ 6. what the rules cannot account for

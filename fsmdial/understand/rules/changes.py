@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, parse_yes_no
+from ...language import PEOPLE_WORDS, concluded_yes_no, parse_yes_no
 from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
@@ -74,12 +74,22 @@ SELF_CORRECTION = re.compile(
 )
 """The last correction inside one message ("one large margherita and... actually make that two")."""
 
+_PART = r"(?P<part>sur|last|family|second|first|given|christian)\s*-?\s*name"
+_SPELT_WRONG = (
+    r"(?:(?:spelt|spelled|written)\s+)?(?:wrong(?:ly)?|incorrectly)\b[\s,.:;-]*(?:(?:it'?s|it\s+is|should\s+be)\s+)?"
+)
 _NAME_PART = re.compile(
-    r"(?<![\w'])(?P<part>sur|last|family|second|first|given|christian)\s*-?\s*name\s*(?:is|was|should be|'s|:|=)?\s+"
-    r"(?:spelt\s+|spelled\s+)?(?P<word>[A-Z][\w'\-]*)",
+    r"(?<![\w'])" + _PART + r"\s*(?:is|was|should be|'s|:|=)?\s+(?:" + _SPELT_WRONG + r"|(?:spelt\s+|spelled\s+))?"
+    r"(?P<word>[A-Z][\w'\-]*)|"
+    r"\b(?:spelt|spelled|misspelt|misspelled|got)\s+(?:the|my|his|her)\s+"
+    + _PART.replace("?P<part>", "?P<part2>")
+    + r"\s+"
+    + _SPELT_WRONG
+    + r"(?P<word2>[A-Z][\w'\-]*)",
     re.I,
 )
-"""A part of a name put right ("the surname is Clark", "first name is Jon, not John")."""
+"""A part of a name put right ("the surname is Clark", "first name is Jon, not John", "the surname's spelt wrong,
+it's McDonald", "you've spelt my surname wrong, it's McDonald")."""
 _TYPED = (SlotType.date, SlotType.time, SlotType.integer, SlotType.number, SlotType.categorical, SlotType.boolean)
 
 
@@ -160,7 +170,9 @@ def read_values(
     for slot in slots:
         if slot.type is SlotType.boolean:
             # "actually there is parking": the clause naming the subject first (as the rules read an asked yes/no)
-            stated = stated_answer(slot, text)
+            # "oh wait, my daughter's hamster is here this week, so yes": the answer the new words conclude with
+            concluded = concluded_yes_no(text)
+            stated = stated_answer(slot, text) if concluded is None else concluded == "yes"
             answer = parse_yes_no(text) if stated is None else None
             if stated is not None:
                 values[slot.name] = stated
@@ -206,8 +218,10 @@ def changed_name_part(text: str) -> tuple[str, str] | None:
     found = _NAME_PART.search(text)
     if found is None:
         return None
-    part = found.group("part").casefold()
-    return ("first" if part in ("first", "given", "christian") else "last"), found.group("word")
+    part = (found.group("part") or found.group("part2")).casefold()
+    if len(found.group("word") or found.group("word2")) == 1:
+        return None  # "surname spelt M C D O N A L D": spelt letter by letter, its letters' case unsaid
+    return ("first" if part in ("first", "given", "christian") else "last"), found.group("word") or found.group("word2")
 
 
 def note_change(

@@ -28,6 +28,7 @@ from ...language import (
     WORD_NUMBERS,
     Acts,
     approximate_clock,
+    concluded_yes_no,
     content_with_what_they_have,
     find_numbers,
     gives_up,
@@ -484,7 +485,10 @@ class RulesUnderstander:
             return
         if asked is None or asked.name in parse.slots:
             return
-        if asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
+        concluded = concluded_yes_no(text) if asked.type is SlotType.boolean else None
+        if concluded is not None:  # "we had a dog but he died last year so no": the answer it ends with
+            parse.slots[asked.name] = concluded == "yes"
+        elif asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
             # "there's parking on the drive": the clause naming the subject answers, before a yes or no said about
             # something else in the message ("wrong house number, it's 41, not 14. and yes, there's space to park")
             parse.slots[asked.name] = stated
