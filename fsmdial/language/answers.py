@@ -23,7 +23,7 @@ YES_PATTERN = re.compile(
 )
 """An utterance that starts with a yes."""
 NO_PATTERN = re.compile(
-    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never)\b", re.I
+    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never|none)\b", re.I
 )
 """An utterance that starts with a no (tested before :data:`YES_PATTERN`)."""
 

@@ -277,7 +277,10 @@ _CORRECTING_NAME = re.compile(
 )
 _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _INTRODUCING = re.compile(r"(?:i'm|i am|this is|my name's)\s+", re.I)
-_IT_IS_HERE = re.compile(r"(?:it's|it is)\s+(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){1,2})\s+here\b")
+_IT_IS_HERE = re.compile(
+    r"(?:(?:it's|it is)\s+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){1,2})\s+here\b(?=\s*(?:[,.;:!?\-]|$))"
+)
+""""it's Kwame Mensah here", "Jenny Walsh here," (a clause of its own): the speaker's full name."""
 """A caller's introduction on the phone: "it's Kwame Mensah here" (a full name, capitalised)."""
 _OTHERS_NAME = re.compile(r"(?<![\w'])(?:his|her|their)\s+(?:full\s+)?name(?:'s|\s+is)\s+", re.I)
 """Another person's name introduced ("his name's Oliver Grant"): the name asked, when it is asked (a patient's, a

@@ -116,6 +116,8 @@ def test_dates_and_times_are_removed_before_numbers_are_read():
         ("no, make it 4", "no"),
         ("nope", "no"),
         ("don't", "no"),
+        ("none at all", "no"),  # to "are there any pets?"
+        ("yes none", "yes"),
         ("maybe", None),
         ("I know", None),
     ],

@@ -176,11 +176,19 @@ def test_a_later_sentence_of_thanks_or_a_sorry_is_no_name(reply: str) -> None:
 
 @pytest.mark.parametrize(
     ("first", "name"),
-    [("Hi, it's Lisa Gray here, we've got mice", "Lisa Gray"), ("morning, it is Dev Mistry here. Mice", "Dev Mistry")],
+    [
+        ("Hi, it's Lisa Gray here, we've got mice", "Lisa Gray"),
+        ("morning, it is Dev Mistry here. Mice", "Dev Mistry"),
+        ("hello, Priya Shah here, we've got mice in the loft", "Priya Shah"),  # round 10: without "it's"
+    ],
 )
 def test_a_caller_introduced_as_its_name_here_is_kept_for_the_name_question(first: str, name: str) -> None:
     """Round 9: "Hi, it's Kwame Mensah here, I need an electrical inspection" (a full name, capitalised)."""
     assert play(first).slots["customer_name"] == name
+
+
+def test_a_place_said_to_be_here_is_no_caller() -> None:
+    assert "customer_name" not in play("hello, Oxford Street here, we've got mice").slots
 
 
 @pytest.mark.parametrize(

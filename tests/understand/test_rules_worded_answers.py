@@ -359,9 +359,17 @@ def test_a_listed_party_counts_each_who_comes(said, count):
     ("said", "count"),
     [
         ("two bedrooms and the living room", 3),  # a word ending in the noun counts ("bedroom")
-        ("the bedrooms and the kitchen", "none"),  # the kitchen is no room by its words: nothing listed
-        ("the kitchen and the utility room, so two", "none"),
-        ("the bedrooms and the bathroom", None),  # some rooms, uncounted
+        # beside a room named so, another thing listed is one more: "three" alone was booked (round 10)
+        ("three bedrooms, the lounge and the stairs", 5),  # "the stairs" is one staircase
+        ("2 bedrooms, the hall and the landing", 4),
+        ("the kitchen and the utility room, so two", 2),
+        ("the bedrooms and the kitchen", None),  # some rooms, uncounted: the flow asks
+        ("2 bedrooms and the cushions", None),
+        ("the bedrooms and the bathroom", None),
+        ("the lounge and the kitchen", "none"),  # no room named by its words: nothing listed
+        ("just the living room", 1),  # one thing of the kind as the whole answer
+        ("only the one bedroom please", 1),
+        ("the bedrooms", "none"),
     ],
 )
 def test_things_an_asked_count_counts_are_counted_when_listed(said, count):
@@ -372,6 +380,19 @@ def test_things_an_asked_count_counts_are_counted_when_listed(said, count):
         assert found is None
     else:
         assert found is not None and found[1] == count
+
+
+def test_a_list_of_things_named_by_their_kind_counts_an_integer_slot_not_asked():
+    flow = Path(__file__).resolve().parents[1] / "data" / "heldout_r10" / "flows" / "carpet_cleaning.json"
+    said = {
+        "we need the carpet cleaned in the front bedroom and the box room": 2,
+        "a carpet clean in the lounge and the back bedroom": None,  # "the lounge" is no room by its words
+    }
+    for message, rooms in said.items():
+        dialogue = Dialogue(flow, stand_in_tools=True, clock=FrozenClock("2027-01-06T09:00"))
+        dialogue.start()
+        dialogue.turn(message)
+        assert dialogue.slots.get("rooms") == rooms, message
 
 
 def test_a_listed_party_is_the_head_count_a_dialogue_stores():

@@ -578,6 +578,9 @@ class RulesUnderstander:
             rest = with_listed_count(rest, noted=parse.info)
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
             rest = with_listed_count(rest, naming_words(asked, described=False), noted=parse.info)
+        else:  # not asked: "the carpets doing in my bedroom and the spare room" lists 2 rooms by their name
+            for slot, _ in (pair for pair in tables.number_words if pair[0].type is SlotType.integer):
+                rest = with_listed_count(rest, naming_words(slot, described=False), noted=parse.info, named=slot.name)
         # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
         numbers = counted_numbers(without_phrase_ones(rest))
         if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):

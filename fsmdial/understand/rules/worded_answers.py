@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, normalize
+from ...language import PEOPLE_WORDS, WORD_NUMBERS, find_numbers, normalize
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS
 from .categories import value_forms
@@ -89,31 +89,66 @@ def _thing_item(nouns: frozenset[str]) -> re.Pattern[str]:
     return re.compile(
         rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:[\w-]+\s+)?{noun}s?|"
         rf"(?P<some>(?:the|my|our|their|some|both|a\s+few|a\s+couple\s+of)\s+(?:[\w-]+\s+)?{noun}s)|"
-        rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun})(?![\w'])",
+        rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun}|"
+        # beside one of the kind, another thing of the list is one more ("three bedrooms, the lounge and the stairs")
+        rf"(?P<other>(?:a|an|the|my|our|his|her|their)\s+(?:[a-z-]+\s+)?(?P<head>[a-z][a-z-]*)))(?![\w'])",
         re.I,
     )
+
+
+_ONE_THING_PLURALS = frozenset("stairs steps premises grounds outskirts".split())
+"""Plural nouns naming one thing ("the stairs" is one staircase): counted as one in a list of things."""
 
 
 def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], int | None] | None:
     """Things of one kind ``text`` lists to count them ("two bedrooms and the living room": 3 rooms), as
     :func:`listed_party` lists people: each a number of them, one of them, or some of them (no count). ``nouns``
     name the kind ("room"; a word ending in one counts: "bedroom")."""
-    return _listed(text, _thing_item(nouns)) if nouns else None
+    if not nouns:
+        return None
+    listed = _listed(text, _thing_item(nouns))
+    if listed is None and (one := _one_thing(nouns).match(text)) is not None:
+        return one.span("thing"), 1  # "just the living room": one room
+    return listed
 
 
-def with_listed_count(text: str, nouns: frozenset[str] | None = None, *, noted: dict[str, Any] | None = None) -> str:
+@lru_cache(maxsize=64)
+def _one_thing(nouns: frozenset[str]) -> re.Pattern[str]:
+    """The whole answer one thing of the kind ("just the living room", "it's only the one bedroom"; not "the
+    bedrooms")."""
+    single = [noun for noun in nouns if not (noun.endswith("s") and noun[:-1] in nouns)]
+    noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, single), key=len, reverse=True)) + r")"
+    return re.compile(
+        rf"^\W*(?:(?:it'?s|that'?s|it\s+is)\s+)?(?:just|only)?\s*(?P<thing>(?:the|my|our|a|an|one|the\s+one)\s+"
+        rf"(?:[\w-]+\s+)?{noun})\W*(?:please|thanks)?\W*$",
+        re.I,
+    )
+
+
+def with_listed_count(
+    text: str, nouns: frozenset[str] | None = None, *, noted: dict[str, Any] | None = None, named: str = ""
+) -> str:
     """``text`` with the party it lists (``nouns`` None) or the things of ``nouns`` it lists in place of the list: its
     count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again). The
     list's words go to ``noted["counted"]`` (a parse's info: the reading accounts for "wife" of "me, my wife and the
-    two kids")."""
+    two kids"). With ``named`` (the slot is not asked), only a list whose every thing names the kind counts, said as
+    the count and ``named`` ("in my bedroom and the spare room": "2 rooms")."""
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
-    if found is None:
+    if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
         return text
     (start, end), count = found
     if noted is not None:
         noted.setdefault("counted", []).append(text[start:end])
-    said = "" if count is None else f"{count} people" if nouns is None else str(count)
+    said = "" if count is None else f"{count} people" if nouns is None else f"{count} {named}".strip()
+    if nouns is not None and count in find_numbers(f"{text[:start]} {text[end:]}"):
+        said = ""  # "the kitchen and the utility room, so two": the count is said besides
     return f"{text[:start]} {said} {text[end:]}"
+
+
+def _names_another(listed: str, nouns: frozenset[str] | None) -> bool:
+    """Does a thing of the list ``listed`` not name the kind of ``nouns`` ("the lounge" among rooms)?"""
+    item = _thing_item(nouns or frozenset())
+    return any(m.group("other") for piece in _PARTY_JOIN.split(listed) if (m := item.fullmatch(piece.strip())))
 
 
 def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | None] | None:
@@ -142,6 +177,10 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 break  # the last of the list runs on
         # A list joins its last with "and" ("me, my wife and the kids"); commas alone join clauses ("make that 6
         # people, my brother is coming too": 6)
+        while run and run[-1][1].groupdict().get("other"):
+            if any(not m.groupdict().get("other") for _, m in run):
+                break
+            run.pop()  # no thing of the kind in it: "the lounge and the stairs" lists no rooms by their name
         if len(run) >= 2 and _PARTY_AND.search(joins[run[-1][0] - 1].group()):
             (k0, m0), (k1, m1) = run[0], run[-1]
             counts = [_head(m) for _, m in run]
@@ -159,6 +198,9 @@ def _word_edges(piece: str, found: re.Match[str]) -> bool:
 def _head(item: re.Match[str]) -> int | None:
     if item.group("some"):
         return None
+    if item.groupdict().get("other"):
+        head = item.group("head").casefold()
+        return 1 if not head.endswith("s") or head in _ONE_THING_PLURALS else None  # "the cushions": how many?
     if item.group("count"):
         said = item.group("count").casefold()
         return int(said) if said.isdigit() else WORD_NUMBERS[said]
