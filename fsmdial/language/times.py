@@ -480,11 +480,14 @@ _NEGATED = re.compile(
 )
 
 
+_ROUGH_JOINED = re.compile(r"(?<=\d)-?ish\b", re.I)
+
+
 def _the_hour_said(text: str) -> str | None:
     """The time a reply to a time question gives by its one number ("it's the holidays so 11 is fine", "early as
     possible, 9?", "late morning, 11?"), a part of the day said settling am or pm, as :func:`read_clock` gives it;
     None when the reply has another number or a count ("2 people"), or rules the hour out ("not 9")."""
-    said = _converted(text)
+    said = _ROUGH_JOINED.sub(" ish", _converted(text))  # "after work 6ish?": the hour of "6ish"
     found = _ONE_HOUR.search(said)
     if found is None or DIGIT.search(said, 0, found.start()) or DIGIT.search(said, found.end()):
         return None

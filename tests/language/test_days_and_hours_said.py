@@ -182,6 +182,8 @@ def _in_hours(hour: int) -> str:
             "Tuesday the 8th around {h} if you have it",
             "could someone come tomorrow between {h} and {h1}?",
             "tues {h}ish",
+            "after work {h}ish?",  # round 10: "6ish" beside other words was no hour
+            "{h}-ish after lunch",
         ]
     ),
 )

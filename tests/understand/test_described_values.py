@@ -248,6 +248,27 @@ def test_a_value_told_by_the_words_of_several_of_its_forms_is_proposed(said: str
     assert told_across(ROOFER, said) == value
 
 
+CLINIC = Slot(
+    name="reason",
+    type="categorical",
+    values=["back pain", "sports injury"],
+    description="Why the patient comes (back pain: bad back, lower back; sports injury: pulled calf, running injury)",
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        # round 10: "get back into running" told the back as much as the injury, and nothing was read
+        ("I went back to running and my calf hurts", "sports injury"),
+        ("since I came back from a run my calf has gone", "sports injury"),
+        ("my lower back went when I got back from my run", "back pain"),  # the body's back said too
+    ],
+)
+def test_back_after_a_verb_of_going_is_a_direction_and_tells_no_value(said: str, value: str) -> None:
+    assert told_across(CLINIC, said) == value
+
+
 def test_a_value_told_across_its_forms_is_said_back_before_the_next_question() -> None:
     job = {"name": "job", **ROOFER.model_dump(exclude={"name"}, exclude_none=True), "ask": "What job?"}
     flow = request_flow(job, {"name": "customer", "type": "person_name", "ask": "Your name?"})

@@ -227,8 +227,8 @@ def _number_word(word: str, numbers: set[Any]) -> bool:
 
 @lru_cache(maxsize=8192)
 def _numbers_in(word: str) -> tuple[Any, ...]:
-    """The numbers one word says (a long reply repeats its words: each is read once)."""
-    return tuple(find_numbers(word))
+    """The numbers one word says (a long reply repeats its words: each is read once; "6ish" says 6)."""
+    return tuple(find_numbers(word[:-3] if word[-3:].casefold() == "ish" and word[:-3].isdigit() else word))
 
 
 def with_open(state: UnderstandingState, text: str, parse: Parse) -> Parse:

@@ -51,9 +51,19 @@ def _number(word: str) -> int | None:
     return int(value) if isinstance(value, int | float) and float(value).is_integer() else None
 
 
+_PARTICLE = re.compile(
+    r"\b((?:get|gets|got|getting|go|goes|going|went|gone|come|comes|coming|came|be|been|being|bring|call|ring|phone|"
+    r"put|pay|give|take|move|moving|head|heading|send|sent|write|hold|holding|cut|cutting|fight)\s+)back\b"
+)
+""""back" after a verb of going or giving is a direction, never the body's or a thing's back ("get back into
+running", "ring me back")."""
+
+
 def _words(text: str) -> list[str]:
-    """The words of ``text``, folded, split at hyphens ("one-bedroom": one, bedroom), a possessive's "'s" dropped."""
-    return [word.removesuffix("'s") for word in _WORD.findall(fold(text).replace("\u2019", "'").replace("-", " "))]
+    """The words of ``text``, folded, split at hyphens ("one-bedroom": one, bedroom), a possessive's "'s" dropped, a
+    "back" after a verb of going or giving left out (:data:`_PARTICLE`)."""
+    text = _PARTICLE.sub(r"\1", fold(text).replace("\u2019", "'").replace("-", " "))
+    return [word.removesuffix("'s") for word in _WORD.findall(text)]
 
 
 @lru_cache(maxsize=256)

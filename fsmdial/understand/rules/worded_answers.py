@@ -22,6 +22,7 @@ from ...language import PEOPLE_WORDS, WORD_NUMBERS, find_numbers, normalize
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS
 from .categories import value_forms
+from .first_time import first_time_answer
 from .forms import naming_words
 
 __all__ = [
@@ -256,7 +257,10 @@ _AFFIRMS = re.compile(
     r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|(?:we|i)'?ve\s+(?:just\s+|now\s+|already\s+)?got|"
     r"(?:we|i)\s+(?:just\s+|now\s+|already\s+)?have|"
     r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always|"
-    r"take|want|add|include)"
+    r"take|want|add|include|"
+    # "I am claiming on insurance", "we'll be using the car park": doing it, said of oneself
+    r"(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)(?:'ll|\s+will)\s+be)\s+"
+    r"(?!(?:wondering|thinking|asking|checking|hoping|trying|calling|ringing|not)\b)[a-z]+ing)"
     r"(?![\w'])",
     re.I,
 )
@@ -297,6 +301,8 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
     or the clause says neither (a statement that it is there, can be done, or is not). To the question itself
     (``asked``), naming one of the two sides is an answer ("online" to "online, or at your home?"):
     :func:`side_named`."""
+    if (first := first_time_answer(slot, text)) is not None:
+        return first  # "I've been before" to "Is this your first visit?"
     stems = _subject_stems(slot)
     if not stems:
         return side_named(slot, text) if asked else None
@@ -409,6 +415,8 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         )
         if naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
             found[slot.name] = answer
+        elif (first := first_time_answer(slot, text)) is not None:
+            found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
     return found
 
 

@@ -1,0 +1,79 @@
+"""Whether a customer has come before, said in words rather than with a yes or a no.
+
+A business asks "Is this your first visit to us?" (or "Have you been to us before?"): customers answer with a
+statement more often than a bare yes ("it's my first time with you", "I've been before", "never been", "I came in
+last year"), and a "never" answers a first-visit question with a yes. :func:`first_time_answer` reads such a
+statement for a boolean slot that asks either way round, from the slot's own words (its name, label, question and
+description say "first" / "new patient", or "before" / "returning").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...flow import Slot, SlotType
+
+__all__ = ["first_time_answer"]
+
+_ASKS_FIRST = re.compile(
+    r"^[^|]*\bfirst\b|\b(?:is|will)\s+(?:this|it)\s+(?:be\s+)?(?:your|their|his|her|the\s+[\w']+)\s+first\b"
+    r"|\bnew\s+(?:patient|customer|client|member)s?\b",
+    re.I,
+)
+"""A slot whose yes is a first time: its name or label says "first" or "new" ("first_visit"), or its question or
+description asks it ("Is this your first visit?", "a new patient"); "we see it on the first lesson" and "needed for a
+first visit" do not."""
+_ASKS_BEFORE = re.compile(
+    r"^[^|]*\b(?:before|returning|existing|visited)\b|\bhave\s+(?:you|they|he|she)\s+(?:been|visited|come|had|used|seen)"
+    r"\b[^?]*\bbefore\b|\b(?:returning|existing)\s+(?:patient|customer|client|member)\b",
+    re.I,
+)
+"""A slot whose yes is an earlier visit ("Have you been to us before?", "returning customer")."""
+
+_FIRST_SAID = re.compile(
+    r"(?<![\w'])(?:(?<!not\s)(?<!n't\s)(?:my|our|his|her|their|the|a)\s+first\s+(?:time|visit|appointment|session)"
+    r"(?!\s+(?:i|we|you|he|she|they|it)\b)"  # "the first time I rang": when, not whether
+    r"|(?<!not\s)(?<!n't\s)first\s+time\b(?!\s+(?:i|we|you|he|she|they|it)\b)"
+    r"|never\s+(?:been|had|visited|come|came|used|seen|tried)\b"
+    r"|(?:have|has|had)n'?t\s+(?:been|visited|come|had|seen)\b[^.?!]*\bbefore\b"
+    r"|(?:have|has|had)\s+not\s+(?:been|visited|come|had|seen)\b[^.?!]*\bbefore\b"
+    r"|\bnew\s+(?:patient|customer|client|member)\b)",
+    re.I,
+)
+"""A first time said ("it's my first time with you", "yes first time", "never been", "haven't been before")."""
+_BEFORE_SAID = re.compile(
+    r"(?<![\w'])(?:(?:i|we|he|she|they)(?:'ve|'s|\s+have|\s+has)\s+(?:been|come|visited|had|seen)\b[^.?!]*?"
+    r"\b(?:before|times|last\s+(?:year|month|week|time|summer|spring|autumn|winter)|ago|already)\b"
+    r"|(?:i|we|he|she|they)\s+(?:came|was|were|saw)\b[^.?!]*?\b(?:before|last\s+(?:year|month|week|time|summer|"
+    r"spring|autumn|winter)|ago|in\s+the\s+(?:summer|spring|autumn|winter)|a\s+while\s+back)\b"
+    r"|(?<!never\s)(?<!not\s)(?<!n't\s)(?:been|come)\s+(?:here\s+|in\s+|to\s+you\s+)?before\b"
+    r"|not\s+(?:my|our|his|her|their|the)\s+first\b"
+    r"|(?:returning|existing|regular)\s+(?:patient|customer|client|member)\b)",
+    re.I,
+)
+"""An earlier visit said ("I've been before", "I came in last year for my shoulder", "not my first time")."""
+
+
+_SENTENCE = re.compile(r"(?<=[.?!;])\s+")
+_QUESTION = re.compile(
+    r"\?\s*$|^\W*(?:how|what|which|when|where|why|who|is|are|do|does|did|can|could|will|would|should|shall)\b", re.I
+)
+
+
+def first_time_answer(slot: Slot, text: str) -> bool | None:
+    """The value a statement of a first time or of an earlier visit gives the boolean ``slot`` that asks about one
+    (True for "it's my first time" when the slot asks "first visit?", False when it asks "been before?"), or None:
+    when the slot asks neither, the message says neither, or it says both."""
+    if slot.type is not SlotType.boolean:
+        return None
+    said = f"{slot.name.replace('_', ' ')} {slot.label or ''} | {slot.ask or ''} {slot.description or ''}"
+    asks_first = _ASKS_FIRST.search(said) is not None
+    if not asks_first and _ASKS_BEFORE.search(said) is None:
+        return None
+    text = " ".join(  # "how much is a first appointment?" asks, and says nothing of this visit
+        sentence for sentence in _SENTENCE.split(text.replace("\u2019", "'")) if not _QUESTION.search(sentence)
+    )
+    first, before = _FIRST_SAID.search(text) is not None, _BEFORE_SAID.search(text) is not None
+    if first == before:
+        return None
+    return first if asks_first else before
