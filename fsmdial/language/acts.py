@@ -137,6 +137,7 @@ AFFIRM = phrase_pattern(
     "please do",
     "go ahead",
     "go for it",
+    "let's go for it",
     "go on then",
     "that's everything",
     "that is everything",
@@ -539,7 +540,12 @@ def read_acts(text: str) -> Acts:
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
     affirm = bool(AFFIRM.search(plain))
     # a polite tail is social only in a clause that says yes ("yes please, that'd be lovely")
-    only_social = not leftover.strip() or (affirm and all(_social_clause(normalize(c)) for c in clauses(text)))
+    eager = [c for c in clauses(text) if _eager_clause(normalize(c))] if "wait" in norm or "forward" in norm else []
+    only_social = not leftover.strip() or (
+        affirm and all(_social_clause(normalize(c)) or c in eager for c in clauses(text))
+    )
+    # the "n't" and the "wait" of "can't wait to be running again" deny nothing and hedge nothing
+    denied = normalize(" ".join(c for c in clauses(text) if c not in eager)) if eager else norm
     # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
     stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
     front = normalize(rest)
@@ -559,8 +565,8 @@ def read_acts(text: str) -> Acts:
         thank=bool(THANKS.search(norm)),
         bye=bool(BYE.search(norm)),
         affirm=affirm,
-        deny=bool(DENY.search(norm)) or "n't" in norm,
-        hedge=bool(HEDGE.search(norm)),
+        deny=bool(DENY.search(denied)) or "n't" in denied,
+        hedge=bool(HEDGE.search(denied)),
         question=question,
         # a request in any clause ("the arm's snapped off my glasses, can I bring them in saturday?")
         request=bool(REQUEST_START.match(front)) or any(REQUEST_START.match(normalize(c)) for c in clauses(text)[1:]),
@@ -572,6 +578,23 @@ def read_acts(text: str) -> Acts:
         rest=rest,
         only_social=only_social,
     )
+
+
+_ANTICIPATES = re.compile(
+    r"^(?:(?:and|oh|so|really|i|we|i'm|we're|am|are)\s+)*(?:(?:can't|cannot|can not)\s+wait|look(?:ing|s)?\s+forward)\b"
+)
+"""A clause of eagerness after a yes ("can't wait to be running again", "looking forward to it")."""
+_NAMES_WHEN = re.compile(
+    r"\d|\b(?:at|on|instead|actually|change|make|not|but|(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|today|"
+    r"tonight|morning|afternoon|evening|week|weekend|month)\b"
+)
+"""Words that may carry a value or a change, so that a clause with them is no mere eagerness."""
+
+
+def _eager_clause(clause: str) -> bool:
+    """Is a (normalised) clause only eagerness, with no word that may carry a value ("can't wait to see you on
+    Friday" may move the day)?"""
+    return _ANTICIPATES.match(clause) is not None and _NAMES_WHEN.search(clause) is None
 
 
 def _social_clause(clause: str) -> bool:

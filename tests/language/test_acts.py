@@ -120,6 +120,10 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
         "cheers mate, book it",
         "yh thats right",  # texted (round 8, h8b-28)
         "that all sounds good, thanks very much",  # round 8, h8a-13
+        # eagerness after a yes (round 10): its "can't" denies and its "wait" stalls nothing
+        "yes, can't wait to get it sorted",
+        "lovely, really looking forward to it",
+        "yeah let's go for it",
     ],
 )
 def test_plain_yes_in_customers_words(text):
@@ -136,7 +140,18 @@ def test_a_go_on_alone_or_before_a_pause_is_a_yes(text, yes):
     assert parse_yes_no(text) == yes and not read_acts("the lights go on and off").affirm
 
 
-@pytest.mark.parametrize("text", ["that's all correct except the time", "yes, but make it 8pm", "yes?", "yes... hmm"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "that's all correct except the time",
+        "yes, but make it 8pm",
+        "yes?",
+        "yes... hmm",
+        "yes, can't wait to come on Thursday",  # a day in the eagerness may be a change
+        "can't wait",  # no yes
+        "yes, wait",
+    ],
+)
 def test_a_yes_with_anything_against_it_is_no_plain_yes(text):
     assert not read_acts(text).plain_yes
 
