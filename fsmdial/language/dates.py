@@ -120,12 +120,17 @@ _WEEK_THEN_DAY = re.compile(r"\b(next|this)\s+week(?:'s)?\s*,?\s+(?:on\s+)?(?:th
 """"next week Tuesday", "next week on Tuesday": that day of that calendar week (Monday on), as "Tuesday next week"."""
 _DAY_WEEK = re.compile(r"\b(today|tomorrow)\s+week\b")
 """"tomorrow week": a week after tomorrow (British)."""
+_DAILY = r"lunch|school|work|college|nursery|class|dinner|tea|breakfast|church|the\s+school\s+run"
+"""What a day holds ("thursday after school"): a time of that day."""
 _UNREAD_OFFSET = re.compile(
     r"\bafter\s+next\b|\b(?:days?|weeks?|fortnights?|months?|years?)\s+(?:from|after|before|today|tomorrow)\b|"
     r"\b(?:weeks?|fortnights?)\s+on\s+(?:this\s+)?" + _WEEKDAY_NAMES + r"|"
     r"\bday\s+before\b|\b"
     + _WEEKDAY_NAMES
-    + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|lunch)))\b|"  # "Friday after 2" is a time
+    # "Friday after 2", "thursday after school": a time of that day, no day counted from it
+    + r"\s+(?:week|fortnight|(?:before|after)(?!\s+(?:\d|noon|midday|"
+    + _DAILY
+    + r")))\b|"
     r"\b(?:today|tomorrow)\s+(?:week|fortnight)\b|\bnext\s+month\b|"
     r"\bfollowing\s+" + _WEEKDAY_NAMES + r"|\b" + _WEEKDAY_NAMES + r"\s+following\b"
 )

@@ -222,6 +222,19 @@ def test_a_day_counted_from_the_day_said_before_is_no_date(said: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("tuesday after school, about 4?", "2027-03-16"),
+        ("monday after work", "2027-03-15"),
+        ("friday before lunch", "2027-03-12"),
+    ],
+)
+def test_a_weekday_before_or_after_what_the_day_holds_is_that_weekday(said: str, day: str) -> None:
+    """Round 10: "thursday after school" is a time of Thursday, no day counted from it (it was read as none)."""
+    assert read(DAY, said, now=dt.datetime(2027, 3, 11, 13)) == day, said
+
+
+@pytest.mark.parametrize(
     ("said", "found"),
     [
         ("just the day", ((0, 12, 1.0, "day"),)),  # one day, said with "the"
