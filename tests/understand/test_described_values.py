@@ -269,32 +269,6 @@ def test_back_after_a_verb_of_going_is_a_direction_and_tells_no_value(said: str,
     assert told_across(CLINIC, said) == value
 
 
-CLINIC_FORMS = Slot(
-    name="reason",
-    type="categorical",
-    values=["sports injury", "rehab", "massage"],
-    description=(
-        "Why the patient comes (sports injury: sprained ankle, twisted ankle, pulled muscle; rehab: knee replacement, "
-        "after surgery, rehab after an operation; massage: sports massage, deep tissue massage, tight muscle)"
-    ),
-)
-
-
-@pytest.mark.parametrize(
-    ("said", "value"),
-    [
-        # round 10: "he's done his ankle in at rugby": one word, but two forms of one value say it and no other's
-        ("he's done his ankle in", "sports injury"),
-        ("both ankles are bad", "sports injury"),  # its plural
-        ("my muscle is sore", None),  # "muscle": forms of two values
-        ("I came after work", None),  # "after" of two rehab forms is a small word
-        ("my knee hurts", None),  # one form: one word
-    ],
-)
-def test_a_word_two_forms_of_one_value_say_and_no_other_values_tells_it(said: str, value: str | None) -> None:
-    assert told_across(CLINIC_FORMS, said) == value
-
-
 def test_a_value_told_across_its_forms_is_said_back_before_the_next_question() -> None:
     job = {"name": "job", **ROOFER.model_dump(exclude={"name"}, exclude_none=True), "ask": "What job?"}
     flow = request_flow(job, {"name": "customer", "type": "person_name", "ask": "Your name?"})

@@ -31,7 +31,6 @@ from typing import Any
 
 from ...flow import Slot
 from ...language import WORD_NUMBERS, fold
-from ...language.text import FUNCTION_WORDS
 from .categories import NOT_NAMING, THING_NEGATION, ranged_value, stem, typo_value, value_forms, worded_value
 
 MIN_WORDS = 2
@@ -172,38 +171,14 @@ def _lexicons(values: tuple[str, ...], description: str, subject: str) -> tuple[
     """(value, the stems of the content words of all its forms) for each value: its own name and every listed
     synonym, negated forms and numbers left out, as are the words naming the slot (``subject``) and a word in forms
     of every value."""
-    return tuple((value, words) for value, words, _ in _lexicons_repeated(values, description, subject))
-
-
-@lru_cache(maxsize=256)
-def _lexicons_repeated(
-    values: tuple[str, ...], description: str, subject: str
-) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
-    """:func:`_lexicons`, with the words each value's forms say more than once and no other value's do ("ankle" of
-    "sprained ankle" and "twisted ankle"; never a small word, "after" of "after surgery" and "rehab after an
-    operation"): said as written (or its plural), such a word marks the value as much as two words."""
     named = {stem(word) for word in _words(subject)}
     lexicon: dict[str, set[str]] = {value: set() for value in values}
-    repeated: dict[str, set[str]] = {value: set() for value in values}
     for value, form in value_forms(values, description):
         if THING_NEGATION.search(form):
             continue
-        stems = _content_stems(form)
-        # the word as the form writes it: "dropping" says no "drop" of "drop off" and "drop it in"
-        repeated[value].update(
-            word for word in _words(form) if stem(word) in lexicon[value] & stems and word not in FUNCTION_WORDS
-        )
-        lexicon[value].update(stems)
+        lexicon[value].update(_content_stems(form))
     common = set.intersection(*lexicon.values()) if len(lexicon) > 1 else set()
-    others = {value: set().union(*(words for other, words in lexicon.items() if other != value)) for value in values}
-    return tuple(
-        (
-            value,
-            frozenset(words - named - common),
-            frozenset(word for word in repeated[value] if stem(word) not in named | others[value]),
-        )
-        for value, words in lexicon.items()
-    )
+    return tuple((value, frozenset(words - named - common)) for value, words in lexicon.items())
 
 
 @lru_cache(maxsize=1024)
@@ -224,20 +199,14 @@ def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: 
     ("a cracked socket": sockets and switches, not a power fault listed as "burning smell from a socket"). None when
     no value has two, or two values have as many. The words of values read for other slots (``taken``: "the North"
     of an area, never a food's "north american") tell nothing."""
-    lexicons = _lexicons_repeated(tuple(slot.values or ()), slot.description, _subject(slot))
+    lexicons = _lexicons(tuple(slot.values or ()), slot.description, _subject(slot))
     others = {stem(word) for value in taken if isinstance(value, str) for word in _words(value)}
     stems = {stem(word) for word in _words(said) if word.isalpha()} - others
     # a word of the value's own name counts twice: "a cracked socket" tells sockets and switches more than a power
-    # fault listed as "burning smell from a socket"; so does a word only its forms say, in two of them
-    said_words = {word for word in _words(said) if word.isalpha()}
-    said_words |= {word.removesuffix("es") for word in said_words} | {word.removesuffix("s") for word in said_words}
-    heard = [(value, words & stems, repeated & said_words) for value, words, repeated in lexicons]
+    # fault listed as "burning smell from a socket"
+    heard = [(value, words & stems) for value, words in lexicons]
     counts = sorted(
-        (
-            (len(hit) + max(own_twice * len(_content_stems(value) & hit), len(again)), value)
-            for value, hit, again in heard
-        ),
-        reverse=True,
+        ((len(hit) + own_twice * len(_content_stems(value) & hit), value) for value, hit in heard), reverse=True
     )
     if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return None
