@@ -231,6 +231,8 @@ POLITE_TAIL = phrase_pattern(
     "much",
     "handy",
     "ideal",
+    "better",  # "yes that's better" after a change
+    "much better",
     "spot on",
     "you got it",
     "i do",

@@ -16,7 +16,7 @@ import re
 from typing import Literal
 
 YES_PATTERN = re.compile(
-    r"^\s*(yes|yeah|yep|yup|yh|ya|yea|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
+    r"^\s*(yes+|yeah+|yep|yup|yh|ya|yea|ye|yeh|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
     r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
     r"perfect|great|fine)\b",
     re.I,
@@ -38,11 +38,22 @@ SHORT_ANSWER = re.compile(
 16", "it is."): the auxiliary's polarity answers a yes/no question ("it is 7pm" is no answer: no clause ends there)."""
 
 
+_ACKNOWLEDGED = re.compile(r"^\s*(?:(?:ok|okay|alright|all right|right|fine|ok fine|okay fine|fair enough)\W+)+", re.I)
+"""An acknowledgement of what the agent said before the answer ("ok fine, no I've not been before")."""
+
+
+_NO_TROUBLE = re.compile(r"\s*no\s+(?:problem|worries|bother|rush|probs)\b", re.I)
+
+
 def parse_yes_no(text: str) -> Literal["yes", "no"] | None:
     """``"yes"``, ``"no"`` or None for an utterance that starts with neither (nor with a short answer, "she
-    doesn't")."""
+    doesn't"); after an acknowledgement ("ok fine, no ..."), the answer that follows it."""
     if NO_PATTERN.match(text):
         return "no"
+    if (ack := _ACKNOWLEDGED.match(text)) is not None:
+        after = text[ack.end() :]
+        if NO_PATTERN.match(after) and not _NO_TROUBLE.match(after):  # "ok, no problem" is a yes
+            return "no"
     if YES_PATTERN.match(text):
         return "yes"
     if (short := SHORT_ANSWER.match(text)) is not None:

@@ -124,6 +124,7 @@ def test_no_second_thoughts_without_an_unsure_start_and_a_value_after(text):
         "yes, can't wait to get it sorted",
         "lovely, really looking forward to it",
         "yeah let's go for it",
+        "yes that's better, thanks",  # after a change (round 11)
     ],
 )
 def test_plain_yes_in_customers_words(text):

@@ -117,6 +117,10 @@ def test_dates_and_times_are_removed_before_numbers_are_read():
         ("nope", "no"),
         ("don't", "no"),
         ("none at all", "no"),  # to "are there any pets?"
+        ("yess", "yes"),
+        ("ok fine, no I've not been before", "no"),  # an acknowledgement, then the answer (round 11)
+        ("right, no", "no"),
+        ("ok, no problem", "yes"),
         ("yes none", "yes"),
         ("maybe", None),
         ("I know", None),

@@ -53,6 +53,33 @@ def _state(asked: Slot) -> UnderstandingState:
     )
 
 
+REGISTERED = Slot(name="registered", type="boolean", ask="Are you already registered as a patient with us?")
+
+
+@pytest.mark.parametrize(
+    ("said", "registered"),
+    [
+        ("I'm already a patient", True),
+        ("I'm a patient of yours, could I come in today?", True),  # a statement beside a question
+        ("ye been going there for years", True),
+        ("no I've not been before", False),
+        ("I'm not a patient yet", False),
+        ("do you take NHS patients?", None),
+    ],
+)
+def test_already_registered_is_an_earlier_visit(said: str, registered: bool | None) -> None:
+    """Round 11: a dental practice asks "Are you already registered as a patient with us?"."""
+    assert first_time_answer(REGISTERED, said) is registered
+
+
+def test_a_question_about_the_business_states_nothing() -> None:
+    """Round 11: "do you take NHS patients?" to the registered question was stored as a yes, and booked."""
+    state = UnderstandingState(
+        flow="t", node="ask", intents=(), slots=(REGISTERED,), expected=("registered",), asked="registered"
+    )
+    assert RulesUnderstander().understand(state, "do you take NHS patients?", now=NOW).slots == {}
+
+
 def test_asked_or_not_the_statement_is_the_slots_value() -> None:
     rules = RulesUnderstander()
     assert rules.understand(_state(FIRST), "never had one before", now=NOW).slots == {"new_client": True}

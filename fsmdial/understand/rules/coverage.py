@@ -62,7 +62,12 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=8192)
 def _key(word: str) -> str:
-    return fold(word).replace("\u2019", "'")
+    key = fold(word).replace("\u2019", "'")
+    return "yes" if _DRAWN_OUT_YES.fullmatch(key) else key
+
+
+_DRAWN_OUT_YES = re.compile(r"yes{2,}|yeah{2,}|ye")
+"""A yes typed long or short ("yess", "yeahhh", "ye")."""
 
 
 def _alnum(text: str) -> str:

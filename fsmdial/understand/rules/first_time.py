@@ -25,7 +25,8 @@ description asks it ("Is this your first visit?", "a new patient"); "we see it o
 first visit" do not."""
 _ASKS_BEFORE = re.compile(
     r"^[^|]*\b(?:before|returning|existing|visited)\b|\bhave\s+(?:you|they|he|she)\s+(?:been|visited|come|had|used|seen)"
-    r"\b[^?]*\bbefore\b|\b(?:returning|existing)\s+(?:patient|customer|client|member)\b",
+    r"\b[^?]*\bbefore\b|\b(?:returning|existing)\s+(?:patient|customer|client|member)\b"
+    r"|\balready\s+(?:registered|a\s+(?:patient|customer|client|member))\b|^[^|]*\bregistered\b",
     re.I,
 )
 """A slot whose yes is an earlier visit ("Have you been to us before?", "returning customer")."""
@@ -37,6 +38,8 @@ _FIRST_SAID = re.compile(
     r"|never\s+(?:been|had|visited|come|came|used|seen|tried)\b"
     r"|(?:have|has|had)n'?t\s+(?:been|visited|come|had|seen)\b[^.?!]*\bbefore\b"
     r"|(?:have|has|had)\s+not\s+(?:been|visited|come|had|seen)\b[^.?!]*\bbefore\b"
+    r"|(?:i've|we've|he's|she's|they've)\s+not\s+(?:been|visited|come|had|seen)\b[^.?!]*\bbefore\b"
+    r"|(?:i'm|i\s+am|we're|he's|she's|they're)\s+not\s+(?:a\s+)?(?:patient|customer|client|member|registered)"
     r"|\bnew\s+(?:patient|customer|client|member)\b)",
     re.I,
 )
@@ -48,13 +51,20 @@ _BEFORE_SAID = re.compile(
     r"spring|autumn|winter)|ago|in\s+the\s+(?:summer|spring|autumn|winter)|a\s+while\s+back)\b"
     r"|(?<!never\s)(?<!not\s)(?<!n't\s)(?:been|come)\s+(?:here\s+|in\s+|to\s+you\s+)?before\b"
     r"|not\s+(?:my|our|his|her|their|the)\s+first\b"
-    r"|(?:returning|existing|regular)\s+(?:patient|customer|client|member)\b)",
+    r"|(?:returning|existing|regular)\s+(?:patient|customer|client|member)\b"
+    # "I'm already a patient", "I'm a patient of yours", "been going there for ages", "I was in in June"
+    r"|(?:i'm|i\s+am|we're|he's|she's)\s+(?:already\s+)?(?:a\s+)?(?:patient|customer|client|member)s?"
+    r"(?:\s+(?:of\s+yours|here|with\s+you|already))?\b(?!\s+(?:yet|anywhere))"
+    r"|already\s+(?:a\s+)?(?:patient|customer|client|member|registered)\b"
+    r"|(?:been|have\s+been|i've\s+been)\s+(?:going|coming)\s+(?:there\s+|here\s+|to\s+you\s+)?"
+    r"(?:for\s+)?(?:years|ages|a\s+while|a\s+long\s+time|since)\b"
+    r"|(?:i|we|he|she)\s+(?:was|were)\s+in\s+(?:in|last|back\s+in|a)\b)",
     re.I,
 )
 """An earlier visit said ("I've been before", "I came in last year for my shoulder", "not my first time")."""
 
 
-_SENTENCE = re.compile(r"(?<=[.?!;])\s+")
+_SENTENCE = re.compile(r"(?<=[.?!;,])\s+")
 _QUESTION = re.compile(
     r"\?\s*$|^\W*(?:how|what|which|when|where|why|who|is|are|do|does|did|can|could|will|would|should|shall)\b", re.I
 )

@@ -416,7 +416,11 @@ class RulesUnderstander:
             return DECLINE
         if tables.goodbye and (
             GOODBYE_PATTERN.match(norm)
-            or ((words is None or not CLOSING_WORDS.isdisjoint(words)) and CLOSING_PATTERN.search(norm))
+            or (
+                (words is None or not CLOSING_WORDS.isdisjoint(words))
+                and CLOSING_PATTERN.search(norm)
+                and not _ONLY_THAT.search(norm)  # "it's just the one machine, nothing else": how much, no goodbye
+            )
             or (tables.thanks_closes and THANKS_ONLY_PATTERN.match(text.strip()))
         ):
             return GOODBYE
@@ -633,6 +637,7 @@ class RulesUnderstander:
         return rest
 
 
+_ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""

@@ -309,8 +309,8 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
     for clause in clauses(text):
         words = re.findall(r"[a-z']+", clause.casefold())
         at = next((i for i, word in enumerate(words) if word.startswith(stems)), None)
-        if at is None:
-            continue
+        if at is None or _ASKS_WHETHER.match(clause) or _ASKS_OF_YOU.match(clause):
+            continue  # "do you take NHS patients?" asks, and says nothing of the patient
         before = " ".join(words[:at])
         if negation_scope(clause) is not None or _DENIES.search(before):
             return False
@@ -420,6 +420,11 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     return found
 
 
+_ASKS_OF_YOU = re.compile(
+    r"^\W*(?:(?:and|so|also|but|ok|okay|oh)\W+)*(?:do|does|are|is)\s+(?:you|it|they|there)\b", re.I
+)
+"""A question about the business ("do you take NHS patients?", "is there parking?"), not a request ("can you add
+the cover?")."""
 _ASKS_WHETHER = re.compile(
     r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
     r"(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)",
