@@ -85,6 +85,7 @@ from .forms import (
     without,
 )
 from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
+from .named_things import named_things
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, only_pronoun_ones, without_phrase_ones
@@ -285,6 +286,7 @@ class RulesUnderstander:
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
         parse.slots.update(stated_unasked(state.slots, tables.asked, said_first, parse.slots))  # "not under guarantee"
+        parse.slots.update(named_things(state.slots, tables.asked, said, parse.slots))  # "a wardrobe and a bed to go"
         if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
             # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):

@@ -1,0 +1,95 @@
+"""The things a customer names while saying what kind of job it is, for the flow's questions about those things.
+
+A collection, delivery or repair flow asks the kind of job (a categorical slot: furniture or an appliance) and later
+what the items are (a text slot: ``items``) and how many (an integer slot counting items). Customers name the things
+in the message that tells the kind: "I need a wardrobe and a chest of drawers collected please". A person taking the
+call writes down "a wardrobe and a chest of drawers", two items, and does not ask again.
+
+:func:`named_things` reads that list of things: noun phrases, each starting with an article, a possessive or a number,
+joined by commas, "and", "with" or "plus", at least one of them naming a listed form of a categorical value (never
+only the value's own name: "some old furniture" names no item). The list is the text slot's value, its count (each
+thing one, or its number; none when one is "a few") the count slot's, and only in the reply to the categorical slot's
+question (the opening message, as a rule): later messages that mention a thing in passing give nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ...flow import Slot, SlotType
+from ...language import WORD_NUMBERS
+from .categories import value_forms
+
+__all__ = ["named_things"]
+
+_THINGS = re.compile(r"\b(?:items?|things?|pieces?)\b", re.I)
+"""A slot about the things themselves: "items", "number of items"."""
+_COUNT_WORDS = "|".join(sorted((w for w, n in WORD_NUMBERS.items() if 1 < n <= 20), key=len, reverse=True))
+_UNCOUNTED = (
+    r"(?:some|these|those|a\s+few|a\s+couple|several|lots\s+of|loads\s+of|a\s+load\s+of|a\s+lot\s+of|all\s+the)"
+)
+_DETERMINER = (
+    rf"(?:{_UNCOUNTED}|a\s+couple\s+of|a\s+pair\s+of|an?|the|my|our|his|her|their|this|both|\d{{1,2}}|"
+    + _COUNT_WORDS
+    + r")"
+)
+_STOP = (
+    r"(?:and|with|plus|or|to|that|which|who|please|for|from|i|we|you|it|so|but|as|because|in|on|at|out|off|away|"
+    r"up|down|collected|collecting|collect|taking|taken|take|picked|removed|removing|need|needs|go|going|is|are|was|"
+    r"were|has|have|had|been|be|all|then|too|also|by|before|after|if|when|today|tomorrow|asap)"
+)
+_WORD = rf"(?!{_STOP}\b)(?!{_DETERMINER}\b)[a-z][a-z\-]*"  # "my washing machine's finally died": "my washing machine"
+_ITEM = rf"{_DETERMINER}(?:\s+{_WORD}){{1,5}}"
+_JOIN = r"(?:\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|with|plus)\s+)"
+_LIST = re.compile(rf"(?<![\w'])(?:{_ITEM})(?:{_JOIN}(?:{_ITEM}))*(?!\w)", re.I)
+_ONE_ITEM = re.compile(rf"(?<![\w'])(?P<det>{_DETERMINER})(?:\s+{_WORD}){{1,5}}", re.I)
+
+
+def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Mapping[str, Any]) -> dict[str, Any]:
+    """The text slot about things and the count slot of things, from the list of things ``text`` names in reply to the
+    question of a categorical slot (``asked``) whose forms name such things (see the module docstring); slots ``read``
+    already keep their values."""
+    slots = tuple(slots)
+    text_slot = next((s for s in slots if s.type is SlotType.text and _THINGS.search(_naming(s))), None)
+    count_slot = next((s for s in slots if s.type is SlotType.integer and _THINGS.search(_naming(s))), None)
+    if text_slot is None or asked is text_slot or text_slot.name in read:
+        return {}
+    # only while the kind is asked (the first question, as a rule): later, "it's a second floor flat" names no item
+    kinds = [s for s in slots if s.type is SlotType.categorical and s is asked]
+    for kind in kinds:
+        forms = [form.casefold() for _, form in value_forms(tuple(kind.values or ()), kind.description)]
+        names = {value.casefold() for value in kind.values or ()}
+        for found in _LIST.finditer(text.replace("\u2019", "'")):
+            said = found.group().casefold()
+            if any(re.search(rf"\b{re.escape(form)}s?\b", said) for form in forms if form not in names):
+                things = {text_slot.name: found.group()}
+                count = _count(found.group())
+                if count_slot is not None and count_slot.name not in read and count is not None:
+                    things[count_slot.name] = count
+                return things
+    return {}
+
+
+def _naming(slot: Slot) -> str:
+    return f"{slot.name.replace('_', ' ')} {slot.label or ''}"
+
+
+def _count(listed: str) -> int | None:
+    """How many things the list says: each one, or its number ("an old dining table and six chairs": 7); None for
+    "some" or "a few" of them."""
+    total = 0
+    for item in _ONE_ITEM.finditer(listed):
+        det = " ".join(item.group("det").casefold().split())
+        if det.isdigit():
+            total += int(det)
+        elif det in WORD_NUMBERS:
+            total += WORD_NUMBERS[det]
+        elif det in ("both", "a couple of", "a pair of"):
+            total += 2
+        elif re.fullmatch(_UNCOUNTED, det):
+            return None  # "a few dining chairs": how many is asked
+        else:
+            total += 1
+    return total or None
