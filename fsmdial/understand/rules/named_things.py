@@ -64,7 +64,7 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
         for found in _LIST.finditer(text.replace("\u2019", "'")):
             said = found.group().casefold()
             if any(re.search(rf"\b{re.escape(form)}s?\b", said) for form in forms if form not in names):
-                things = {text_slot.name: found.group()}
+                things: dict[str, Any] = {text_slot.name: found.group()}
                 count = _count(found.group())
                 if count_slot is not None and count_slot.name not in read and count is not None:
                     things[count_slot.name] = count
