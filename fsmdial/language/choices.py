@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
+from .text import FUNCTION_WORDS
+
 TYPO_SCORE = 80.0
 """The least rapidfuzz ratio (0-100) for a written word to be read as a typo of a value."""
 TYPO_MIN_LETTERS = 5
@@ -27,7 +29,10 @@ _SYNONYM_LIST = re.compile(r"([^\W\d][\w' \-]*?)\s*:\s*([^;:()]+)")
 
 
 def plural_tolerant(word: str) -> str:
-    """The regex of an escaped last word of a value that also matches its plural (letters only, three or more)."""
+    """The regex of an escaped last word of a value that also matches its plural (letters only, three or more, or
+    two that are no small word of the language: an abbreviation)."""
+    if word.isalpha() and len(word) == 2 and word.casefold() not in FUNCTION_WORDS:
+        return re.escape(word) + "s?"  # an abbreviation: "TVs", "PCs" (never "its" nor "us")
     if not (word.isalpha() and len(word) >= 3):
         return re.escape(word)
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):

@@ -513,3 +513,19 @@ def test_a_one_that_counts_still_changes_the_count():
     dialogue = at_confirmation()
     dialogue.turn("sorry, just one person")
     assert dialogue.slots["party_size"] == 1
+
+
+def test_a_value_wanted_by_one_form_and_not_by_another_of_its_forms_stands():
+    """Round 11: "I'm interested in veneers, I'm not after whitening" read nothing: both are forms of a cosmetic
+    consultation, so the "not" put the value right into itself and the reader dropped it."""
+    from fsmdial.flow import Slot
+    from tests.language.said import read
+
+    kind = Slot(
+        name="visit",
+        type="categorical",
+        values=["cosmetic", "check-up"],
+        description="The visit (cosmetic: veneers, whitening, aligners; check-up: routine exam)",
+    )
+    assert read(kind, "I'm interested in veneers, I'm not after whitening") == "cosmetic"
+    assert read(kind, "not a check-up, whitening please") == "cosmetic"

@@ -71,3 +71,18 @@ def test_only_the_reply_to_the_kind_names_things():
     assert "things" not in dialogue.slots
     dialogue = _said("furniture", "a sofa and a table", "2", "it's the flat above the sofa shop")
     assert dialogue.slots["things"] == "a sofa and a table"  # a later mention changes nothing
+
+
+@pytest.mark.parametrize(
+    ("answer", "count"),
+    [
+        ("a bed, two bookcases and the sofa", 4),
+        ("a table with six chairs, so 7 things", 7),
+        ("a table with six chairs, so 8 things", None),  # the two counts disagree: asked
+        ("in the back bedroom, upstairs", None),  # no thing the kinds list (round 11: counted as one)
+    ],
+)
+def test_the_list_answering_which_things_counts_them(answer: str, count: int | None):
+    dialogue = _said("furniture", answer)
+    assert dialogue.slots["things"] == answer
+    assert dialogue.slots.get("number_of_things") == count

@@ -196,7 +196,7 @@ def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, A
         if parse.slots.get(name) == value:
             if name in new and new[name] != value:
                 parse.slots[name] = new[name]
-            else:
+            elif new.get(name) != value:  # "veneers, not whitening": both of the one value, which stands
                 del parse.slots[name]
     for name, value in new.items():
         if asks_which(parse.slots.get(name)):

@@ -54,22 +54,45 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
     slots = tuple(slots)
     text_slot = next((s for s in slots if s.type is SlotType.text and _THINGS.search(_naming(s))), None)
     count_slot = next((s for s in slots if s.type is SlotType.integer and _THINGS.search(_naming(s))), None)
-    if text_slot is None or asked is text_slot or text_slot.name in read:
+    if text_slot is None:
+        return {}
+    categorical = [s for s in slots if s.type is SlotType.categorical]
+    if asked is text_slot:  # the answer to "what are the items?" is the list: the rules take it; its count too
+        listed = _LIST.search(text.replace("\u2019", "'"))
+        count = None
+        # the list is most of the answer, and names things some categorical slot lists ("in the utility room": none)
+        if listed is not None and listed.end() - listed.start() > len(text) / 2:
+            if any(_names_a_form(kind, listed.group()) for kind in categorical):
+                count = _count(listed.group())
+        said = [int(n) for n in re.findall(r"\b(\d{1,2})\s+(?:things|items|pieces|in\s+all|altogether)\b", text)]
+        if count_slot is None or count_slot.name in read or count is None or any(n != count for n in said):
+            return {}
+        return {count_slot.name: count}
+    if text_slot.name in read:
         return {}
     # only while the kind is asked (the first question, as a rule): later, "it's a second floor flat" names no item
-    kinds = [s for s in slots if s.type is SlotType.categorical and s is asked]
+    kinds = [s for s in categorical if s is asked]
     for kind in kinds:
-        forms = [form.casefold() for _, form in value_forms(tuple(kind.values or ()), kind.description)]
-        names = {value.casefold() for value in kind.values or ()}
         for found in _LIST.finditer(text.replace("\u2019", "'")):
-            said = found.group().casefold()
-            if any(re.search(rf"\b{re.escape(form)}s?\b", said) for form in forms if form not in names):
+            if _names_a_form(kind, found.group()):
                 things: dict[str, Any] = {text_slot.name: found.group()}
                 count = _count(found.group())
                 if count_slot is not None and count_slot.name not in read and count is not None:
                     things[count_slot.name] = count
                 return things
     return {}
+
+
+def _names_a_form(kind: Slot, listed: str) -> bool:
+    """Does ``listed`` name a listed form of a value of ``kind`` ("a wardrobe"), not only a value's own name ("some
+    old furniture")?"""
+    said = listed.casefold()
+    names = {value.casefold() for value in kind.values or ()}
+    return any(
+        re.search(rf"\b{re.escape(form)}s?\b", said)
+        for _, form in value_forms(tuple(kind.values or ()), kind.description)
+        if form.casefold() not in names
+    )
 
 
 def _naming(slot: Slot) -> str:
