@@ -23,7 +23,9 @@ YES_PATTERN = re.compile(
 )
 """An utterance that starts with a yes."""
 NO_PATTERN = re.compile(
-    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never|none)\b", re.I
+    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never|none|"
+    r"not that i(?:\s+(?:can see|know|know of|can tell|noticed|can feel|am aware of)|'?m aware of))\b",
+    re.I,
 )
 """An utterance that starts with a no (tested before :data:`YES_PATTERN`)."""
 

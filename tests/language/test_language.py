@@ -121,6 +121,8 @@ def test_dates_and_times_are_removed_before_numbers_are_read():
         ("ok fine, no I've not been before", "no"),  # an acknowledgement, then the answer (round 11)
         ("right, no", "no"),
         ("ok, no problem", "yes"),
+        ("not that I can see, no", "no"),  # to "is there any swelling?" (round 11)
+        ("not that i'm aware of", "no"),
         ("yes none", "yes"),
         ("maybe", None),
         ("I know", None),
