@@ -89,6 +89,7 @@ from .named_things import named_things
 from .numbers_between import ask_which_number
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, only_pronoun_ones, without_phrase_ones
+from .proposals import disputed_proposal
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
 from .text_values import free_text as _free_text
@@ -287,6 +288,8 @@ class RulesUnderstander:
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
         parse.slots.update(stated_unasked(state.slots, tables.asked, said_first, parse.slots))  # "not under guarantee"
         parse.slots.update(named_things(state.slots, tables.asked, said, parse.slots))  # "a wardrobe and a bed to go"
+        for name, value in disputed_proposal(state.slots, history, said).items():  # "I take it ..." put right
+            parse.slots.setdefault(name, value)
         if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
             # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
