@@ -16,7 +16,9 @@ KIND = Slot(
     type="categorical",
     label="job",
     values=["boiler repair", "annual service"],
-    description="The visit (boiler repair: no hot water, boiler leaking; annual service: yearly check, routine service)",
+    description=(
+        "The visit (boiler repair: no hot water, boiler leaking; annual service: yearly check, routine service)"
+    ),
 )
 PARKING = Slot(name="parking", type="boolean", ask="Is there parking?")
 SAID_BACK = [("user", "my boiler"), ("bot", "I take it the job is boiler repair."), ("bot", "Is there parking?")]
