@@ -11,6 +11,7 @@ name in words), never its description, which is often not a noun phrase.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -47,8 +48,17 @@ def noted(values: Sequence[tuple[str, Any]]) -> str:
 
 def taken_as(noun: str, value: Any) -> str:
     """A value chosen for what the message meant, not for its words ("the key's stuck in the door": lock repair),
-    said back at once so that a wrong choice is corrected before the summary."""
+    said back at once so that a wrong choice is corrected before the summary (read back by :func:`taken_from`)."""
     return f"I take it the {noun} is {value}."
+
+
+_TAKEN_AS = re.compile(r"I take it the (?P<noun>.+?) is (?P<value>.+?)\.(?=\s|$)")
+
+
+def taken_from(said: str) -> tuple[str, str] | None:
+    """The (slot noun, value) a bot message said back with :func:`taken_as`, or None."""
+    found = _TAKEN_AS.search(said) if "I take it" in said else None
+    return (found.group("noun"), found.group("value")) if found is not None else None
 
 
 def cannot_change(nouns: Sequence[str]) -> str:

@@ -52,3 +52,11 @@ def test_a_value_denied_in_the_reply_tells_nothing() -> None:
     )
     said_back = [("bot", "I take it the job is boiler repair."), ("bot", "Tell me more?")]
     assert disputed_proposal([leak], said_back, "it drops overnight, no water leak or dripping pipe I can see") == {}
+
+
+def test_the_sentence_a_proposal_is_said_back_with_is_read_back() -> None:
+    from fsmdial.language.sentences import taken_as, taken_from
+
+    assert taken_from(taken_as("type of appointment", "check-up")) == ("type of appointment", "check-up")
+    assert taken_from(taken_as("job", "lock repair") + "\nWhat's the address?") == ("job", "lock repair")
+    assert taken_from("Thanks, I have the job: lock repair.") is None

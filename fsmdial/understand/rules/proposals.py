@@ -9,18 +9,15 @@ value of the proposed slot, it replaces the proposal as any change does, and the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from ...flow import Slot, SlotType
 from ...language.clauses import clauses
+from ...language.sentences import taken_from
 from .categories import THING_NEGATION
 from .described import told_across
 
 __all__ = ["disputed_proposal"]
-
-_TAKEN = re.compile(r"I take it the (?P<noun>.+?) is (?P<value>.+?)\.(?=\s|$)")
-"""The sentence a proposal is said back with (:func:`~fsmdial.language.sentences.taken_as`)."""
 
 
 def disputed_proposal(slots: Iterable[Slot], history: Sequence[tuple[str, str]], text: str) -> dict[str, str]:
@@ -31,13 +28,13 @@ def disputed_proposal(slots: Iterable[Slot], history: Sequence[tuple[str, str]],
         if role == "user":
             break
         last.append(said)
-    found = next((taken for said in last if "I take it" in said and (taken := _TAKEN.search(said))), None)
+    found = next((taken for said in last if (taken := taken_from(said)) is not None), None)
     if found is None:
         return {}
-    noun = found.group("noun")
+    noun, proposed = found
     slot = next((s for s in slots if s.type is SlotType.categorical and s.noun == noun), None)
     if slot is None:
         return {}
     # "no leaks that I can see" tells no leak: only the clauses that deny nothing, of a thing or a verb
     told = told_across(slot, " ".join(clause for clause in clauses(text) if not THING_NEGATION.search(clause)))
-    return {slot.name: told} if told is not None and told.casefold() != found.group("value").casefold() else {}
+    return {slot.name: told} if told is not None and told.casefold() != proposed.casefold() else {}
