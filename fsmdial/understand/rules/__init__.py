@@ -17,7 +17,10 @@
 * :mod:`.places`: a place slot's place after its cue word ("a hotel in London, UK", "from Fresno to Sacramento");
 * :mod:`.date_roles`: a start and an end date slot's dates by the words before each ("from the 6th till Friday");
 * :mod:`.intent_words`: an intent said by its short example's words with others between them ("find a movie");
-* :mod:`.credits`: who made a work, after the words crediting them ("directed by Harry Elfont").
+* :mod:`.credits`: who made a work, after the words crediting them ("directed by Harry Elfont");
+* :mod:`.first_time`: a first visit or an earlier one said in words ("it's my first time", "I've been before");
+* :mod:`.named_things`: the things named in reply to the kind of job, for the flow's items and their count;
+* :mod:`.proposals`: a value chosen by meaning and said back, put right by the next reply in other words.
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.
