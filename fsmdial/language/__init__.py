@@ -41,6 +41,7 @@ from .dates import (
     read_date,
     remove_dates_and_times,
     says_only_when,
+    without_past_moments,
 )
 from .names import find_name, introduced_name, is_name_word, name_at, names_a_relative
 from .numbers import WORD_NUMBERS, find_numbers, join_spaced_digits, length_before_a_noun, words_to_digits
@@ -139,6 +140,7 @@ __all__ = [
     "remove_dates_and_times",
     "says_only_when",
     "split_negated",
+    "without_past_moments",
     "without_questions",
     "gives_up",
     "content_with_what_they_have",

@@ -564,3 +564,35 @@ def says_only_when(text: str) -> bool:
         w for w in words if w.isdigit() or w in WEEKDAYS or w in MONTHS or w in _MOMENT_WORDS or w in WORD_NUMBERS
     ]
     return bool(moments) and all(w in _WHEN_FILLER or w in moments for w in words)
+
+
+_PAST_MOMENT = re.compile(
+    r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
+    r"\blast\s+(?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+"""A moment gone by ("since Tuesday", "2 weeks ago", "yesterday", "last night")."""
+_PAST_VERB = (
+    r"(?!(?:wanted|hoped|planned|meant|needed|wondered|thought|intended|decided|booked|asked|rang|called)\b)"
+    r"(?:[a-z]{2,}[^e\s]ed|fell|broke|came|went|did|had|lost|got|hurt|cut|bit|split|began|left|found|saw|took|ate|ran)"
+)
+_PAST_EVENT = re.compile(
+    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their)\s+[a-z]+)\s+(?:just\s+|only\s+)?" + _PAST_VERB + r"\b"
+    r"(?![^.,;!?]*\b(?:hoping|wondering|going|wanting|looking)\b)"
+    r"[^.,;!?]*?\b(?P<when>(?:on|over)\s+(?:the\s+)?(?:[a-z']+\s+){0,2}?"
+    r"(?:" + "|".join(WEEKDAYS) + r"|weekend|eve|day|christmas|\d{1,2}(?:st|nd|rd|th)?)(?:\s+of\s+[a-z]+)?)\b",
+    re.I,
+)
+"""A day a thing happened, in the clause of a past-tense verb ("I cracked a tooth on new year's eve", "my crown came
+off on Saturday"); never a day still wanted ("I was hoping to come on Monday", "I wanted it on Friday")."""
+
+
+def without_past_moments(text: str) -> str:
+    """``text`` without the moments gone by that it tells of ("since Tuesday", "yesterday", "I cracked a tooth on new
+    year's eve"): they tell what happened and are the value only of a date the bot has just asked for ("I lost my
+    keys on the bus yesterday" sets no visit date; "I cracked a tooth on Saturday, could I come in Monday?" is
+    Monday)."""
+    text = _PAST_MOMENT.sub(" ", text)
+    if not any(word in text.lower() for word in (" on ", " over ")):
+        return text
+    return _PAST_EVENT.sub(lambda found: found.group()[: found.start("when") - found.start()] + " ", text)

@@ -267,6 +267,25 @@ def test_a_loss_said_to_a_choice_declines_nothing_and_its_past_moment_is_no_date
     assert result.text.endswith("What job?")
 
 
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("I snapped the key off on Saturday, could someone come on Tuesday?", "Tuesday"),
+        ("my lock jammed over the weekend, can you do thursday", "Thursday"),
+        ("we were hoping for someone on Wednesday", "Wednesday"),  # a day still wanted
+        ("I wanted a visit on Friday", "Friday"),
+    ],
+)
+def test_the_day_a_thing_happened_is_no_visit_day(said, day):
+    """Round 11: "I cracked a tooth on new year's eve ... could I come in today?" was booked for new year's eve."""
+    import datetime
+
+    from fsmdial.language import without_past_moments
+    from fsmdial.language.dates import read_date
+
+    assert (read_date(without_past_moments(said), datetime.datetime(2026, 12, 7, 10)) or "").startswith(day)
+
+
 def test_a_past_moment_still_answers_the_date_asked():
     dialogue = _callout()
     dialogue.turn("lockout")

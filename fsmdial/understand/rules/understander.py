@@ -48,6 +48,7 @@ from ...language import (
     says_only_when,
     second_thoughts,
     split_negated,
+    without_past_moments,
     without_questions,
     without_task_statements,
     without_wish,
@@ -535,7 +536,7 @@ class RulesUnderstander:
         rest, undated = text, False  # undated: ``rest`` has had its dates and times taken out
         # A bare "7:45" or "Friday" is passed on as written: the slot's bounds resolve it (values.coerce).
         # "limping since yesterday", "2 weeks ago": a past moment describes; it answers only the date asked for
-        dated = text if asked is not None and asked is tables.date_target else _PAST_MOMENT.sub(" ", text)
+        dated = text if asked is not None and asked is tables.date_target else without_past_moments(text)
         date = read_date(dated, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
         approximate = None
@@ -646,13 +647,6 @@ _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""
-_PAST_MOMENT = re.compile(
-    r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
-    r"\blast\s+(?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-    re.I,
-)
-"""A moment gone by ("since Tuesday", "2 weeks ago", "yesterday", "last night"): it tells what happened, and is the
-value only of the date the bot has just asked for ("I lost my keys on the bus yesterday" sets no visit date)."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 
