@@ -63,3 +63,24 @@ PEOPLE_WORDS = frozenset(
     | {"travelers", "traveler", "travellers", "traveller", "passengers", "passenger", "riders", "rider"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
+
+
+IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {
+    stem: tuple(forms.split())
+    for stem, forms in {
+        "swell": "swollen swelled",
+        "break": "broken broke",
+        "freez": "frozen froze",
+        "steal": "stolen stole",
+        "fall": "fallen fell",
+        "tear": "torn tore",
+        "wear": "worn wore",
+        "bit": "bitten",
+        "shak": "shaken shook",
+        "los": "lost",
+        "spill": "spilt",
+        "bleed": "bled",
+    }.items()
+}
+"""The forms of a word that do not start with its stem as the subject readers cut it ("swell" of "swelling": "swollen";
+"freez" of "freezing": "frozen"), so that a subject named by one is named by the others."""

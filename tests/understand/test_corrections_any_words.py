@@ -466,6 +466,14 @@ def test_two_words_of_one_value_after_a_not_are_no_swap():
     assert replacement("it's not Pepper, it's Paprika") == ("Pepper", "Paprika")
 
 
+def test_a_word_spelt_out_before_its_not_is_the_word_not_its_last_letter():
+    """Round 11: "it should be Marc with a C, M A R C, not Mark" made the name "C Jones", and it was booked."""
+    from fsmdial.understand.rules.corrections import replacement
+
+    assert replacement("it should be Ann with no E, A N N, not Anne") == ("Anne", "Ann")
+    assert replacement("Sean, S E A N, not Shaun") == ("Shaun", "Sean")
+
+
 def test_a_change_that_names_the_held_value_as_its_reason_takes_the_value_said_after_instead():
     """Round 9: "I've got the dentist at ten, could they come after lunch instead, like 1?" at a summary of 10 am: the
     ten is why, the 1 what (the old time was booked after the customer's yes)."""

@@ -94,3 +94,13 @@ def test_a_statement_of_doing_it_said_of_oneself_is_a_yes_and_wondering_is_none(
     assert stated_answer(insured, "actually I am claiming on my insurance") is True
     assert stated_answer(insured, "I'm not claiming on insurance") is False
     assert stated_answer(insured, "I'm wondering whether insurance covers it", asked=False) is None
+
+
+def test_a_subject_named_by_an_irregular_form_is_named() -> None:
+    """Round 11: "my jaw has swollen up" did not name the swelling asked later."""
+    from fsmdial.understand.rules.worded_answers import stated_unasked
+
+    swelling = Slot(name="swelling", type="boolean", ask="Is there any swelling?")
+    frozen = Slot(name="pipes_freezing", type="boolean", label="pipes freezing", ask="Are the pipes freezing?")
+    assert stated_unasked([swelling], None, "my face has swollen up", {}) == {"swelling": True}
+    assert stated_unasked([frozen], None, "the pipes have frozen solid", {}) == {"pipes_freezing": True}

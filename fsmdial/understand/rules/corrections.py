@@ -64,6 +64,14 @@ def replacement(text: str) -> tuple[str, str] | None:
                 # "it's 24 Kings Road not 22": the nearest word of the same shape before the "not"
                 same = [w for w in re.findall(r"[\w'\-]+", text[: found.start(2)]) if w.isdigit() == old.isdigit()]
                 new = same[-1] if same else new
+            if len(new) == 1 and len(old) > 1 and new.isalpha():
+                # "Marc with a C, M A R C, not Mark": the word spelt, not its last letter
+                spelt = [
+                    w
+                    for w in re.findall(r"[\w'\-]+", text[: found.start(new_group)])
+                    if len(w) > 1 and w.casefold() not in FUNCTION_WORDS
+                ]
+                new = spelt[-1] if spelt else new
             if (
                 new.isdigit() == old.isdigit()
                 and new.casefold() != old.casefold()

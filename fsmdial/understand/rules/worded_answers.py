@@ -20,7 +20,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, find_numbers, normalize
 from ...language.clauses import clauses, negation_scope
-from ...language.text import FUNCTION_WORDS
+from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from .categories import value_forms
 from .first_time import first_time_answer
 from .forms import naming_words
@@ -287,7 +287,11 @@ def _subject_groups(slot: Slot) -> tuple[tuple[str, ...], ...]:
 def _groups_of(name: str, label: str) -> tuple[tuple[str, ...], ...]:
     words = re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())
     stems = {re.sub(r"(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
-    return tuple(tuple(sorted({stem, *_KINDS.get(stem, "").split()})) for stem in sorted(stems) if len(stem) >= 3)
+    return tuple(
+        tuple(sorted({stem, *_KINDS.get(stem, "").split(), *IRREGULAR_FORMS.get(stem, ())}))  # "swollen" for swelling
+        for stem in sorted(stems)
+        if len(stem) >= 3
+    )
 
 
 def _subject_stems(slot: Slot) -> tuple[str, ...]:
