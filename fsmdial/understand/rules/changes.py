@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, concluded_yes_no, parse_yes_no
+from ...language import PEOPLE_WORDS
 from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
 from .forms import naming_words
 from .pronoun_one import without_uncounted_ones
-from .worded_answers import stated_answer
+from .worded_answers import boolean_reply
 
 __all__ = [
     "CORRECTION",
@@ -169,15 +169,9 @@ def read_values(
     first = first if first != text.strip() and re.search(r"\w", first) else ""
     for slot in slots:
         if slot.type is SlotType.boolean:
-            # "actually there is parking": the clause naming the subject first (as the rules read an asked yes/no)
-            # "oh wait, my daughter's hamster is here this week, so yes": the answer the new words conclude with
-            concluded = concluded_yes_no(text)
-            stated = stated_answer(slot, text) if concluded is None else concluded == "yes"
-            answer = parse_yes_no(text) if stated is None else None
-            if stated is not None:
-                values[slot.name] = stated
-            elif answer is not None:
-                values[slot.name] = answer == "yes"
+            # read as the rules read an asked yes/no ("actually there is parking", "oh wait, ..., so yes")
+            if (answer := boolean_reply(slot, text)) is not None:
+                values[slot.name] = answer
         elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
             read = read_as_asked(slot, last) if last and slot.type in _TYPED else {}
             if slot.name not in read:
@@ -219,9 +213,10 @@ def changed_name_part(text: str) -> tuple[str, str] | None:
     if found is None:
         return None
     part = (found.group("part") or found.group("part2")).casefold()
-    if len(found.group("word") or found.group("word2")) == 1:
+    word = found.group("word") or found.group("word2")
+    if len(word) == 1:
         return None  # "surname spelt M C D O N A L D": spelt letter by letter, its letters' case unsaid
-    return ("first" if part in ("first", "given", "christian") else "last"), found.group("word") or found.group("word2")
+    return ("first" if part in ("first", "given", "christian") else "last"), word
 
 
 def note_change(

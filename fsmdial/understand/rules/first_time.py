@@ -10,8 +10,12 @@ description say "first" / "new patient", or "before" / "returning").
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ...flow import Slot, SlotType
+from ...language import normalize
+from ...language.acts import QUESTION_START
+from ...language.clauses import clauses
 
 __all__ = ["first_time_answer"]
 
@@ -64,26 +68,32 @@ _BEFORE_SAID = re.compile(
 """An earlier visit said ("I've been before", "I came in last year for my shoulder", "not my first time")."""
 
 
-_SENTENCE = re.compile(r"(?<=[.?!;,])\s+")
-_QUESTION = re.compile(
-    r"\?\s*$|^\W*(?:how|what|which|when|where|why|who|is|are|do|does|did|can|could|will|would|should|shall)\b", re.I
-)
+@lru_cache(maxsize=1024)
+def _asks(name: str, label: str, ask: str, description: str) -> str | None:
+    """What a boolean slot asks of these (``"first"``: a first time; ``"before"``: an earlier visit), or None; read
+    once per slot, not per message."""
+    said = f"{name.replace('_', ' ')} {label} | {ask} {description}"
+    if _ASKS_FIRST.search(said) is not None:
+        return "first"
+    return "before" if _ASKS_BEFORE.search(said) is not None else None
 
 
 def first_time_answer(slot: Slot, text: str) -> bool | None:
     """The value a statement of a first time or of an earlier visit gives the boolean ``slot`` that asks about one
     (True for "it's my first time" when the slot asks "first visit?", False when it asks "been before?"), or None:
     when the slot asks neither, the message says neither, or it says both."""
-    if slot.type is not SlotType.boolean:
+    asks = (
+        _asks(slot.name, slot.label or "", slot.ask or "", slot.description or "")
+        if slot.type is SlotType.boolean
+        else None
+    )
+    if asks is None:
         return None
-    said = f"{slot.name.replace('_', ' ')} {slot.label or ''} | {slot.ask or ''} {slot.description or ''}"
-    asks_first = _ASKS_FIRST.search(said) is not None
-    if not asks_first and _ASKS_BEFORE.search(said) is None:
-        return None
-    text = " ".join(  # "how much is a first appointment?" asks, and says nothing of this visit
-        sentence for sentence in _SENTENCE.split(text.replace("\u2019", "'")) if not _QUESTION.search(sentence)
+    # "how much is a first appointment?" asks, and says nothing of this visit: only the clauses that ask nothing
+    text = " ".join(
+        clause for clause in clauses(text.replace("\u2019", "'")) if not QUESTION_START.match(normalize(clause))
     )
     first, before = _FIRST_SAID.search(text) is not None, _BEFORE_SAID.search(text) is not None
     if first == before:
         return None
-    return first if asks_first else before
+    return first if asks == "first" else before

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
@@ -52,10 +53,11 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
     question of a categorical slot (``asked``) whose forms name such things (see the module docstring); slots ``read``
     already keep their values."""
     slots = tuple(slots)
-    text_slot = next((s for s in slots if s.type is SlotType.text and _THINGS.search(_naming(s))), None)
-    count_slot = next((s for s in slots if s.type is SlotType.integer and _THINGS.search(_naming(s))), None)
-    if text_slot is None:
+    text_name, count_name = _thing_slots(tuple((s.name, s.type, s.label or "") for s in slots))
+    if text_name is None:
         return {}
+    text_slot = next(s for s in slots if s.name == text_name)
+    count_slot = next((s for s in slots if s.name == count_name), None)
     categorical = [s for s in slots if s.type is SlotType.categorical]
     if asked is text_slot:  # the answer to "what are the items?" is the list: the rules take it; its count too
         listed = _LIST.search(text.replace("\u2019", "'"))
@@ -95,8 +97,17 @@ def _names_a_form(kind: Slot, listed: str) -> bool:
     )
 
 
-def _naming(slot: Slot) -> str:
-    return f"{slot.name.replace('_', ' ')} {slot.label or ''}"
+@lru_cache(maxsize=256)
+def _thing_slots(named: tuple[tuple[str, SlotType, str], ...]) -> tuple[str | None, str | None]:
+    """The text slot about things and the integer slot counting them, of slots (name, type, label): found once per
+    flow state, not per message."""
+
+    def first(kind: SlotType) -> str | None:
+        return next(
+            (n for n, t, label in named if t is kind and _THINGS.search(f"{n.replace('_', ' ')} {label}")), None
+        )
+
+    return first(SlotType.text), first(SlotType.integer)
 
 
 def _count(listed: str) -> int | None:

@@ -28,7 +28,6 @@ from ...language import (
     WORD_NUMBERS,
     Acts,
     approximate_clock,
-    concluded_yes_no,
     content_with_what_they_have,
     find_numbers,
     gives_up,
@@ -98,7 +97,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .worded_answers import head_count, no_preference, stated_answer, stated_unasked, with_listed_count
+from .worded_answers import boolean_reply, head_count, no_preference, stated_unasked, with_listed_count
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -495,15 +494,10 @@ class RulesUnderstander:
             return
         if asked is None or asked.name in parse.slots:
             return
-        concluded = concluded_yes_no(text) if asked.type is SlotType.boolean else None
-        if concluded is not None:  # "we had a dog but he died last year so no": the answer it ends with
-            parse.slots[asked.name] = concluded == "yes"
-        elif asked.type is SlotType.boolean and (stated := stated_answer(asked, text)) is not None:
-            # "there's parking on the drive": the clause naming the subject answers, before a yes or no said about
-            # something else in the message ("wrong house number, it's 41, not 14. and yes, there's space to park")
-            parse.slots[asked.name] = stated
-        elif asked.type is SlotType.boolean and (answer := parse_yes_no(text)) is not None:
-            parse.slots[asked.name] = answer == "yes"
+        if asked.type is SlotType.boolean:
+            # "so no" at the end; "wrong house number, it's 41, not 14. and yes, there's space to park"
+            if (answer := boolean_reply(asked, text)) is not None:
+                parse.slots[asked.name] = answer
         elif (
             KINDS[asked.type].whole_text
             and parse.intent is None

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, find_numbers, normalize
+from ...language import PEOPLE_WORDS, WORD_NUMBERS, concluded_yes_no, find_numbers, normalize, parse_yes_no
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from .categories import value_forms
@@ -26,6 +26,7 @@ from .first_time import first_time_answer
 from .forms import naming_words
 
 __all__ = [
+    "boolean_reply",
     "counts_people",
     "head_count",
     "listed_party",
@@ -299,6 +300,18 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
     return tuple(sorted({stem for group in _subject_groups(slot) for stem in group}))
 
 
+def boolean_reply(slot: Slot, text: str) -> bool | None:
+    """The value a reply to the boolean ``slot``'s question gives it: the yes or no it ends by concluding ("we had a
+    dog but he died last year so no"), else the clause naming its subject (:func:`stated_answer`: "there's parking on
+    the drive", before a yes or no said about something else), else the yes or no it starts with."""
+    if (concluded := concluded_yes_no(text)) is not None:
+        return concluded == "yes"
+    if (stated := stated_answer(slot, text)) is not None:
+        return stated
+    answer = parse_yes_no(text)
+    return None if answer is None else answer == "yes"
+
+
 def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
     """The yes or no a statement gives the boolean ``slot`` ("there's parking on the drive": True; "there's no
     parking, it's a flat": False): read from the first clause naming the slot's subject, None when no clause names it
@@ -424,14 +437,13 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     return found
 
 
-_ASKS_OF_YOU = re.compile(
-    r"^\W*(?:(?:and|so|also|but|ok|okay|oh)\W+)*(?:do|does|are|is)\s+(?:you|it|they|there)\b", re.I
-)
+_QUESTION_LEAD = r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
+_ASKS_OF_YOU = re.compile(_QUESTION_LEAD + r"(?:do|does|are|is)\s+(?:you|it|they|there)\b", re.I)
 """A question about the business ("do you take NHS patients?", "is there parking?"), not a request ("can you add
 the cover?")."""
 _ASKS_WHETHER = re.compile(
-    r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
-    r"(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)",
+    _QUESTION_LEAD
+    + r"(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)",
     re.I,
 )
 """A clause asking whether ("do they have outdoor seating", "is there parking"): a question about the subject
