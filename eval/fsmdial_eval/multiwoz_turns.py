@@ -282,7 +282,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fsmdial.understand.factory import understander_from_arguments
+    from fsmdial.understand.factory import meaning_of, understander_from_arguments
     from fsmdial.understand.rules import RulesUnderstander
 
     data_dir = Path(args.data) if args.data else default_data_dir()
@@ -299,7 +299,12 @@ def run(args: argparse.Namespace) -> int:
     report = score(model or RulesUnderstander(), cases)
     report["routing"] = routing(model, first_turns(data_dir, args.split))
     report["seconds"] = round(time.perf_counter() - started, 1)
-    report["settings"] = {"split": args.split, "understander": args.understander, "model": args.model}
+    report["settings"] = {
+        "split": args.split,
+        "understander": args.understander,
+        "model": args.model,
+        "meaning": meaning_of(model),
+    }
     if args.show:
         for line in iter_mistakes(report):
             print(line)

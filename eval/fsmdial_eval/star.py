@@ -47,6 +47,7 @@ from fsmdial.tables import flow_class
 from fsmdial.testing.forcing import checkpoint, reopen, rewind, seek
 from fsmdial.testing.suites import model_turn_share
 from fsmdial.trace import Act
+from fsmdial.understand.factory import meaning_for
 from fsmdial.values import InvalidValue, coerce
 
 from . import metrics
@@ -204,7 +205,7 @@ from .star_kb import KnowledgeBase, shape_result  # noqa: E402
 
 def make_inner_understander(kind: str, model: str | None = None) -> Any:
     """The understander behind the oracle or a plain run: the rules, or the GGUF model for ``gguf``; the rules and
-    the embedding model for ``meaning`` (``$FSMDIAL_MEANING`` adds it to ``gguf`` too)."""
+    the embedding model for ``meaning`` (beside ``gguf``: ``$FSMDIAL_MEANING``, default auto, ``off`` for none)."""
     from fsmdial.understand.factory import make_understander
     from fsmdial.understand.rules import RulesUnderstander
 
@@ -713,7 +714,13 @@ def evaluate(
     calls = metrics.CallTally()
     for r in results:
         calls.add(r.calls)
-    settings = {"understander": kind, "overlays": overlays, "seed": seed, "tasks": tasks or "all"}
+    settings = {
+        "understander": kind,
+        "meaning": meaning_for(kind, os.environ.get("FSMDIAL_MEANING") or None),
+        "overlays": overlays,
+        "seed": seed,
+        "tasks": tasks or "all",
+    }
     understanding = sum((r.understanding for r in results), Counter())
     return Report(
         examples, calls, sum(r.errors for r in results), sum(1 for r in results if r.examples), settings, understanding

@@ -51,7 +51,7 @@ from typing import Any
 from ..errors import FsmdialError, InputFileError
 from ..flow import ExternalActionNode, Flow, SlotArg
 from ..trace import ToolCall
-from ..understand.factory import add_model_arguments, understander_from_arguments
+from ..understand.factory import add_model_arguments, meaning_of, understander_from_arguments
 from ..userfiles import parse_json, read_text
 from .expectations import ABSENT, ANY, ExpectedCall, ExpectedTurn, check_turn, expected_from_data
 
@@ -449,6 +449,7 @@ def run_conversations(
     report["settings"] = {
         "suite": str(path),
         "understander": type(understander).__name__ if understander else "RulesUnderstander",
+        "meaning": meaning_of(understander),
         "seconds": round(time.perf_counter() - started, 1),
     }
     return report
@@ -470,7 +471,7 @@ def format_table(report: dict[str, Any]) -> str:
 
     lines = [
         f"Customers' words suite ({settings.get('understander', '?')}, {settings.get('model') or 'no model'}, "
-        f"{settings.get('seconds', '?')} s)",
+        f"meaning {settings.get('meaning') or 'off'}, {settings.get('seconds', '?')} s)",
         "",
         head,
         row("overall", report["overall"]),

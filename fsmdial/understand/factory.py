@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ModelError
@@ -28,11 +29,15 @@ def make_understander(
     * ``"meaning"``: the rules and the small embedding model ``meaning`` (default ``minilm``), no GGUF model
       (:class:`~fsmdial.understand.meaning.understander.MeaningUnderstander`).
 
-    ``meaning`` (``--meaning minilm``, or a folder of the model's files) adds meaning without words by the
-    embedding model to a GGUF or server understander: tried before the model call, where the rules read nothing
-    for the asked categorical slot or no intent (:mod:`fsmdial.understand.meaning`). It is off unless asked
-    for, even when the model is fetched: what an understander reads should not depend on which files happen to
-    be on the disk. A missing or broken model is a :class:`~fsmdial.errors.ModelError` saying how to fetch it.
+    ``meaning`` is the small embedding model that chooses meaning without words where the rules read nothing for
+    the asked categorical slot or no intent (:mod:`fsmdial.understand.meaning`), tried before the model call:
+    ``minilm`` or a folder of the model's files (a missing or broken model is a
+    :class:`~fsmdial.errors.ModelError` saying how to fetch it), or ``off``. Beside a GGUF or server model its
+    default (None, or ``auto``) is ``minilm`` when it is fetched and the ``meaning`` extra is installed, and off
+    otherwise: the measured division of labour (EVALUATION, "Meaning without words") is the model path, so a model
+    path without the embedder is the exception, asked for by ``off``. Which one a turn ran is named by
+    :func:`meaning_of` (the evaluations' reports say it). The rules alone (``"rules"``, or ``"auto"`` with no model)
+    never load it unless ``meaning`` names it.
 
     A ``model`` of the form ``server+http://HOST:PORT`` is a llama-server's native API
     (:class:`~fsmdial.understand.model.server.ServerUnderstander`), local or not: the same turn, decoded there.
@@ -47,20 +52,69 @@ def make_understander(
     ``fast_path``...); a server takes :data:`SERVER_OPTIONS` (the decoding options are the server's), and
     the transport's options given for a GGUF file are a :class:`ValueError`. Nothing is loaded for the rules.
     """
+    if meaning is not None and meaning not in (MEANING_AUTO, MEANING_OFF) and not meaning.strip():
+        raise ValueError("--meaning needs a model: minilm, a folder of its files, auto or off")
     found = None if kind == "meaning" else _model_understander(kind, model, **options)
-    if found is None and (kind == "meaning" or meaning):  # the rules and the embedding model, no GGUF model
+    named = meaning not in (None, MEANING_AUTO, MEANING_OFF)
+    if found is None and (kind == "meaning" or named):  # the rules and the embedding model, no GGUF model
         from .meaning.understander import MeaningUnderstander
 
-        return MeaningUnderstander(meaning)
-    if found is not None and meaning:
-        from .meaning.understander import load_chooser
-        from .model.understander import ModelUnderstander
+        if meaning == MEANING_OFF:
+            raise ValueError("--understander meaning is the rules and the embedding model: --meaning off leaves none")
+        return MeaningUnderstander(None if meaning == MEANING_AUTO else meaning)
+    if found is None or meaning == MEANING_OFF:
+        return found
+    from .meaning.understander import load_chooser
+    from .model.understander import ModelUnderstander
 
-        assert isinstance(found, ModelUnderstander)
-        if found.grounding is None:  # its pick stands like the rules' reading: there is none without them
-            raise ValueError("--meaning needs the rules' reading beside the model: drop rules_first=False")
-        found.meaning = load_chooser(meaning)
+    assert isinstance(found, ModelUnderstander)
+    if not named:  # auto: the embedder when it is here, beside a model that keeps the rules' reading
+        if found.grounding is not None and _meaning_available():
+            found.meaning = load_chooser()
+        return found
+    if found.grounding is None:  # its pick stands like the rules' reading: there is none without them
+        raise ValueError("--meaning needs the rules' reading beside the model: drop rules_first=False")
+    found.meaning = load_chooser(meaning)
     return found
+
+
+MEANING_AUTO = "auto"
+"""``--meaning auto`` (the default beside a model): the embedding model when it is fetched and importable."""
+MEANING_OFF = "off"
+"""``--meaning off``: no embedding model beside the GGUF or server model."""
+MEANING_MODEL = "minilm"
+"""The catalogue's embedding model (:data:`fsmdial.understand.meaning.encoder.MODEL_NAME`)."""
+
+
+def _meaning_available() -> bool:
+    """Whether ``minilm`` is fetched and the ``meaning`` extra (tokenizers, safetensors) imports."""
+    import importlib.util
+
+    from ..model_catalogue import locate
+
+    if locate(MEANING_MODEL) is None:
+        return False
+    return all(importlib.util.find_spec(name) is not None for name in ("tokenizers", "safetensors"))
+
+
+def meaning_for(kind: str, meaning: str | None) -> str | None:
+    """The embedding model :func:`make_understander` gives understander ``kind`` for ``meaning``, by name (what a
+    report of runs in other processes says), or None: no embedding model."""
+    if meaning == MEANING_OFF or kind == "rules" and meaning in (None, MEANING_AUTO):
+        return None
+    if meaning not in (None, MEANING_AUTO):
+        return meaning
+    if kind == "meaning":
+        return MEANING_MODEL
+    return MEANING_MODEL if _meaning_available() else None
+
+
+def meaning_of(understander: object) -> str | None:
+    """The embedding model's folder name an understander chooses meaning with, or None when it has none."""
+    chooser = getattr(understander, "meaning", None) or getattr(understander, "chooser", None)
+    encoder = getattr(chooser, "encoder", None)
+    folder = getattr(encoder, "folder", None)
+    return None if folder is None else Path(folder).name
 
 
 def _model_understander(kind: UnderstanderKind, model: str | None = None, **options: Any) -> Understander | None:
@@ -146,8 +200,9 @@ def add_meaning_argument(parser: argparse.ArgumentParser) -> None:
         metavar="MODEL",
         default=None,
         help="a small embedding model choosing values, intents and flows the message words differently, where "
-        "the rules read none: minilm (fetched by 'fsmdial models fetch minilm') or a folder of its files; with "
-        "--understander meaning it is the rules and this model alone (default minilm)",
+        "the rules read none: minilm (fetched by 'fsmdial models fetch minilm'), a folder of its files, auto or "
+        "off; beside a GGUF model the default is auto (minilm when it is fetched), with --understander meaning "
+        "it is the rules and this model alone (default minilm)",
     )
 
 

@@ -19,6 +19,7 @@ import pytest
 from fsmdial.errors import ModelError
 from fsmdial.flow import Slot
 from fsmdial.runtime import Dialogue
+from fsmdial.understand import factory
 from fsmdial.understand.base import Intent, Parse, UnderstandingState
 from fsmdial.understand.factory import make_understander
 from fsmdial.understand.meaning import understander as meaning_understander
@@ -322,6 +323,31 @@ def test_meaning_beside_a_model_that_reads_without_the_rules_is_refused():
     tiny = pytest.importorskip("fsmdial.testing.tiny_model")
     with pytest.raises(ValueError, match="--meaning needs the rules' reading"):
         make_understander("gguf", str(tiny.ensure_tiny_model()), rules_first=False, meaning="minilm")
+
+
+def test_beside_a_model_the_embedder_is_the_default_when_it_is_here_and_off_leaves_it_out(monkeypatch):
+    """The measured division of labour is the model path: ``--meaning auto`` (the default beside a model) loads the
+    embedder when it is fetched and importable, goes without it otherwise, and ``off`` leaves it out; the rules
+    alone never load it unless asked. A report names it (:func:`meaning_for`, :func:`meaning_of`)."""
+    tiny = str(pytest.importorskip("fsmdial.testing.tiny_model").ensure_tiny_model())
+    loaded = chooser()
+    loaded.encoder.folder = Path("all-MiniLM-L6-v2")  # type: ignore[attr-defined]
+    monkeypatch.setattr(meaning_understander, "load_chooser", lambda model=None: loaded)
+    monkeypatch.setattr(factory, "_meaning_available", lambda: True)
+    beside = make_understander("gguf", tiny)
+    assert beside.meaning is loaded and factory.meaning_of(beside) == "all-MiniLM-L6-v2"  # type: ignore[union-attr]
+    assert factory.meaning_for("gguf", None) == "minilm" and factory.meaning_for("gguf", "off") is None
+    assert make_understander("gguf", tiny, meaning="off").meaning is None  # type: ignore[union-attr]
+    assert make_understander("rules") is None and factory.meaning_for("rules", None) is None
+    alone = make_understander("gguf", tiny, rules_first=False)  # auto: a model reading alone has no reading to join
+    assert alone.meaning is None  # type: ignore[union-attr]
+    monkeypatch.setattr(factory, "_meaning_available", lambda: False)  # not fetched: the model path goes without
+    assert make_understander("gguf", tiny).meaning is None and factory.meaning_for("gguf", "auto") is None  # type: ignore[union-attr]
+    assert factory.meaning_of(None) is None
+    with pytest.raises(ValueError, match="--meaning off leaves none"):
+        make_understander("meaning", meaning="off")
+    with pytest.raises(ValueError, match="--meaning needs a model"):
+        make_understander("gguf", tiny, meaning=" ")
 
 
 def test_a_greeting_beside_a_description_still_chooses_and_the_whole_message_is_scored_too():

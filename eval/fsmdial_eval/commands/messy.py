@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fsmdial.understand.factory import understander_from_arguments
+    from fsmdial.understand.factory import meaning_of, understander_from_arguments
     from fsmdial.understand.rules import RulesUnderstander
 
     from ..messy import DEFAULT_DATA, load_cases, score
@@ -41,7 +41,12 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     report = score(understander, cases, now)
     report["seconds"] = round(time.perf_counter() - started, 1)
-    report["settings"] = {"understander": args.understander, "model": args.model, "fast_path": not args.no_fast_path}
+    report["settings"] = {
+        "understander": args.understander,
+        "model": args.model,
+        "meaning": meaning_of(model),
+        "fast_path": not args.no_fast_path,
+    }
     if args.show:
         for case in report["details"]:
             print(f"{'ok ' if case['ok'] else 'BAD'} {case['id']:24s} {case['path']:5s} {json.dumps(case['parse'])}")

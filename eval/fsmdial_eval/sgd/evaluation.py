@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fsmdial.testing.suites import model_turn_share, model_turns_line
+from fsmdial.understand.factory import meaning_for
 from fsmdial.userfiles import MAX_CORPUS_BYTES, read_json
 
 from .metrics import AGA, ALL, INTENT, JGA, REQUESTED_F1, SEEN, UNSEEN, Collections, frame_metrics
@@ -248,6 +250,7 @@ def evaluate(
         "split": split.name,
         "data": str(split.directory),
         "understander": kind,
+        "meaning": meaning_for(kind, os.environ.get("FSMDIAL_MEANING") or None),
         "model": model,
         "teacher_forced": teacher_forced,
         "seed": seed,

@@ -36,11 +36,11 @@ Per turn:
    :func:`~fsmdial.understand.constraint.grammar_start.split_start`) is written at the end of the
    prompt and the rest decoded under the grammar of the rest.
 
-With a :attr:`~ModelUnderstander.meaning` chooser (``--meaning minilm``: a small embedding model,
-:mod:`fsmdial.understand.meaning`), step 3 starts with it: where the rules read nothing for the asked categorical
-slot, or no intent at a state that takes one, and words are open, its pick stands like a reading of the rules and
-closes the turn (``path="meaning"``, the turn's one model call: no GGUF call); when it abstains the model is asked
-as before.
+With a :attr:`~ModelUnderstander.meaning` chooser (a small embedding model, :mod:`fsmdial.understand.meaning`:
+``--meaning``, by default beside a model once fetched), step 3 starts with it: where the rules read nothing for the
+asked categorical slot, or no intent at a state that takes one, and words are open, its pick stands like a reading
+of the rules and closes the turn (``path="meaning"``, the turn's one model call: no GGUF call); when it abstains the
+model is asked as before.
 
 So the model path never reads less than the rules alone: it differs from
 them only where the rules read nothing, and there only by grounded values
