@@ -6,7 +6,8 @@ the old words name that slot's held value, in any of its forms ("7" names a held
 When two slots could take it, the one the user's message before this one gave is put right ("10am", then "make it
 11 instead"); when nothing tells them apart, nothing changes. When the new words name the held value itself, the
 value said after "instead" is the new one ("I've got the dentist at ten, could they come after lunch instead, like
-1?"). A part of a name ("the surname is Clark") edits the held name.
+1?"). A part of a name ("the surname is Clark") edits the held name. A categorical value read in passing (another
+question asked, named by a synonym, no change cue: ``info["in_passing"]``) does not replace a held one.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from .flow import Slot, SlotType
+from .flow import Slot, SlotType, fold
 from .language import clock_readings
 from .session import SessionState
+from .understand.rules.categories import value_pattern
 from .values import InvalidValue, coerce_given
 
 __all__ = ["held_changes"]
@@ -35,6 +37,12 @@ def held_changes(
     at a held 19:00 is no party of 9). Second, the slots whose held value the message named as the one it replaces
     ("11 not 2" at a held 14:00): refused, the new value leaves the slot to be asked again, never the old value."""
     changes = {**given, **_name_part(slots, session, info)}
+    for name in info.get("in_passing", ()):
+        if name in session.slots and changes.get(name) != session.slots[name] and _said(session, session.slots[name]):
+            # "no, it's mid terrace" to the question about access, with "three storey house" said before: a value
+            # in passing (another question asked, by a synonym, with no change cue) does not replace one the user
+            # named by its own words (one read from a description may be put right so: "today, we've no heating")
+            changes.pop(name, None)
     change = info.get("change")
     if not change:
         return changes, frozenset()
@@ -157,6 +165,14 @@ def _same_on_the_dial(reading: str, held: str) -> bool:
     hours, minutes = reading.split(":")
     held_hours, held_minutes = held.split(":")
     return int(hours) % 12 == int(held_hours) % 12 and minutes == held_minutes
+
+
+def _said(session: SessionState, value: Any) -> bool:
+    """Did the user name ``value`` by its own words in a message of the session's history?"""
+    if not isinstance(value, str):
+        return False
+    pattern = value_pattern(value)
+    return any(role == "user" and pattern.search(fold(said)) for role, said in session.history)
 
 
 def _name_part(slots: Mapping[str, Slot], session: SessionState, info: Mapping[str, Any]) -> dict[str, Any]:

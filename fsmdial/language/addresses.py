@@ -291,12 +291,29 @@ def _building_at(text: str, pos: int) -> int | None:
         first, last = words[0].casefold(), words[-1].casefold()
         if len(words) > 1 and (words[0] == "The" or last in _BUILDING_WORDS or (inner and first in _BUILDING_WORDS)):
             end = word.end()
-        if len(words) > 1 and end is None and first not in _NO_HOUSE and _NUMBERED_NEXT.match(text, word.end()):
+        if (
+            (len(words) > 1 or _lone_house_name(text, pos, first))
+            and end is None
+            and first not in _NO_HOUSE
+            and _NUMBERED_NEXT.match(text, word.end())
+        ):
             end = word.end()  # "Holly Bank, 18 Stockton Lane": a house's name before its numbered street
         at = _spaces_after(text, word.end())
     if end is None or not _COMMA.match(text, end):
         return None
     return end
+
+
+def _lone_house_name(text: str, pos: int, word: str) -> bool:
+    """May one word opening the message be a house's name ("Hollybank, 6 Ecclesall Road South")? Not a word people
+    open a reply with (:data:`_NO_HOUSE`), a short common word, a day or a month."""
+    return (
+        not text[:pos].strip()
+        and len(word) > 4
+        and word not in _NEVER_TOWNS
+        and word not in _NO_HOUSE
+        and word not in FUNCTION_WORDS
+    )
 
 
 _NO_HOUSE = frozenset(

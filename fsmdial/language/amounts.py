@@ -201,7 +201,7 @@ TIME_UNITS = {"minute": 1, "hour": 60, "day": 1440, "night": 1440, "week": 10080
 """Units of time and their length in minutes (a night of a stay is a day)."""
 _UNIT_WORDS = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour", "h": "hour"}
 _UNIT = re.compile(
-    r"(?<![\w.,:/])(?:minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\b"
+    r"(?<![\w.,:/])(?:minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?)\b"
     r"|(?<=\d)(?:minutes?|mins?|hours?|hrs?|h|days|nights|weeks)\b",
     re.I,
 )
@@ -213,7 +213,7 @@ _PART = re.compile(
     rf"|(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<and>half|quarter))?\s?(?:an?\s)?"
     r"|(?:(?P<count>an?|one|two|three|\d)\s+)?(?P<frac>half|quarters?)\s+(?:of\s+)?(?:an?\s+)?"
     r")?"
-    r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?)\Z",
+    r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?)\Z",
     re.I,
 )
 """One length of time, up to its unit (searched ending there): "4 nights", "an hour", "two and a half hours", "a
@@ -232,6 +232,8 @@ _MINUTES_AFTER = re.compile(r"\s+(?:and\s+)?(?P<m>[1-5]?\d)(?=\s*(?:$|[,.!?;]|pl
 
 def _unit(word: str) -> str:
     word = word.casefold()
+    if word.startswith("fortnight"):
+        return "fortnight"  # two weeks: :data:`_FORTNIGHT` turns it into weeks
     return _UNIT_WORDS.get(word, word.rstrip("s") if word not in ("hrs", "mins") else _UNIT_WORDS[word])
 
 
@@ -266,11 +268,20 @@ _RATE = re.compile(
 
 
 _JUST_THE = re.compile(
-    r"^\s*(?P<said>(?:(?:just|jus|only)\s+)?the\s+(?:one\s+|whole\s+)?(?P<unit>day|night|week)"
+    r"^\s*(?:and\s+|oh\s+|um\s+)?(?P<said>(?:(?:just|jus|only)\s+)?(?:for\s+)?the\s+(?:one\s+|whole\s+)?(?P<unit>day|night|week|fortnight)"
     r"(?:\s*(?:please|thanks|then))?)\s*[.!]?\s*$",
     re.I,
 )
-"""A reply that is one length said with "the" ("just the day", "the one night", "only the week"): one of it."""
+"""A reply that is one length said with "the" ("just the day", "the one night", "only the week", "just for the
+day"): one of it."""
+_COUNTS_A_DAY = re.compile(
+    r"\s+(?:on|from|after)\s+(?:this\s+|next\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr)|"
+    r"\s+(?:today|tomorrow)\b",
+    re.I,
+)
+"""What follows a length that counts a day from another ("a week on Wednesday", "2 days after Friday", "a week
+today"): a date, no length of its own (unless said with "for": "for 2 days from Saturday" is both)."""
+_FOR_BEFORE = re.compile(r"(?<![\w'])for\s+$", re.I)
 
 
 @lru_cache(maxsize=512)
@@ -281,7 +292,8 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     Lengths said one after another, each in a smaller unit, are one ("1 hour 30 minutes", "2 hours and 15 mins",
     "1h30"), in the smallest unit."""
     if (whole := _JUST_THE.match(text)) is not None:  # "just the day": one day, a whole reply of it
-        return ((whole.start("said"), whole.end("said"), 1.0, _unit(whole.group("unit"))),)
+        unit = _unit(whole.group("unit"))
+        return ((whole.start("said"), whole.end("said"), *((2.0, "week") if unit == "fortnight" else (1.0, unit))),)
     if _RATE.search(text) is not None:  # "an hour a week": the length is the hour, the week how often
         text = _RATE.sub(lambda rate: rate.group(1) + " " * (len(rate.group()) - len(rate.group(1))), text)
     glued = [
@@ -289,15 +301,22 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
         for found in _GLUED.finditer(text)
     ]
     parts: list[tuple[int, int, float | None, str]] = []
+    dated = False
     for said in _UNIT.finditer(text):
         part = _PART.search(text, max(0, said.start() - 60), said.end())
         if part is None or (parts and parts[-1][1] > part.start()):
             continue
         if any(a < part.end() and part.start() < b for a, b, _, _ in glued):
             continue
+        if _COUNTS_A_DAY.match(text, part.end()) and not _FOR_BEFORE.search(text, 0, part.start()):
+            dated = True  # "a week on Wednesday": a date, and its number no bare length either
+            continue
         tail = _TAIL.match(text, part.end())
         end = tail.end() if tail else part.end()
-        parts.append((part.start(), end, _length(part, tail.group(1) if tail else None), _unit(part.group("unit"))))
+        amount, unit = _length(part, tail.group(1) if tail else None), _unit(part.group("unit"))
+        if unit == "fortnight":  # "a fortnight": two weeks
+            amount, unit = (None if amount is None else amount * 2), "week"
+        parts.append((part.start(), end, amount, unit))
     parts += glued
     parts.sort()
     found: list[tuple[int, int, float, str | None]] = []
@@ -321,7 +340,7 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
             doubt = end
             continue
         found.append((start, end, minutes / TIME_UNITS[unit], unit))
-    return _settled(text, found or _bare_numbers(text), doubt)
+    return _settled(text, found or ([] if dated else _bare_numbers(text)), doubt)
 
 
 def _bare_numbers(text: str) -> list[tuple[int, int, float, str | None]]:

@@ -74,11 +74,25 @@ _CONCLUDED = re.compile(
 """A message that ends by concluding its answer ("my daughter's hamster is here this week, so yes")."""
 
 
+_CONCLUDED_THEN_SAID = re.compile(
+    r"(?<![\w'])(?<!think\s)(?:so|which\s+means|meaning)\s*,?\s+(?P<answer>yes|yeah|yep|no|nope)[,\s]+"
+    r"(?P<rest>[^.?!]+?)[.!]*$",
+    re.I,
+)
+"""A message concluding its answer and then saying it in full ("we share an alley with next door so yes you can get
+round")."""
+_NEGATED = re.compile(r"(?<![\w'])(?:not|never|no|cannot)(?![\w'])|n't(?![\w'])", re.I)
+
+
 def concluded_yes_no(text: str) -> Literal["yes", "no"] | None:
-    """The answer a message concludes with in its last words ("..., so yes"), or None."""
+    """The answer a message concludes with in its last words ("..., so yes"), or in its last clause when that says
+    the answer in full ("..., so yes you can get round"; a yes whose words deny something, or a question, is not
+    one), or None."""
     found = _CONCLUDED.search(text)
     if found is None:
-        return None
+        found = None if "?" in text else _CONCLUDED_THEN_SAID.search(text)
+        if found is None or found.group("answer").casefold().startswith("y") and _NEGATED.search(found.group("rest")):
+            return None
     return "yes" if found.group("answer").casefold().startswith("y") else "no"
 
 

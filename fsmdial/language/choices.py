@@ -89,6 +89,14 @@ def _letters(form: str) -> str:
     return " ".join(re.sub(r"[^\w\s']+", " ", form.casefold()).split())
 
 
+def _each_word_close(span: str, form: str) -> bool:
+    """Is each word of a two-word ``span`` the form's word or close to it ("guinae pig": each of "guinea pig")?"""
+    return all(
+        said == wanted or fuzz.ratio(said, wanted) >= TYPO_SCORE - 10
+        for said, wanted in zip(span.split(), form.split(), strict=False)
+    )
+
+
 def closest_value(words: Iterable[str], choices: Mapping[str, str]) -> str | None:
     """The value one of ``words`` (or two of them side by side) is a typo of: ``choices`` maps each written form
     (a value, a synonym; folded) to its value. None when no form is close enough, or two values are equally so."""
@@ -105,6 +113,8 @@ def closest_value(words: Iterable[str], choices: Mapping[str, str]) -> str | Non
             if form.count(" ") != span.count(" ") or len(form) < TYPO_MIN_LETTERS:
                 continue
             score = fuzz.ratio(span, form, score_cutoff=TYPO_SCORE)  # 0 below it, found sooner
+            if score and " " in span and not _each_word_close(span, form):
+                continue  # "blocked gurgles" is no "blocked gutters": one word the same, the other far off
             if score >= TYPO_SCORE and score > best.get(value, 0.0):
                 best[value] = score
     if not best:

@@ -137,6 +137,10 @@ _UNREAD_OFFSET = re.compile(
 """A day counted from another that the patterns above did not read ("the day before yesterday", "a week on Friday"
 said on a Friday; "the following Monday", "the Saturday after then": from a day said before, which a reader is not
 given): no date, never the day it counts from."""
+_HOW_LONG = re.compile(
+    r"(?<![\w'])for\s+(?:a\s+couple\s+of|a\s+few|an?|one|\d+)\s+(?:days?|nights?|weeks?|fortnights?|months?)(?![\w'])"
+)
+"""A length of time said with "for" ("for 2 days", "for a week"): how long, never a day counted from another."""
 _WEEKDAY = re.compile(
     r"\b(next\s+|this\s+|coming\s+)?(" + "|".join(WEEKDAYS) + r")\b(\s+(?:of\s+)?(?:next|this)\s+week\b)?", re.I
 )
@@ -321,6 +325,8 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if not _has_date_hint(text) and ((said := words_to_digits(text)) is text or not _has_date_hint(said)):
         return ()  # most utterances name no date: skip the patterns below
     low = spelled_weekdays(words_to_digits(text).lower())  # "tues" is Tuesday; "sat" only where a day is expected
+    if " for " in f" {low}":
+        low = _HOW_LONG.sub(" ", low)  # "for 2 days from Saturday": a length, then the day it starts
     today = now.date()
     digits = DIGIT.search(low) is not None
     # Each pattern below is searched only if the text has what it needs (see may_contain).

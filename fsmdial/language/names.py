@@ -20,6 +20,7 @@ import re
 from functools import lru_cache
 
 from .numbers import WORD_NUMBERS
+from .said_ing_words import SAID_ING_WORDS
 from .text import TERMS_OF_ADDRESS
 
 STRONG_CUES = re.compile(
@@ -73,7 +74,7 @@ _PLACE_ENDS = frozenset(
 """Last words of a street's or an organisation's name and of no person's ("Elm Street", "Fulwood Road", "Sheffield
 Council")."""
 
-_WORD = re.compile(r"[^\W\d_][\w'\-]*\.?", re.U)
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\-])*\.?", re.U)  # no digit: "joanpickering48" is an email's
 _ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "prof."})
 _CLAUSE_END = re.compile(r"[,;:!?()\"]|\.(?=\s|$)|\s(?:and|but|for|at|on|please|thanks|thank you)\b", re.I)
 MAX_NAME_WORDS = 4
@@ -135,9 +136,15 @@ def is_name(words: list[str]) -> bool:
     return (
         0 < len(words) <= MAX_NAME_WORDS
         and is_name_word(words[0])
-        and all(is_name_word(word) or _capitalised_noun(word) for word in words[1:])
+        and all(is_name_word(word) or _capitalised_noun(word) or _surname_ing(word) for word in words[1:])
         and words[-1].lower().rstrip(".") not in _PLACE_ENDS
     )
+
+
+def _surname_ing(word: str) -> bool:
+    """A lower-case word after a name's first one that ends in "-ing" and is no "-ing" word customers say ("joan
+    pickering"; not "joan calling"): :data:`~fsmdial.language.said_ing_words.SAID_ING_WORDS`."""
+    return word.isalpha() and word.islower() and word.endswith("ing") and word not in SAID_ING_WORDS
 
 
 def _capitalised_noun(word: str) -> bool:

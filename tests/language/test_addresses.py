@@ -253,3 +253,12 @@ def test_a_value_with_words_in_front_and_thanks_after_is_the_address(said):
 @pytest.mark.parametrize("said", ["12 Elm Street and 3 people", "Leeds", "from 12 Elm Street to 8 Meadow Lane", ""])
 def test_a_value_that_is_more_or_less_than_one_address_is_none(said):
     assert address_value(said) is None
+
+
+def test_a_house_name_of_one_word_opening_the_reply_is_part_of_the_address() -> None:
+    assert address_value("Hollybank, 6 Ecclesall Road South, Sheffield S11 9PA") == (
+        "Hollybank, 6 Ecclesall Road South, Sheffield S11 9PA"
+    )
+    # a word people open a reply with is no house's name
+    for opener in ("Thanks", "Sorry", "Hello", "Morning"):
+        assert find_addresses(f"{opener}, 6 Ecclesall Road South, Sheffield S11 9PA")[0][1].startswith("6 "), opener

@@ -83,3 +83,11 @@ def test_a_synonym_listed_as_an_example_is_the_synonym_itself():
         described_synonyms(("small", "large"), "Size (small: tiny, e.g. pug; large: such as a labrador, husky)")
     )
     assert listed == {"small": ("tiny", "pug"), "large": ("labrador", "husky")}  # its article dropped too
+
+
+def test_a_two_word_typo_needs_each_word_close() -> None:
+    """ "blocked gurgles" is no typo of "blocked gutters" (one word the same, the other far off); "guinae pigg" is
+    one of "guinea pig"."""
+    forms = {"blocked gutters": "gutter clearing", "guinea pig": "guinea pig"}
+    assert closest_value(["blocked", "gurgles"], forms) is None
+    assert closest_value(["guinae", "pigg"], forms) == "guinea pig"

@@ -205,3 +205,18 @@ def test_words_that_are_no_name_in_any_frame_give_no_name(words, frame):
 )
 def test_a_name_ending_in_ly_written_in_lower_case_is_a_name_and_an_adverb_is_not(said, name):
     assert find_name(said, True) == name
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [("joan pickering", "joan pickering"), ("mrs dawn fleming", "mrs dawn fleming"), ("sam browning", "sam browning")],
+)
+def test_a_lower_case_surname_ending_in_ing_is_read_when_no_customer_says_the_word(said: str, name: str) -> None:
+    """Lower-case "-ing" words are a sentence's ("just looking") unless customers never say them (a surname)."""
+    assert find_name(said, asked=True) == name
+
+
+def test_an_ing_word_customers_say_is_no_surname_and_a_word_with_digits_no_name() -> None:
+    assert find_name("still waiting", asked=True) is None
+    assert find_name("jo booking", asked=True) is None  # "booking" is a word customers say
+    assert find_name("joanpickering48", asked=True) is None  # an email's local part, not a name

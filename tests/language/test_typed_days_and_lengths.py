@@ -191,6 +191,37 @@ def test_the_held_out_lengths_are_read() -> None:
     assert read(HOURS, "3hrs") == 3
 
 
+DAYS_SLOT = Slot(name="days", type="duration", unit="days")
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("a fortnight", 14),
+        ("for a fortnight please", 14),
+        ("two fortnights", 28),
+        ("just the fortnight", 14),
+        ("and just for the day", 1),
+        ("just for the day", 1),
+    ],
+)
+def test_a_fortnight_is_two_weeks_and_the_day_said_with_for_is_one(said: str, days: int) -> None:
+    assert read(DAYS_SLOT, said) == days, said
+
+
+@pytest.mark.parametrize("said", ["a week on wednesday", "2 days after friday", "a week today", "a fortnight tomorrow"])
+def test_a_length_counting_a_day_from_another_is_a_date_not_a_length(said: str) -> None:
+    assert find_durations(said) == (), said
+
+
+def test_a_length_said_with_for_before_the_day_it_starts_is_both() -> None:
+    """ "for 2 days from Saturday": how long, then the day it starts (it read as no date: "days from" counts a day)."""
+    wednesday = dt.datetime(2026, 12, 2, 10, 0)
+    assert date_readings("a jet washer for 2 days from Saturday please", wednesday)[0] == "2026-12-05"
+    assert date_readings("2 days from today", wednesday) == ("2026-12-04",)  # without "for": a day counted
+    assert [amount for _, _, amount, _ in find_durations("for 2 days from Saturday")] == [2.0]
+
+
 @pytest.mark.parametrize("tonight", ["tonight", "tonite", "2nite", "Tonite", "2night"])
 def test_tonight_texted_settles_the_evening_as_tonight_does(tonight: str) -> None:
     now = dt.datetime(2027, 6, 10, 9)

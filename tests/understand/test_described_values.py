@@ -300,3 +300,19 @@ def test_a_hyphenated_word_of_a_form_written_joined_is_the_same_form() -> None:
     dialogue.start()
     dialogue.turn("it's a multifuel stove")
     assert dialogue.slots == {"appliance": "multi-fuel stove"}
+
+
+def test_every_word_of_a_form_said_beats_a_typo_of_another() -> None:
+    """ "the pipe from the tank is blocked, it gurgles" says every word of "tank pipe" (an outlet repair); "blocked
+    gurgles" is no typo of "blocked gutters" (a gutter clearing) either."""
+    job = {
+        "name": "job",
+        "type": "categorical",
+        "values": ["gutter clearing", "outlet repair"],
+        "description": "The job (gutter clearing: blocked gutters; outlet repair: tank pipe)",
+        "ask": "What's the job?",
+    }
+    dialogue = Dialogue(load_flow(request_flow(job, name="roofs")), stand_in_tools=True)
+    dialogue.start()
+    dialogue.turn("the pipe from the tank is blocked, it gurgles")
+    assert dialogue.session.slots.get("job") == "outlet repair"

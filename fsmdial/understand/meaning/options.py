@@ -100,7 +100,11 @@ def side_options(state: UnderstandingState, name: str | None = None) -> tuple[Op
     has no word of either. None for a slot of another type or without such a description."""
     name = name or state.asked
     slot = state.slot(name) if name else None
-    sides = described_sides(slot.description or "") if slot is not None and slot.type is SlotType.boolean else None
+    sides = (
+        described_sides(slot.description or "", slot.ask or "")
+        if slot is not None and slot.type is SlotType.boolean
+        else None
+    )
     if slot is None or sides is None:
         return ()
     yes, no = sides

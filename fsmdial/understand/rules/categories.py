@@ -16,7 +16,7 @@ from typing import Any
 import snowballstemmer
 
 from ...flow import Slot, fold, value_key
-from ...language import normalize
+from ...language import WORD_NUMBERS, normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
 from ...language.numbers import words_to_digits as words_in_digits
@@ -54,6 +54,29 @@ def short_names(values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], .
     return tuple(out)
 
 
+def own_word_value(values: tuple[str, ...], text: str, naming: frozenset[str] = frozenset()) -> str | None:
+    """The one value ``text`` names by a word of its own, no other value's (four letters or more, a plural too; none
+    of the ``naming`` words, which name the slot: "cake" of "carrot cake" in a cake slot): "the wallpaper one" for
+    "wallpaper stripper" beside "floor sander"; None when it names none or several. For the words of a change ("not
+    the wallpaper one"), where the value is known to be one of the slot's."""
+    keyed = {value: set(re.findall(r"[a-z]+", value_key(value))) for value in values}
+    shared = Counter(word for words in keyed.values() for word in words)
+    said = {word.removesuffix("s") for word in re.findall(r"[a-z]+", fold(text))}
+    named = [
+        value
+        for value, words in keyed.items()
+        if any(
+            shared[word] == 1
+            and len(word) >= 4
+            and word not in FUNCTION_WORDS
+            and word not in naming
+            and word.removesuffix("s") in said
+            for word in words
+        )
+    ]
+    return named[0] if len(named) == 1 else None
+
+
 _WITHOUT = re.compile(r"(?<![^\W_])without(?:\s+(?:a|an|any|the))?(?![^\W_])", re.I)
 """"without a clutch" says what "no clutch" says: a value described as "no X" is named by it, and the value described
 as "with X" is not (it was: "one without a clutch please" booked a manual car)."""
@@ -64,6 +87,7 @@ def found_value(
     text: str,
     aliases: Sequence[tuple[str, re.Pattern[str]]] = (),
     claimed: Sequence[tuple[int, int]] = (),
+    asked: bool = True,
 ) -> str | None:
     """The one categorical value written in ``text``, or None when there is none or doubt.
 
@@ -71,7 +95,9 @@ def found_value(
     values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
     wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
     whole, one named by its own words alone counts, if only one is (:func:`short_names`) and those words are
-    not ``claimed`` (spans another slot's value is written whole in: "north" is an area, not "north american").
+    not ``claimed`` (spans another slot's value is written whole in: "north" is an area, not "north american"), and,
+    for a slot not ``asked``, not a number word alone ("three" for "three storey house" is a digit of a phone number,
+    a count or an hour as often).
     The patterns are of folded values, so they are searched in the folded text (:func:`~fsmdial.flow.fold`; spans
     are of it).
     """
@@ -83,6 +109,7 @@ def found_value(
             value
             for value, pattern in short_names(tuple(values))
             if (found := pattern.search(text)) is not None
+            and (asked or found.group().casefold() not in WORD_NUMBERS)
             and not any(start < found.end() and found.start() < end for start, end in claimed)
         ]
         return named[0] if len(named) == 1 else None

@@ -66,6 +66,13 @@ CORRECTION = re.compile(
     re.I,
 )
 """A message that opens as a correction ("sorry, wrong number, it's 251")."""
+
+
+def says_change(text: str) -> bool:
+    """Does ``text`` carry a change cue ("actually", "make it", "instead", "not X", "sorry, wrong ...")?"""
+    return bool(_CUE.search(text) or _AFTER_CUE.search(text) or _OLD.search(text) or CORRECTION.match(text))
+
+
 SELF_CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|" + _WAIT + r"|make (?:it|that)|change (?:it|that) to)"
     r"(?![\w'])(?!.*"
@@ -169,8 +176,9 @@ def read_values(
     first = first if first != text.strip() and re.search(r"\w", first) else ""
     for slot in slots:
         if slot.type is SlotType.boolean:
-            # read as the rules read an asked yes/no ("actually there is parking", "oh wait, ..., so yes")
-            if (answer := boolean_reply(slot, text)) is not None:
+            # read as the rules read an asked yes/no ("actually there is parking", "oh wait, ..., so yes"); with a
+            # change cue a question is a request ("can you deliver it instead?")
+            if (answer := boolean_reply(slot, text.replace("?", " "))) is not None:
                 values[slot.name] = answer
         elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
             read = read_as_asked(slot, last) if last and slot.type in _TYPED else {}

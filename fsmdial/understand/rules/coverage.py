@@ -21,6 +21,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import MONTHS, NEGATIVE_WORDS, POSITIVE_WORDS, WEEKDAYS, WORD_NUMBERS, find_numbers, fold
+from ...language.amounts import find_durations
 from ...language.choices import described_synonyms
 from ...language.text import FUNCTION_WORDS
 from ..base import CONTINUE, Parse, UnderstandingState
@@ -43,11 +44,17 @@ DATE_TIME_WORDS = frozenset(
         """today tonight tomorrow tomorow tmrw yesterday morning afternoon evening night noon midday midnight am pm
         o'clock oclock week weeks weekend day days month months next this coming following half past quarter ish
         early late earlier later first thing lunchtime lunch teatime st nd rd th sat sun mon tue tues wed thu thur
-        thurs fri hour hours minute minutes mins min hrs hr after before from until till by""".split()
+        thurs fri hour hours minute minutes mins min hrs hr after before from until till by fortnight fortnights
+        """.split()
     )
 )
 """Words of a date, time or length of time: accounted for when the reading has such a value."""
 
+_SPOKEN_DIGITS = frozenset(
+    {"oh", "o", "double", "triple", "treble", "zero", "nought", "dot", "at", "underscore", "dash", "hyphen"}
+)
+"""Words of digits and of an address's signs said one by one ("oh seven seven double oh", "jo dot smith at gmail dot
+com"): accounted for when the reading has a phone number, an email or a reference."""
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(?:am|pm|h)?")
 COUNTED_WORDS = frozenset("people person persons guests guest adults kids children pax party us of times".split())
 """What a number counts ("4 people"): accounted for when the reading has a number."""
@@ -103,14 +110,17 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
     cue_starts = {cue[:end] for cue in cues for end in range(3, len(cue) + 1)}
     numbers: set[Any] = set()
     texts: list[str] = []
-    timed = clock = False
+    timed = clock = spoken = False
     for name, value in {**parse.slots, **parse.negated}.items():
         slot = state.slot(name)
         if slot is None:
             continue
+        spoken |= slot.type in (SlotType.phone, SlotType.reference, SlotType.email)
         timed |= slot.type in _TIMED
         clock |= slot.type is SlotType.time
         _account(slot, value, covered, stems, numbers, texts)
+        if slot.type is SlotType.duration:  # "2 weeks" read as 14 days: the 2 is the length's
+            numbers.update(amount for _, _, amount, _ in find_durations(text))
     if timed:
         covered |= DATE_TIME_WORDS
     if numbers:
@@ -130,6 +140,8 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
     left = []
     for word in said:
         key = _key(word)
+        if spoken and (key in WORD_NUMBERS or key in _SPOKEN_DIGITS):
+            continue  # "oh seven seven double oh, nine double oh, three five six": a phone number said
         if joined and (flat := _alnum(word)) and any(flat in value for value in joined):
             continue  # a text value read holds it: "the double socket by the bed" describes the problem asked
         if key in unread:  # "a regular weekly clean": "weekly" names a frequency too, which nothing read

@@ -237,9 +237,9 @@ def worded_values(
         if slot.name in read or not (slot is asked or expected):
             continue
         if slot is asked:
-            value = (
-                typo_value(slot, said)
-                or worded_value(slot, said, whole)
+            value = (  # every word of a form said beats a typo ("gurgles" is no "gutters" beside a rainwater pipe)
+                worded_value(slot, said, whole)
+                or typo_value(slot, said)
                 or ranged_value(slot, said)
                 or stemmed_value(slot, said)
             )

@@ -52,6 +52,7 @@ from ...language import (
     without_task_statements,
     without_wish,
 )
+from ...language.clauses import NEGATION
 from ...slots import KINDS
 from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
@@ -59,13 +60,14 @@ from .categories import (
     distinctive,
     found_value,
     inside_longer,
+    own_word_value,
     said_negatively,
     settled_value,
     short_names,
     value_owners,
     value_pattern,
 )
-from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change
+from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change
 from .corrections import replacement
 from .coverage import with_open
 from .credits import credit_slots, read_credits
@@ -384,6 +386,11 @@ class RulesUnderstander:
         asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
         self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
+        if slot.type is SlotType.categorical and slot.name not in read.slots and _short_change(words):
+            # "I meant the sander for the floorboards", "not the wallpaper one": a value by a word of its own
+            naming = frozenset(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.noun}".casefold()))
+            if (named := own_word_value(tuple(slot.values or ()), words, naming)) is not None:
+                read.slots[slot.name] = named
         if slot.type in (SlotType.integer, SlotType.number) and normalize(words) != "one" and only_pronoun_ones(words):
             read.slots.pop(slot.name, None)  # "actually I need one" changes no count; "make it one" does
         return read.slots
@@ -568,12 +575,15 @@ class RulesUnderstander:
             ]
             given: dict[str, list[Slot]] = {}
             for slot, values, asked_for, aliases in tables.categorical:
-                hit = found_value(values, text, aliases, claimed)
+                hit = found_value(values, text, aliases, claimed, asked=asked_for)
                 if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
                     given.setdefault(hit, []).append(slot)
             for hit, slots in given.items():  # "my savings account": the account's type, not the recipient's
                 for slot in value_owners(slots, asked, text):
                     parse.slots[slot.name] = hit
+                    if slot is not asked and state.confirm is None and not value_pattern(hit).search(folded):
+                        if not says_change(text):  # by a synonym while another question is asked: held stays
+                            parse.info.setdefault("in_passing", []).append(slot.name)
             rest = tables.any_value.sub(_without_numbers, fold(rest))
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
@@ -635,6 +645,12 @@ class RulesUnderstander:
                 parse.slots[slot.name] = found[spans[0]]
                 rest = without(rest, found)  # the digits of a phone number are no party size
         return rest
+
+
+def _short_change(words: str) -> bool:
+    """Change words short enough, and denying nothing, to be read for a value by a word of its own ("I meant the
+    sander for the floorboards"; not "I'm away that week. Don't book it, I'll get back to you")."""
+    return len(words.split()) <= 10 and not NEGATION.search(words)
 
 
 _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")

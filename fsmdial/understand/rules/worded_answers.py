@@ -340,6 +340,18 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
 _SIDES = re.compile(r"(?P<yes>[^()]*?)\s*\(yes\)\s*,?\s*(?:or\s+)?(?P<no>[^()]*?)\s*\(no\)", re.I)
 """A boolean's description naming its two sides: "Whether the lessons are online (yes) or at the student's home
 (no)"."""
+_OTHERWISE = re.compile(
+    r"^\W*whether\s+(?P<yes>[^;]+?)\s*(?:;|,|\.|\s)\s*(?:otherwise|or\s+else|if\s+not|else)\W+(?P<no>.+?)\W*$", re.I
+)
+"""A description naming the no side after "otherwise": "Whether we deliver the tool; otherwise the customer collects
+it from the depot"."""
+_OFFERED = re.compile(
+    r"^(?P<yes>[^?]+)\?.*?(?:,\s*or\s+(?:else\s+)?|(?:^|[.?!]\s+)(?:or|if\s+not|otherwise)\W+)"
+    r"(?P<no>(?:you|we|i)\b[^.?!]*)",
+    re.I,
+)
+"""A question offering the no side as an alternative the customer can take: "Would you like us to deliver it?
+Delivery is 20 GBP, or you can collect it from the depot for free." ("if not" and "otherwise" too)."""
 _SIDE_FILLER = frozenset(
     """whether please pls plz thanks thank ok okay then just one would like prefer rather best better easiest easier
     fine good great works work suits suit probably think""".split()
@@ -347,48 +359,74 @@ _SIDE_FILLER = frozenset(
 """Words that say which side suits, not a side ("online's easiest", "at home would be best")."""
 
 
-def described_sides(description: str) -> tuple[str, str] | None:
-    """The yes side and the no side a boolean's description names, as written ("the lessons are online", "at the
-    student's home"), or None (:data:`_SIDES`)."""
-    found = _SIDES.search(description)
+def described_sides(description: str, question: str = "") -> tuple[str, str] | None:
+    """The yes side and the no side a boolean names, as written, or None: the question's own two sides when it offers
+    the no side as an alternative (:data:`_OFFERED`: a customer answers in the question's words), else the
+    description's (marked "(yes)" and "(no)", :data:`_SIDES`, or the no side after "otherwise", :data:`_OTHERWISE`)."""
+    if (offered := _OFFERED.search(question)) is not None:
+        return offered.group("yes").strip(), offered.group("no").strip()
+    found = _SIDES.search(description) or _OTHERWISE.search(description)
     if found is None:
         return None
     yes = re.sub(r"^\W*whether\s+", "", found.group("yes"), flags=re.I).strip()
     return yes, found.group("no").strip()
 
 
+def _side_stem(word: str) -> str:
+    """A side's word without its ending: "collects" and "collect", "delivered" and "deliver" are one word."""
+    return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 4 else word
+
+
 @lru_cache(maxsize=512)
-def _sides(description: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The words only the yes side, and only the no side, of a boolean's description says (:func:`described_sides`)."""
-    sides = described_sides(description)
+def _sides(description: str, question: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The stems of the words only the yes side, and only the no side, of a boolean says (:func:`described_sides`)."""
+    sides = described_sides(description, question)
     if sides is None:
         return None
     yes, no = (
-        frozenset(word for word in re.findall(r"[a-z]+", side.casefold()) if word not in FUNCTION_WORDS)
+        frozenset(
+            _side_stem(word)
+            for word in re.findall(r"[a-z]+", side.casefold())
+            if word not in FUNCTION_WORDS and word not in _SIDE_FILLER
+        )
         for side in sides
     )
     return yes - no, no - yes
 
 
 def side_named(slot: Slot, text: str) -> bool | None:
-    """The side of the boolean ``slot`` that a short answer names by its words: one side's own words, none of the
-    other's ("online" -> True, "at home please" -> False, where the description says "online (yes) or at the
-    student's home (no)"); without such a description, the slot's own subject said alone ("online" to the slot
-    online) is a yes. None when the answer names both, neither, or says more."""
+    """The side of the boolean ``slot`` that an answer names by its words (:func:`described_sides`): a short answer
+    of one side's own words, none of the other's ("online" -> True, "at home please" -> False, where the description
+    says "online (yes) or at the student's home (no)"); a longer one that names one side's words and none of the
+    other's, negates nothing and asks nothing ("I'll collect, I've got a van" -> False, "deliver please, it's too
+    heavy for me" -> True, to "Would you like us to deliver it? ..., or you can collect it from the depot"). Without
+    such sides, the slot's own subject said alone ("online" to the slot online) is a yes. None when the answer names
+    both, neither, or says more."""
     said = {word.removesuffix("'s") for word in re.findall(r"[a-z']+", text.casefold())} - FUNCTION_WORDS
     said -= _SIDE_FILLER
-    if not said or len(said) > 3:
+    if not said:
         return None
-    sides = _sides(slot.description or "")
+    sides = _sides(slot.description or "", slot.ask or "")
     if sides is None:
+        if len(said) > 3:
+            return None
         subject = set(_subject_stems(slot))
         return True if all(word.rstrip("s") in subject or word in subject for word in said) else None
+    if "?" in text:
+        return None  # "can't you deliver it?": asked, not chosen
     only_yes, only_no = sides
-    if said <= only_yes:
-        return True
-    if said <= only_no:
-        return False
-    return None
+    named = [
+        (clause, stems)
+        for clause in clauses(text)
+        if (stems := {_side_stem(word) for word in re.findall(r"[a-z]+", clause.casefold())} & (only_yes | only_no))
+    ]
+    if any(negation_scope(clause) is not None for clause, _ in named):
+        return None  # "I don't want to collect it": the side is not simply chosen
+    stems = {_side_stem(word) for word in said}
+    if len(said) <= 3 and (stems <= only_yes or stems <= only_no):
+        return stems <= only_yes
+    named_yes, named_no = bool(stems & only_yes), bool(stems & only_no)
+    return named_yes if named_yes != named_no else None
 
 
 def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: Mapping[str, Any]) -> dict[str, bool]:
