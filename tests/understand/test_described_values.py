@@ -316,3 +316,31 @@ def test_every_word_of_a_form_said_beats_a_typo_of_another() -> None:
     dialogue.start()
     dialogue.turn("the pipe from the tank is blocked, it gurgles")
     assert dialogue.session.slots.get("job") == "outlet repair"
+
+
+def test_a_form_is_said_without_the_last_word_two_values_end_with() -> None:
+    """ "detached" says "detached house" where "house" ends two values' names; the form of most words said wins
+    ("my downpipe's blocked": "blocked downpipe", not "blocked" of "blocked gutters"); a word two values begin with
+    ("contact" of "contact lens check" and "contact lens fitting") is still needed."""
+    home = {
+        "name": "home",
+        "type": "categorical",
+        "values": ["bungalow", "two storey house", "three storey house"],
+        "description": "The home (two storey house: detached house, semi; three storey house: townhouse)",
+        "ask": "What kind of home is it?",
+    }
+    job = {
+        "name": "job",
+        "type": "categorical",
+        "values": ["gutter clearing", "downpipe unblocking"],
+        "description": "The job (gutter clearing: blocked gutters; downpipe unblocking: blocked downpipe)",
+        "ask": "What's the job?",
+    }
+    for said, slot, value in [
+        ("detached", home, "two storey house"),
+        ("my downpipe's blocked", job, "downpipe unblocking"),
+    ]:
+        dialogue = Dialogue(load_flow(request_flow(slot, name="visit")), stand_in_tools=True)
+        dialogue.start()
+        dialogue.turn(said)
+        assert dialogue.session.slots.get(slot["name"]) == value, said

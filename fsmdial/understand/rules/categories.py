@@ -248,9 +248,13 @@ def _worded_forms(
     """(value, the stems of its content words, whether it is negated) for each value and described synonym of a
     slot (its ``values``, ``description``, ``name`` and ``label``) of two content words or more (a form of one word
     is read by :func:`found_value` where it is written, in the plural, or mistyped). The words naming the slot itself
-    are not needed ("boat with an engine": "anything with an engine"), but a form of them and one word more still
-    counts as two. A negated form ("no hot water") is said only by a clause with a negation."""
+    are not needed ("boat with an engine": "anything with an engine"), nor the last word two values' names
+    end with ("house" of "two storey house" and "three storey house": "detached house" is said by "detached"), but a
+    form of them and one word more still counts as two. A negated form ("no hot water") is said only by a clause
+    with a negation."""
     subject = frozenset(_stems(re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())))
+    heads = Counter(said[-1] for value in values if (said := _stems(re.findall(r"[a-z]+", value.casefold()))))
+    subject |= {stem for stem, count in heads.items() if count > 1}  # the last word two values' names end with
     out = []
     for value, form in value_forms(values, description):
         negated = bool(THING_NEGATION.search(form))
@@ -276,7 +280,7 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
     if not forms:
         return None
     starts = frozenset(word[:3] for _, wanted, _ in forms for word in wanted)
-    found = set()
+    found: set[tuple[str, int]] = set()
     for text, negative in ((said, False), (whole if whole is not None else said, True)):
         for clause in clauses(text):
             if negative and not THING_NEGATION.search(clause):
@@ -290,8 +294,11 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
                     continue
                 places = sorted(i for word in wanted for i in where[word])
                 if _close(places, stems, wanted):
-                    found.add(value)
-    return found.pop() if len(found) == 1 else None
+                    found.add((value, len(wanted)))
+    # the form of most words said wins ("my downpipe's blocked": "blocked downpipe" over "blocked" of "blocked gutters")
+    most = max((size for _, size in found), default=0)
+    values = {value for value, size in found if size == most}
+    return values.pop() if len(values) == 1 else None
 
 
 def _close(places: list[int], stems: list[str], wanted: frozenset[str]) -> bool:
