@@ -248,13 +248,14 @@ def _worded_forms(
     """(value, the stems of its content words, whether it is negated) for each value and described synonym of a
     slot (its ``values``, ``description``, ``name`` and ``label``) of two content words or more (a form of one word
     is read by :func:`found_value` where it is written, in the plural, or mistyped). The words naming the slot itself
-    are not needed ("boat with an engine": "anything with an engine"), nor the last word two values' names
-    end with ("house" of "two storey house" and "three storey house": "detached house" is said by "detached"), but a
+    are not needed ("boat with an engine": "anything with an engine"), nor, in a synonym, the last word two
+    values' names end with ("house" of "two storey house" and "three storey house": "detached house" is said by
+    "detached"; "north american" still needs "american" beside "south american"), but a
     form of them and one word more still counts as two. A negated form ("no hot water") is said only by a clause
     with a negation."""
     subject = frozenset(_stems(re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())))
     heads = Counter(said[-1] for value in values if (said := _stems(re.findall(r"[a-z]+", value.casefold()))))
-    subject |= {stem for stem, count in heads.items() if count > 1}  # the last word two values' names end with
+    shared = {stem for stem, count in heads.items() if count > 1}  # the last word two values' names end with
     out = []
     for value, form in value_forms(values, description):
         negated = bool(THING_NEGATION.search(form))
@@ -263,7 +264,9 @@ def _worded_forms(
             content = [w for w in content if not THING_NEGATION.search(w) and w not in _PARTICLES]
         if len(content) >= 2 or (negated and len(content) == 1 and len(content[0]) >= 3):
             stems = frozenset(_stems(content))
-            out.append((value, stems - subject or stems, negated))
+            # a synonym needs no shared last word ("detached house"); a value's own name does ("north american")
+            unneeded = subject | shared if form.casefold() != value.casefold() else subject
+            out.append((value, stems - unneeded or stems, negated))
     return tuple(out)
 
 
