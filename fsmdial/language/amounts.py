@@ -275,12 +275,12 @@ _JUST_THE = re.compile(
 """A reply that is one length said with "the" ("just the day", "the one night", "only the week", "just for the
 day"): one of it."""
 _COUNTS_A_DAY = re.compile(
-    r"\s+(?:on|from|after)\s+(?:this\s+|next\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr)|"
+    r"\s+(?:on|after)\s+(?:this\s+|next\s+|the\s+)?(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr)|"
     r"\s+(?:today|tomorrow)\b",
     re.I,
 )
 """What follows a length that counts a day from another ("a week on Wednesday", "2 days after Friday", "a week
-today"): a date, no length of its own (unless said with "for": "for 2 days from Saturday" is both)."""
+today"): a date, no length of its own (unless said with "for"). "4 nights from Friday" is a length from a day."""
 _FOR_BEFORE = re.compile(r"(?<![\w'])for\s+$", re.I)
 
 
