@@ -265,8 +265,9 @@ def _restates(session: SessionState, parse: Parse) -> bool:
 
 
 def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:
-    """The free-text slot whose value holds the word the user put another in place of ("the house number is 14,
-    not 12" edits "12 Mill Lane, Oxford"), with its new value; nothing when no slot or several hold it."""
+    """The free-text, address or email slot whose value holds the word the user put another in place of ("the house
+    number is 14, not 12" edits "12 Mill Lane, Oxford"), with its new value; nothing when no slot or several hold
+    it."""
     swap = parse.info.get("replace")
     if not swap:
         return {}
@@ -278,7 +279,8 @@ def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:
         if isinstance(value, str)
         and name not in parse.slots
         and (slot := turn.tables.slots.get(name)) is not None
-        and (KINDS[slot.type].whole_text or slot.type is SlotType.address)  # "it's 41 Ashgrove Road, not 14"
+        # "it's 41 Ashgrove Road, not 14"; "the email should be dan.okafor, not d.okafor" (the new one is checked)
+        and (KINDS[slot.type].whole_text or slot.type in (SlotType.address, SlotType.email))
         and slot.pattern is None
         and len(word.findall(value)) == 1
     ]

@@ -125,6 +125,9 @@ def test_a_bare_value_two_held_slots_fit_at_a_question_puts_right_the_one_the_me
         ("actually can we make it 8 instead of 7?", {"time": "20:00"}),  # "7" names the held 19:00
         ("5 people not 4", {"party_size": 5}),
         ("sorry, the 28th not the 27th", {"date": "2026-11-28"}),
+        # "I said X but ...": X names the held value; what follows is the new one
+        ("sorry, I said 4 people but my brother's coming too, so 5", {"party_size": 5}),
+        ("oh I said friday but I'm away, could we do the 28th", {"date": "2026-11-28"}),
     ],
 )
 def test_a_held_value_named_in_an_old_form(said, changed):
@@ -537,3 +540,16 @@ def test_a_value_wanted_by_one_form_and_not_by_another_of_its_forms_stands():
     )
     assert read(kind, "I'm interested in veneers, I'm not after whitening") == "cosmetic"
     assert read(kind, "not a check-up, whitening please") == "cosmetic"
+
+
+def test_a_dotted_part_of_a_held_email_put_right():
+    """ "the email should be jane.clarke, not j.clarke" edits the held email's local part (the new email is checked
+    like any value)."""
+    from tests.flows import request_flow
+
+    email = {"name": "email", "type": "email", "description": "Email address", "ask": "Your email?"}
+    dialogue = Dialogue(load_flow(request_flow(email, {"name": "note", "type": "text", "ask": "Any note?"})))
+    dialogue.start()
+    dialogue.turn("j.clarke@example.com")
+    dialogue.turn("wait, the email should be jane.clarke, not j.clarke")
+    assert dialogue.slots["email"] == "jane.clarke@example.com"

@@ -8,7 +8,7 @@ import re
 
 from ...language.text import FUNCTION_WORDS
 
-_WORD = r"([\w'\-]+)"
+_WORD = r"([\w'\-]+(?:\.[\w'\-]+)*)"  # "dan.okafor, not d.okafor": a dotted word is one
 _SWAPS = (
     # "14, not 12": (new, old)
     (re.compile(r"(?<![\w'])" + _WORD + r"\s*,?\s+not\s+(?:a\s+|an\s+|the\s+)?" + _WORD + r"(?![\w'])", re.I), 1, 2),
