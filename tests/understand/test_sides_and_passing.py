@@ -194,3 +194,15 @@ def test_a_question_with_a_change_cue_at_the_summary_is_a_request():
     assert calls == []  # the summary is shown again before any order
     dialogue.turn("yes")
     assert calls and calls[0][1]["delivery"] is True
+
+
+def test_a_side_said_of_oneself_before_it_is_asked():
+    """ "a lemon drizzle please, I'll pick it up on Saturday": the no side, said before the question; a question or a
+    denial says no side."""
+    dialogue, _ = talk("a lemon drizzle please, I'll pick it up from the shop on Saturday")
+    assert dialogue.session.slots.get("delivery") is False
+    dialogue, _ = talk("a lemon drizzle please, we'd like it delivered")
+    assert dialogue.session.slots.get("delivery") is True
+    for said in ("a lemon drizzle please, can I pick it up from the shop?", "a lemon drizzle, I can't pick it up"):
+        dialogue, _ = talk(said)
+        assert "delivery" not in dialogue.session.slots, said

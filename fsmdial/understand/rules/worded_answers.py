@@ -472,7 +472,33 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             found[slot.name] = answer
         elif (first := first_time_answer(slot, text)) is not None:
             found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
+        elif (side := _side_of_oneself(slot, [clause for clause, _ in said])) is not None:
+            found[slot.name] = side  # "..., I'll collect it at 9" where the question offers collecting
     return found
+
+
+_OF_ONESELF = re.compile(r"^\W*(?:(?:and|but|so|oh)\s+)?(?:i|we)(?:'ll|'d|\s+will|\s+would|\s+can|\s+could)?\s", re.I)
+"""A clause whose subject is the customer ("I'll collect it", "we'd like it delivered")."""
+
+
+def _side_of_oneself(slot: Slot, said: list[str]) -> bool | None:
+    """The side of a boolean whose question offers its two sides as alternatives (:data:`_OFFERED`) that a clause
+    about the customer names by its words alone, negating nothing and asking nothing ("I'll collect it at 9" where
+    the question offers delivery or collecting; a description's sides are not enough: "I'd like some lessons" names
+    the "lessons are online" of "online (yes) or at home (no)"); None when no clause does, or clauses name both."""
+    if not slot.ask or _OFFERED.search(slot.ask) is None:
+        return None  # only a question offering the two as alternatives names sides a customer says unasked
+    sides = _sides("", slot.ask)
+    assert sides is not None
+    only_yes, only_no = sides
+    named = set()
+    for clause in said:
+        if "?" in clause or not _OF_ONESELF.match(clause) or negation_scope(clause) is not None:
+            continue
+        stems = {_side_stem(word) for word in re.findall(r"[a-z]+", clause.casefold())}
+        if bool(stems & only_yes) != bool(stems & only_no):
+            named.add(bool(stems & only_yes))
+    return named.pop() if len(named) == 1 else None
 
 
 _QUESTION_LEAD = r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
