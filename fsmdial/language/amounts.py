@@ -268,8 +268,8 @@ _RATE = re.compile(
 
 
 _JUST_THE = re.compile(
-    r"^\s*(?:and\s+|oh\s+|um\s+)?(?P<said>(?:(?:just|jus|only)\s+)?(?:for\s+)?the\s+(?:one\s+|whole\s+)?(?P<unit>day|night|week|fortnight)"
-    r"(?:\s*(?:please|thanks|then))?)\s*[.!]?\s*$",
+    r"\s*(?:and\s+|oh\s+|um\s+)?(?P<said>(?:(?:just|jus|only)\s+)?(?:for\s+)?the\s+(?:one\s+|whole\s+)?"
+    r"(?P<unit>day|night|week|fortnight)(?:\s*(?:please|thanks|then))?)\s*[.!]?\s*\Z",
     re.I,
 )
 """A reply that is one length said with "the" ("just the day", "the one night", "only the week", "just for the
@@ -284,6 +284,15 @@ today"): a date, no length of its own (unless said with "for"). "4 nights from F
 _FOR_BEFORE = re.compile(r"(?<![\w'])for\s+$", re.I)
 
 
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s sentences (the whole text first)."""
+    spans = [(0, len(text))]
+    if "." in text or "!" in text:
+        starts = [0, *(found.end() for found in re.finditer(r"[.!]\s+", text))]
+        spans += [(start, end) for start, end in zip(starts, [*starts[1:], len(text)], strict=True) if start > 0]
+    return spans
+
+
 @lru_cache(maxsize=512)
 def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     """Lengths of time in ``text``: (start, end, how many, unit: minute, hour, day, night or week; None for a
@@ -291,9 +300,11 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
 
     Lengths said one after another, each in a smaller unit, are one ("1 hour 30 minutes", "2 hours and 15 mins",
     "1h30"), in the smallest unit."""
-    if (whole := _JUST_THE.match(text)) is not None:  # "just the day": one day, a whole reply of it
-        unit = _unit(whole.group("unit"))
-        return ((whole.start("said"), whole.end("said"), *((2.0, "week") if unit == "fortnight" else (1.0, unit))),)
+    # "just the day": one day, a whole reply of it or a whole sentence ("the 16th, not tomorrow. and just for the day")
+    for start, end in _sentences(text):
+        if (whole := _JUST_THE.match(text, start, end)) is not None:
+            unit = _unit(whole.group("unit"))
+            return ((whole.start("said"), whole.end("said"), *((2.0, "week") if unit == "fortnight" else (1.0, unit))),)
     if _RATE.search(text) is not None:  # "an hour a week": the length is the hour, the week how often
         text = _RATE.sub(lambda rate: rate.group(1) + " " * (len(rate.group()) - len(rate.group(1))), text)
     glued = [
