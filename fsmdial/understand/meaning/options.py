@@ -151,6 +151,8 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
         # boolean's side, said in other words (the held one chosen changes nothing); no other value, intent or choice
         if reading.slots or reading.intent is not None or reading.choice is not None or read_change(text) is None:
             return ()
+        if reading.info.get("change"):
+            return ()  # the rules read the change ("can you deliver it instead?"): nothing left to choose
         return tuple(option for slot in state.slots for option in side_options(state, slot.name))
     if reading.choice is not None or (reading.intent is not None and not _greeting(state, reading.intent)):
         return ()  # a greeting beside the words ("Hi there, my dishwasher is full of water") chooses nothing
