@@ -13,13 +13,13 @@ question asked, named by a synonym, no change cue: ``info["in_passing"]``) does 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from .flow import Slot, SlotType, fold
 from .language import clock_readings
 from .session import SessionState
-from .understand.rules.categories import value_pattern
 from .values import InvalidValue, coerce_given
 
 __all__ = ["held_changes"]
@@ -171,7 +171,7 @@ def _said(session: SessionState, value: Any) -> bool:
     """Did the user name ``value`` by its own words in a message of the session's history?"""
     if not isinstance(value, str):
         return False
-    pattern = value_pattern(value)
+    pattern = re.compile(r"(?<![\w'])" + re.escape(fold(value)) + r"s?(?![\w'])")
     return any(role == "user" and pattern.search(fold(said)) for role, said in session.history)
 
 
