@@ -31,25 +31,33 @@ def invalid_value(noun: str, reason: str) -> str:
     return f"Sorry, that is not a valid {noun}: {reason}."
 
 
+def _the(noun: str) -> str:
+    """``noun`` with "the", unless a label already says whose or which ("your name", "the pickup address")."""
+    return noun if _DETERMINED.match(noun) else f"the {noun}"
+
+
+_DETERMINED = re.compile(r"(?:the|a|an|your|my|our|his|her|their|its)\s", re.I)
+
+
 def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def changed(corrections: Sequence[tuple[str, Any]]) -> str:
     """A correction acknowledged: ``(slot noun, new value)`` for each slot changed."""
-    return f"OK, I changed {_listed([f'the {noun} to {value}' for noun, value in corrections])}."
+    return f"OK, I changed {_listed([f'{_the(noun)} to {value}' for noun, value in corrections])}."
 
 
 def noted(values: Sequence[tuple[str, Any]]) -> str:
     """Values taken from a message that did not answer the question asked: ``(slot noun, value)`` for each, said
     before the question is asked again (else the customer hears the same question and cannot tell what was kept)."""
-    return f"Thanks, I have {_listed([f'the {noun}: {value}' for noun, value in values])}."
+    return f"Thanks, I have {_listed([f'{_the(noun)}: {value}' for noun, value in values])}."
 
 
 def taken_as(noun: str, value: Any) -> str:
     """A value chosen for what the message meant, not for its words ("the key's stuck in the door": lock repair),
     said back at once so that a wrong choice is corrected before the summary (read back by :func:`taken_from`)."""
-    return f"I take it the {noun} is {value}."
+    return f"I take it the {noun} is {value}."  # read back by taken_from: always "the"
 
 
 _TAKEN_AS = re.compile(r"I take it the (?P<noun>.+?) is (?P<value>.+?)\.(?=\s|$)")
@@ -63,7 +71,7 @@ def taken_from(said: str) -> tuple[str, str] | None:
 
 def cannot_change(nouns: Sequence[str]) -> str:
     """A correction refused: what it would change was already used by an action that cannot be undone."""
-    names = _listed([f"the {noun}" for noun in nouns])
+    names = _listed([_the(noun) for noun in nouns])
     used = "it has" if len(nouns) == 1 else "they have"
     return f"Sorry, I can no longer change {names}: {used} already been used, and that cannot be undone."
 
@@ -80,7 +88,7 @@ def yes_or_no(question: str) -> str:
 
 def ruled_out(nouns: Sequence[str]) -> str:
     """Values the user ruled out ("not at 7pm") are cleared and asked again."""
-    return f"OK, I cleared {_listed([f'the {noun}' for noun in nouns])}."
+    return f"OK, I cleared {_listed([_the(noun) for noun in nouns])}."
 
 
 def take_your_time() -> str:

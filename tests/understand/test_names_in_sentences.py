@@ -219,3 +219,29 @@ def test_a_caller_introduced_beside_a_relative_is_not_the_relatives_name(slot_na
     dialogue.start()
     dialogue.turn("Hi, I'm Sarah Knight, I'm calling about English tutoring for my son")
     assert (dialogue.slots.get(slot_name) == "Sarah Knight") is kept
+
+
+def test_a_reply_that_is_only_a_full_name_while_another_question_is_asked_is_the_name():
+    """ "Lucy Fairbrother" to "where will the things be?" (a customer answering the next question early) is the name,
+    as a phone number said then is the phone; never a word of the flow, a lower-case phrase or one word."""
+    from fsmdial.understand.rules.text_values import bare_full_name
+
+    assert bare_full_name("Lucy Fairbrother") == "Lucy Fairbrother"
+    assert bare_full_name("Chris O'Neill") == "Chris O'Neill"
+    assert bare_full_name("Sean McDonald.") == "Sean McDonald"
+    for said in ("lucy fairbrother", "Lucy", "Thank You", "Bristol Road", "I Need Help Now Please"):
+        assert bare_full_name(said) is None, said
+
+
+def test_the_bare_full_name_is_kept_for_the_name_asked_later():
+    from fsmdial.loader import load_flow
+    from fsmdial.runtime import Dialogue
+    from tests.flows import request_flow
+
+    size = {"name": "size", "type": "categorical", "values": ["small", "large"], "ask": "Small or large?"}
+    name = {"name": "customer_name", "type": "person_name", "ask": "Your name?"}
+    dialogue = Dialogue(load_flow(request_flow(size, name, name="order")))
+    dialogue.start()
+    reply = dialogue.turn("Lucy Fairbrother")
+    assert dialogue.slots == {"customer_name": "Lucy Fairbrother"}
+    assert "Small or large?" in reply.text

@@ -26,7 +26,7 @@ from ...language import (
     read_acts,
     without_ruled_out,
 )
-from ...language.names import MAX_NAME_WORDS, TITLES
+from ...language.names import MAX_NAME_WORDS, TITLES, is_name
 from ...language.text import FUNCTION_WORDS, SENTENCE_BREAK
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
@@ -81,6 +81,9 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
                     and not (names_a_relative(said) and _someone_elses(tables.name_slot))
                     else None
                 )
+                # A reply that is nothing but a full name, capitalised, while another question is asked ("Lucy
+                # Fairbrother" to "where will the things be?"): the name, as a phone number said then is the phone
+                or (bare_full_name(said) if not other_name and not name_asked and state.confirm is None else None)
             )
             if name is not None:
                 if said is not acts.rest and said not in later and name in said:
@@ -97,6 +100,17 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         if name_asked:
             return True  # no name in the reply: asked again, never the whole text
     return False
+
+
+def bare_full_name(said: str) -> str | None:
+    """``said`` when it is nothing but a person's full name written capitalised (two or three words, "Lucy
+    Fairbrother", "Chris O'Neill"), else None."""
+    words = said.strip().rstrip(".!").split()
+    if not 2 <= len(words) <= 3 or not all(
+        re.fullmatch(r"[A-Z][a-z]*(?:['\-][A-Z]?[a-z]+)*|Ma?c[A-Z][a-z]+", w) for w in words
+    ):
+        return None
+    return " ".join(words) if is_name(words) else None
 
 
 _OWN_NAME_WORDS = frozenset("name full first last sur customer caller booker contact your my lead".split())
