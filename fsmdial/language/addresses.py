@@ -306,7 +306,7 @@ def _building_at(text: str, pos: int) -> int | None:
 
 def _lone_house_name(text: str, pos: int, word: str) -> bool:
     """May one word opening the message be a house's name ("Hollybank, 6 Ecclesall Road South")? Not a word people
-    open a reply with (:data:`_NO_HOUSE`), a short common word, a day or a month."""
+    open a reply with (:data:`_NO_HOUSE`), a function word, a word of four letters or fewer, a day or a month."""
     return (
         not text[:pos].strip()
         and len(word) > 4

@@ -233,7 +233,7 @@ _MINUTES_AFTER = re.compile(r"\s+(?:and\s+)?(?P<m>[1-5]?\d)(?=\s*(?:$|[,.!?;]|pl
 def _unit(word: str) -> str:
     word = word.casefold()
     if word.startswith("fortnight"):
-        return "fortnight"  # two weeks: :data:`_FORTNIGHT` turns it into weeks
+        return "fortnight"  # two weeks: find_durations counts it in weeks
     return _UNIT_WORDS.get(word, word.rstrip("s") if word not in ("hrs", "mins") else _UNIT_WORDS[word])
 
 
