@@ -7,7 +7,8 @@ When two slots could take it, the one the user's message before this one gave is
 11 instead"); when nothing tells them apart, nothing changes. When the new words name the held value itself, the
 value said after "instead" is the new one ("I've got the dentist at ten, could they come after lunch instead, like
 1?"). A part of a name ("the surname is Clark") edits the held name. A categorical value read in passing (another
-question asked, named by a synonym, no change cue: ``info["in_passing"]``) does not replace a held one.
+question asked and answered, named by a synonym, no change cue: ``info["in_passing"]``) does not replace a held one
+the user named by its own words ("let's just do the touch up for now", answering nothing, does).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from .flow import Slot, SlotType, fold
 from .language import clock_readings
 from .session import SessionState
+from .slots import KINDS
 from .values import InvalidValue, coerce_given
 
 __all__ = ["held_changes"]
@@ -37,7 +39,8 @@ def held_changes(
     at a held 19:00 is no party of 9). Second, the slots whose held value the message named as the one it replaces
     ("11 not 2" at a held 14:00): refused, the new value leaves the slot to be asked again, never the old value."""
     changes = {**given, **_name_part(slots, session, info)}
-    for name in info.get("in_passing", ()):
+    answered = session.asked is not None and session.asked in given  # the message answers the question asked
+    for name in info.get("in_passing", ()) if answered else ():
         if name in session.slots and changes.get(name) != session.slots[name] and _said(session, session.slots[name]):
             # "no, it's mid terrace" to the question about access, with "three storey house" said before: a value
             # in passing (another question asked, by a synonym, with no change cue) does not replace one the user
@@ -89,8 +92,12 @@ def held_changes(
         return changes, frozenset()
     # the value replaced named by the message, else the slot its words name ("one more person: make that 5")
     # (a value said alone for no slot, only when the message gave no other: "please pick me up at eight instead"
-    # describes the change asked for)
-    chosen = named or by_words or after_instead or just_said or (fitting if not given else [])
+    # describes the change asked for; a first value of a slot that is no free text beside it is another answer: "oh
+    # actually I do have one. the address is 5 Ferndale Road")
+    answers_beside = (
+        bool(given) and not set(given) & set(held) and not any(_free_text(slots.get(name)) for name in given)
+    )
+    chosen = named or by_words or after_instead or just_said or (fitting if not given or answers_beside else [])
     if len(chosen) == 1:
         for name in misread:
             # a slot given for the first time is the answer beside the change ("not friday, saturday would be better,
@@ -104,6 +111,11 @@ def held_changes(
         changes[chosen[0][0]] = chosen[0][1]
         return changes, frozenset({chosen[0][0]} if named else ())
     return changes, frozenset()
+
+
+def _free_text(slot: Slot | None) -> bool:
+    """Is ``slot`` a free-text slot (its value may describe a change, and hold its words)?"""
+    return slot is not None and KINDS[slot.type].whole_text
 
 
 def _said_before(

@@ -573,11 +573,11 @@ def says_only_when(text: str) -> bool:
 
 
 _PAST_MOMENT = re.compile(
-    r"\bsince\s+(?:last\s+|the\s+)?[\w']+|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
+    r"\bsince\s+(?:last\s+|the\s+)?[\w']+(?:\s+(?:on|over)\s+(?:the\s+)?[\w']+)?|(?:\b[\w']+\s+)?\b[\w']+\s+ago\b|\b(?:the\s+day\s+before\s+)?yesterday\b|"
     r"\blast\s+(?:night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.I,
 )
-"""A moment gone by ("since Tuesday", "2 weeks ago", "yesterday", "last night")."""
+"""A moment gone by ("since Tuesday", "since the wind on Tuesday", "2 weeks ago", "yesterday", "last night")."""
 _PAST_VERB = (
     r"(?!(?:wanted|hoped|planned|meant|needed|wondered|thought|intended|decided|booked|asked|rang|called)\b)"
     r"(?:[a-z]{2,}[^e\s]ed|fell|broke|came|went|did|had|lost|got|hurt|cut|bit|split|began|left|found|saw|took|ate|ran)"

@@ -274,3 +274,10 @@ def test_a_month_is_its_name_or_abbreviation_never_a_word_beginning_as_one_does(
     from fsmdial.language import read_date
 
     assert read_date(said, dt.datetime(2026, 12, 15)) == day
+
+
+def test_a_day_since_which_something_happened_is_no_date_wanted():
+    from fsmdial.language.dates import without_past_moments
+
+    assert "tuesday" not in without_past_moments("no signal since the wind on tuesday, the dish has moved").casefold()
+    assert "friday" in without_past_moments("can you come on friday").casefold()

@@ -553,3 +553,18 @@ def test_a_dotted_part_of_a_held_email_put_right():
     dialogue.turn("j.clarke@example.com")
     dialogue.turn("wait, the email should be jane.clarke, not j.clarke")
     assert dialogue.slots["email"] == "jane.clarke@example.com"
+
+
+def test_a_reason_clause_gives_no_value():
+    """ "can we make it 8 instead of 7, I finish work at half 6": 20:00, not 18:30 (when someone is free is the
+    reason, as when someone cannot)."""
+    dialogue = at_confirmation()
+    dialogue.turn("can we make it 8 instead of 7, I finish work at half 6")
+    assert dialogue.slots["time"] == "20:00"
+
+
+def test_a_full_name_said_again_after_sorry_at_the_confirmation():
+    """ "my name's Jane, not J, sorry - Jane Clarke": the full name said last, not its first word."""
+    dialogue = restaurant("J Clarke", "4 people", "Friday the 27th", "7pm")
+    dialogue.turn("my name's Janet, not J, sorry - Janet Clarke")
+    assert dialogue.slots["name"] == "Janet Clarke"

@@ -182,3 +182,15 @@ def test_the_kind_asked_is_stored_without_the_words_around_it():
     dialogue.start()
     dialogue.turn("I want some Korean food!")
     assert dialogue.slots == {"category": "Korean"}
+
+
+def test_a_text_slot_holding_more_than_where_is_no_place():
+    """ "The design and where on the body it goes": "in cursive" in its answer is no place (it was read as one, and
+    the design booked as "cursive"); a slot whose description is a where still is."""
+    from fsmdial.flow import Slot, SlotType
+    from fsmdial.understand.rules.places import place_role
+
+    design = Slot(name="design", type=SlotType.text, description="The design and where on the body it goes")
+    assert place_role(design) is None
+    meeting = Slot(name="meeting_point", type=SlotType.text, description="Where the guide meets the group")
+    assert place_role(meeting) is not None

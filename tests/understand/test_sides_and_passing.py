@@ -206,3 +206,22 @@ def test_a_side_said_of_oneself_before_it_is_asked():
     for said in ("a lemon drizzle please, can I pick it up from the shop?", "a lemon drizzle, I can't pick it up"):
         dialogue, _ = talk(said)
         assert "delivery" not in dialogue.session.slots, said
+
+
+def test_the_thing_asked_about_said_by_a_pronoun():
+    """ "I do have one" / "I don't have one" to a yes/no about having a thing; and as a change after a no, beside the
+    answer to the next question ("oh actually I do have one. It's 12 Elm Road")."""
+    from fsmdial.understand.rules.worded_answers import boolean_reply
+
+    bracket = Slot(name="own_bracket", type=SlotType.boolean, ask="Have you got a bracket?")
+    assert boolean_reply(bracket, "I do have one") is True
+    assert boolean_reply(bracket, "we've already got it.") is True
+    assert boolean_reply(bracket, "no, I don't have one") is False
+    assert boolean_reply(bracket, "I have a dog") is None
+
+
+def test_a_synonym_in_passing_replaces_a_held_value_when_the_message_answers_nothing_else():
+    """ "sorry, it's a terrace" beside no answer to the question asked is a change (the held value goes); "no, it's a
+    terrace with double yellows" answering the parking question is not."""
+    dialogue, _ = talk("carrot cake", "three storey house", "deliver it please", "let's say a terrace")
+    assert dialogue.session.slots["home"] == "two storey house"

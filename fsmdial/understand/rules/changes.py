@@ -156,10 +156,14 @@ def _tidy(words: str) -> str:
 
 _UNAVAILABLE = re.compile(
     r"(?<![\w'])(?:i'?m|i\s+am|we'?re|we\s+are|he'?s|she'?s|they'?re)\s+(?:at\s+work|working|away|busy|out|off|not\s+"
-    r"(?:in|around|free|about))|(?<![\w'])(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make)(?![\w'])",
+    r"(?:in|around|free|about))|(?<![\w'])(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make)(?![\w'])|"
+    # "I finish work at half 4": when someone is free, the reason for the new value, not it
+    r"(?<![\w'])(?:i|we|he|she|they)\s+(?:finish|finishes|get\s+off|gets\s+off|leave|leaves|knock\s+off)"
+    r"(?:\s+work|\s+school)?\s+(?:at|by|around|about)(?![\w'])",
     re.I,
 )
-"""A clause saying when someone cannot ("I'm at work on the Wednesday"): the day in it is the reason, no value."""
+"""A clause saying when someone cannot, or is free ("I'm at work on the Wednesday", "I finish work at half 4"): the
+day or time in it is the reason, no value."""
 
 
 def read_values(
@@ -169,6 +173,10 @@ def read_values(
     values: dict[str, Any] = {}
     if not text or not re.search(r"\w", text):
         return values
+    # A clause giving the reason is no value ("5 instead of 3, I finish work at half 4": 5)
+    reasons = [part for part in re.split(r"[,;]", text) if _UNAVAILABLE.search(part)]
+    if reasons and len(reasons) < len(re.split(r"[,;]", text)):
+        text = ",".join(part for part in re.split(r"[,;]", text) if not _UNAVAILABLE.search(part))
     # The last value said wins, slot by slot: "I'm away monday, tuesday instead" is Tuesday; "Tuesday, 7pm instead"
     # keeps Tuesday (its last clause says no date) and takes 7pm.
     last = re.split(r"[,;]|\bbut\b|\bno\b", text)[-1].strip()

@@ -75,6 +75,8 @@ def _role(name: str, description: str, label: str) -> str | None:
     words = own | ({w for w in re.split(r"[_\W]+", f"{description} {label}".casefold()) if w} - {"from", "to"})
     if not words & _PLACE_WORDS or words & _NOT_PLACE or "name" in own:
         return None
+    if words & _PLACE_WORDS == {"where"} and not re.match(r"\W*where\b", description, re.I) and "where" not in own:
+        return None  # "The design and where on the body it goes": where is one part of what it holds, no place
     if re.match(r"\W*name\b", description, re.I) and not own & {"city", "town"}:
         return None  # "Name of event location" is a venue's name; "Name of the city" is a city
     origin, destination = bool(words & _ORIGIN_WORDS), bool(words & _DESTINATION_WORDS)

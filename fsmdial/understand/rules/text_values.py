@@ -82,8 +82,14 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
                     else None
                 )
                 # A reply that is nothing but a full name, capitalised, while another question is asked ("Lucy
-                # Fairbrother" to "where will the things be?"): the name, as a phone number said then is the phone
-                or (bare_full_name(said) if not other_name and not name_asked and state.confirm is None else None)
+                # Fairbrother" to "where will the things be?"): the name, as a phone number said then is the phone;
+                # at a confirmation, only said again after a self-correction ("my name's Joanne, not Jo, sorry -
+                # Joanne Harding")
+                or (
+                    bare_full_name(said)
+                    if not other_name and not name_asked and (state.confirm is None or said is not acts.rest)
+                    else None
+                )
             )
             if name is not None:
                 if said is not acts.rest and said not in later and name in said:

@@ -308,8 +308,18 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return concluded == "yes"
     if (stated := stated_answer(slot, text)) is not None:
         return stated
+    if (had := _HAVE_ONE.search(text)) is not None:  # "oh actually I do have one, it's in the garage"
+        return had.group("not") is None
     answer = parse_yes_no(text)
     return None if answer is None else answer == "yes"
+
+
+_HAVE_ONE = re.compile(
+    r"(?<![\w'])(?:i|we)(?:\s+|(?='))(?:(?P<not>don'?t\s+have|do\s+not\s+have|haven'?t\s+got|have\s+not\s+got)|do\s+have|"
+    r"have\s+got|'ve\s+got|'ve\s+already\s+got|already\s+have|have)(?:\s+(?:one|it|them))?\s*(?=[,.;!?]|$)",
+    re.I,
+)
+"""The thing a yes/no asks about said by a pronoun ("I do have one", "we've already got it", "I don't have one")."""
 
 
 def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
