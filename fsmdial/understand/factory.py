@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ModelError
+from .meaning.encoder import MODEL_NAME as MEANING_MODEL
 
 if TYPE_CHECKING:
     from .base import Understander
@@ -82,8 +83,6 @@ MEANING_AUTO = "auto"
 """``--meaning auto`` (the default beside a model): the embedding model when it is fetched and importable."""
 MEANING_OFF = "off"
 """``--meaning off``: no embedding model beside the GGUF or server model."""
-MEANING_MODEL = "minilm"
-"""The catalogue's embedding model (:data:`fsmdial.understand.meaning.encoder.MODEL_NAME`)."""
 
 
 def _meaning_available() -> bool:

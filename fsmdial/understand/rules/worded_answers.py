@@ -496,10 +496,11 @@ def _side_of_oneself(slot: Slot, said: list[str]) -> bool | None:
     about the customer names by its words alone, negating nothing and asking nothing ("I'll collect it at 9" where
     the question offers delivery or collecting; a description's sides are not enough: "I'd like some lessons" names
     the "lessons are online" of "online (yes) or at home (no)"); None when no clause does, or clauses name both."""
-    if not slot.ask or _OFFERED.search(slot.ask) is None:
-        return None  # only a question offering the two as alternatives names sides a customer says unasked
-    sides = _sides("", slot.ask)
-    assert sides is not None
+    # only a question offering the two as alternatives names sides a customer says unasked (no description: its
+    # sides are not enough); _sides is cached, so this costs a lookup per message
+    sides = _sides("", slot.ask or "")
+    if sides is None:
+        return None
     only_yes, only_no = sides
     named = set()
     for clause in said:
