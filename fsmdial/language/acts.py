@@ -136,6 +136,7 @@ AFFIRM = phrase_pattern(
     "looks great",
     "please do",
     "go ahead",
+    "proceed",  # STAR's customers: "Proceed", "please proceed"
     "go for it",
     "let's go for it",
     "go on then",
@@ -166,6 +167,8 @@ AFFIRM = phrase_pattern(
     "it is",
     "that's fine",
     "that is fine",
+    "that's grand",
+    "that is grand",
     "that's great",
     "that's good",
     "that'd be great",

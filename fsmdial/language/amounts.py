@@ -354,12 +354,19 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
     return _settled(text, found or ([] if dated else _bare_numbers(text)), doubt)
 
 
+_COUNTS_PEOPLE_AFTER = re.compile(
+    r"\s*(?:of\s+(?:us|them|you)\b|-?\s*piece\b|(?:people|persons?|guests?|adults?|kids?|children|players?|members?)\b)",
+    re.I,
+)
+"""What follows a number that counts people ("4 of us", "a four piece", "5 people"): no bare length."""
+
+
 def _bare_numbers(text: str) -> list[tuple[int, int, float, str | None]]:
-    """Numbers said without a unit, unless in a range ("3-4", "3 or 4")."""
+    """Numbers said without a unit, unless in a range ("3-4", "3 or 4") or counting people ("4 of us")."""
     return [
         (start, end, amount, unit)
         for start, end, amount, unit in find_money(text)
-        if unit is None and _BARE_NUMBER.fullmatch(text[start:end])
+        if unit is None and _BARE_NUMBER.fullmatch(text[start:end]) and not _COUNTS_PEOPLE_AFTER.match(text, end)
     ]
 
 

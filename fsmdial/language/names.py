@@ -151,6 +151,10 @@ def _capitalised_noun(word: str) -> bool:
     return word[:1].isupper() and (word.lower() in _NOUNS or word.lower() in TERMS_OF_ADDRESS)
 
 
+_WHOSE_NAME = re.compile(r"(?:my|his|her|our|their)\s+name\s*(?:please\s*)?(?:,|-|–|:|\bis\b|'s\b)\s*", re.I)
+"""Whose name a booking goes under, said between the cue and the name ("under my name please, Julie Strand")."""
+
+
 @lru_cache(maxsize=2048)
 def find_name(text: str, asked: bool, introductions: bool = True, correcting: bool = False) -> str | None:
     """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for;
@@ -159,9 +163,11 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
     text = text.replace("\u2019", "'").strip()
     position = 0
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
-        words = _words_at(text[cue.end() :])
+        # "put it under my name, Andrew Pearce": whose name, then the name
+        after = own.end() if (own := _WHOSE_NAME.match(text, cue.end())) is not None else cue.end()
+        words = _words_at(text[after:])
         if words:
-            return _said_in_full(words, text[cue.end() :])
+            return _said_in_full(words, text[after:])
         position = cue.start() + 1
     for found in _CORRECTING_NAME.finditer(text) if correcting else ():
         words = _words_at(text[found.end() :])

@@ -78,7 +78,8 @@ LEAD_IN_PATTERN = re.compile(
 
 _CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|oops|make (?:it|that)|change (?:it|that) to|"
-    r"let'?s say|or rather|scratch that|scrap that)(?![\w'])",
+    r"let'?s say|or rather|scratch that|scrap that|"
+    r"(?<=,\s)(?:so|say)(?=\s+(?:that'?s\s+|it'?s\s+)?[\w.]+(?:\s+[a-z]+)?[\s.!]*$))(?![\w'])",
     re.I,
 )
 

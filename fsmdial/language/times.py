@@ -35,7 +35,7 @@ __all__ = [
     "read_clock",
     "remove_times",
 ]
-__all__ += ["FIRST_THING", "said_as_written"]
+__all__ += ["FIRST_THING", "range_minutes", "said_as_written"]
 
 TWELVE_HOUR = " (12-hour clock)"
 """Marks a clock time read without am/pm ("7:45 (12-hour clock)"): never the stored ``HH:MM`` form, so the
@@ -50,7 +50,10 @@ _CLOCK = re.compile(
     r"(?<![\w.:/\-£$€])(?:"
     r"(?P<rel>in\s+(?:(?P<rel_n>an?|\d{1,3})\s+(?P<rel_unit>hours?|hrs?|minutes?|mins?)|half\s+an?\s+hour)"
     r"(?P<rel_half>\s+and\s+a\s+half)?)"
-    r"|(?P<frac>half|(?:a\s+)?quarter|\d{1,2}(?:\s+min(?:ute)?s?)?)\s+(?P<dir>past|after|to|till?|before|of)\s+"
+    # minutes are said in fives ("ten to 5", "25 past 4") unless named ("7 minutes to 5"): "7 till 10" and "from 10
+    # to 12" are ranges of hours
+    r"|(?P<frac>half|(?:a\s+)?quarter|\d{1,2}\s+min(?:ute)?s?|(?<!from\s)(?<!between\s)[1-5]?[05](?!\d))"
+    r"\s+(?P<dir>past|after|to|till?|before|of)\s+"
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|(?:12\s+)?(?P<word>noon|midday|midnight)"
@@ -62,8 +65,13 @@ _CLOCK = re.compile(
 )
 _BEFORE = re.compile(r"(?:\b(?:at|by|from|after|before|until|till|til)|@)\s+(?:(?:around|about|like)\s+)?$", re.I)
 _BETWEEN = re.compile(r"\bbetween\s+(?:(?:around|about)\s+)?$", re.I)
-_RANGE_END = re.compile(r"\s*(?:and|-|–|to)\s*\d{1,2}(?:[:.][0-5]\d)?(?:\s*[ap]\.?m\.?(?![a-z]))?", re.I)
-"""The end of a range after its start ("between 9 and 10", "between 2 and 3pm"): the start is the time said."""
+_RANGE_END = re.compile(
+    r"\s*(?:and|-|–|to|till?|until)\s*(?P<end>\d{1,2}(?:[:.][0-5]\d)?)(?:\s*(?P<mer>[ap])\.?m\.?(?![a-z]))?", re.I
+)
+"""The end of a range after its start ("between 9 and 10", "between 2 and 3pm", "7 till 10"): the start is the time
+said."""
+_UNTIL = re.compile(r"\s*(?:-|–|to|till?|until)\s*\d", re.I)
+"""What follows a bare hour that starts a range without "between" ("7 till 10", "from 2 to 4")."""
 _DAY_NEAR = re.compile(
     r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow|tmrw?|tonight)\b|\b\d{1,2}(?:st|nd|rd|th)\b", re.I
 )
@@ -268,9 +276,9 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
 
 
 def _range_start(text: str, start: int, end: int, last: str) -> bool:
-    """Is the bare hour at ``start`` the start of a range of hours ("between 9 and 10")? No count follows ("between
-    2 and 3 people")."""
-    if not _before(_BETWEEN, text, start, last):
+    """Is the bare hour at ``start`` the start of a range of hours ("between 9 and 10", "7 till 10")? No count follows
+    ("between 2 and 3 people", "5 to 10 people")."""
+    if not (_before(_BETWEEN, text, start, last) or _UNTIL.match(text, end)):
         return False
     other = _RANGE_END.match(text, end)
     return other is not None and _NOT_A_TIME_AFTER.match(text, other.end()) is None
@@ -286,7 +294,9 @@ def _part_next(text: str, end: int) -> bool:
 
 
 def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
-    """ "half past 7", "quarter to 5", "10 past 8", "half 7" (British: 7:30)."""
+    """ "half past 7", "quarter to 5", "10 past 8", "half 7" (British: 7:30); "5 to 10 people" is none."""
+    if _NOT_A_TIME_AFTER.match(text, match.end()):
+        return ()
     if match.group("half"):
         hour, minute = int(match.group("half")), 30
     else:
@@ -381,9 +391,45 @@ def _first(text: str, now: dt.datetime | None) -> _Clock | None:
     found = _clocks(text, now)
     if len(found) > 1:
         said = _converted(text)
+        for clock in found:
+            if (other := _RANGE_END.match(said, clock.end)) is not None and other.end() <= found[-1].end:
+                return _range_start_reading(clock, said, other)  # "from 7 to 10pm": the start, in the end's half
         chosen = [clock for clock in found if not _before(_LIMIT_BEFORE, said, clock.start)]
         return chosen[0] if chosen else found[0]
     return found[0] if found else None
+
+
+def _range_start_reading(clock: _Clock, text: str, end: re.Match[str]) -> _Clock:
+    """The start of a range of hours, in the half of the day its end names when the start has two readings ("from 7
+    to 10pm": 19:00; "11 to 3pm": 11:00, the range crossing noon)."""
+    if len(clock.readings) != 2 or end.group("mer") is None:
+        return clock
+    start_hour, end_hour = int(clock.readings[0][:2]) % 12, int(end.group("end").split(":")[0].split(".")[0]) % 12
+    same_half = start_hour < end_hour
+    afternoon = (end.group("mer").lower() == "p") == same_half
+    return _Clock((clock.readings[1] if afternoon else clock.readings[0],), clock.start, clock.end, clock.written)
+
+
+def range_minutes(text: str) -> int | None:
+    """How long a range of clock times said in ``text`` lasts, in minutes ("7 till 10": 180, "8pm till 11": 180, "11am
+    to 3pm": 240, "from 9:30 to 11": 90; "between 1 and 2" is a window to start in, no length): a range runs forward
+    from its start, within half a day unless both ends name their half; None when ``text`` says no range (or its end
+    is its start)."""
+    said = _converted(text)
+    for clock in _clocks(text, None):
+        if (other := _RANGE_END.match(said, clock.end)) is None or _NOT_A_TIME_AFTER.match(said, other.end()):
+            continue
+        if _before(_BETWEEN, said, clock.start):
+            return None  # "between 1 and 2" is when to start (an arrival window), not how long
+        hour, _, minute = other.group("end").replace(".", ":").partition(":")
+        end = int(hour) % 12 * 60 + int(minute or 0) + (720 if (other.group("mer") or "").lower() == "p" else 0)
+        named = other.group("mer") is not None or int(hour) > 12
+        if int(hour) > 12:
+            end = int(hour) * 60 + int(minute or 0)
+        start = int(clock.readings[0][:2]) * 60 + int(clock.readings[0][3:])
+        minutes = (end - start) % (1440 if named and len(clock.readings) == 1 else 720)
+        return minutes or None
+    return None
 
 
 _WORD_HINTS = re.compile(
@@ -419,7 +465,8 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
     is no time."""
     found = _first(text, now)
     if found is None:
-        return FIRST_THING if "first" in text.lower() and _FIRST_THING.search(text) is not None else None
+        low = text.lower()
+        return FIRST_THING if ("first" in low or "earl" in low) and _FIRST_THING.search(text) is not None else None
     if len(found.readings) == 2:
         hour, minute = found.readings[0].split(":")
         return f"{hour}:{minute}{TWENTY_FOUR_HOUR}" if found.written else f"{int(hour)}:{minute}{TWELVE_HOUR}"
@@ -427,17 +474,20 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
 
 
 FIRST_THING = "first thing (the earliest)"
-"""A time said as "first thing" ("tomorrow first thing", "first thing in the morning please"): the slot's opening time
+"""A time said as "first thing" ("tomorrow first thing", "first thing in the morning please", "as early as possible",
+"whenever's earliest"): the slot's opening time
 (its ``earliest``), or asked when it has none; never a clock time guessed here."""
 _FIRST_THING = re.compile(
     r"(?:^|\b(?:tomorrow|today|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|"
-    r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please)\b)\W*first\s+thing(?:\s+in\s+the\s+morning)?"
+    r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please|at|from)\b)\W*"
+    r"(?:first\s+thing(?:\s+in\s+the\s+morning)?|as\s+early\s+as\s+(?:possible|you\s+(?:can|open|have))|"
+    r"(?:the\s+|whenever'?s\s+(?:the\s+)?)?earliest(?:\s+(?:possible|you\s+(?:can|have|do|open)|slot|time|start|one))?)"
     r"(?:\W+(?:please|if\s+possible|if\s+you\s+can|tomorrow|today|then|ideally|thanks|on\s+\w+day|works|"
     r"is\s+(?:fine|good|best)|would\s+be\s+(?:good|great|best)))*\W*$",
     re.I,
 )
-"""The words "first thing" said as a time: with a day or filler before it and nothing but filler after it ("first
-thing, my boiler's broken" is none)."""
+"""The words "first thing" (or "as early as possible", "the earliest") said as a time: with a day or filler before it
+and nothing but filler after it ("first thing, my boiler's broken" is none)."""
 
 
 def said_as_written(value: str) -> bool:

@@ -20,7 +20,8 @@
 * :mod:`.credits`: who made a work, after the words crediting them ("directed by Harry Elfont");
 * :mod:`.first_time`: a first visit or an earlier one said in words ("it's my first time", "I've been before");
 * :mod:`.named_things`: the things named in reply to the kind of job, for the flow's items and their count;
-* :mod:`.proposals`: a value chosen by meaning and said back, put right by the next reply in other words.
+* :mod:`.proposals`: a value chosen by meaning and said back, put right by the next reply in other words;
+* :mod:`.time_ranges`: a length said as a range of clock times ("7 till 10"), for the flow's duration slot.
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS
+from ...language.clauses import NEGATION
 from ...slots import KINDS
 from ...slots.numbers import asks_which
 from ..base import Parse, UnderstandingState
@@ -37,15 +38,20 @@ __all__ = [
     "note_change",
     "read_change",
     "read_values",
+    "short_change",
 ]
 
+_CONCLUDING = r"(?<=,\s)(?:so|say)(?=\s+(?:that'?s\s+|it'?s\s+)?[\w.]+(?:\s+[a-z]+)?[\s.!]*$)"
+"""A value settled at the end of the message's own reasoning ("the four of them, and me too, so five"; "probably the
+whole day, say 8 hours"): the last value said wins inside the message, and no held value changes."""
+_CONCLUDES = re.compile(_CONCLUDING, re.I)
 _WAIT = r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )wait"
 """A "wait" that stops to correct ("wait, Friday"), not the eagerness of "can't wait to see everyone Friday"."""
 _CUE = re.compile(
     r"(?<![\w'])(?:actually|no wait|" + _WAIT + r"|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
     r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"
     r"let'?s (?:say|do|make it|go for)|or rather|scratch that|scrap that|on second thoughts?|"
-    r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction)(?![\w'])",
+    r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction|" + _CONCLUDING + r")(?![\w'])",
     re.I,
 )
 """Words that say the value after them replaces one said or held before ("can't wait to see everyone Friday" is
@@ -67,6 +73,12 @@ CORRECTION = re.compile(
     re.I,
 )
 """A message that opens as a correction ("sorry, wrong number, it's 251")."""
+
+
+def short_change(words: str) -> bool:
+    """Change words short enough, and denying nothing, to be read for a value by a word of its own ("I meant the
+    sander for the floorboards"; not "I'm away that week. Don't book it, I'll get back to you")."""
+    return len(words.split()) <= 10 and not NEGATION.search(words)
 
 
 def says_change(text: str) -> bool:
@@ -264,6 +276,8 @@ def note_change(
     if not change.cued and not valued:
         return  # "a payment I did not make": no value is replaced
     last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
+    if _CONCLUDES.search(text) is not None and read_change(_CONCLUDES.sub(" ", text)) is None:
+        return  # "the four of them, and me too, so five": the answer settled, no held value changed
     if new:
         said = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]

@@ -43,7 +43,8 @@ DATE_TIME_WORDS = frozenset(
     | set(
         """today tonight tomorrow tomorow tmrw yesterday morning afternoon evening night noon midday midnight am pm
         o'clock oclock week weeks weekend day days month months next this coming following half past quarter ish
-        early late earlier later first thing lunchtime lunch teatime st nd rd th sat sun mon tue tues wed thu thur
+        early late earlier later earliest possible first thing lunchtime lunch teatime st nd rd th sat sun mon tue
+        tues wed thu thur
         thurs fri hour hours minute minutes mins min hrs hr after before from until till by fortnight fortnights
         """.split()
     )
@@ -56,7 +57,10 @@ _SPOKEN_DIGITS = frozenset(
 """Words of digits and of an address's signs said one by one ("oh seven seven double oh", "jo dot smith at gmail dot
 com"): accounted for when the reading has a phone number, an email or a reference."""
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.]\d{2})?(?:am|pm|h)?")
-COUNTED_WORDS = frozenset("people person persons guests guest adults kids children pax party us of times".split())
+COUNTED_WORDS = frozenset(
+    """people person persons guests guest adults kids children pax party us of times piece duo trio quartet
+    quintet""".split()
+)
 """What a number counts ("4 people"): accounted for when the reading has a number."""
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 _TIMED = frozenset({SlotType.date, SlotType.time, SlotType.duration})
@@ -219,7 +223,10 @@ def covered_values(state: UnderstandingState, parse: Parse) -> set[str]:
 def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers: set[Any], texts: list[str]) -> None:
     """Add the words a value of ``slot`` read from the message accounts for."""
     if isinstance(value, bool):
-        return  # a yes or no to the slot: its words are the act words
+        # a yes or no to the slot: its words are the act words, and those of the sides its question and description
+        # name ("on the street" to "on a drive, rather than on the street?")
+        stems.update(_stem(word) for word in _side_words(slot.ask or "", slot.description or ""))
+        return
     if isinstance(value, int | float):
         numbers.add(value)
         return
@@ -232,6 +239,13 @@ def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers
         covered.update({"pounds", "pound", "quid", "dollars", "dollar", "euros", "euro", "p", "pence", "bucks"})
     texts.append(str(value))
     numbers.update(find_numbers(str(value)))
+
+
+@lru_cache(maxsize=256)
+def _side_words(ask: str, description: str) -> frozenset[str]:
+    """The words of a boolean's question and description (3+ letters, no function word), read once per slot."""
+    said = words(f"{ask} {description}")
+    return frozenset(key for word in said if len(key := _key(word)) > 3 and key not in FUNCTION_WORDS)
 
 
 def _number_word(word: str, numbers: set[Any]) -> bool:

@@ -52,7 +52,6 @@ from ...language import (
     without_task_statements,
     without_wish,
 )
-from ...language.clauses import NEGATION
 from ...slots import KINDS
 from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
@@ -67,7 +66,7 @@ from .categories import (
     value_owners,
     value_pattern,
 )
-from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change
+from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change
 from .corrections import replacement
 from .coverage import with_open
 from .credits import credit_slots, read_credits
@@ -99,6 +98,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
+from .time_ranges import range_lengths
 from .worded_answers import boolean_reply, head_count, no_preference, stated_unasked, with_listed_count
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -276,6 +276,8 @@ class RulesUnderstander:
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
             parse.choice = _choice(state, tables, norm, parse.answer)
+        if parse.answer == "yes" and acts.plain_yes and not state.choices:
+            return parse  # "yes that's everything, thanks": yes words alone hold no value ("everything", a synonym)
         whole = text
         text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value of another slot
         acts = read_acts(text)
@@ -283,6 +285,7 @@ class RulesUnderstander:
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
+        parse.slots.update(range_lengths(state.slots, parse.slots, said))  # "7 till 10": 19:00, and 3 hours
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
         if (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
@@ -386,7 +389,7 @@ class RulesUnderstander:
         asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
         self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
-        if slot.type is SlotType.categorical and slot.name not in read.slots and _short_change(words):
+        if slot.type is SlotType.categorical and slot.name not in read.slots and short_change(words):
             # "I meant the sander for the floorboards", "not the wallpaper one": a value by a word of its own
             naming = frozenset(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.noun}".casefold()))
             if (named := own_word_value(tuple(slot.values or ()), words, naming)) is not None:
@@ -645,12 +648,6 @@ class RulesUnderstander:
                 parse.slots[slot.name] = found[spans[0]]
                 rest = without(rest, found)  # the digits of a phone number are no party size
         return rest
-
-
-def _short_change(words: str) -> bool:
-    """Change words short enough, and denying nothing, to be read for a value by a word of its own ("I meant the
-    sander for the floorboards"; not "I'm away that week. Don't book it, I'll get back to you")."""
-    return len(words.split()) <= 10 and not NEGATION.search(words)
 
 
 _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")

@@ -217,6 +217,13 @@ def counts_people(slot: Slot) -> bool:
     return not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said))
 
 
+_ENSEMBLES = {"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
+_GROUP = re.compile(
+    rf"(?<![\w'])(?:(?P<ensemble>{'|'.join(_ENSEMBLES)})|(?:a|we'?re\s+a|we\s+are\s+a)\s+(?P<count>{_COUNT})\s*-?\s*piece)"
+    r"(?![\w'])",
+    re.I,
+)
+"""A group said by its size: "a trio", "we're a four piece" (a band of four)."""
 _BOTH = re.compile(
     r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?P<noun>[a-z]+)(?!\s+and\b)"
     r"|(?:the\s+)?pair\s+of\s+(?P<pair>them|[a-z]+)|them\s+both)(?![\w'])",
@@ -244,6 +251,9 @@ def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
     None."""
     if not counts_people(slot):
         return pair_count(slot, text, asked=asked)
+    if (group := _GROUP.search(text)) is not None:  # "we're a trio", "a four piece": a band says how many
+        said = (group.group("ensemble") or group.group("count")).casefold()
+        return _ENSEMBLES.get(said) or (int(said) if said.isdigit() else WORD_NUMBERS.get(said))
     if not asked and PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold())):
         return None
     if _PAIR.search(text):
@@ -387,21 +397,51 @@ def _side_stem(word: str) -> str:
     return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 4 else word
 
 
+_OFF = frozenset({"off", "non"})
+"""Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
+OFF_MARK = "~"
+"""Marks a side's word said after :data:`_OFF` ("~road" of "off the road")."""
+
+
+def _side_stems(text: str) -> set[str]:
+    """The stems of ``text``'s words that may name a side (no function words, no filler), each said after "off" or
+    "non" marked (:data:`OFF_MARK`): "off the road" is "~road", "on the road" "road"."""
+    stems, off = set(), False
+    for said in re.findall(r"[a-z']+", text.casefold()):
+        word = said.removesuffix("'s").strip("'")  # "online's easiest": online
+        if word in _OFF:
+            off = True
+        elif word and word not in FUNCTION_WORDS and said not in FUNCTION_WORDS and word not in _SIDE_FILLER:
+            stems.add(OFF_MARK * off + _side_stem(word))
+            off = False
+    return stems
+
+
+def _naming(said: set[str], side: frozenset[str]) -> set[str]:
+    """The stems of ``said`` that name ``side``: its own words, a compound that starts with one ("driveway" names a
+    "drive"), and the plain word of one it says after "off" ("on the road" names the other side of "off the road")."""
+    return {
+        word
+        for word in said
+        if word in side or any(len(stem) >= 4 and len(word) >= len(stem) + 3 and word.startswith(stem) for stem in side)
+    }
+
+
 @lru_cache(maxsize=512)
 def _sides(description: str, question: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The stems of the words only the yes side, and only the no side, of a boolean says (:func:`described_sides`)."""
+    """The stems of the words only the yes side, and only the no side, of a boolean says (:func:`described_sides`),
+    each side also holding the plain word of one the other says after "off" ("off the road" (yes): "road" names
+    no)."""
     sides = described_sides(description, question)
     if sides is None:
         return None
-    yes, no = (
-        frozenset(
-            _side_stem(word)
-            for word in re.findall(r"[a-z]+", side.casefold())
-            if word not in FUNCTION_WORDS and word not in _SIDE_FILLER
-        )
-        for side in sides
+    yes, no = (frozenset(_side_stems(side)) for side in sides)
+    only_yes, only_no = yes - no, no - yes
+    flipped = {word.removeprefix(OFF_MARK) for word in only_yes | only_no if word.startswith(OFF_MARK)}
+    return (
+        only_yes | {word for word in flipped if OFF_MARK + word in only_no},
+        only_no | {word for word in flipped if OFF_MARK + word in only_yes},
     )
-    return yes - no, no - yes
 
 
 def side_named(slot: Slot, text: str) -> bool | None:
@@ -425,18 +465,14 @@ def side_named(slot: Slot, text: str) -> bool | None:
     if "?" in text:
         return None  # "can't you deliver it?": asked, not chosen
     only_yes, only_no = sides
-    named = [
-        (clause, stems)
-        for clause in clauses(text)
-        if (stems := {_side_stem(word) for word in re.findall(r"[a-z]+", clause.casefold())} & (only_yes | only_no))
-    ]
-    if any(negation_scope(clause) is not None for clause, _ in named):
+    named = [clause for clause in clauses(text) if _naming(_side_stems(clause), only_yes | only_no)]
+    if any(negation_scope(clause) is not None for clause in named):
         return None  # "I don't want to collect it": the side is not simply chosen
-    stems = {_side_stem(word) for word in said}
-    if len(said) <= 3 and (stems <= only_yes or stems <= only_no):
-        return stems <= only_yes
-    named_yes, named_no = bool(stems & only_yes), bool(stems & only_no)
-    return named_yes if named_yes != named_no else None
+    stems = _side_stems(text)
+    yes_words, no_words = _naming(stems, only_yes), _naming(stems, only_no)
+    if len(said) <= 3 and stems and (yes_words == stems or no_words == stems):
+        return yes_words == stems
+    return bool(yes_words) if bool(yes_words) != bool(no_words) else None
 
 
 def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: Mapping[str, Any]) -> dict[str, bool]:
@@ -506,9 +542,9 @@ def _side_of_oneself(slot: Slot, said: list[str]) -> bool | None:
     for clause in said:
         if "?" in clause or not _OF_ONESELF.match(clause) or negation_scope(clause) is not None:
             continue
-        stems = {_side_stem(word) for word in re.findall(r"[a-z]+", clause.casefold())}
-        if bool(stems & only_yes) != bool(stems & only_no):
-            named.add(bool(stems & only_yes))
+        stems = _side_stems(clause)
+        if bool(_naming(stems, only_yes)) != bool(_naming(stems, only_no)):
+            named.add(bool(_naming(stems, only_yes)))
     return named.pop() if len(named) == 1 else None
 
 

@@ -1,0 +1,208 @@
+"""Round 14's classes, each a general mechanism, tested on wordings of its own on a small kayak-hire flow:
+
+- a range of clock times ("from 2 till 5", "9am to 1pm") is the start time and, where the flow has one duration slot
+  in hours or minutes, its length; "between 2 and 3" is a window to start in; minutes before an hour are said in
+  fives ("ten to 5"), so "7 till 10" is a range, never 9:53;
+- a group said by its size ("we're a trio", "a five piece", "3 of us") counts people, never the length asked;
+- a count or a length settled at the end of the message's reasoning ("..., so three"; "..., say 4 hours") is the
+  answer, and changes no held value;
+- "as early as you can" is the time slot's opening time, as "first thing" is;
+- a boolean's side said after "off" ("off the road") is the opposite of the same word said without it ("on the
+  road"), and a compound names the side word it starts with ("driveway": a drive);
+- a message of nothing but yes words at a confirmation holds no value ("yes that's everything thanks", where
+  "everything" is a synonym of a value); "that's grand" and "proceed" say yes;
+- a name after "under my name, ..." is the booking's name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fsmdial.language.times import range_minutes, read_clock
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
+
+KAYAK: dict[str, Any] = {
+    "name": "kayak_hire",
+    "description": "Hire a kayak or a canoe on the river.",
+    "examples": ["I'd like to hire a kayak"],
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "boat",
+                    "type": "categorical",
+                    "values": ["single kayak", "canoe", "paddle package"],
+                    "description": "What is hired (paddle package: everything, kayak and canoe together)",
+                    "ask": "A single kayak, a canoe or the paddle package?",
+                },
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                {
+                    "name": "start_time",
+                    "type": "time",
+                    "earliest": "09:00",
+                    "latest": "18:00",
+                    "ask": "What time would you like to start?",
+                },
+                {
+                    "name": "hours",
+                    "type": "duration",
+                    "unit": "hours",
+                    "minimum": 1,
+                    "maximum": 6,
+                    "ask": "How many hours would you like it for?",
+                },
+                {
+                    "name": "people",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 8,
+                    "description": "How many people are paddling",
+                    "ask": "How many of you are coming?",
+                },
+                {
+                    "name": "parked",
+                    "type": "boolean",
+                    "description": "Whether the car will be on a drive or off the road (yes), rather than on the "
+                    "street (no)",
+                    "ask": "Will your car be on a drive or off the road while you paddle?",
+                },
+                {"name": "customer_name", "type": "person_name", "ask": "What name shall I book it under?"},
+            ],
+        },
+        {
+            "id": "confirm",
+            "type": "inform_and_confirm",
+            "message": "A {boat} on {day} at {start_time} for {hours} hours, {people} people, under {customer_name}.",
+            "question": "Shall I book it?",
+        },
+        {
+            "id": "book",
+            "type": "external_action",
+            "tool": "book_kayak",
+            "commits": True,
+            "arguments": {
+                name: name for name in ("boat", "day", "start_time", "hours", "people", "parked", "customer_name")
+            },
+            "result": {"booked": "boolean"},
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "confirm"},
+        {"source": "confirm", "target": "book", "when": {"answer": "yes"}},
+        {"source": "book", "target": "done"},
+    ],
+}
+NOW = "2027-03-01T08:00"  # a Monday
+
+
+def _dialogue(*said: str) -> Dialogue:
+    dialogue = Dialogue(load_flow(KAYAK), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    for words in said:
+        dialogue.turn(words)
+    return dialogue
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"),
+    [
+        ("from 2 till 5", 180),
+        ("9am to 1pm", 240),
+        ("8pm until 11", 180),
+        ("from 10:30 to 12", 90),
+        ("between 2 and 3", None),  # when to start, not how long
+        ("for 3 to 4 people", None),
+        ("at 2", None),
+    ],
+)
+def test_a_range_of_clock_times_says_how_long(said, minutes):
+    assert range_minutes(said) == minutes
+
+
+@pytest.mark.parametrize(
+    ("said", "clock"),
+    [
+        ("ten to 5", "4:50 (12-hour clock)"),  # minutes before an hour, said in fives
+        ("7 till 10", "7:00 (12-hour clock)"),  # a range's start, never 9:53
+        ("from 6 to 9pm", "18:00"),  # the start in the half of the day its end names
+        ("11 to 2pm", "11:00"),  # a range across noon
+        ("as early as you can", "first thing (the earliest)"),
+        ("the earliest you have please", "first thing (the earliest)"),
+    ],
+)
+def test_the_start_of_a_range_and_the_earliest_time(said, clock):
+    assert read_clock(said) == clock
+
+
+def test_a_range_gives_the_start_time_and_the_length():
+    slots = _dialogue("a canoe on saturday from 2 till 5").slots
+    assert (slots["start_time"], slots["hours"]) == ("14:00", 3)
+
+
+def test_a_length_said_with_the_range_is_the_length():
+    assert _dialogue("a canoe on saturday from 2 till 5, well 2 hours really").slots["hours"] == 2
+
+
+def test_as_early_as_you_can_is_the_opening_time():
+    assert _dialogue("a canoe on saturday, as early as you can").slots["start_time"] == "09:00"
+
+
+@pytest.mark.parametrize(("said", "people"), [("we're a trio", 3), ("a five piece", 5), ("3 of us", 3)])
+def test_a_group_said_by_its_size_counts_people_not_the_length_asked(said, people):
+    dialogue = _dialogue("a canoe on saturday at 10")  # the hours are asked next
+    assert dialogue.session.asked == "hours"
+    dialogue.turn(said)
+    assert dialogue.slots.get("people") == people and "hours" not in dialogue.slots
+
+
+def test_a_count_settled_at_the_end_of_its_reasoning_is_the_answer_and_changes_nothing_held():
+    dialogue = _dialogue("a canoe on saturday at 10", "2 hours")
+    dialogue.turn("the two kids and my wife, and me of course, so four")
+    assert (dialogue.slots["people"], dialogue.slots["hours"]) == (4, 2)
+
+
+def test_a_length_settled_after_a_vague_one_is_the_length():
+    dialogue = _dialogue("a canoe on saturday at 10")
+    dialogue.turn("most of the afternoon, say 4 hours")
+    assert dialogue.slots["hours"] == 4
+
+
+@pytest.mark.parametrize(
+    ("said", "parked"),
+    [
+        ("it'll be on the road outside", False),  # "on the road": the other side of "off the road"
+        ("off the road, in the car park", True),
+        ("yes, on the driveway", True),  # "driveway" names the drive
+        ("on the street", False),
+    ],
+)
+def test_a_side_said_after_off_is_the_opposite_of_the_word_alone(said, parked):
+    dialogue = _dialogue("a canoe on saturday at 10 for 2 hours, 2 of us")
+    assert dialogue.session.asked == "parked"
+    dialogue.turn(said)
+    assert dialogue.slots.get("parked") is parked
+
+
+_ALL = ("a single kayak on saturday at 10 for 2 hours, 2 of us", "yes, on the drive", "Rosa Klein")
+
+
+@pytest.mark.parametrize("said", ["yes that's everything thanks", "yes, that's grand", "Proceed"])
+def test_a_message_of_yes_words_at_the_confirmation_is_a_yes_and_no_value(said):
+    dialogue = _dialogue(*_ALL)
+    assert dialogue.node == "confirm"
+    result = dialogue.turn(said)
+    assert [call.arguments["boat"] for call in result.tool_calls] == ["single kayak"]
+
+
+def test_a_name_after_whose_name_it_is_goes_under_that_name():
+    dialogue = _dialogue("a canoe on saturday at 10 for 2 hours")
+    assert dialogue.session.asked == "people"
+    dialogue.turn("put it under my name please, Rosa Klein")
+    assert dialogue.slots.get("customer_name") == "Rosa Klein"
