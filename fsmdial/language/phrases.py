@@ -78,7 +78,7 @@ LEAD_IN_PATTERN = re.compile(
 
 _CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|oops|make (?:it|that)|change (?:it|that) to|"
-    r"let'?s say|or rather|scratch that|scrap that|"
+    r"let'?s say|or rather|scratch that|scrap that|^\W*(?:nearly|almost|not\s+quite)\s*,|"
     r"(?<=,\s)(?:so|say)(?=\s+(?:that'?s\s+|it'?s\s+)?[\w.]+(?:\s+[a-z]+)?[\s.!]*$))(?![\w'])",
     re.I,
 )
@@ -89,7 +89,22 @@ def correction_end(text: str) -> int:
     say 4"), or -1: of several values said, those after it are the ones meant."""
     if not any(
         word in text.casefold()
-        for word in ("actually", "mean", "sorry", "wait", "oops", "make", "change", "say", "rather", "scratch", "scrap")
+        for word in (
+            "actually",
+            "mean",
+            "sorry",
+            "wait",
+            "oops",
+            "make",
+            "change",
+            "say",
+            "rather",
+            "scratch",
+            "scrap",
+            "nearly",
+            "almost",
+            "quite",
+        )
     ):
         return -1
     return max((found.end() for found in _CORRECTION.finditer(text)), default=-1)

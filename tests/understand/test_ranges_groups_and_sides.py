@@ -206,3 +206,57 @@ def test_a_name_after_whose_name_it_is_goes_under_that_name():
     assert dialogue.session.asked == "people"
     dialogue.turn("put it under my name please, Rosa Klein")
     assert dialogue.slots.get("customer_name") == "Rosa Klein"
+
+
+# ------------------------------------------------------------------ the second part of round 14's classes
+def test_a_short_value_of_a_held_slot_is_a_change_where_every_slot_is_held():
+    """Where nothing is asked (the confirmation), a value of three letters is no ordinary word in passing: "a van"."""
+    flow = dict(KAYAK)
+    ask = dict(flow["nodes"][0])
+    ask["slots"] = [dict(slot) for slot in ask["slots"]]
+    ask["slots"][0]["values"] = ["single kayak", "canoe", "sup"]
+    flow["nodes"] = [ask, *flow["nodes"][1:]]
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    for said in _ALL:
+        dialogue.turn(said)
+    assert dialogue.node == "confirm"
+    dialogue.turn("no, it's my son's sup we want, not a kayak")
+    assert dialogue.slots["boat"] == "sup"
+
+
+@pytest.mark.parametrize("said", ["just the kayak", "only the kayak please"])
+def test_a_restricting_synonym_is_said_by_just_and_its_core(said):
+    """The description gives "kayak only" for the single kayak: "just the kayak" says it."""
+    flow = dict(KAYAK)
+    ask = dict(flow["nodes"][0])
+    ask["slots"] = [dict(slot) for slot in ask["slots"]]
+    ask["slots"][0]["description"] = "What is hired (single kayak: kayak only; paddle package: everything)"
+    flow["nodes"] = [ask, *flow["nodes"][1:]]
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    dialogue.turn(said)
+    assert dialogue.slots.get("boat") == "single kayak"
+
+
+@pytest.mark.parametrize(("said", "parked"), [("a bit, it's a shared drive", True), ("loads", True), ("no", False)])
+def test_how_much_there_is_answers_a_question_asking_for_any(said, parked):
+    flow = dict(KAYAK)
+    ask = dict(flow["nodes"][0])
+    ask["slots"] = [dict(slot) for slot in ask["slots"]]
+    ask["slots"][5] = {"name": "parked", "type": "boolean", "ask": "Is there any parking space at your house?"}
+    flow["nodes"] = [ask, *flow["nodes"][1:]]
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    dialogue.turn("a canoe on saturday at 10 for 2 hours, 2 of us")
+    dialogue.turn(said)
+    assert dialogue.slots.get("parked") is parked
+
+
+@pytest.mark.parametrize(
+    "said", ["sorry, it's Rosa Klein-Moss", "nearly, it's Rosa Klein-Moss, with a hyphen", "sorry - Rosa Klein-Moss"]
+)
+def test_a_full_name_said_again_to_put_it_right_at_the_confirmation(said):
+    dialogue = _dialogue(*_ALL)
+    dialogue.turn(said)
+    assert dialogue.slots["customer_name"] == "Rosa Klein-Moss" and dialogue.node == "confirm"

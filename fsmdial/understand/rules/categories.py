@@ -128,10 +128,20 @@ def found_value(
 
 @lru_cache(maxsize=256)
 def alias_patterns(values: tuple[str, ...], description: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """The synonyms a categorical slot's description gives its values, as patterns (plurals too)."""
-    return tuple(
-        (value, value_pattern(word)) for value, words in described_synonyms(values, description) for word in words
-    )
+    """The synonyms a categorical slot's description gives its values, as patterns (plurals too); a synonym that
+    restricts ("inside only") also as customers say it, "just the inside", "only the inside"."""
+    out = []
+    for value, words in described_synonyms(values, description):
+        for word in words:
+            out.append((value, value_pattern(word)))
+            if (only := _RESTRICTED.fullmatch(word)) is not None:
+                core = value_pattern(only.group("core") or only.group("core_first")).pattern
+                out.append((value, re.compile(rf"(?<![\w'])(?:just|only)\s+(?:the\s+|my\s+|its\s+)?{core}", re.I)))
+    return tuple(out)
+
+
+_RESTRICTED = re.compile(r"only\s+(?P<core>[\w'\- ]+)|(?P<core_first>[\w'\- ]+?)\s+only", re.I)
+"""A synonym that restricts ("inside only", "only exterior"): its core said after "just" or "only" is that value."""
 
 
 def typo_value(slot: Slot, text: str) -> str | None:
@@ -170,9 +180,10 @@ def inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -
     )
 
 
-def distinctive(value: str) -> bool:
-    # A categorical value found in passing counts only if it cannot be an ordinary word.
-    return len(value) > 3 and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
+def distinctive(value: str, shortest: int = 4) -> bool:
+    """Can a categorical value found in passing be no ordinary word? ``shortest``: its fewest letters (3 where every
+    slot is held, at a confirmation or "what would you like to change?": "a van" there is a change)."""
+    return len(value) >= shortest and value.casefold() not in {"none", "other", "any", "yes", "no", "true", "false"}
 
 
 def value_owners(slots: Sequence[Slot], asked: Slot | None, text: str) -> Sequence[Slot]:

@@ -48,10 +48,13 @@ class NameTables(Protocol):
     def any_value(self) -> re.Pattern[str] | None: ...
 
 
-def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: Parse) -> bool:
-    """The flow's person's name said in the reply, into ``parse``; True when the name was asked (the reply then
-    gives no other value: no name in it is asked again, never the whole text)."""
+def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: Parse, text: str = "") -> bool:
+    """The flow's person's name said in the reply (``text``, whose acts are ``acts``), into ``parse``; True when the
+    name was asked (the reply then gives no other value: no name in it is asked again, never the whole text)."""
     asked = tables.asked
+    # a reply whose front, left out of ``acts.rest``, puts something right ("sorry, it's Joanne Harding"): at a
+    # confirmation, a full name said after it is the name put right
+    corrects = 0 <= correction_end(text) <= len(text) - len(acts.rest) + 1
     if tables.name_slot is not None and tables.name_slot.name not in parse.slots:
         # A name said after words that introduce one, at any point ("yes, but the name should be Bob Smith");
         # for the name just asked, also the reply's first clause ("Priya, I'd like to make a reservation").
@@ -86,8 +89,10 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
                 # at a confirmation, only said again after a self-correction ("my name's Joanne, not Jo, sorry -
                 # Joanne Harding")
                 or (
-                    bare_full_name(said)
-                    if not other_name and not name_asked and (state.confirm is None or said is not acts.rest)
+                    bare_full_name(said, lead_in=state.confirm is not None)
+                    if not other_name
+                    and not name_asked
+                    and (state.confirm is None or said is not acts.rest or corrects)
                     else None
                 )
             )
@@ -108,9 +113,14 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
     return False
 
 
-def bare_full_name(said: str) -> str | None:
+def bare_full_name(said: str, lead_in: bool = False) -> str | None:
     """``said`` when it is nothing but a person's full name written capitalised (two or three words, "Lucy
-    Fairbrother", "Chris O'Neill"), else None."""
+    Fairbrother", "Chris O'Neill"), else None. ``lead_in``: after "it's" too, and before a short remark of no
+    capitalised word ("it's Siobhan Kelly-Dunne, double barrelled": said again to put a name right)."""
+    if lead_in:
+        said, _, remark = LEAD_IN_PATTERN.sub("", said.strip(), count=1).partition(",")
+        if len(remark.split()) > 3 or any(word[:1].isupper() for word in remark.split()):
+            return None
     words = said.strip().rstrip(".!").split()
     if not 2 <= len(words) <= 3 or not all(
         re.fullmatch(r"[A-Z][a-z]*(?:['\-][A-Z]?[a-z]+)*|Ma?c[A-Z][a-z]+", w) for w in words

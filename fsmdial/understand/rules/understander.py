@@ -500,7 +500,7 @@ class RulesUnderstander:
                 if (name := name_at(text[found.end() :])) is not None:
                     parse.slots[slot.name] = name
                     parse.info.setdefault("cued", []).append(slot.name)
-        if read_name(state, tables, acts, parse):
+        if read_name(state, tables, acts, parse, text):
             return
         if asked is None or asked.name in parse.slots:
             return
@@ -577,9 +577,14 @@ class RulesUnderstander:
                 if (found := pattern.search(folded)) is not None
             ]
             given: dict[str, list[Slot]] = {}
+            shortest = 3 if state.asked is None and not state.expected else 4  # all held: "a van" is a change
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed, asked=asked_for)
-                if hit is not None and (asked_for or distinctive(hit)) and not inside_longer(hit, folded, claimed):
+                if (
+                    hit is not None
+                    and (asked_for or distinctive(hit, shortest))
+                    and not inside_longer(hit, folded, claimed)
+                ):
                     given.setdefault(hit, []).append(slot)
             for hit, slots in given.items():  # "my savings account": the account's type, not the recipient's
                 for slot in value_owners(slots, asked, text):

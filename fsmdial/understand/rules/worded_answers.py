@@ -320,6 +320,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return stated
     if (had := _HAVE_ONE.search(text)) is not None:  # "oh actually I do have one, it's in the garage"
         return had.group("not") is None
+    if _SOME.match(text) and _ASKS_ANY.search(slot.ask or ""):
+        return True  # "a bit, the cat sleeps in it sometimes" to "is there any pet hair?": some is a yes
     answer = parse_yes_no(text)
     return None if answer is None else answer == "yes"
 
@@ -330,6 +332,15 @@ _HAVE_ONE = re.compile(
     re.I,
 )
 """The thing a yes/no asks about said by a pronoun ("I do have one", "we've already got it", "I don't have one")."""
+
+
+_SOME = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|oh|well|erm|um)\W+)?(?:a\s+(?:bit|little|little\s+bit|fair\s+bit|lot|few|couple)|"
+    r"some|loads|lots|tons|plenty|masses|quite\s+a\s+(?:bit|lot))(?![\w'])(?!\s+of\s+(?:time|money)\b)",
+    re.I,
+)
+"""A reply that starts by saying how much there is ("a bit", "loads", "some"): to "is there any ...?", a yes."""
+_ASKS_ANY = re.compile(r"\bany\b", re.I)
 
 
 def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
