@@ -151,6 +151,9 @@ def _capitalised_noun(word: str) -> bool:
     return word[:1].isupper() and (word.lower() in _NOUNS or word.lower() in TERMS_OF_ADDRESS)
 
 
+_SPOKEN_EMAIL = re.compile(r"\b(?:dot|underscore)\b.*\bat\b.*\bdot\b|\bat\s+\w+\s+dot\s+(?:com|co|org|net)\b", re.I)
+"""An email address said word by word ("jo dot smith at gmail dot com"): no name said in reply to the name question
+(one typed beside a name is read apart: "Vicky Hunt, vicky.hunt@gmail.com")."""
 _WHOSE_NAME = re.compile(r"(?:my|his|her|our|their)\s+name\s*(?:please\s*)?(?:,|-|–|:|\bis\b|'s\b)\s*", re.I)
 """Whose name a booking goes under, said between the cue and the name ("under my name please, Julie Strand")."""
 
@@ -188,8 +191,8 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
             words = _words_at(text[start.end() :])
             if words and (asked or all(word[0].isupper() for word in words)):
                 return _said_in_full(words, text[start.end() :])
-    if not asked:
-        return None
+    if not asked or _SPOKEN_EMAIL.search(text):
+        return None  # "ruth dot grant at gmail dot com" to the name question: an email said, no one's name
     if (other := _OTHERS_NAME.search(text)) is not None and (words := _words_at(text[other.end() :])):
         return _said_in_full(words, text[other.end() :])  # "his name's Oliver Grant" to "what's the patient's name?"
     if (replied := _reply_name(text)) is not None:

@@ -24,7 +24,7 @@ from rapidfuzz.distance import OSA
 
 from .day_words import TEXTED_DAYS
 from .numbers import words_to_digits
-from .text import DIGIT
+from .text import DIGIT, SENTENCE_BREAK
 
 __all__ = [
     "TWELVE_HOUR",
@@ -508,8 +508,16 @@ _APPROXIMATE = re.compile(
 
 
 def approximate_clock(text: str) -> str | None:
-    """The time a message that is only an approximate hour gives ("around 11", "8ish", "like 8ish", "say 9.30"), as
-    :func:`read_clock` gives it; only for a reply to a time question (elsewhere "around 8" may be people)."""
+    """The time a message that is only an approximate hour gives ("around 11", "8ish", "like 8ish", "say 9.30"), or
+    one of its later sentences ("sorry, it's 54 not 45. 10ish is fine"), as :func:`read_clock` gives it; only for a
+    reply to a time question (elsewhere "around 8" may be people)."""
+    for sentence in (text, *SENTENCE_BREAK.split(text)[1:]):
+        if (found := _approximate(sentence)) is not None:
+            return found
+    return None
+
+
+def _approximate(text: str) -> str | None:
     found = _APPROXIMATE.match(words_to_digits(re.sub(r"(?<=\w)-?ish\b", " ish", text, flags=re.I)))
     if found is None:
         return _the_hour_said(text)

@@ -260,3 +260,42 @@ def test_a_full_name_said_again_to_put_it_right_at_the_confirmation(said):
     dialogue = _dialogue(*_ALL)
     dialogue.turn(said)
     assert dialogue.slots["customer_name"] == "Rosa Klein-Moss" and dialogue.node == "confirm"
+
+
+def test_an_approximate_hour_in_a_sentence_of_its_own_answers_the_time_asked():
+    dialogue = _dialogue("a canoe on saturday")
+    assert dialogue.session.asked == "start_time"
+    dialogue.turn("sorry, saturday's right. 10ish is fine")
+    assert dialogue.slots.get("start_time") == "10:00"
+
+
+@pytest.mark.parametrize(
+    ("said", "parked"),
+    [
+        ("a canoe on saturday at 10, the car will be on the drive", True),
+        ("a canoe on saturday at 10, I'll leave the car on the street", False),
+        ("a canoe on saturday at 10, the car will be at 12 Mill Road", None),  # an address's road says no side
+        ("a canoe on saturday at 10, is the street busy?", None),  # a question states nothing
+    ],
+)
+def test_a_side_of_a_boolean_said_in_passing_by_its_own_words(said, parked):
+    assert _dialogue(said).slots.get("parked") is parked
+
+
+def test_none_of_a_kind_said_in_passing_is_a_no():
+    flow = dict(KAYAK)
+    ask = dict(flow["nodes"][0])
+    ask["slots"] = [dict(slot) for slot in ask["slots"]]
+    ask["slots"][5] = {"name": "parked", "type": "boolean", "label": "pets aboard", "ask": "Any pets coming along?"}
+    flow["nodes"] = [ask, *flow["nodes"][1:]]
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    dialogue.turn("a canoe on saturday at 10, no dogs this time")
+    assert dialogue.slots.get("parked") is False
+
+
+def test_an_email_said_in_words_is_no_name():
+    dialogue = _dialogue("a canoe on saturday at 10 for 2 hours, 2 of us, on the drive")
+    assert dialogue.session.asked == "customer_name"
+    dialogue.turn("rosa dot klein at gmail dot com")
+    assert "customer_name" not in dialogue.slots

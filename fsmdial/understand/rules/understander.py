@@ -291,7 +291,8 @@ class RulesUnderstander:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
-        parse.slots.update(stated_unasked(state.slots, tables.asked, said_first, parse.slots))  # "not under guarantee"
+        first = text if later is None else said_first  # the whole message, an address claimed out of it
+        parse.slots.update(stated_unasked(state.slots, tables.asked, first, parse.slots))  # "not under guarantee"
         parse.slots.update(named_things(state.slots, tables.asked, said, parse.slots))  # "a wardrobe and a bed to go"
         for name, value in disputed_proposal(state.slots, history, said).items():  # "I take it ..." put right
             parse.slots.setdefault(name, value)

@@ -403,6 +403,14 @@ def described_sides(description: str, question: str = "") -> tuple[str, str] | N
     return yes, found.group("no").strip()
 
 
+_SUBJECT = re.compile(
+    r"^\W*(?:(?:the|your|their|his|her|its|a|an)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:will|would|is|are|was|were|gets?|can)(?:\s+be)?\s+(?=\w)",
+    re.I,
+)
+"""What a side is said of, before its verb ("the car will be" of "the car will be on a drive")."""
+
+
 def _side_stem(word: str) -> str:
     """A side's word without its ending: "collects" and "collect", "delivered" and "deliver" are one word."""
     return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 4 else word
@@ -446,7 +454,9 @@ def _sides(description: str, question: str) -> tuple[frozenset[str], frozenset[s
     sides = described_sides(description, question)
     if sides is None:
         return None
-    yes, no = (frozenset(_side_stems(side)) for side in sides)
+    # the thing the question is about is said by either side ("the car will be on a drive"; "I'll leave the car on
+    # the street")
+    yes, no = (frozenset(_side_stems(_SUBJECT.sub("", side, count=1))) for side in sides)
     only_yes, only_no = yes - no, no - yes
     flipped = {word.removeprefix(OFF_MARK) for word in only_yes | only_no if word.startswith(OFF_MARK)}
     return (
@@ -531,7 +541,61 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
         elif (side := _side_of_oneself(slot, [clause for clause, _ in said])) is not None:
             found[slot.name] = side  # "..., I'll collect it at 9" where the question offers collecting
+        elif (side := _side_in_passing(slot, _other_words(_said_of(slots), slot.name), said)) is not None:
+            found[slot.name] = side  # "..., it'll be parked on the road outside" to the off-road question to come
+        elif (none := _none_of_kind(slot, said)) is not None:
+            found[slot.name] = none  # "..., no pets, ..." says there is no pet hair
     return found
+
+
+def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, list[str]]]) -> bool | None:
+    """The side of a boolean that a statement names by words of that side alone, none the flow's other slots use
+    ("it'll be on the drive" where the description says "on a drive (yes), rather than on the street (no)"; not
+    "the car", which the vehicle's slot names too): no question (a request asks too: "can I pick it up?"), no number
+    (an address: "12 Station Road"), no negation; None when no clause does, or clauses name both."""
+    sides = _sides(slot.description or "", slot.ask or "")
+    if sides is None:
+        return None
+    only_yes, only_no = sides[0] - others, sides[1] - others
+    named = set()
+    for clause, _ in said:
+        if any(char.isdigit() for char in clause) or negation_scope(clause) is not None or _ASKS.match(clause):
+            continue
+        stems = _side_stems(clause)
+        if bool(_naming(stems, only_yes)) != bool(_naming(stems, only_no)):
+            named.add(bool(_naming(stems, only_yes)))
+    return named.pop() if len(named) == 1 else None
+
+
+def _said_of(slots: Iterable[Slot]) -> tuple[tuple[str, str], ...]:
+    """Each slot's name and the words it is named, described, asked and valued by."""
+    return tuple(
+        (
+            slot.name,
+            f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description or ''} {slot.ask or ''} "
+            + " ".join(slot.values or ()),
+        )
+        for slot in slots
+    )
+
+
+@lru_cache(maxsize=256)
+def _other_words(said: tuple[tuple[str, str], ...], name: str) -> frozenset[str]:
+    """The side stems (:func:`_side_stems`) of the words the flow's slots but ``name`` are said by (:func:`_said_of`):
+    words a statement may say of another slot."""
+    words = " ".join(text for slot, text in said if slot != name)
+    return frozenset(word.removeprefix(OFF_MARK) for word in _side_stems(words))
+
+
+def _none_of_kind(slot: Slot, said: list[tuple[str, list[str]]]) -> bool | None:
+    """No to a boolean whose subject is of a kind (pets, children) a clause says there is none of ("no pets", "we've
+    got no kids"); None when no clause does."""
+    kinds = [group for group in _subject_groups(slot) if len(group) > 2]  # a word with kinds: "pet" and its animals
+    for _, words in said:
+        for at, word in enumerate(words):
+            if any(word.startswith(group) for group in kinds) and _DENIES.search(" ".join(words[max(0, at - 3) : at])):
+                return False
+    return None
 
 
 _OF_ONESELF = re.compile(r"^\W*(?:(?:and|but|so|oh)\s+)?(?:i|we)(?:'ll|'d|\s+will|\s+would|\s+can|\s+could)?\s", re.I)
@@ -570,6 +634,12 @@ _ASKS_WHETHER = re.compile(
 )
 """A clause asking whether ("do they have outdoor seating", "is there parking"): a question about the subject
 states nothing of it (a request, "can you ..."/"could we ...", still does)."""
+
+
+_ASKS = re.compile(
+    _QUESTION_LEAD + r"(?:can|could|may|do|does|is|are|will|would|shall|should)\s+(?:i|we|you|it|they)\b", re.I
+)
+"""A clause that asks ("can I pick it up?"): no side stated, though it names one (the clauses lose their "?")."""
 
 
 @lru_cache(maxsize=1024)
