@@ -21,6 +21,7 @@
 * :mod:`.first_time`: a first visit or an earlier one said in words ("it's my first time", "I've been before");
 * :mod:`.named_things`: the things named in reply to the kind of job, for the flow's items and their count;
 * :mod:`.proposals`: a value chosen by meaning and said back, put right by the next reply in other words;
+* :mod:`.choices`: a reply to a question answered by choosing (an SOP's user states);
 * :mod:`.time_ranges`: a length said as a range of clock times ("7 till 10"), for the flow's duration slot.
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but

@@ -67,6 +67,7 @@ from .categories import (
     value_pattern,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change
+from .choices import chosen
 from .corrections import replacement
 from .coverage import with_open
 from .credits import credit_slots, read_credits
@@ -275,7 +276,7 @@ class RulesUnderstander:
         if parse.intent == CONTINUE and _free_text(tables, tables.asked):
             parse.intent = None  # "someone used my card online" answers "describe the fraud", whatever the examples say
         if state.choices:
-            parse.choice = _choice(state, tables, norm, parse.answer)
+            parse.choice = chosen(state.choices, tables.choice_examples, norm, parse.answer)
         if parse.answer == "yes" and acts.plain_yes and not state.choices:
             return parse  # "yes that's everything, thanks": yes words alone hold no value ("everything", a synonym)
         whole = text
@@ -366,7 +367,7 @@ class RulesUnderstander:
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
             # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
-            choice = _choice(state, _tables(state), norm, answer)
+            choice = chosen(state.choices, _tables(state).choice_examples, norm, answer)
             if choice is not None:
                 return Parse(answer=answer, choice=choice, path="fast")  # type: ignore[arg-type]
             return None
@@ -751,45 +752,8 @@ def _without_numbers(found: re.Match[str]) -> str:
     return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
 
 
-_POLARITY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS
-"""Words of a choice's label that do not tell it from the other choices."""
-
-_BARE_REPLY_WORDS = _POLARITY_WORDS | {"please", "thanks", "thank", "you", "ok", "okay", "sure"}
+_BARE_REPLY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS | {"please", "thanks", "thank", "you", "ok", "okay", "sure"}
 """Words a bare yes/no reply may consist of (it then names nothing)."""
-
-
-def _choice_words(name: str) -> list[str]:
-    return [t.lower() for t in re.findall(r"[A-Z]?[a-z]+", name.split(".")[-1])]
-
-
-def _choice(state: UnderstandingState, tables: _StateTables, norm: str, answer: str | None) -> str | None:
-    """Classify a reply into one of the question's choices: examples, then shared words, then yes/no polarity."""
-    for name, examples in tables.choice_examples:
-        if norm in examples:
-            return name
-    words = set(norm.split())
-    scored = sorted(
-        ((sum(1 for w in _choice_words(c) if w in words and w not in _POLARITY_WORDS), c) for c in state.choices),
-        key=lambda item: -item[0],
-    )
-    if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
-        return scored[0][1]
-    for name, examples in tables.choice_examples:
-        if any(len(e.split()) > 1 and e in norm for e in examples):
-            return name
-    polarity = answer or parse_yes_no(norm)
-    if polarity in ("yes", "no"):
-        fitting = [
-            c
-            for c in state.choices
-            if (set(_choice_words(c)) & NEGATIVE_WORDS) == set()
-            and polarity == "yes"
-            or (set(_choice_words(c)) & NEGATIVE_WORDS)
-            and polarity == "no"
-        ]
-        if len(fitting) == 1:
-            return fitting[0]
-    return None
 
 
 def _names(said: str, value: object) -> bool:
