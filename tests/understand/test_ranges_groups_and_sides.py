@@ -299,3 +299,11 @@ def test_an_email_said_in_words_is_no_name():
     assert dialogue.session.asked == "customer_name"
     dialogue.turn("rosa dot klein at gmail dot com")
     assert "customer_name" not in dialogue.slots
+
+
+@pytest.mark.parametrize(("said", "people"), [("it's just for my daughter, she's 12", 1), ("3 of us, I'm 40", 3)])
+def test_an_age_said_of_someone_is_no_head_count(said, people):
+    dialogue = _dialogue("a canoe on saturday at 10 for 2 hours")
+    assert dialogue.session.asked == "people"
+    dialogue.turn(said)
+    assert dialogue.slots.get("people") == people

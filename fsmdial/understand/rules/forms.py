@@ -264,6 +264,14 @@ _AGE_SAID = re.compile(
 """An age said of someone ("I'm 44", "she's 22,", "aged 70", "31 years old"); never "I'm 5 minutes away"."""
 
 
+def without_ages(text: str) -> str:
+    """``text`` without the ages said in it ("he's 14", "aged 70"): no count, no other slot's number."""
+    return _AGE_SAID.sub(lambda found: " " * len(found.group()), text) if _AGE_HINT.search(text) else text
+
+
+_AGE_HINT = re.compile(r"'s\s+\d|'re\s+\d|\b(?:am|aged)\s+\d|'m\s+\d|years?\s+old", re.I)
+
+
 def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
     """Slot name -> the number said right before one of its own name's words ("2 rooms at a 3 star hotel": rooms 2,
     star rating 3), for each numeric slot named so once; a number two slots' words follow is left out."""

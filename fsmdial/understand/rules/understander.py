@@ -85,6 +85,7 @@ from .forms import (
     numbers_by_name,
     slot_cue,
     without,
+    without_ages,
 )
 from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
 from .named_things import named_things
@@ -154,6 +155,7 @@ class _StateTables:
         self.number_words = tuple(
             (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
+        self.ages = any("age" in words for _, words in self.number_words)  # a slot for an age reads "I'm 44"
         self.name_slot = state.person_name
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
         # their type; references only to the asked slot or one named right before them.
@@ -605,6 +607,8 @@ class RulesUnderstander:
         else:  # not asked: "the carpets doing in my bedroom and the spare room" lists 2 rooms by their name
             for slot, _ in (pair for pair in tables.number_words if pair[0].type is SlotType.integer):
                 rest = with_listed_count(rest, naming_words(slot, described=False), noted=parse.info, named=slot.name)
+        if not tables.ages:  # "it's just for my son, he's 14": an age, no count (a flow with an age slot reads it)
+            rest = without_ages(rest)
         # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
         numbers = counted_numbers(without_phrase_ones(rest))
         if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):
