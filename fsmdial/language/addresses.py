@@ -254,7 +254,8 @@ def _street_at(text: str, pos: int, numbered: bool) -> int | None:
         plain, named = folded in _STREET_WORDS, folded in _NAMED_STREET_WORDS
         if names and (plain or named):
             capitals = all(_capital(n) or n[0].isdigit() for n in names) and _capital(said)
-            lower_ok = plain and numbered
+            # "5 mill lane"; "3 elm close, bristol bs16 6ly": an ordinary street word, numbered and before a postcode
+            lower_ok = numbered and (plain or POSTCODE.search(text, word.end()) is not None)
             if (capitals and [n.casefold() for n in names] == ["the"]) or (
                 (capitals or lower_ok) and all(_is_name(n, not lower_ok) for n in names)
             ):

@@ -192,15 +192,18 @@ def _subject(slot: Slot) -> str:
     return f"{slot.name.replace('_', ' ')} {slot.label or ''}"
 
 
-def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: bool = True) -> str | None:
+def told_across(
+    slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: bool = True, elsewhere: frozenset[str] = frozenset()
+) -> str | None:
     """The value of categorical ``slot`` whose forms, together, ``said`` tells by two words or more, and more of them
     than any other value's ("the arm's snapped off my glasses" where glasses repair lists "loose arm" and "broken
     glasses", and an eye test only "new glasses": two words against one); a word of the value's own name counts two
     ("a cracked socket": sockets and switches, not a power fault listed as "burning smell from a socket"). None when
     no value has two, or two values have as many. The words of values read for other slots (``taken``: "the North"
-    of an area, never a food's "north american") tell nothing."""
+    of an area, never a food's "north american") tell nothing, nor the stems ``elsewhere``: words of other slots'
+    forms ("piano" of a piano's type's "grand piano" tells no job)."""
     lexicons = _lexicons(tuple(slot.values or ()), slot.description, _subject(slot))
-    others = {stem(word) for value in taken if isinstance(value, str) for word in _words(value)}
+    others = {stem(word) for value in taken if isinstance(value, str) for word in _words(value)} | elsewhere
     stems = {stem(word) for word in _words(said) if word.isalpha()} - others
     # a word of the value's own name counts twice: "a cracked socket" tells sockets and switches more than a power
     # fault listed as "burning smell from a socket"
@@ -211,6 +214,17 @@ def told_across(slot: Slot, said: str, taken: Iterable[Any] = (), *, own_twice: 
     if not counts or counts[0][0] < MIN_WORDS or (len(counts) > 1 and counts[1][0] == counts[0][0]):
         return None
     return counts[0][1]
+
+
+@lru_cache(maxsize=256)
+def _other_forms(slots: tuple[tuple[tuple[str, ...], str], ...]) -> frozenset[str]:
+    """The stems of the content words of every form of the given slots' values (their values and descriptions)."""
+    return frozenset(
+        word
+        for values, description in slots
+        for _, form in value_forms(tuple(values), description)
+        for word in _content_stems(form)
+    )
 
 
 MORE_TOLD = 3
@@ -233,9 +247,13 @@ def worded_values(
     (:func:`~.described.partly_said`), or the value its forms together tell (:func:`told_across`; beside the asked
     slot's answer too, its own name counting once): a proposal, noted in ``info["meaning"]`` to be said back."""
     found: dict[str, str] = {}
+    categorical = tuple(categorical)
     for slot, _, expected, _ in categorical:
         if slot.name in read or not (slot is asked or expected):
             continue
+        elsewhere = _other_forms(
+            tuple((tuple(other.values or ()), other.description) for other, *_ in categorical if other is not slot)
+        )
         if slot is asked:
             value = (  # every word of a form said beats a typo ("gurgles" is no "gutters" beside a rainwater pipe)
                 worded_value(slot, said, whole)
@@ -263,7 +281,7 @@ def worded_values(
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
             elif value is None and not readings:
                 # no form told by most of its words, but the value's forms together by more words than any other's
-                value = told_across(slot, said, read.values())
+                value = told_across(slot, said, read.values(), elsewhere=elsewhere)
                 if value is not None and info is not None:
                     info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
         else:
@@ -274,7 +292,8 @@ def worded_values(
                 # back, by two words of its forms together, a word of its own name counting once ("dirty water left
                 # in the bottom": not draining; "the wifi keeps dropping out" tells no drop off)
                 value = worded_value(slot, said, whole)
-                if value is None and (value := told_across(slot, said, read.values(), own_twice=False)) is not None:
+                across = told_across(slot, said, read.values(), own_twice=False, elsewhere=elsewhere)
+                if value is None and (value := across) is not None:
                     if info is not None:
                         info.setdefault("meaning", {"kind": "value", "slot": slot.name, "option": value, "by": "words"})
         if value is not None:

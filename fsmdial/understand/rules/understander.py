@@ -574,12 +574,13 @@ class RulesUnderstander:
             rest = self._fill_found(tables, rest, rest if undated else remove_dates_and_times(rest), text, now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
-            claimed = [
-                found.span()
-                for _, values, _, aliases in tables.categorical
+            claimed_by = [
+                (slot, found.span())
+                for slot, values, _, aliases in tables.categorical
                 for pattern in [*(value_pattern(value) for value in values), *(pattern for _, pattern in aliases)]
                 if (found := pattern.search(folded)) is not None
             ]
+            claimed = [span for _, span in claimed_by]
             given: dict[str, list[Slot]] = {}
             shortest = 3 if state.asked is None and not state.expected else 4  # all held: "a van" is a change
             for slot, values, asked_for, aliases in tables.categorical:
@@ -587,7 +588,8 @@ class RulesUnderstander:
                 if (
                     hit is not None
                     and (asked_for or distinctive(hit, shortest))
-                    and not inside_longer(hit, folded, claimed)
+                    # inside a longer value of another slot ("north" of "north american"), not its own ("upright piano")
+                    and not inside_longer(hit, folded, [span for owner, span in claimed_by if owner is not slot])
                 ):
                     given.setdefault(hit, []).append(slot)
             for hit, slots in given.items():  # "my savings account": the account's type, not the recipient's
