@@ -265,29 +265,40 @@ def _restates(session: SessionState, parse: Parse) -> bool:
 
 
 def replaced(turn: TurnContext, parse: Parse) -> dict[str, str]:
-    """The free-text, address or email slot whose value holds the word the user put another in place of ("the house
-    number is 14, not 12" edits "12 Mill Lane, Oxford"), with its new value; nothing when no slot or several hold
-    it."""
+    """The free-text, address, email or phone slot whose value holds the word (or the digits) the user put another in
+    place of ("the house number is 14, not 12" edits "12 Mill Lane, Oxford"; "the last bit is 529 not 592" a phone
+    ending 592), with its new value; nothing when no slot or several hold it."""
     swap = parse.info.get("replace")
     if not swap:
         return {}
     old, new = swap
     word = re.compile(r"(?<![\w'])" + re.escape(old) + r"(?![\w'])", re.I)
+    # digits put right inside a phone number ("the last bit of the number is 529 not 592"): as many digits, once in it
+    digits = re.compile(re.escape(old)) if old.isdigit() and new.isdigit() and len(old) == len(new) >= 3 else None
     holding = [
-        (name, value)
+        (name, value, pattern)
         for name, value in turn.session.slots.items()
         if isinstance(value, str)
         and name not in parse.slots
         and (slot := turn.tables.slots.get(name)) is not None
-        # "it's 41 Ashgrove Road, not 14"; "the email should be dan.okafor, not d.okafor" (the new one is checked)
-        and (KINDS[slot.type].whole_text or slot.type in (SlotType.address, SlotType.email))
-        and slot.pattern is None
-        and len(word.findall(value)) == 1
+        and (pattern := _edited_by(slot, word, digits)) is not None
+        and len(pattern.findall(value)) == 1
     ]
     if len(holding) != 1:
         return {}
-    name, value = holding[0]
-    return {name: word.sub(lambda _: new, value)}
+    name, value, pattern = holding[0]
+    return {name: pattern.sub(lambda _: new, value)}
+
+
+def _edited_by(slot: Slot, word: re.Pattern[str], digits: re.Pattern[str] | None) -> re.Pattern[str] | None:
+    """What finds the part of ``slot``'s value a swap puts right: a whole word of a free text, an address or an email
+    ("it's 41 Ashgrove Road, not 14"; "the email should be dan.okafor, not d.okafor"; the new value is checked), the
+    digits inside a phone number; None for a slot with a pattern or of another type."""
+    if slot.pattern is not None:
+        return None
+    if KINDS[slot.type].whole_text or slot.type in (SlotType.address, SlotType.email):
+        return word
+    return digits if slot.type is SlotType.phone else None
 
 
 def rule_out(turn: TurnContext, negated: Mapping[str, Any], now: dt.datetime) -> None:

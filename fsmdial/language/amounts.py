@@ -322,6 +322,12 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
         if _COUNTS_A_DAY.match(text, part.end()) and not _FOR_BEFORE.search(text, 0, part.start()):
             dated = True  # "a week on Wednesday": a date, and its number no bare length either
             continue
+        if (
+            part.start() == said.start()
+            and not said.group().casefold().endswith("s")
+            and _TAIL.match(text, part.end()) is None
+        ):
+            continue  # a unit said alone ("boxing day", "the day after"): no length, and none in doubt
         tail = _TAIL.match(text, part.end())
         end = tail.end() if tail else part.end()
         amount, unit = _length(part, tail.group(1) if tail else None), _unit(part.group("unit"))

@@ -593,12 +593,23 @@ _PAST_EVENT = re.compile(
 off on Saturday"); never a day still wanted ("I was hoping to come on Monday", "I wanted it on Friday")."""
 
 
+_BEFORE_EVENT = re.compile(
+    r"\b(?:before|ahead\s+of)\s+(?:my|our|his|her|their|the)\s+[a-z']+(?:\s+[a-z']+)?\s+"
+    r"(?:on|this|next)\s+(?:the\s+)?(?:" + "|".join(WEEKDAYS) + r"|\d{1,2}(?:st|nd|rd|th)?)\b",
+    re.I,
+)
+"""A day of another event the booking comes before ("before my race on Sunday", "ahead of our wedding on the 14th"):
+no day of the booking."""
+
+
 def without_past_moments(text: str) -> str:
     """``text`` without the moments gone by that it tells of ("since Tuesday", "yesterday", "I cracked a tooth on new
     year's eve"): they tell what happened and are the value only of a date the bot has just asked for ("I lost my
     keys on the bus yesterday" sets no visit date; "I cracked a tooth on Saturday, could I come in Monday?" is
-    Monday)."""
+    Monday); nor the day of an event the booking is before ("before my race on Sunday")."""
     text = _PAST_MOMENT.sub(" ", text)
+    if "before" in text.lower() or "ahead" in text.lower():
+        text = _BEFORE_EVENT.sub(" ", text)
     if not any(word in text.lower() for word in (" on ", " over ")):
         return text
     return _PAST_EVENT.sub(lambda found: found.group()[: found.start("when") - found.start()] + " ", text)

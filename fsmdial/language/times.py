@@ -91,8 +91,9 @@ _PART_RIGHT_AFTER = re.compile(
     r"\s*(?:o[\"'’]?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening|night)|at\s+(night)|(tonight))\b", re.I
 )
 _OCLOCK = re.compile(r"\s*o[\"'’]?\s?clock", re.I)
-_PART_RIGHT_BEFORE = re.compile(r"\b(?:morning|afternoon|evening|night)(?:\s*,\s*|\s+)(?:at\s+)?$", re.I)
-"""A part of the day right before a bare hour: "tomorrow evening at 7", "monday morning, 9"."""
+_PART_RIGHT_BEFORE = re.compile(r"\b(?:morning|afternoon|evening|night)(?:\s+then)?(?:\s*,\s*|\s+)(?:at\s+)?$", re.I)
+"""A part of the day right before a bare hour: "tomorrow evening at 7", "monday morning, 9", "friday morning then,
+10"."""
 _FILLER = re.compile(
     r"\b(?:ok|okay|um+|uh+|er+|hmm+|so|well|maybe|perhaps|let's|lets|say|how|about|around|at|please|thanks|"
     r"thank|you|then|would|be|great|fine|is|it's|its|that|works|good|for|me|time|the|make|it|sharp|ish)\b|\W+",
@@ -188,7 +189,7 @@ def _last_word(text: str, start: int) -> str:
 _LAST_WORDS = {
     _BEFORE: frozenset("at by from after before until till til @ around about like".split()),
     _PARTY_BEFORE: frozenset(["for"]),
-    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at".split()),
+    _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at then".split()),
     _ROUGHLY: frozenset("around about say like".split()),
     _BETWEEN: frozenset("between around about".split()),
 }

@@ -9,10 +9,16 @@ from typing import Any
 
 import pytest
 
+from fsmdial.flow import Slot, SlotType
 from fsmdial.language.addresses import find_addresses
+from fsmdial.language.amounts import find_durations
+from fsmdial.language.dates import without_past_moments
+from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
+from fsmdial.understand.rules.first_time import first_time_answer
+from fsmdial.understand.rules.places import is_place
 
 CLOCKS: dict[str, Any] = {
     "name": "clock_repair",
@@ -82,3 +88,59 @@ def test_a_word_of_another_slots_forms_tells_no_value_of_the_job():
 )
 def test_a_lower_case_street_with_an_ordinary_street_word_before_a_postcode(said, found):
     assert [value for _, value in find_addresses(said)][:1] == ([found] if found else [])
+
+
+# ------------------------------------------------------------------ round 15's second classes, as language readers
+def test_a_unit_said_alone_is_no_length_and_no_doubt():
+    assert [amount for _, _, amount, _ in find_durations("a clean on boxing day? 90 mins")] == [90.0]
+    assert [amount for _, _, amount, _ in find_durations("the day after, 2 hours")] == [2.0]
+    assert find_durations("a few hours") == ()  # how many: in doubt, asked
+
+
+def test_the_day_of_an_event_the_booking_comes_before_is_no_booking_day():
+    assert "Sunday" not in without_past_moments("a service before my race on Sunday please")
+    assert "Sunday" in without_past_moments("after my shift on Sunday please")  # a booking after it may be that day
+
+
+def test_a_bare_hour_after_a_part_of_the_day_chosen_then():
+    assert read_clock("oh ok. tuesday morning then, 10 if you can") == "10:00"
+
+
+@pytest.mark.parametrize(("said", "first"), [("been loads of times", False), ("came twice last year", False)])
+def test_visits_counted_say_an_earlier_visit(said, first):
+    slot = Slot(name="first_visit", type=SlotType.boolean, label="first visit", ask="Is this your first visit?")
+    assert first_time_answer(slot, said) is first
+
+
+def test_a_slot_kept_in_the_customers_words_is_no_place():
+    said = "Which areas to work on, in the client's words"
+    assert not is_place(Slot(name="focus_area", type=SlotType.text, description=said))
+    assert is_place(Slot(name="area", type=SlotType.text, description="The area of the city"))
+
+
+def test_digits_put_right_inside_a_held_phone_number():
+    flow = {
+        "name": "callback",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "customer_name", "type": "person_name", "ask": "Your name?"},
+                    {"name": "phone", "type": "phone", "region": "GB", "ask": "And your number?"},
+                ],
+            },
+            {"id": "confirm", "type": "inform_and_confirm", "message": "{customer_name}, {phone}.", "question": "OK?"},
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [
+            {"source": "ask", "target": "confirm"},
+            {"source": "confirm", "target": "done", "when": {"answer": "yes"}},
+        ],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    for said in ("Ada Lovelace", "07700 900 461"):
+        dialogue.turn(said)
+    dialogue.turn("sorry, the end of the number is 416 not 461")
+    assert dialogue.slots["phone"] == "07700900416"

@@ -55,6 +55,9 @@ _BEFORE_SAID = re.compile(
     r"spring|autumn|winter)|ago|in\s+the\s+(?:summer|spring|autumn|winter)|a\s+while\s+back)\b"
     r"|(?<!never\s)(?<!not\s)(?<!n't\s)(?:been|come)\s+(?:here\s+|in\s+|to\s+you\s+)?before\b"
     r"|not\s+(?:my|our|his|her|their|the)\s+first\b"
+    # "been loads of times", "I've been a couple of times", "came twice last year"
+    r"|(?<!never\s)(?:been|come|came|visited)\s+(?:here\s+|to\s+you\s+)?(?:loads|lots|many|several|a\s+few|a\s+couple|a\s+number|"
+    r"twice|once\s+or\s+twice|a\s+handful)(?:\s+of)?(?:\s+times)?\b"
     r"|(?:returning|existing|regular)\s+(?:patient|customer|client|member)\b"
     # "I'm already a patient", "I'm a patient of yours", "been going there for ages", "I was in in June"
     r"|(?:i'm|i\s+am|we're|he's|she's)\s+(?:already\s+)?(?:a\s+)?(?:patient|customer|client|member)s?"
@@ -65,7 +68,8 @@ _BEFORE_SAID = re.compile(
     r"|(?:i|we|he|she)\s+(?:was|were)\s+in\s+(?:in|last|back\s+in|a)\b)",
     re.I,
 )
-"""An earlier visit said ("I've been before", "I came in last year for my shoulder", "not my first time")."""
+"""An earlier visit said ("I've been before", "I came in last year for my shoulder", "not my first time", "been loads of
+times")."""
 
 
 @lru_cache(maxsize=1024)

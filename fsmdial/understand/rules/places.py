@@ -25,6 +25,8 @@ ORIGIN, DESTINATION, WHERE = "origin", "destination", "where"
 
 _PLACE_WORDS = frozenset("city cities town location area destination origin where region country neighborhood".split())
 _TOWNS = frozenset({"city", "town"})
+_OWN_WORDS = re.compile(r"\bin (?:the|their|his|her) (?:own )?(?:\w+'s? )?(?:own )?words\b", re.I)
+"""A slot that keeps what was said as said ("in the client's words"): a description, whatever place word it has."""
 _NOT_PLACE = frozenset("address street station airport terminus number phone venue email".split())
 """A street address, a station or an airport is a value of another form (an address slot reads addresses)."""
 _ORIGIN_WORDS = frozenset(
@@ -77,6 +79,8 @@ def _role(name: str, description: str, label: str) -> str | None:
         return None
     if words & _PLACE_WORDS == {"where"} and not re.match(r"\W*where\b", description, re.I) and "where" not in own:
         return None  # "The design and where on the body it goes": where is one part of what it holds, no place
+    if _OWN_WORDS.search(description):
+        return None  # "Which areas the therapist should work on, ..., in the client's words": a description, no place
     if re.match(r"\W*name\b", description, re.I) and not own & {"city", "town"}:
         return None  # "Name of event location" is a venue's name; "Name of the city" is a city
     origin, destination = bool(words & _ORIGIN_WORDS), bool(words & _DESTINATION_WORDS)
