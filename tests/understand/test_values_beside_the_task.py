@@ -144,3 +144,26 @@ def test_digits_put_right_inside_a_held_phone_number():
         dialogue.turn(said)
     dialogue.turn("sorry, the end of the number is 416 not 461")
     assert dialogue.slots["phone"] == "07700900416"
+
+
+def test_a_street_said_with_a_change_cue_while_another_question_is_asked_changes_the_held_address():
+    flow = {
+        "name": "visit",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "address", "type": "address", "ask": "The address?"},
+                    {"name": "day", "type": "date", "ask": "Which day?"},
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2027-02-01T09:00"))
+    dialogue.start()
+    dialogue.turn("21 Mill Lane, Bath BA2 4QT")
+    dialogue.turn("sorry, wrong house number, it's 12 Mill Lane. And Thursday please")
+    assert dialogue.slots["address"].startswith("12 Mill Lane") and dialogue.slots["day"] == "2027-02-04"

@@ -222,7 +222,9 @@ def claim_found(
     any other from the whole message: each goes to the asked slot of its type, else (``taken``: the flow's only slot
     of the type) where its span says what it is ("pick me up from ...", "9 Meadow Lane, Amersham"); ``text`` without
     every span found, whichever slot took it, so that no other reader sees their words ("8 Meadow Lane" is no 08:00,
-    "12 Elm Street, not 21" no 21 passengers). The same rule as for phone numbers, read first."""
+    "12 Elm Street, not 21" no 21 passengers). The same rule as for phone numbers, read first. A value no slot took
+    (a street said while another question is asked) is noted in ``parse.info["unclaimed"]``: with a change cue it is
+    a change of the held one ("sorry, wrong number, it's 43 Brynland Avenue")."""
     claimed: dict[str, Any] = {}
     for slot, taken in found_slots:
         kind = KINDS[slot.type]
@@ -230,6 +232,8 @@ def claim_found(
         spans = [span for span in found if slot is asked or (taken and kind.says_itself(span))]
         if spans and slot.name not in parse.slots and (len(set(found.values())) == 1 or slot is asked):
             parse.slots[slot.name] = found[spans[0]]
+        elif taken and len(set(found.values())) == 1:  # "it's 43 Brynland Avenue" said while the day is asked
+            parse.info.setdefault("unclaimed", {})[slot.name] = next(iter(found.values()))
         claimed |= found
     return without(text, claimed) if claimed else text
 

@@ -294,6 +294,11 @@ class RulesUnderstander:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
         note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
+        loose = parse.info.pop("unclaimed", None)
+        if loose and swap is None and says_change(whole):  # "sorry, it's 43 Brynland Avenue" ("38, not 33": edited)
+            change = parse.info.setdefault("change", {"new": {}, "old": {}, "named": []})
+            change["new"].update(loose)
+            change["named"].extend(loose)  # an address names its slot by its form
         first = text if later is None else said_first  # the whole message, an address claimed out of it
         parse.slots.update(stated_unasked(state.slots, tables.asked, first, parse.slots))  # "not under guarantee"
         parse.slots.update(named_things(state.slots, tables.asked, said, parse.slots))  # "a wardrobe and a bed to go"
