@@ -167,3 +167,32 @@ def test_a_street_said_with_a_change_cue_while_another_question_is_asked_changes
     dialogue.turn("21 Mill Lane, Bath BA2 4QT")
     dialogue.turn("sorry, wrong house number, it's 12 Mill Lane. And Thursday please")
     assert dialogue.slots["address"].startswith("12 Mill Lane") and dialogue.slots["day"] == "2027-02-04"
+
+
+@pytest.mark.parametrize(
+    ("said", "job"), [("could someone inspect my clock?", "inspection"), ("I'd like my clock valued", "valuation")]
+)
+def test_a_value_said_by_the_verb_its_name_is_made_from(said, job):
+    flow = {
+        "name": "clock_check",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "job",
+                        "type": "categorical",
+                        "values": ["inspection", "valuation", "repair"],
+                        "ask": "Inspection, valuation or repair?",
+                    }
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    dialogue.turn(said)
+    assert dialogue.slots.get("job") == job

@@ -114,10 +114,35 @@ def _one_word_forms(values: tuple[str, ...], description: str) -> dict[str, set[
 
 def stemmed_value(slot: Slot, said: str) -> str | None:
     """The value of categorical ``slot`` one word of ``said`` says in another form of a one-word value or synonym
-    ("all the open fires need sweeping": sweep); None when none or two values are said so."""
+    ("all the open fires need sweeping": sweep), else in the verb or noun its word is made from ("could you value a
+    piano?": valuation; "inspect" an inspection); None when none or two values are said so."""
     forms = _one_word_forms(tuple(slot.values or ()), slot.description)
-    found = set().union(*(forms.get(stem(word), set()) for word in _words(said) if len(word) > 3 and word.isalpha()))
+    words = [word for word in _words(said) if len(word) > 3 and word.isalpha()]
+    found = set().union(*(forms.get(stem(word), set()) for word in words))
+    if not found:
+        roots = _one_word_roots(tuple(slot.values or ()), slot.description)
+        found = set().union(*(roots.get(root, set()) for word in words if len(root := _root(word)) > 3))
     return found.pop() if len(found) == 1 else None
+
+
+_DERIVED = re.compile(r"(?:ations?|itions?|ions?|ments?|ancy|ency|ances?|ences?|ers?|ing|ed|es|e|s)$")
+"""The endings a noun or a verb is made with ("valuation" of "value", "inspection" of "inspect")."""
+
+
+def _root(word: str) -> str:
+    """``word`` without the ending it is made with (:data:`_DERIVED`): "valuation", "value" and "valued" are "valu"."""
+    return _DERIVED.sub("", word.casefold())
+
+
+@lru_cache(maxsize=256)
+def _one_word_roots(values: tuple[str, ...], description: str) -> dict[str, set[str]]:
+    """Root (:func:`_root`) -> the values whose own name or listed synonym is one word of that root."""
+    out: dict[str, set[str]] = {}
+    for value, form in value_forms(values, description):
+        words = [word for word in _words(form) if word not in NOT_NAMING]
+        if len(words) == 1 and len(words[0]) > 3:
+            out.setdefault(_root(words[0]), set()).add(value)
+    return out
 
 
 def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
