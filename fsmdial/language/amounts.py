@@ -319,7 +319,11 @@ def find_durations(text: str) -> tuple[tuple[int, int, float, str | None], ...]:
             continue
         if any(a < part.end() and part.start() < b for a, b, _, _ in glued):
             continue
-        if _COUNTS_A_DAY.match(text, part.end()) and not _FOR_BEFORE.search(text, 0, part.start()):
+        if (
+            _COUNTS_A_DAY.match(text, part.end())
+            and _unit(part.group("unit")) not in ("hour", "minute")  # "an hour on Thursday" is how long, on a day
+            and not _FOR_BEFORE.search(text, 0, part.start())
+        ):
             dated = True  # "a week on Wednesday": a date, and its number no bare length either
             continue
         if (

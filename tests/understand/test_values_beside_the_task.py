@@ -95,6 +95,8 @@ def test_a_unit_said_alone_is_no_length_and_no_doubt():
     assert [amount for _, _, amount, _ in find_durations("a clean on boxing day? 90 mins")] == [90.0]
     assert [amount for _, _, amount, _ in find_durations("the day after, 2 hours")] == [2.0]
     assert find_durations("a few hours") == ()  # how many: in doubt, asked
+    assert [amount for _, _, amount, _ in find_durations("an hour on Thursday at 11")] == [1.0]  # a length, on a day
+    assert find_durations("a week on Wednesday") == ()  # a day counted from another
 
 
 def test_the_day_of_an_event_the_booking_comes_before_is_no_booking_day():
