@@ -286,8 +286,14 @@ def _range_start(text: str, start: int, end: int, last: str) -> bool:
 
 
 def _dotted_time(text: str, start: int, end: int) -> bool:
-    """Is "9.30" said as a time here (after "at", alone, or with a part of the day), not as money ("it costs 8.30")?"""
-    return bool(_before(_BEFORE, text, start) or _alone(text, start, end) or _part_next(text, end))
+    """Is "9.30" said as a time here (after "at" or "say", alone, or with a part of the day), not as money ("it costs
+    8.30")?"""
+    return bool(
+        _before(_BEFORE, text, start)
+        or _before(_ROUGHLY, text, start)
+        or _alone(text, start, end)
+        or _part_next(text, end)
+    )
 
 
 def _part_next(text: str, end: int) -> bool:

@@ -17,6 +17,7 @@ from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
+from fsmdial.understand.rules.changes import says_change
 from fsmdial.understand.rules.first_time import first_time_answer
 from fsmdial.understand.rules.places import is_place
 
@@ -198,3 +199,15 @@ def test_a_value_said_by_the_verb_its_name_is_made_from(said, job):
     dialogue.start()
     dialogue.turn(said)
     assert dialogue.slots.get("job") == job
+
+
+@pytest.mark.parametrize(
+    ("said", "clock"), [("anytime after lunch, say 1.30", "1:30 (12-hour clock)"), ("it costs 8.30", None)]
+)
+def test_a_dotted_time_after_say_is_a_time_and_a_price_is_none(said, clock):
+    assert read_clock(said) == clock
+
+
+def test_change_the_named_slot_to_a_value_is_a_change_cue():
+    assert says_change("yes but can you change the time to 3 please")
+    assert says_change("could we move the appointment to Friday")
