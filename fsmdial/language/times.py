@@ -266,7 +266,9 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         if _NOT_A_TIME_AFTER.match(text, rough.end() if rough else end) or _before(_PARTY_BEFORE, text, start, last):
             return ()
         before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
-        if not (before or _PART_RIGHT_AFTER.match(text, end) or _range_start(text, start, end, last)):
+        # "any time before noon, 10 is good": after a limit, the hour chosen inside it
+        limited = _LIMIT_SAID.search(text, max(0, start - _WINDOW), start) is not None
+        if not (before or limited or _PART_RIGHT_AFTER.match(text, end) or _range_start(text, start, end, last)):
             roughly = rough is not None or _before(_ROUGHLY, text, start, last)
             # "around 9" with a part of the day or a day said ("Tuesday the 8th around 9"), "2ish", "9 or so"
             if not (roughly and (_parts(text) or (hour <= 12 and _says_a_day(text)))):
@@ -388,6 +390,10 @@ def _clocks_in(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
     return tuple(found)
 
 
+_LIMIT_SAID = re.compile(
+    r"\b(?:before|after|until|till|by)\s+(?:\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]m)?|noon|midday|lunch)\s*,\s*", re.I
+)
+"""A limit said before a bare hour ("any time before noon, 10 is good"): the hour is a time inside it."""
 _LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
 _LAST_WORDS[_LIMIT_BEFORE] = frozenset("after before until till til from not at around about".split())
 

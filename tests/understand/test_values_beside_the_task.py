@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from fsmdial.flow import Slot, SlotType
+from fsmdial.language import parse_yes_no
 from fsmdial.language.addresses import find_addresses
 from fsmdial.language.amounts import find_durations
 from fsmdial.language.dates import without_past_moments
@@ -20,6 +21,7 @@ from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.changes import says_change
 from fsmdial.understand.rules.first_time import first_time_answer
 from fsmdial.understand.rules.places import is_place
+from fsmdial.understand.rules.worded_answers import boolean_reply
 
 CLOCKS: dict[str, Any] = {
     "name": "clock_repair",
@@ -211,3 +213,82 @@ def test_a_dotted_time_after_say_is_a_time_and_a_price_is_none(said, clock):
 def test_change_the_named_slot_to_a_value_is_a_change_cue():
     assert says_change("yes but can you change the time to 3 please")
     assert says_change("could we move the appointment to Friday")
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("definitely not", "no"),
+        ("absolutely not, I'll be in", "no"),
+        ("of course not", "no"),
+        ("not at all", "no"),
+        ("I guess not", "no"),
+        ("of course", "yes"),
+        ("definitely", "yes"),
+    ],
+)
+def test_a_yes_word_with_not_is_a_no(said, answer):
+    assert parse_yes_no(said) == answer
+
+
+DOORSTEP = Slot(
+    name="doorstep",
+    type=SlotType.boolean,
+    description="Whether the driver may take the bags left on the doorstep if nobody answers; otherwise the customer "
+    "must hand them over in person",
+    ask="If nobody's in, can we take the bags from your doorstep?",
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("yes, I'll leave them under the bench", True),  # "them" names no side
+        ("not really, the porch isn't covered", False),  # the no said first, then its reason
+        ("ok fine, no, I'll hand them over", False),
+        ("no, I'll be in", False),
+    ],
+)
+def test_a_yes_or_no_said_first_answers_a_question_offering_no_alternatives(said, answer):
+    assert boolean_reply(DOORSTEP, said) is answer
+
+
+def test_a_bare_hour_after_a_limit_is_the_time_chosen_inside_it():
+    assert read_clock("any time before noon, 10 is good") == "10:00 (12-hour clock)"
+
+
+@pytest.mark.parametrize(
+    ("said", "items"),
+    [
+        ("I'd like to arrange a collection of bedding please", None),  # the kind's own name's word: no item
+        ("a couple of duvets please", None),
+        ("a king size duvet and two pillows", "a king size duvet and two pillows"),
+    ],
+)
+def test_the_words_of_a_kinds_own_name_name_no_item(said, items):
+    flow = {
+        "name": "laundry",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "service",
+                        "type": "categorical",
+                        "values": ["duvets and bedding", "wash and fold"],
+                        "description": "The service (duvets and bedding: duvet, bedding, pillows, sheets; wash and "
+                        "fold: washing, laundry)",
+                        "ask": "Which service?",
+                    },
+                    {"name": "items", "type": "text", "ask": "Which items?"},
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
+    dialogue.start()
+    dialogue.turn(said)
+    assert dialogue.slots.get("service") == "duvets and bedding" and dialogue.slots.get("items") == items

@@ -86,14 +86,17 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
 
 
 def _names_a_form(kind: Slot, listed: str) -> bool:
-    """Does ``listed`` name a listed form of a value of ``kind`` ("a wardrobe"), not only a value's own name ("some
-    old furniture")?"""
+    """Does ``listed`` name a listed form of a value of ``kind`` ("a wardrobe"), not only a value's own name or its
+    words ("some old furniture", "a collection of bedding" where a value is "duvets and bedding")?"""
     said = listed.casefold()
     names = {value.casefold() for value in kind.values or ()}
+    # a form of nothing but words of a value's own name ("bedding" of "duvets and bedding") names the kind, no item
+    own = {word.rstrip("s") for name in names for word in re.findall(r"[a-z]+", name)}
     return any(
         re.search(rf"\b{re.escape(form)}s?\b", said)
         for _, form in value_forms(tuple(kind.values or ()), kind.description)
         if form.casefold() not in names
+        and not {word.rstrip("s") for word in re.findall(r"[a-z]+", form.casefold())} <= own
     )
 
 

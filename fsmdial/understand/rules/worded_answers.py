@@ -313,9 +313,18 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
 def boolean_reply(slot: Slot, text: str) -> bool | None:
     """The value a reply to the boolean ``slot``'s question gives it: the yes or no it ends by concluding ("we had a
     dog but he died last year so no"), else the clause naming its subject (:func:`stated_answer`: "there's parking on
-    the drive", before a yes or no said about something else), else the yes or no it starts with."""
+    the drive", before a yes or no said about something else), else a yes or no said first in a short clause, before
+    the reason (to a question offering no two alternatives), else the side the answer names, else the yes or no it
+    starts with."""
     if (concluded := concluded_yes_no(text)) is not None:
         return concluded == "yes"
+    said = clauses(text)
+    leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
+    if leading is not None and not _OFFERED.search(slot.ask or "") and stated_answer(slot, text, asked=False) is None:
+        # "yes, I'll leave them under the bench", "not really, the porch isn't covered": a yes or no said first
+        # answers a question that offers no alternatives; the words after it give the reason, whichever side's words
+        # they use (where the question offers two, "yes, I'll collect it" chooses collecting: the sides decide)
+        return leading == "yes"
     if (stated := stated_answer(slot, text)) is not None:
         return stated
     if (had := _HAVE_ONE.search(text)) is not None:  # "oh actually I do have one, it's in the garage"
@@ -385,7 +394,8 @@ _OFFERED = re.compile(
 Delivery is 20 GBP, or you can collect it from the depot for free." ("if not" and "otherwise" too)."""
 _SIDE_FILLER = frozenset(
     """whether please pls plz thanks thank ok okay then just one would like prefer rather best better easiest easier
-    fine good great works work suits suit probably think""".split()
+    fine good great works work suits suit probably think them they it its us we you your me my her him his our
+    their""".split()
 )
 """Words that say which side suits, not a side ("online's easiest", "at home would be best")."""
 
