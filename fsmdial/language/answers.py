@@ -25,7 +25,8 @@ YES_PATTERN = re.compile(
 NO_PATTERN = re.compile(
     r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never|none|"
     # "definitely not", "absolutely not", "of course not", "not at all", "I guess not": a yes word with "not" is a no
-    r"(?:definitely|absolutely|certainly|of course|surely|probably|i (?:guess|think|suppose|hope)|hopefully|rather)"
+    r"(?:definitely|absolutely|certainly|of course|surely|probably|i (?:guess|think|suppose|hope)|hopefully|rather|"
+    r"i'?d rather|i would rather|i'?d prefer|i would prefer)"
     r"\s+not|not (?:at all|likely|a chance|really|for me|this time|today)|"
     r"not that i(?:\s+(?:can see|know|know of|can tell|noticed|can feel|am aware of)|'?m aware of))\b",
     re.I,

@@ -212,7 +212,7 @@ def introduced_name(text: str) -> str | None:
         start = _INTRODUCING.match(text, clause.end())
         if start is None:
             here = _IT_IS_HERE.match(text, clause.end())  # "Hi, it's Kwame Mensah here, I need ..."
-            named = here.group("name").split() if here is not None else []
+            named = (here.group("name") or here.group("said")).split() if here is not None else []
             if named and is_name(named) and all(word[0].isupper() for word in named):
                 return " ".join(named)
             continue
@@ -295,6 +295,10 @@ _FOR_NAME = re.compile(r"(?<![\w'])for\s+(?=[A-Z])")
 _INTRODUCING = re.compile(r"(?:i'm|i am|this is|my name's)\s+", re.I)
 _IT_IS_HERE = re.compile(
     r"(?:(?:it's|it is)\s+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){1,2})\s+here\b(?=\s*(?:[,.;:!?\-]|$))"
+    # "..., tomorrow at 11? It's Ruth Caddick, 07700 900 204": a sentence of its own, a full name and the caller's
+    # number or email after it ("It's Long Ashton, near Bristol" is a place)
+    r"|(?<=[.!?]\s)(?:It's|It is|it's)\s+(?P<said>[A-Z][a-z'\-]+(?:\s+[A-Z][\w'\-]+){1,2})"
+    r"(?=\s*,\s*(?:\+?\d|[\w.\-]+@))"
 )
 """"it's Kwame Mensah here", "Jenny Walsh here," (a clause of its own): the speaker's full name."""
 """A caller's introduction on the phone: "it's Kwame Mensah here" (a full name, capitalised)."""

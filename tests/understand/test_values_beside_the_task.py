@@ -14,6 +14,7 @@ from fsmdial.language import parse_yes_no
 from fsmdial.language.addresses import find_addresses
 from fsmdial.language.amounts import find_durations
 from fsmdial.language.dates import without_past_moments
+from fsmdial.language.names import introduced_name
 from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
@@ -21,7 +22,8 @@ from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.changes import says_change
 from fsmdial.understand.rules.first_time import first_time_answer
 from fsmdial.understand.rules.places import is_place
-from fsmdial.understand.rules.worded_answers import boolean_reply
+from fsmdial.understand.rules.worded_answers import boolean_reply, stated_unasked
+from tests.understand.test_ranges_groups_and_sides import _dialogue
 
 CLOCKS: dict[str, Any] = {
     "name": "clock_repair",
@@ -292,3 +294,29 @@ def test_the_words_of_a_kinds_own_name_name_no_item(said, items):
     dialogue.start()
     dialogue.turn(said)
     assert dialogue.slots.get("service") == "duvets and bedding" and dialogue.slots.get("items") == items
+
+
+@pytest.mark.parametrize(("said", "people"), [("a canoe for two, on saturday at 10", 2), ("a canoe for one please", 1)])
+def test_a_booking_for_a_number_of_people(said, people):
+    assert _dialogue(said).slots.get("people") == people
+
+
+def test_a_full_name_after_its_in_a_sentence_of_its_own_before_the_number():
+    assert introduced_name("can you come tomorrow at 11? It's Ruth Caddick, 07700 900 204") == "Ruth Caddick"
+    assert introduced_name("we moved. It's Long Ashton, near Bristol") is None
+
+
+def test_i_would_rather_not_is_a_no():
+    assert parse_yes_no("i'd rather not, I'll be in") == "no"
+
+
+def test_words_of_a_moment_name_no_side_in_passing():
+    firing = Slot(
+        name="firing",
+        type=SlotType.boolean,
+        description="Whether the studio fires the pieces for the customer to collect three weeks later (yes); "
+        "otherwise the customer takes them home unfired on the day (no)",
+        ask="Shall we fire your pieces?",
+    )
+    assert stated_unasked([firing], None, "I'm visiting Sheffield next week", {}) == {}
+    assert stated_unasked([firing], None, "we'll take them home unfired", {}) == {"firing": False}

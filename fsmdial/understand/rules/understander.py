@@ -436,6 +436,8 @@ class RulesUnderstander:
             and leads(norm, refusal.start())
             and not (_wants_description(tables) and not only_refuses(text))  # a description refuses nothing
             and not (_LOSS.match(refusal.group()) and _is_choice(tables.asked))
+            # "I'd rather not, I'll be in" to a yes/no question: a no ("I'm not sure" is still no answer)
+            and not (tables.asked is not None and tables.asked.type is SlotType.boolean and parse_yes_no(text))
         ):  # "I don't know" at the start, not "a transfer to an account I don't know"
             return DECLINE
         if tables.goodbye and (

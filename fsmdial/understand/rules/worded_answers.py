@@ -134,7 +134,10 @@ def with_listed_count(
     count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again). The
     list's words go to ``noted["counted"]`` (a parse's info: the reading accounts for "wife" of "me, my wife and the
     two kids"). With ``named`` (the slot is not asked), only a list whose every thing names the kind counts, said as
-    the count and ``named`` ("in my bedroom and the spare room": "2 rooms")."""
+    the count and ``named`` ("in my bedroom and the spare room": "2 rooms"). A booking "for two" says 2 people."""
+    if nouns is None and (booked := _FOR_COUNT.search(text)) is not None:
+        # "the wheel taster for two, Boxing Day if you're open": a booking for that many people
+        return f"{text[: booked.start('n')]}{booked.group('n')} people{text[booked.end('n') :]}"
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
     if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
         return text
@@ -217,6 +220,12 @@ def counts_people(slot: Slot) -> bool:
     return not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said))
 
 
+_FOR_COUNT = re.compile(
+    rf"(?<![\w'])for\s+(?P<n>{_COUNT})(?=\s*(?:[,.!?]|$)|\s+(?:please|people|of\s+us|adults|on|this|next|tomorrow|today)\b)",
+    re.I,
+)
+"""A booking said for a number of people ("a wheel taster for two, Boxing Day", "for one please"): never "for 2
+hours"."""
 _ENSEMBLES = {"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
 _GROUP = re.compile(
     rf"(?<![\w'])(?:(?P<ensemble>{'|'.join(_ENSEMBLES)})|(?:a|we'?re\s+a|we\s+are\s+a)\s+(?P<count>{_COUNT})\s*-?\s*piece)"
@@ -558,6 +567,14 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     return found
 
 
+_MOMENT_STEMS = frozenset(
+    _side_stem(word)
+    for word in """day days week weeks month months year years today tomorrow tonight morning afternoon evening night
+    later earlier soon time hour hours minute minutes weekend next last""".split()
+)
+"""The stems of words of a moment or a length of time (:func:`_side_stem`)."""
+
+
 def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, list[str]]]) -> bool | None:
     """The side of a boolean that a statement names by words of that side alone, none the flow's other slots use
     ("it'll be on the drive" where the description says "on a drive (yes), rather than on the street (no)"; not
@@ -566,7 +583,8 @@ def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, l
     sides = _sides(slot.description or "", slot.ask or "")
     if sides is None:
         return None
-    only_yes, only_no = sides[0] - others, sides[1] - others
+    # words of a moment ("three weeks later") name no side said in passing: "I'm visiting next week" chooses nothing
+    only_yes, only_no = sides[0] - others - _MOMENT_STEMS, sides[1] - others - _MOMENT_STEMS
     named = set()
     for clause, _ in said:
         if any(char.isdigit() for char in clause) or negation_scope(clause) is not None or _ASKS.match(clause):
