@@ -320,3 +320,24 @@ def test_words_of_a_moment_name_no_side_in_passing():
     )
     assert stated_unasked([firing], None, "I'm visiting Sheffield next week", {}) == {}
     assert stated_unasked([firing], None, "we'll take them home unfired", {}) == {"firing": False}
+
+
+FIRING = Slot(
+    name="firing",
+    type=SlotType.boolean,
+    description="Whether the studio fires the pieces for the customer to collect later (yes); otherwise the customer "
+    "takes them home unfired on the day (no)",
+    ask="Would you like us to fire your pieces?",
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("fire them please", True),  # "fire" and the description's "fires" are one word
+        ("we'll pick them up when they're done, yes", True),  # the yes said last
+        ("nah we'll take them home", False),
+    ],
+)
+def test_a_side_in_another_form_and_a_yes_said_last(said, answer):
+    assert boolean_reply(FIRING, said) is answer

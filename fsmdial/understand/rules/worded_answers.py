@@ -21,7 +21,7 @@ from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, concluded_yes_no, find_numbers, normalize, parse_yes_no
 from ...language.clauses import clauses, negation_scope
 from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
-from .categories import value_forms
+from .categories import stem, value_forms
 from .first_time import first_time_answer
 from .forms import naming_words
 
@@ -340,10 +340,14 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return had.group("not") is None
     if _SOME.match(text) and _ASKS_ANY.search(slot.ask or ""):
         return True  # "a bit, the cat sleeps in it sometimes" to "is there any pet hair?": some is a yes
+    if (last := _LAST_YES_NO.search(text)) is not None and not _OFFERED.search(slot.ask or ""):
+        return parse_yes_no(last.group("answer")) == "yes"  # "we'll pick them up when they're done, yes"
     answer = parse_yes_no(text)
     return None if answer is None else answer == "yes"
 
 
+_LAST_YES_NO = re.compile(r",\s*(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
+"""A yes or no said last, after the answer's words ("we'll pick them up when they're done, yes")."""
 _HAVE_ONE = re.compile(
     r"(?<![\w'])(?:i|we)(?:\s+|(?='))(?:(?P<not>don'?t\s+have|do\s+not\s+have|haven'?t\s+got|have\s+not\s+got)|do\s+have|"
     r"have\s+got|'ve\s+got|'ve\s+already\s+got|already\s+have|have)(?:\s+(?:one|it|them))?\s*(?=[,.;!?]|$)",
@@ -431,8 +435,9 @@ _SUBJECT = re.compile(
 
 
 def _side_stem(word: str) -> str:
-    """A side's word without its ending: "collects" and "collect", "delivered" and "deliver" are one word."""
-    return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 4 else word
+    """A side's word without its ending (the English stemmer's): "collects" and "collect", "delivered" and "deliver",
+    "fires" and "fire" are one word."""
+    return stem(word)
 
 
 _OFF = frozenset({"off", "non"})
