@@ -23,6 +23,7 @@ from fsmdial.understand.rules.changes import says_change
 from fsmdial.understand.rules.first_time import first_time_answer
 from fsmdial.understand.rules.places import is_place
 from fsmdial.understand.rules.worded_answers import boolean_reply, stated_unasked
+from tests.flows import request_flow
 from tests.understand.test_ranges_groups_and_sides import _dialogue
 
 CLOCKS: dict[str, Any] = {
@@ -154,21 +155,11 @@ def test_digits_put_right_inside_a_held_phone_number():
 
 
 def test_a_street_said_with_a_change_cue_while_another_question_is_asked_changes_the_held_address():
-    flow = {
-        "name": "visit",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {"name": "address", "type": "address", "ask": "The address?"},
-                    {"name": "day", "type": "date", "ask": "Which day?"},
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
+    flow = request_flow(
+        {"name": "address", "type": "address", "ask": "The address?"},
+        {"name": "day", "type": "date", "ask": "Which day?"},
+        name="visit",
+    )
     dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock("2027-02-01T09:00"))
     dialogue.start()
     dialogue.turn("21 Mill Lane, Bath BA2 4QT")
@@ -180,25 +171,13 @@ def test_a_street_said_with_a_change_cue_while_another_question_is_asked_changes
     ("said", "job"), [("could someone inspect my clock?", "inspection"), ("I'd like my clock valued", "valuation")]
 )
 def test_a_value_said_by_the_verb_its_name_is_made_from(said, job):
-    flow = {
-        "name": "clock_check",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {
-                        "name": "job",
-                        "type": "categorical",
-                        "values": ["inspection", "valuation", "repair"],
-                        "ask": "Inspection, valuation or repair?",
-                    }
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
+    job_slot = {
+        "name": "job",
+        "type": "categorical",
+        "values": ["inspection", "valuation", "repair"],
+        "ask": "Inspection, valuation or repair?",
     }
+    flow = request_flow(job_slot, name="clock_check")
     dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
     dialogue.start()
     dialogue.turn(said)
@@ -242,19 +221,6 @@ DOORSTEP = Slot(
 )
 
 
-@pytest.mark.parametrize(
-    ("said", "answer"),
-    [
-        ("yes, I'll leave them under the bench", True),  # "them" names no side
-        ("not really, the porch isn't covered", False),  # the no said first, then its reason
-        ("ok fine, no, I'll hand them over", False),
-        ("no, I'll be in", False),
-    ],
-)
-def test_a_yes_or_no_said_first_answers_a_question_offering_no_alternatives(said, answer):
-    assert boolean_reply(DOORSTEP, said) is answer
-
-
 def test_a_bare_hour_after_a_limit_is_the_time_chosen_inside_it():
     assert read_clock("any time before noon, 10 is good") == "10:00 (12-hour clock)"
 
@@ -268,28 +234,15 @@ def test_a_bare_hour_after_a_limit_is_the_time_chosen_inside_it():
     ],
 )
 def test_the_words_of_a_kinds_own_name_name_no_item(said, items):
-    flow = {
-        "name": "laundry",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {
-                        "name": "service",
-                        "type": "categorical",
-                        "values": ["duvets and bedding", "wash and fold"],
-                        "description": "The service (duvets and bedding: duvet, bedding, pillows, sheets; wash and "
-                        "fold: washing, laundry)",
-                        "ask": "Which service?",
-                    },
-                    {"name": "items", "type": "text", "ask": "Which items?"},
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Thanks."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
+    service = {
+        "name": "service",
+        "type": "categorical",
+        "values": ["duvets and bedding", "wash and fold"],
+        "description": "The service (duvets and bedding: duvet, bedding, pillows, sheets; wash and fold: washing, "
+        "laundry)",
+        "ask": "Which service?",
     }
+    flow = request_flow(service, {"name": "items", "type": "text", "ask": "Which items?"}, name="laundry")
     dialogue = Dialogue(load_flow(flow), stand_in_tools=True)
     dialogue.start()
     dialogue.turn(said)
@@ -311,33 +264,30 @@ def test_i_would_rather_not_is_a_no():
 
 
 def test_words_of_a_moment_name_no_side_in_passing():
-    firing = Slot(
-        name="firing",
-        type=SlotType.boolean,
-        description="Whether the studio fires the pieces for the customer to collect three weeks later (yes); "
-        "otherwise the customer takes them home unfired on the day (no)",
-        ask="Shall we fire your pieces?",
-    )
-    assert stated_unasked([firing], None, "I'm visiting Sheffield next week", {}) == {}
-    assert stated_unasked([firing], None, "we'll take them home unfired", {}) == {"firing": False}
+    assert stated_unasked([FIRING], None, "I'm visiting Sheffield next week", {}) == {}
+    assert stated_unasked([FIRING], None, "we'll take them home unfired", {}) == {"firing": False}
 
 
 FIRING = Slot(
     name="firing",
     type=SlotType.boolean,
-    description="Whether the studio fires the pieces for the customer to collect later (yes); otherwise the customer "
-    "takes them home unfired on the day (no)",
+    description="Whether the studio fires the pieces for the customer to collect three weeks later (yes); otherwise "
+    "the customer takes them home unfired on the day (no)",
     ask="Would you like us to fire your pieces?",
 )
 
 
 @pytest.mark.parametrize(
-    ("said", "answer"),
+    ("slot", "said", "answer"),
     [
-        ("fire them please", True),  # "fire" and the description's "fires" are one word
-        ("we'll pick them up when they're done, yes", True),  # the yes said last
-        ("nah we'll take them home", False),
+        (DOORSTEP, "yes, I'll leave them under the bench", True),  # "them" names no side
+        (DOORSTEP, "not really, the porch isn't covered", False),  # the no said first, then its reason
+        (DOORSTEP, "ok fine, no, I'll hand them over", False),
+        (DOORSTEP, "no, I'll be in", False),
+        (FIRING, "fire them please", True),  # "fire" and the description's "fires" are one word
+        (FIRING, "we'll pick them up when they're done, yes", True),  # the yes said last
+        (FIRING, "nah we'll take them home", False),
     ],
 )
-def test_a_side_in_another_form_and_a_yes_said_last(said, answer):
-    assert boolean_reply(FIRING, said) is answer
+def test_a_boolean_answered_by_a_yes_or_no_around_its_reason_or_by_a_side_in_another_form(slot, said, answer):
+    assert boolean_reply(slot, said) is answer

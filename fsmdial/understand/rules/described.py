@@ -25,7 +25,7 @@ negation and are :func:`~.categories.worded_value`'s; the words of negated claus
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -101,14 +101,14 @@ def _stands_for(said: set[str], wanted: str) -> bool:
     )
 
 
-@lru_cache(maxsize=256)
-def _one_word_forms(values: tuple[str, ...], description: str) -> dict[str, set[str]]:
-    """Stem -> the values whose own name or listed synonym is that one word."""
+@lru_cache(maxsize=512)
+def _one_word_forms(values: tuple[str, ...], description: str, by: Callable[[str], str] = stem) -> dict[str, set[str]]:
+    """``by`` (a stem, or a root: :func:`_root`) of a one-word value or listed synonym -> the values it is of."""
     out: dict[str, set[str]] = {}
     for value, form in value_forms(values, description):
         words = [word for word in _words(form) if word not in NOT_NAMING]
         if len(words) == 1 and len(words[0]) > 3:
-            out.setdefault(stem(words[0]), set()).add(value)
+            out.setdefault(by(words[0]), set()).add(value)
     return out
 
 
@@ -120,7 +120,7 @@ def stemmed_value(slot: Slot, said: str) -> str | None:
     words = [word for word in _words(said) if len(word) > 3 and word.isalpha()]
     found = set().union(*(forms.get(stem(word), set()) for word in words))
     if not found:
-        roots = _one_word_roots(tuple(slot.values or ()), slot.description)
+        roots = _one_word_forms(tuple(slot.values or ()), slot.description, _root)
         found = set().union(*(roots.get(root, set()) for word in words if len(root := _root(word)) > 3))
     return found.pop() if len(found) == 1 else None
 
@@ -132,17 +132,6 @@ _DERIVED = re.compile(r"(?:ations?|itions?|ions?|ments?|ancy|ency|ances?|ences?|
 def _root(word: str) -> str:
     """``word`` without the ending it is made with (:data:`_DERIVED`): "valuation", "value" and "valued" are "valu"."""
     return _DERIVED.sub("", word.casefold())
-
-
-@lru_cache(maxsize=256)
-def _one_word_roots(values: tuple[str, ...], description: str) -> dict[str, set[str]]:
-    """Root (:func:`_root`) -> the values whose own name or listed synonym is one word of that root."""
-    out: dict[str, set[str]] = {}
-    for value, form in value_forms(values, description):
-        words = [word for word in _words(form) if word not in NOT_NAMING]
-        if len(words) == 1 and len(words[0]) > 3:
-            out.setdefault(_root(words[0]), set()).add(value)
-    return out
 
 
 def told(slot: Slot, said: str) -> dict[str, tuple[int, float, frozenset[int]]]:
