@@ -203,6 +203,13 @@ def _parts(text: str) -> tuple[tuple[int, int, str], ...]:
 
 
 @lru_cache(maxsize=256)
+def _says_a_limit(text: str) -> bool:
+    """Does ``text`` say a limit before a comma (:data:`_LIMIT_SAID`)? Read once per text: a reply of many numbers
+    says none, and each of its numbers is not searched again."""
+    return _LIMIT_SAID.search(text) is not None
+
+
+@lru_cache(maxsize=256)
 def _says_a_day(text: str) -> bool:
     """Does ``text`` say a day (:data:`_DAY_NEAR`)? Read once per text, not once per hour in it."""
     return _DAY_NEAR.search(text) is not None
@@ -267,7 +274,7 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
             return ()
         before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
         # "any time before noon, 10 is good": after a limit, the hour chosen inside it
-        limited = _LIMIT_SAID.search(text, max(0, start - _WINDOW), start) is not None
+        limited = _says_a_limit(text) and _LIMIT_SAID.search(text, max(0, start - _WINDOW), start) is not None
         if not (before or limited or _PART_RIGHT_AFTER.match(text, end) or _range_start(text, start, end, last)):
             roughly = rough is not None or _before(_ROUGHLY, text, start, last)
             # "around 9" with a part of the day or a day said ("Tuesday the 8th around 9"), "2ish", "9 or so"
