@@ -398,9 +398,12 @@ def _clocks_in(text: str, now: dt.datetime | None) -> tuple[_Clock, ...]:
 
 
 _LIMIT_SAID = re.compile(
-    r"\b(?:before|after|until|till|by)\s+(?:\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]m)?|noon|midday|lunch)\s*,\s*", re.I
+    r"(?:^|[,.;!?]\s*|\b(?:any\s*time|sometime|ideally|preferably)\s+)(?:before|after|until|till|by)\s+"
+    r"(?:\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]m)?|noon|midday|lunch)\s*,\s*",
+    re.I,
 )
-"""A limit said before a bare hour ("any time before noon, 10 is good"): the hour is a time inside it."""
+"""A limit said at the start of a clause before a bare hour ("any time before noon, 10 is good"): the hour is a time
+inside it ("7 till 10, we're a four piece" is a range, and its four no time)."""
 _LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:at|around|about)\s+)?$", re.I)
 _LAST_WORDS[_LIMIT_BEFORE] = frozenset("after before until till til from not at around about".split())
 

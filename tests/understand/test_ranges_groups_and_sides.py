@@ -307,3 +307,8 @@ def test_an_age_said_of_someone_is_no_head_count(said, people):
     assert dialogue.session.asked == "people"
     dialogue.turn(said)
     assert dialogue.slots.get("people") == people
+
+
+def test_a_group_said_beside_a_range_of_times_counts_people_and_its_number_is_no_time():
+    slots = _dialogue("a canoe on saturday 2 till 5, we're a four piece").slots
+    assert (slots["start_time"], slots["hours"], slots["people"]) == ("14:00", 3, 4)

@@ -138,6 +138,10 @@ def with_listed_count(
     if nouns is None and (booked := _FOR_COUNT.search(text)) is not None:
         # "the wheel taster for two, Boxing Day if you're open": a booking for that many people
         return f"{text[: booked.start('n')]}{booked.group('n')} people{text[booked.end('n') :]}"
+    if nouns is None and (group := _GROUP.search(text)) is not None:
+        # "friday 7 till 10, we're a four piece": a band of that many people, beside the other numbers
+        size = _group_size(group)
+        return f"{text[: group.start()]}{size} people{text[group.end() :]}" if size else text
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
     if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
         return text
@@ -233,6 +237,14 @@ _GROUP = re.compile(
     re.I,
 )
 """A group said by its size: "a trio", "we're a four piece" (a band of four)."""
+
+
+def _group_size(group: re.Match[str]) -> int | None:
+    """How many a group said by its size is ("a trio": 3, "a four piece": 4)."""
+    said = (group.group("ensemble") or group.group("count")).casefold()
+    return _ENSEMBLES.get(said) or (int(said) if said.isdigit() else WORD_NUMBERS.get(said))
+
+
 _BOTH = re.compile(
     r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?P<noun>[a-z]+)(?!\s+and\b)"
     r"|(?:the\s+)?pair\s+of\s+(?P<pair>them|[a-z]+)|them\s+both)(?![\w'])",
@@ -261,8 +273,7 @@ def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
     if not counts_people(slot):
         return pair_count(slot, text, asked=asked)
     if (group := _GROUP.search(text)) is not None:  # "we're a trio", "a four piece": a band says how many
-        said = (group.group("ensemble") or group.group("count")).casefold()
-        return _ENSEMBLES.get(said) or (int(said) if said.isdigit() else WORD_NUMBERS.get(said))
+        return _group_size(group)
     if not asked and PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold())):
         return None
     if _PAIR.search(text):
