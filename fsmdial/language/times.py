@@ -444,11 +444,12 @@ def range_minutes(text: str) -> int | None:
             continue
         if _before(_BETWEEN, said, clock.start):
             return None  # "between 1 and 2" is when to start (an arrival window), not how long
-        hour, _, minute = other.group("end").replace(".", ":").partition(":")
-        end = int(hour) % 12 * 60 + int(minute or 0) + (720 if (other.group("mer") or "").lower() == "p" else 0)
-        named = other.group("mer") is not None or int(hour) > 12
-        if int(hour) > 12:
-            end = int(hour) * 60 + int(minute or 0)
+        said_hour, _, said_minute = other.group("end").replace(".", ":").partition(":")
+        hour, minute, meridiem = int(said_hour), int(said_minute or 0), (other.group("mer") or "").lower()
+        if hour > 12:  # "from 9 to 17:30": the 24-hour clock names its half
+            end, named = hour * 60 + minute, True
+        else:  # "till 11" runs forward within half a day; "till 3pm" names its half
+            end, named = hour % 12 * 60 + minute + (720 if meridiem == "p" else 0), bool(meridiem)
         start = int(clock.readings[0][:2]) * 60 + int(clock.readings[0][3:])
         minutes = (end - start) % (1440 if named and len(clock.readings) == 1 else 720)
         return minutes or None
@@ -498,8 +499,8 @@ def read_clock(text: str, now: dt.datetime | None = None) -> str | None:
 
 FIRST_THING = "first thing (the earliest)"
 """A time said as "first thing" ("tomorrow first thing", "first thing in the morning please", "as early as possible",
-"whenever's earliest"): the slot's opening time
-(its ``earliest``), or asked when it has none; never a clock time guessed here."""
+"whenever's earliest"): the slot's opening time (its ``earliest``), or asked when it has none; never a clock time
+guessed here."""
 _FIRST_THING = re.compile(
     r"(?:^|\b(?:tomorrow|today|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|"
     r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please|at|from)\b)\W*"

@@ -179,7 +179,7 @@ def test_a_length_settled_after_a_vague_one_is_the_length():
     [
         ("it'll be on the road outside", False),  # "on the road": the other side of "off the road"
         ("off the road, in the car park", True),
-        ("yes, on the driveway", True),  # "driveway" names the drive
+        ("on the driveway", True),  # "driveway" names the drive
         ("on the street", False),
     ],
 )

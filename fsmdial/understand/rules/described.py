@@ -230,6 +230,14 @@ def told_across(
     return counts[0][1]
 
 
+def _forms_beside(slot: Slot, categorical: Iterable[tuple[Slot, Any, Any, Any]]) -> frozenset[str]:
+    """The stems of the forms of the categorical slots beside ``slot``: their words tell no value of it ("piano" of
+    a piano type's "grand piano" tells no job)."""
+    return _other_forms(
+        tuple((tuple(other.values or ()), other.description) for other, *_ in categorical if other is not slot)
+    )
+
+
 @lru_cache(maxsize=256)
 def _other_forms(slots: tuple[tuple[tuple[str, ...], str], ...]) -> frozenset[str]:
     """The stems of the content words of every form of the given slots' values (their values and descriptions)."""
@@ -265,9 +273,6 @@ def worded_values(
     for slot, _, expected, _ in categorical:
         if slot.name in read or not (slot is asked or expected):
             continue
-        elsewhere = _other_forms(
-            tuple((tuple(other.values or ()), other.description) for other, *_ in categorical if other is not slot)
-        )
         if slot is asked:
             value = (  # every word of a form said beats a typo ("gurgles" is no "gutters" beside a rainwater pipe)
                 worded_value(slot, said, whole)
@@ -295,7 +300,7 @@ def worded_values(
                     del read[name]  # "a 3 bed semi": the 3 is the value's word, no number of weeks
             elif value is None and not readings:
                 # no form told by most of its words, but the value's forms together by more words than any other's
-                value = told_across(slot, said, read.values(), elsewhere=elsewhere)
+                value = told_across(slot, said, read.values(), elsewhere=_forms_beside(slot, categorical))
                 if value is not None and info is not None:
                     info["meaning"] = {"kind": "value", "slot": slot.name, "option": value, "by": "words"}
         else:
@@ -306,9 +311,10 @@ def worded_values(
                 # back, by two words of its forms together, a word of its own name counting once ("dirty water left
                 # in the bottom": not draining; "the wifi keeps dropping out" tells no drop off)
                 value = worded_value(slot, said, whole)
-                across = told_across(slot, said, read.values(), own_twice=False, elsewhere=elsewhere)
-                if value is None and (value := across) is not None:
-                    if info is not None:
+                if value is None:
+                    elsewhere = _forms_beside(slot, categorical)
+                    value = told_across(slot, said, read.values(), own_twice=False, elsewhere=elsewhere)
+                    if value is not None and info is not None:
                         info.setdefault("meaning", {"kind": "value", "slot": slot.name, "option": value, "by": "words"})
         if value is not None:
             found[slot.name] = value

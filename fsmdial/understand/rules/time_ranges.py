@@ -10,21 +10,23 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language.times import range_minutes
 
-__all__ = ["range_lengths"]
+__all__ = ["range_length", "range_length_slot"]
 
 _CLOCK_UNITS = ("minutes", "hours")
 
 
-def range_lengths(slots: Iterable[Slot], read: Mapping[str, Any], text: str) -> dict[str, int | float]:
-    """The duration a range of clock times in ``text`` gives the flow's duration slot (one, in minutes or hours, not
-    ``read`` already), where the flow also has a time slot the range starts; else nothing. "8pm till 11" to a flow
-    with ``start_time`` and ``hours``: ``{"hours": 3}``."""
+def range_length_slot(slots: Iterable[Slot]) -> Slot | None:
+    """The slot a range of clock times gives its length: the flow's one duration slot counted in hours or minutes,
+    where the flow also has a time slot the range starts; None otherwise. Read once per state."""
     slots = list(slots)
     lengths = [slot for slot in slots if slot.type is SlotType.duration and (slot.unit or "minutes") in _CLOCK_UNITS]
-    if len(lengths) != 1 or lengths[0].name in read or not any(slot.type is SlotType.time for slot in slots):
+    return lengths[0] if len(lengths) == 1 and any(slot.type is SlotType.time for slot in slots) else None
+
+
+def range_length(slot: Slot, read: Mapping[str, Any], text: str) -> dict[str, int | float]:
+    """The length a range of clock times in ``text`` gives ``slot`` (:func:`range_length_slot`), unless ``read`` has
+    one: "8pm till 11" to a slot ``hours``: ``{"hours": 3}``; else nothing."""
+    if slot.name in read or (minutes := range_minutes(text)) is None:
         return {}
-    if (minutes := range_minutes(text)) is None:
-        return {}
-    slot = lengths[0]
     value = minutes / 60 if slot.unit == "hours" else minutes
     return {slot.name: int(value) if float(value).is_integer() else value}

@@ -100,7 +100,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .time_ranges import range_lengths
+from .time_ranges import range_length, range_length_slot
 from .worded_answers import boolean_reply, head_count, no_preference, stated_unasked, with_listed_count
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -156,6 +156,7 @@ class _StateTables:
             (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.ages = any("age" in words for _, words in self.number_words)  # a slot for an age reads "I'm 44"
+        self.range_length = range_length_slot(state.slots)  # the length a range of clock times gives
         self.name_slot = state.person_name
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
         # their type; references only to the asked slot or one named right before them.
@@ -288,7 +289,8 @@ class RulesUnderstander:
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        parse.slots.update(range_lengths(state.slots, parse.slots, said))  # "7 till 10": 19:00, and 3 hours
+        if tables.range_length is not None:  # "7 till 10": 19:00, and 3 hours
+            parse.slots.update(range_length(tables.range_length, parse.slots, said))
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
         if (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12

@@ -338,20 +338,23 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     starts with."""
     if (concluded := concluded_yes_no(text)) is not None:
         return concluded == "yes"
+    if (stated := stated_answer(slot, text, asked=False)) is not None:  # the clause naming its subject
+        return stated
     said = clauses(text)
     leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
-    if leading is not None and not _OFFERED.search(slot.ask or "") and stated_answer(slot, text, asked=False) is None:
+    offered = _OFFERED.search(slot.ask or "") is not None
+    if leading is not None and not offered:
         # "yes, I'll leave them under the bench", "not really, the porch isn't covered": a yes or no said first
         # answers a question that offers no alternatives; the words after it give the reason, whichever side's words
         # they use (where the question offers two, "yes, I'll collect it" chooses collecting: the sides decide)
         return leading == "yes"
-    if (stated := stated_answer(slot, text)) is not None:
-        return stated
+    if (side := side_named(slot, text)) is not None:
+        return side
     if (had := _HAVE_ONE.search(text)) is not None:  # "oh actually I do have one, it's in the garage"
         return had.group("not") is None
     if _SOME.match(text) and _ASKS_ANY.search(slot.ask or ""):
         return True  # "a bit, the cat sleeps in it sometimes" to "is there any pet hair?": some is a yes
-    if (last := _LAST_YES_NO.search(text)) is not None and not _OFFERED.search(slot.ask or ""):
+    if (last := _LAST_YES_NO.search(text)) is not None and not offered:
         return parse_yes_no(last.group("answer")) == "yes"  # "we'll pick them up when they're done, yes"
     answer = parse_yes_no(text)
     return None if answer is None else answer == "yes"
@@ -445,12 +448,6 @@ _SUBJECT = re.compile(
 """What a side is said of, before its verb ("the car will be" of "the car will be on a drive")."""
 
 
-def _side_stem(word: str) -> str:
-    """A side's word without its ending (the English stemmer's): "collects" and "collect", "delivered" and "deliver",
-    "fires" and "fire" are one word."""
-    return stem(word)
-
-
 _OFF = frozenset({"off", "non"})
 """Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
 OFF_MARK = "~"
@@ -466,7 +463,7 @@ def _side_stems(text: str) -> set[str]:
         if word in _OFF:
             off = True
         elif word and word not in FUNCTION_WORDS and said not in FUNCTION_WORDS and word not in _SIDE_FILLER:
-            stems.add(OFF_MARK * off + _side_stem(word))
+            stems.add(OFF_MARK * off + stem(word))  # "fires" and "fire", "collects" and "collect": one word
             off = False
     return stems
 
@@ -576,7 +573,7 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
         elif (side := _side_of_oneself(slot, [clause for clause, _ in said])) is not None:
             found[slot.name] = side  # "..., I'll collect it at 9" where the question offers collecting
-        elif (side := _side_in_passing(slot, _other_words(_said_of(slots), slot.name), said)) is not None:
+        elif (side := _side_in_passing(slot, slots, said)) is not None:
             found[slot.name] = side  # "..., it'll be parked on the road outside" to the off-road question to come
         elif (none := _none_of_kind(slot, said)) is not None:
             found[slot.name] = none  # "..., no pets, ..." says there is no pet hair
@@ -584,14 +581,14 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
 
 
 _MOMENT_STEMS = frozenset(
-    _side_stem(word)
+    stem(word)
     for word in """day days week weeks month months year years today tomorrow tonight morning afternoon evening night
     later earlier soon time hour hours minute minutes weekend next last""".split()
 )
-"""The stems of words of a moment or a length of time (:func:`_side_stem`)."""
+"""The stems of words of a moment or a length of time."""
 
 
-def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, list[str]]]) -> bool | None:
+def _side_in_passing(slot: Slot, slots: Iterable[Slot], said: list[tuple[str, list[str]]]) -> bool | None:
     """The side of a boolean that a statement names by words of that side alone, none the flow's other slots use
     ("it'll be on the drive" where the description says "on a drive (yes), rather than on the street (no)"; not
     "the car", which the vehicle's slot names too): no question (a request asks too: "can I pick it up?"), no number
@@ -600,14 +597,25 @@ def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, l
     if sides is None:
         return None
     # words of a moment ("three weeks later") name no side said in passing: "I'm visiting next week" chooses nothing
-    only_yes, only_no = sides[0] - others - _MOMENT_STEMS, sides[1] - others - _MOMENT_STEMS
+    others = _other_words(_said_of(slots), slot.name) | _MOMENT_STEMS
+    only_yes, only_no = sides[0] - others, sides[1] - others
+    stating = [
+        clause
+        for clause, _ in said
+        if not any(char.isdigit() for char in clause) and negation_scope(clause) is None and not _ASKS.match(clause)
+    ]
+    return _one_side_named(stating, only_yes, only_no)
+
+
+def _one_side_named(said: Iterable[str], only_yes: frozenset[str], only_no: frozenset[str]) -> bool | None:
+    """The one side the clauses ``said`` name by its words (True: yes), each naming one side only; None when none do,
+    or they name both."""
     named = set()
-    for clause, _ in said:
-        if any(char.isdigit() for char in clause) or negation_scope(clause) is not None or _ASKS.match(clause):
-            continue
+    for clause in said:
         stems = _side_stems(clause)
-        if bool(_naming(stems, only_yes)) != bool(_naming(stems, only_no)):
-            named.add(bool(_naming(stems, only_yes)))
+        yes, no = bool(_naming(stems, only_yes)), bool(_naming(stems, only_no))
+        if yes != no:
+            named.add(yes)
     return named.pop() if len(named) == 1 else None
 
 
@@ -656,15 +664,10 @@ def _side_of_oneself(slot: Slot, said: list[str]) -> bool | None:
     sides = _sides("", slot.ask or "")
     if sides is None:
         return None
-    only_yes, only_no = sides
-    named = set()
-    for clause in said:
-        if "?" in clause or not _OF_ONESELF.match(clause) or negation_scope(clause) is not None:
-            continue
-        stems = _side_stems(clause)
-        if bool(_naming(stems, only_yes)) != bool(_naming(stems, only_no)):
-            named.add(bool(_naming(stems, only_yes)))
-    return named.pop() if len(named) == 1 else None
+    of_oneself = [
+        clause for clause in said if "?" not in clause and _OF_ONESELF.match(clause) and negation_scope(clause) is None
+    ]
+    return _one_side_named(of_oneself, *sides)
 
 
 _QUESTION_LEAD = r"^\W*(?:(?:and|so|also|but|ok|okay|cool|great|then|oh)\W+)*"
