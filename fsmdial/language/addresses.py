@@ -150,10 +150,12 @@ _FLAT = re.compile(
     r"(?:flat|apartment|apt|unit|suite)\.?\s*(?:no\.?\s*|number\s+|#\s*)?(?:\d{1,4}[A-Za-z]?|[A-Z])(?![\w'’])"
     r"|(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|ground|top|"
     r"upper|lower)\s+floor(?:\s+(?:flat|apartment))?(?![\w'’])"
-    r"|basement(?:\s+(?:flat|apartment))?(?![\w'’])",
+    r"|basement(?:\s+(?:flat|apartment))?(?![\w'’])"
+    r"|(?:upper|lower|top|bottom|ground|garden|first|second|front|back|rear)\s+(?:flat|apartment|maisonette)(?![\w'’])",
     re.I,
 )
-"""A flat, unit or floor: "Flat 3", "Apt 4B", "unit 7", "2nd floor", "ground floor flat", "basement"."""
+"""A flat, unit or floor: "Flat 3", "Apt 4B", "unit 7", "2nd floor", "ground floor flat", "basement", "lower flat",
+"garden flat"."""
 _SPACE = re.compile(r"\s+")
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 _CUE = (

@@ -504,7 +504,8 @@ guessed here."""
 _FIRST_THING = re.compile(
     r"(?:^|\b(?:tomorrow|today|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|"
     r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please|at|from)\b)\W*"
-    r"(?:first\s+thing(?:\s+in\s+the\s+morning)?|as\s+early\s+as\s+(?:possible|you\s+(?:can|open|have))|"
+    r"(?:first\s+thing(?:\s+in\s+the\s+morning)?|as\s+early\s+as\s+(?:possible|"
+    r"(?:you|they|we)\s+(?:can|could|open|have)(?:\s+(?:do|manage|come|make\s+it|get\s+(?:here|there)))?)|"
     r"(?:the\s+|whenever'?s\s+(?:the\s+)?)?earliest(?:\s+(?:possible|you\s+(?:can|have|do|open)|slot|time|start|one))?)"
     r"(?:\W+(?:please|if\s+possible|if\s+you\s+can|tomorrow|today|then|ideally|thanks|on\s+\w+day|works|"
     r"is\s+(?:fine|good|best)|would\s+be\s+(?:good|great|best)))*\W*$",

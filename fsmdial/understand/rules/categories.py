@@ -27,9 +27,12 @@ from ...language.text import FUNCTION_WORDS
 def value_pattern(value: str, plural: bool = True) -> re.Pattern[str]:
     """Where a categorical value is written in a reply: its :func:`~fsmdial.flow.value_key` words, in
     any case, joined by spaces, hyphens or underscores; its punctuation kept (``O-`` is not ``O+``)."""
-    words = [re.escape(w) for w in value_key(value).split()]
+    keyed = value_key(value).split()
+    words = [re.escape(w) for w in keyed]
     if words and plural:  # "dogs", "guinea pigs", "boxes"
-        words[-1] = plural_tolerant(value_key(value).split()[-1])
+        words[-1] = plural_tolerant(keyed[-1])
+        if len(keyed) > 2 and keyed[1] == "of":  # "chests of drawers", "cups of tea": the head noun's plural
+            words[0] = plural_tolerant(keyed[0])
     # An underscore joins the words of a value, so it is no part of a word at the edges either: "_n/a+" is read
     # whole, not as the "a+" inside it.
     return re.compile(r"(?<![^\W_])" + r"[\s\-_]*".join(words) + r"(?![^\W_])", re.I)
@@ -120,10 +123,36 @@ def found_value(
             for value, found in hits
             if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
         ]
+    if len({value for value, _ in hits}) > 1 and (whole := aggregate_value(tuple(values))) is not None:
+        # "a bedroom set, bed frame, wardrobe and two bedside tables", "both please, sauna and tub": several of the
+        # slot's values named together are its value for several of them, when it has one (and no "or" offers a choice)
+        if not _NOT_TOGETHER.search(text):
+            return whole
     if len({value for value, _ in hits}) > 1:
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
     distinct = {value for value, _ in hits}
     return distinct.pop() if len(distinct) == 1 else None
+
+
+_SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})
+_NOT_TOGETHER = re.compile(
+    r"(?<![^\W_])(?:or|either|whichever|not|without|instead|rather|than|change|swap|actually)(?![^\W_])", re.I
+)
+"""Words that set two named values against each other (a choice, a change, a refusal), not together."""
+
+
+@lru_cache(maxsize=256)
+def aggregate_value(values: tuple[str, ...]) -> str | None:
+    """The one value of a slot that stands for several of its others: its own words say so ("several items",
+    "mixed load") or join two other values ("sauna and hot tub"); None when the slot has none or more than one."""
+    keys = {value: value_key(value) for value in values}
+    found = []
+    for value, key in keys.items():
+        words = set(re.findall(r"\w+", key))
+        joined = sum(1 for other, other_key in keys.items() if other != value and value_pattern(other).search(key))
+        if words & _SEVERAL or joined >= 2:
+            found.append(value)
+    return found[0] if len(found) == 1 else None
 
 
 @lru_cache(maxsize=256)

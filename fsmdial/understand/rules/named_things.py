@@ -21,7 +21,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import WORD_NUMBERS
-from .categories import value_forms
+from .categories import aggregate_value, alias_patterns, found_value, value_forms, value_pattern
 
 __all__ = ["named_things"]
 
@@ -43,8 +43,22 @@ _STOP = (
 )
 _WORD = rf"(?!{_STOP}\b)(?!{_DETERMINER}\b)[a-z][a-z\-]*"  # "my washing machine's finally died": "my washing machine"
 _ITEM = rf"{_DETERMINER}(?:\s+{_WORD}){{1,5}}"
+_MOMENT = (
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|morning|afternoon|evening|next|this|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december"
+)
+_LATER_ITEM = (
+    rf"(?:{_ITEM}|(?!(?:{_MOMENT}|can|could|would|will|shall|should|do|does|did)\b){_WORD}(?:\s+{_WORD}){{0,4}}"
+    r"(?=\s*(?:,|\band\b|\bwith\b|\bplus\b|[.!?;]|$)))"
+)
+"""After the first thing, one without an article ("a bedroom set, bed frame, wardrobe and two bedside tables") that
+ends where the list goes on or the sentence ends: never a day said after the list ("..., Tuesday at 3pm"), nor the
+start of the next sentence ("my wedding dress, can you ...")."""
 _JOIN = r"(?:\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|with|plus)\s+)"
 _LIST = re.compile(rf"(?<![\w'])(?:{_ITEM})(?:{_JOIN}(?:{_ITEM}))*(?!\w)", re.I)
+_LOOSE_LIST = re.compile(rf"(?:{_ITEM})(?:{_JOIN}(?:{_LATER_ITEM}))*(?!\w)", re.I)
+"""The things listed, the later ones with or without an article: the text slot's value (the count is of the things
+with an article or a number each, :data:`_LIST`: "a dining set, table and four chairs" is one dining set)."""
 _ONE_ITEM = re.compile(rf"(?<![\w'])(?P<det>{_DETERMINER})(?:\s+{_WORD}){{1,5}}", re.I)
 
 
@@ -65,7 +79,8 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
         # the list is most of the answer, and names things some categorical slot lists ("in the utility room": none)
         if listed is not None and listed.end() - listed.start() > len(text) / 2:
             if any(_names_a_form(kind, listed.group()) for kind in categorical):
-                count = _count(listed.group())
+                several = any(_several_kinds(kind, listed.group()) for kind in categorical)
+                count = None if several else _count(listed.group())
         said = [int(n) for n in re.findall(r"\b(\d{1,2})\s+(?:things|items|pieces|in\s+all|altogether)\b", text)]
         if count_slot is None or count_slot.name in read or count is None or any(n != count for n in said):
             return {}
@@ -77,12 +92,32 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
     for kind in kinds:
         for found in _LIST.finditer(text.replace("\u2019", "'")):
             if _names_a_form(kind, found.group()):
-                things: dict[str, Any] = {text_slot.name: found.group()}
-                count = _count(found.group())
+                loose = _LOOSE_LIST.match(text.replace("\u2019", "'"), found.start())
+                things: dict[str, Any] = {text_slot.name: loose.group() if loose else found.group()}
+                count = None if _several_kinds(kind, found.group()) else _count(found.group())
                 if count_slot is not None and count_slot.name not in read and count is not None:
                     things[count_slot.name] = count
                 return things
+        if count_slot is not None and count_slot.name not in read and (count := _value_counted(kind, text)):
+            return {count_slot.name: count}  # "two chests of drawers": the count of the kind named by its own name
     return {}
+
+
+_COUNTED_VALUE = re.compile(rf"(?<![\w'])(\d{{1,2}}|{_COUNT_WORDS})\s+(?:VALUE)")
+"""A number before a value (``VALUE`` stands for the value's pattern)."""
+
+
+def _value_counted(kind: Slot, text: str) -> int | None:
+    """The number said right before one value of ``kind`` named by its own name ("two chests of drawers"), when one
+    value is so counted; else None."""
+    counted = _COUNTED_VALUE.pattern
+    counts = {
+        number
+        for value in kind.values or ()
+        for found in re.finditer(counted.replace("VALUE", value_pattern(value).pattern), text, re.I)
+        if (number := int(found.group(1)) if found.group(1).isdigit() else WORD_NUMBERS[found.group(1).casefold()])
+    }
+    return counts.pop() if len(counts) == 1 else None
 
 
 def _names_a_form(kind: Slot, listed: str) -> bool:
@@ -98,6 +133,14 @@ def _names_a_form(kind: Slot, listed: str) -> bool:
         if form.casefold() not in names
         and not {word.rstrip("s") for word in re.findall(r"[a-z]+", form.casefold())} <= own
     )
+
+
+def _several_kinds(kind: Slot, listed: str) -> bool:
+    """Does ``listed`` name things of several of ``kind``'s values, which it has one value for ("a bed frame, a
+    wardrobe and two bedside tables" for "several items")? Then no count of one kind's pieces is the list's total."""
+    values = tuple(kind.values or ())
+    whole = aggregate_value(values)
+    return whole is not None and found_value(values, listed, alias_patterns(values, kind.description)) == whole
 
 
 @lru_cache(maxsize=256)

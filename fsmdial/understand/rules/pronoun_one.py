@@ -26,13 +26,20 @@ _ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
 _ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
 """A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
+_ONE_EACH = re.compile(
+    r"(?<![\w'])one\s+(?:(?:for|in|to)\s+each(?:\s+of)?|each|apiece|per)(?![\w'])|"
+    r"(?<![\w'])(?:one|1)\s+(?:for|in)\s+(?:every|each)(?![\w'])",
+    re.I,
+)
+"""A "one" said for each of something ("2 of them, one for each of the kids", "one in each bedroom"): how the count
+is shared, no count of its own."""
 
 
 def without_phrase_ones(text: str) -> str:
     """``text`` with the phrases whose "one" counts nothing blanked ("a one-way flight", "one more thing")."""
     if "one" not in text.casefold():
         return text
-    for phrase in (_ONE_IN_A_NAME, _ONE_THING):
+    for phrase in (_ONE_IN_A_NAME, _ONE_THING, _ONE_EACH):
         text = phrase.sub(lambda found: " " * len(found.group()), text)
     return text
 
