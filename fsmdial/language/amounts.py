@@ -210,15 +210,16 @@ _UNIT = re.compile(
 _PART = re.compile(
     r"(?<![\w.,:/])(?:"
     r"(?P<couple>(?:an?\s+)?couple\s+(?:of\s+)?)"
+    r"|(?P<just>(?:just|only)\s+the\s+)"
     rf"|(?P<num>{NUMBER})(?:\s+and\s+an?\s+(?P<and>half|quarter))?\s?(?:an?\s)?"
     r"|(?:(?P<count>an?|one|two|three|\d)\s+)?(?P<frac>half|quarters?)\s+(?:of\s+)?(?:an?\s+)?"
     r")?"
     r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?)\Z",
     re.I,
 )
-"""One length of time, up to its unit (searched ending there): "4 nights", "an hour", "two and a half hours", "a
-quarter of an hour", "three quarters of an hour", "half an hour", "1.5 hours", "a couple of hours" (two; "a few
-hours" says no number: in doubt, asked)."""
+"""One length of time, up to its unit (searched ending there): "4 nights", "an hour", "just the hour", "two and a
+half hours", "a quarter of an hour", "three quarters of an hour", "half an hour", "1.5 hours", "a couple of hours"
+(two; "a few hours" says no number: in doubt, asked)."""
 _TAIL = re.compile(r"\s+and\s+an?\s+(half|quarter)\b", re.I)
 """"... and a half" after a unit ("an hour and a half")."""
 _CHAIN = re.compile(r"\s*(?:and\s+)?")
@@ -244,6 +245,9 @@ def _length(match: re.Match[str], tail: str | None) -> float | None:
         return None
     if match.group("couple"):
         return None if tail else 2.0  # "a couple of hours and a half": no one number
+    if match.group("just"):  # "just the hour": one ("just the hours" says none)
+        plural = match.group("unit").casefold().endswith("s")
+        return None if plural else 1 + (_FRACTIONS[tail.casefold()] if tail else 0)
     fraction = match.group("and") or tail
     if match.group("frac"):
         count = (match.group("count") or "a").casefold()

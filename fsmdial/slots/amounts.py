@@ -64,6 +64,10 @@ class AmountKind(Number):
         if len(found) != 1:
             return None
         span = text[found[0][0] : found[0][1]]
+        if not self.says_itself(span) and (span.strip() != text.strip() or sum(c.isdigit() for c in span) > 4):
+            # a bare number is refused only when said alone ("10" to "one to three hours?"), never inside other words
+            # ("ten" of "quarter past ten") nor a run of digits (a phone number)
+            return None
         try:
             self.coerce(slot, span, dt.datetime.min, None, False)
         except InvalidValue:

@@ -88,12 +88,14 @@ def says_change(text: str) -> bool:
 
 
 SELF_CORRECTION = re.compile(
-    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|" + _WAIT + r"|make (?:it|that)|change (?:it|that) to)"
+    r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|" + _WAIT + r"|make (?:it|that)|change (?:it|that) to|"
+    r"(?:can|could|shall) (?:i|we) (?:say|put)|let'?s (?:say|put))"
     r"(?![\w'])(?!.*"
     r"(?<![\w'])(?:actually|i mean|i meant|sorry|no wait|wait|make (?:it|that))(?![\w']))",
     re.I,
 )
-"""The last correction inside one message ("one large margherita and... actually make that two")."""
+"""The last correction inside one message ("one large margherita and... actually make that two"), or the value settled
+on after a doubt ("somewhere between 4 and 6, can I say 6 and change it later?")."""
 
 _PART = r"(?P<part>sur|last|family|second|first|given|christian)\s*-?\s*name"
 _SPELT_WRONG = (

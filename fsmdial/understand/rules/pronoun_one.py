@@ -66,6 +66,8 @@ def only_determined_ones(text: str) -> bool:
     "just"/"only" ("just that one": a count), nor before a noun ("that one room"). False without a "one"."""
     words = _WORDS.findall(text.casefold())
     ones = [i for i, word in enumerate(words) if word in ("one", "one's")]
+    if any(word[0].isdigit() or (word in WORD_NUMBERS and word != "one") for word in words):
+        return False  # "it's actually 2 wardrobes, I forgot the one in the spare room": the 2 counts
     return bool(ones) and all(_determined(words, i) for i in ones)
 
 

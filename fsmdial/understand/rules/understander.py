@@ -556,6 +556,14 @@ class RulesUnderstander:
         dated = text if asked is not None and asked is tables.date_target else without_past_moments(text)
         date = read_date(dated, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
+        if (
+            time is not None
+            and asked is not None
+            and asked is tables.number_target
+            and _NUMBER_RANGE.search(text)
+            and not _CLOCK_SAID.search(text)
+        ):
+            time = None  # "somewhere between 4 and 6" to "how many of you?": counts, no clock time
         approximate = None
         if time is None and asked is not None and asked is tables.time_target:
             time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
@@ -676,6 +684,18 @@ _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""
+_CLOCK_SAID = re.compile(
+    r"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
+    r"quarter\s+(?:past|to)|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d))\b",
+    re.I,
+)
+"""Words that make a number a clock time, whatever is asked ("7pm", "6:30", "at 6 o'clock", "half 7", "in the
+evening")."""
+_A_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUMBER_RANGE = re.compile(
+    rf"\b(?:between\s+{_A_NUMBER}\s+and\s+|{_A_NUMBER}(?:\s*-\s*|\s+(?:to|till|until|or)\s+)){_A_NUMBER}\b", re.I
+)
+"""Two numbers said as a range ("between 4 and 6", "4-6"): to a count's question, counts."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 

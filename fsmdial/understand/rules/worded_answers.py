@@ -19,7 +19,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, concluded_yes_no, find_numbers, normalize, parse_yes_no
-from ...language.clauses import clauses, negation_scope
+from ...language.clauses import NEGATION, clauses, negation_scope
 from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from .categories import stem, value_forms
 from .first_time import first_time_answer
@@ -55,7 +55,8 @@ _PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s
 
 _COMPANION = (
     rf"{_ONE_OF_KIN[:-1]}|girlfriend|boyfriend|fianc[ée]e?|colleague|boss|mate|flatmate|housemate|neighbour|date|"
-    r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person)"
+    r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person|"
+    r"other\s+half|better\s+half|missus|missis|spouse|significant\s+other)"
 )
 _PEOPLE_PLURAL = (
     r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
@@ -338,10 +339,17 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     starts with."""
     if (concluded := concluded_yes_no(text)) is not None:
         return concluded == "yes"
-    if (stated := stated_answer(slot, text, asked=False)) is not None:  # the clause naming its subject
-        return stated
     said = clauses(text)
     leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
+    if leading is None and said and len(said) > 1 and (ends := _ENDS_IN_YES_NO.match(said[0])) is not None:
+        leading = parse_yes_no(ends.group("answer"))  # "two kids yes, 7 and 11": the first clause ends by answering
+    stated = stated_answer(slot, text, asked=False)  # the clause naming its subject
+    if stated is not None and leading is not None and stated != (leading == "yes"):
+        # "yes please, I don't have a car to take it to the tip": after a yes or no said first, a clause denying
+        # something else is the reason; only a clause without a denial contradicts the yes or no
+        stated = stated_answer(slot, " ".join(clause for clause in said if not NEGATION.search(clause)), asked=False)
+    if stated is not None:
+        return stated
     offered = _OFFERED.search(slot.ask or "") is not None
     if leading is not None and not offered:
         # "yes, I'll leave them under the bench", "not really, the porch isn't covered": a yes or no said first
@@ -360,6 +368,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
+_ENDS_IN_YES_NO = re.compile(r"^\W*(?:[\w'-]+\s+){1,3}(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
+"""A short first clause that ends in a yes or no, after the answer's detail ("two kids yes", "just adults no")."""
 _LAST_YES_NO = re.compile(r",\s*(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
 """A yes or no said last, after the answer's words ("we'll pick them up when they're done, yes")."""
 _HAVE_ONE = re.compile(
