@@ -40,8 +40,16 @@ def held_changes(
     ("11 not 2" at a held 14:00): refused, the new value leaves the slot to be asked again, never the old value."""
     changes = {**given, **_name_part(slots, session, info)}
     answered = session.asked is not None and session.asked in given  # the message answers the question asked
-    for name in info.get("in_passing", ()) if answered else ():
-        if name in session.slots and changes.get(name) != session.slots[name] and _said(session, session.slots[name]):
+    for name in info.get("in_passing", ()):
+        held = session.slots.get(name)
+        # a count held stays whether or not the question asked is answered ("the kids will hire some, me and my wife
+        # have our own" to the shoes question is no party of 2)
+        if (
+            name in session.slots
+            and changes.get(name) != held
+            and _said(session, held)
+            and (answered or not isinstance(held, str))
+        ):
             # "no, it's mid terrace" to the question about access, with "three storey house" said before: a value
             # in passing (another question asked, by a synonym, with no change cue) does not replace one the user
             # named by its own words (one read from a description may be put right so: "today, we've no heating")
@@ -102,7 +110,8 @@ def held_changes(
         for name in misread:
             # a slot given for the first time is the answer beside the change ("not friday, saturday would be better,
             # about 11" at the time question), never the chosen slot's words
-            if name not in held:
+            # (at a confirmation nothing is asked: "make it 1 instead of midday" gives no first party of 1)
+            if name not in held and session.asked is not None:
                 continue
             if name == chosen[0][0] or name not in change.get("named", ()):
                 # the same words the chosen slot took ("9 instead of 7" at a held 19:00 is no party of 9); a slot the
@@ -180,9 +189,10 @@ def _same_on_the_dial(reading: str, held: str) -> bool:
 
 
 def _said(session: SessionState, value: Any) -> bool:
-    """Did the user name ``value`` by its own words in a message of the session's history?"""
+    """Did the user name ``value`` by its own words in a message of the session's history? A count held was the
+    user's (no description chooses one)."""
     if not isinstance(value, str):
-        return False
+        return True
     pattern = re.compile(r"(?<![\w'])" + re.escape(fold(value)) + r"s?(?![\w'])")
     return any(role == "user" and pattern.search(fold(said)) for role, said in session.history)
 

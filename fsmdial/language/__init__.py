@@ -20,7 +20,16 @@ It imports nothing else from fsmdial.
 
 from __future__ import annotations
 
-from .acts import Acts, leads, read_acts, second_thoughts, split_negated, without_questions, without_wish
+from .acts import (
+    Acts,
+    leads,
+    read_acts,
+    second_thoughts,
+    split_negated,
+    without_deferred,
+    without_questions,
+    without_wish,
+)
 from .answers import (
     CERTAIN_ANSWERS,
     NEGATIVE_WORDS,
@@ -141,6 +150,7 @@ __all__ = [
     "says_only_when",
     "split_negated",
     "without_past_moments",
+    "without_deferred",
     "without_questions",
     "gives_up",
     "content_with_what_they_have",

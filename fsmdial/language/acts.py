@@ -675,6 +675,23 @@ def without_questions(text: str) -> str:
     return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
 
 
+_DEFERRED = re.compile(
+    r"^\W*(?:(?:the|my|our|that|this|those|these)\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+(?:can|will\s+have\s+to|'ll\s+have\s+to)"
+    r"\s+wait\b",
+    re.I,
+)
+"""A clause putting a thing off ("the roof can wait", "the frames will have to wait"): the thing is not chosen."""
+
+
+@lru_cache(maxsize=1024)
+def without_deferred(text: str) -> str:
+    """``text`` without its clauses that put a thing off ("make it the windows rather than the conservatory, the roof
+    can wait" -> "make it the windows rather than the conservatory"): what they name is no value chosen."""
+    parts = clauses(text)
+    kept = [c for c in parts if not _DEFERRED.match(c)]
+    return text if len(kept) == len(parts) else ", ".join(kept)
+
+
 @lru_cache(maxsize=1024)
 def split_negated(text: str) -> tuple[str, str]:
     """``text`` cut into what it says and what it rules out: the clauses with a "not" ("sure, just not at 7pm",

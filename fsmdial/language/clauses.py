@@ -16,7 +16,8 @@ _TITLES = "".join(rf"(?<!\b{title}\.)" for title in ("Dr", "Mr", "Mrs", "Ms", "M
 # no clause: split there, "the email's wrong, it should be zara.ahmed1@gmail.com" lost the address it corrects.
 CLAUSE_BREAK = re.compile(
     r"(?:[,;!?]|\.(?!\w)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)"
-    r"|\s+(?=and\s+(?:it|it's|its|there|there's|i|i'm|i've|we|we're|we've|they|they're|he|he's|she|she's)(?![\w']))",
+    r"|\s+(?=and\s+(?:it|it's|its|there|there's|i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|they|they're|they'd|"
+    r"he|he's|she|she's)(?![\w']))",
     re.I,
 )
 """Where one clause ends and the next begins: punctuation, a contrasting conjunction, or "and" before a subject of its

@@ -61,6 +61,8 @@ def may_have_word(text: str, words: frozenset[str]) -> bool:
 PEOPLE_WORDS = frozenset(
     {"people", "person", "persons", "guests", "guest", "adults", "adult", "diners", "pax", "party"}
     | {"travelers", "traveler", "travellers", "traveller", "passengers", "passenger", "riders", "rider"}
+    | {"players", "player", "participants", "participant", "attendees", "attendee", "visitors", "visitor"}
+    | {"golfers", "golfer", "climbers", "climber", "bathers", "bather", "swimmers", "swimmer", "skaters", "skater"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
 

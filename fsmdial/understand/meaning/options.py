@@ -174,7 +174,7 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
             if name in reading.slots or name in reading.info.get("doubt", ()) or _names_values(state, name, open_part):
                 continue
             options += [option for option in value_options(state, name) if option.name != reading.negated.get(name)]
-        if not reading.slots:
+        if not reading.slots and state.asked not in reading.info.get("doubt", ()):
             options += side_options(state)  # "would rather the tutor came to us" to "online? If not, ..."
         return tuple(options)
     if reading.slots:

@@ -22,7 +22,9 @@
 * :mod:`.named_things`: the things named in reply to the kind of job, for the flow's items and their count;
 * :mod:`.proposals`: a value chosen by meaning and said back, put right by the next reply in other words;
 * :mod:`.choices`: a reply to a question answered by choosing (an SOP's user states);
-* :mod:`.time_ranges`: a length said as a range of clock times ("7 till 10"), for the flow's duration slot.
+* :mod:`.time_ranges`: a length said as a range of clock times ("7 till 10"), for the flow's duration slot;
+* :mod:`.numbers_said`: numbers that count nothing at hand (a range of counts, a length of time);
+* :mod:`.yes_no_replies`: a reply to a yes/no question read as a yes or a no.
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.

@@ -35,7 +35,8 @@ def value_pattern(value: str, plural: bool = True) -> re.Pattern[str]:
             words[0] = plural_tolerant(keyed[0])
     # An underscore joins the words of a value, so it is no part of a word at the edges either: "_n/a+" is read
     # whole, not as the "a+" inside it.
-    return re.compile(r"(?<![^\W_])" + r"[\s\-_]*".join(words) + r"(?![^\W_])", re.I)
+    # "the windows and the frames", "just the once": an article said inside a value of several words
+    return re.compile(r"(?<![^\W_])" + r"[\s\-_]*(?:(?:the|a|an)\s+)?".join(words) + r"(?![^\W_])", re.I)
 
 
 @lru_cache(maxsize=1024)
@@ -80,6 +81,8 @@ def own_word_value(values: tuple[str, ...], text: str, naming: frozenset[str] = 
     return named[0] if len(named) == 1 else None
 
 
+_COUPLE_OF = re.compile(r"(?<![\w'])(?:a\s+)?couple\s+of(?![\w'])", re.I)
+""""every couple of months" says what "every two months" says: a value's synonym with a number is named by it."""
 _WITHOUT = re.compile(r"(?<![^\W_])without(?:\s+(?:a|an|any|the))?(?![^\W_])", re.I)
 """"without a clutch" says what "no clutch" says: a value described as "no X" is named by it, and the value described
 as "with X" is not (it was: "one without a clutch please" booked a manual car)."""
@@ -105,6 +108,7 @@ def found_value(
     are of it).
     """
     text = _WITHOUT.sub(lambda said: "no".ljust(len(said.group())), fold(text))  # same length: spans stay put
+    text = _COUPLE_OF.sub(lambda said: "two".ljust(len(said.group())), text)
     hits = [(value, found) for value in values if (found := value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
     if not hits:
@@ -324,6 +328,7 @@ def worded_value(slot: Slot, said: str, whole: str | None = None) -> str | None:
         return None
     starts = frozenset(word[:3] for _, wanted, _ in forms for word in wanted)
     found: set[tuple[str, int]] = set()
+    said, whole = _COUPLE_OF.sub("two", said), _COUPLE_OF.sub("two", whole) if whole is not None else None
     for text, negative in ((said, False), (whole if whole is not None else said, True)):
         for clause in clauses(text):
             if negative and not THING_NEGATION.search(clause):

@@ -22,8 +22,6 @@ from ...language import (
     DECLINE_PATTERN,
     DECLINE_WORDS,
     GOODBYE_PATTERN,
-    NEGATIVE_WORDS,
-    POSITIVE_WORDS,
     THANKS_ONLY_PATTERN,
     WORD_NUMBERS,
     Acts,
@@ -47,6 +45,7 @@ from ...language import (
     says_only_when,
     second_thoughts,
     split_negated,
+    without_deferred,
     without_past_moments,
     without_questions,
     without_task_statements,
@@ -90,6 +89,7 @@ from .forms import (
 from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
 from .named_things import named_things
 from .numbers_between import ask_which_number
+from .numbers_said import counts_in_a_range, without_lengths_of_time
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
@@ -101,7 +101,15 @@ from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
 from .time_ranges import range_length, range_length_slot
-from .worded_answers import boolean_reply, head_count, no_preference, stated_unasked, with_listed_count
+from .worded_answers import (
+    boolean_reply,
+    both_sides_named,
+    head_count,
+    no_preference,
+    stated_unasked,
+    with_listed_count,
+)
+from .yes_no_replies import confirmation_answer, only_yes_or_no, plain_answer
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -265,7 +273,7 @@ class RulesUnderstander:
             text, norm = later, normalize(later)
         acts = read_acts(text)
         if state.confirm is not None:
-            parse.answer = _answer(text, acts)  # type: ignore[assignment]
+            parse.answer = confirmation_answer(text, acts)  # type: ignore[assignment]
             if parse.answer == "yes" and content_with_what_they_have(_last_question(history), text):
                 # "that sounds great" to "any more restaurants?" judges what was found: it is no yes, and the rules do
                 # not take it for a no either (STAR's wizards read it both ways); the question is asked again
@@ -286,16 +294,26 @@ class RulesUnderstander:
         text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value of another slot
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
+        said = without_deferred(said)  # "..., the roof can wait": no value chosen
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
+        if parse.info.get("counted") and not says_change(whole):  # a party named in passing replaces no count held
+            counts = [slot.name for slot, _ in tables.number_words if slot is not tables.asked]
+            parse.info.setdefault("in_passing", []).extend(name for name in counts if name in parse.slots)
         if tables.range_length is not None:  # "7 till 10": 19:00, and 3 hours
             parse.slots.update(range_length(tables.range_length, parse.slots, said))
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
         if (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
         # "make that 5", "8 instead of 7", "no wait, 8pm": the last value said wins; held values are the turn's
-        note_change(parse, text, state.slots, tables.asked, lambda slot, words: self._as_asked(state, slot, words, now))
+        note_change(
+            parse,
+            without_deferred(text),
+            state.slots,
+            tables.asked,
+            lambda slot, words: self._as_asked(state, slot, words, now),
+        )
         loose = parse.info.pop("unclaimed", None)
         if loose and swap is None and says_change(whole):  # "sorry, it's 43 Brynland Avenue" ("38, not 33": edited)
             change = parse.info.setdefault("change", {"new": {}, "old": {}, "named": []})
@@ -369,10 +387,10 @@ class RulesUnderstander:
         norm = normalize(text)
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return None
-        if state.confirm is not None and (norm in CERTAIN_ANSWERS or _plain_answer(text) is not None):
+        if state.confirm is not None and (norm in CERTAIN_ANSWERS or plain_answer(text) is not None):
             if only_appraises(text):
                 return None  # "that sounds good" is a yes or not by the question it answers (understand reads it)
-            answer = CERTAIN_ANSWERS.get(norm) or _plain_answer(text)
+            answer = CERTAIN_ANSWERS.get(norm) or plain_answer(text)
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
             # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
@@ -521,6 +539,8 @@ class RulesUnderstander:
             # "so no" at the end; "wrong house number, it's 41, not 14. and yes, there's space to park"
             if (answer := boolean_reply(asked, text)) is not None:
                 parse.slots[asked.name] = answer
+            elif both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses between them
+                parse.info.setdefault("doubt", []).append(asked.name)
         elif (
             KINDS[asked.type].whole_text
             and parse.intent is None
@@ -530,7 +550,7 @@ class RulesUnderstander:
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
-            if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and _only_yes_or_no(text)):
+            if parse.answer is None and not (_slot_lead(asked.name, asked.description)[1] and only_yes_or_no(text)):
                 # A bare "yes"/"no" answers no name question (asked again); a name loses the filler before it.
                 is_name = _slot_lead(asked.name, asked.description)[1]
                 reply = without_task_statements(text)  # "I'd like to book a transfer" answers no question
@@ -556,13 +576,7 @@ class RulesUnderstander:
         dated = text if asked is not None and asked is tables.date_target else without_past_moments(text)
         date = read_date(dated, now) if tables.has_date else None
         time = read_clock(text, now) if tables.has_time else None
-        if (
-            time is not None
-            and asked is not None
-            and asked is tables.number_target
-            and _NUMBER_RANGE.search(text)
-            and not _CLOCK_SAID.search(text)
-        ):
+        if time is not None and asked is not None and asked is tables.number_target and counts_in_a_range(text):
             time = None  # "somewhere between 4 and 6" to "how many of you?": counts, no clock time
         approximate = None
         if time is None and asked is not None and asked is tables.time_target:
@@ -628,6 +642,10 @@ class RulesUnderstander:
                 rest = with_listed_count(rest, naming_words(slot, described=False), noted=parse.info, named=slot.name)
         if not tables.ages:  # "it's just for my son, he's 14": an age, no count (a flow with an age slot reads it)
             rest = without_ages(rest)
+        if tables.number_words and not (asked is not None and asked is tables.number_target):
+            # "every couple of months", "for 3 years": a length of time counts no bedrooms, unless a slot is named so
+            naming = frozenset().union(*(naming_words(slot, described=False) for slot, _ in tables.number_words))
+            rest = without_lengths_of_time(rest, naming)
         # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
         numbers = counted_numbers(without_phrase_ones(rest))
         if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):
@@ -684,18 +702,6 @@ _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""
-_CLOCK_SAID = re.compile(
-    r"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
-    r"quarter\s+(?:past|to)|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d))\b",
-    re.I,
-)
-"""Words that make a number a clock time, whatever is asked ("7pm", "6:30", "at 6 o'clock", "half 7", "in the
-evening")."""
-_A_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_NUMBER_RANGE = re.compile(
-    rf"\b(?:between\s+{_A_NUMBER}\s+and\s+|{_A_NUMBER}(?:\s*-\s*|\s+(?:to|till|until|or)\s+)){_A_NUMBER}\b", re.I
-)
-"""Two numbers said as a range ("between 4 and 6", "4-6"): to a count's question, counts."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")
 """A number said digit by digit ("booking number 5 0 3")."""
 
@@ -738,23 +744,9 @@ def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
     return tables.single_number if tables.single_number is not None and CORRECTION.search(text) else None
 
 
-def _answer(text: str, acts: Acts) -> str | None:
-    """The answer to a pending yes/no question: a "yes" taken back or qualified ("yes, but ...", "sure, just not
-    at 7pm", "ok?") is no yes; a message made only of yes words ("sounds good, thanks") is one."""
-    said = parse_yes_no(text)
-    if said == "yes" and (acts.hedge or acts.question or acts.deny):
-        return None
-    return said if said is not None else _plain_answer(text)
-
-
 def _last_question(history: Sequence[tuple[str, str]]) -> str:
     """The bot's last message (what a reply answers)."""
     return next((said for role, said in reversed(history) if role != "user"), "")
-
-
-def _plain_answer(text: str) -> str | None:
-    acts = read_acts(text)
-    return "yes" if acts.plain_yes else "no" if acts.plain_no else None
 
 
 def _wants_description(tables: _StateTables) -> bool:
@@ -770,12 +762,6 @@ def _describes(acts: Acts, text: str) -> bool:
     )
 
 
-def _only_yes_or_no(text: str) -> bool:
-    """The reply is a bare yes or no ("yes", "no thanks", "yes please") and says nothing else."""
-    words = re.findall(r"[a-z']+", text.lower())
-    return bool(words) and parse_yes_no(text) is not None and all(w in _BARE_REPLY_WORDS for w in words)
-
-
 _NUMBER_WORD = re.compile(
     r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
 )
@@ -785,10 +771,6 @@ def _without_numbers(found: re.Match[str]) -> str:
     """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
     "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
     return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
-
-
-_BARE_REPLY_WORDS = POSITIVE_WORDS | NEGATIVE_WORDS | {"please", "thanks", "thank", "you", "ok", "okay", "sure"}
-"""Words a bare yes/no reply may consist of (it then names nothing)."""
 
 
 def _names(said: str, value: object) -> bool:

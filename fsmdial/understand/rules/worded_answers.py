@@ -27,6 +27,7 @@ from .forms import naming_words
 
 __all__ = [
     "boolean_reply",
+    "both_sides_named",
     "counts_people",
     "head_count",
     "listed_party",
@@ -152,7 +153,13 @@ def with_listed_count(
     said = "" if count is None else f"{count} people" if nouns is None else f"{count} {named}".strip()
     if nouns is not None and count in find_numbers(f"{text[:start]} {text[end:]}"):
         said = ""  # "the kitchen and the utility room, so two": the count is said besides
+    if _INCLUDING.search(text[:start]) and find_numbers(f"{text[:start]} {text[end:]}"):
+        said = ""  # "five altogether, including me and my husband": who is in the count said, not a count
     return f"{text[:start]} {said} {text[end:]}"
+
+
+_INCLUDING = re.compile(r"(?<![\w'])(?:including|incl\.?|counting|that'?s|that\s+is)\s*$", re.I)
+"""Words before a listed party that say it is inside a count said besides ("five, including me and my husband")."""
 
 
 def _names_another(listed: str, nouns: frozenset[str] | None) -> bool:
@@ -347,7 +354,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     if stated is not None and leading is not None and stated != (leading == "yes"):
         # "yes please, I don't have a car to take it to the tip": after a yes or no said first, a clause denying
         # something else is the reason; only a clause without a denial contradicts the yes or no
-        stated = stated_answer(slot, " ".join(clause for clause in said if not NEGATION.search(clause)), asked=False)
+        plain = " ".join(clause for clause in said if not (NEGATION.search(clause) or _DENIES.search(clause)))
+        stated = stated_answer(slot, plain, asked=False)
     if stated is not None:
         return stated
     offered = _OFFERED.search(slot.ask or "") is not None
@@ -507,6 +515,20 @@ def _sides(description: str, question: str) -> tuple[frozenset[str], frozenset[s
     )
 
 
+_OWNED = re.compile(r"(?<![\w'])own\s+([a-z][a-z'-]*)", re.I)
+"""The thing said after "own" ("our own clubs"): where a side is bringing one's own, the thing both sides are about."""
+
+
+def both_sides_named(slot: Slot, text: str) -> bool:
+    """Does an answer name words of both sides of the boolean ``slot`` ("two of us need clubs, the others have their
+    own")? Then it is in doubt, and nobody guesses a side."""
+    sides = _sides(slot.description or "", slot.ask or "")
+    if sides is None:
+        return False
+    stems = _side_stems(text)
+    return bool(_naming(stems, sides[0])) and bool(_naming(stems, sides[1]))
+
+
 def side_named(slot: Slot, text: str) -> bool | None:
     """The side of the boolean ``slot`` that an answer names by its words (:func:`described_sides`): a short answer
     of one side's own words, none of the other's ("online" -> True, "at home please" -> False, where the description
@@ -529,9 +551,11 @@ def side_named(slot: Slot, text: str) -> bool | None:
         return None  # "can't you deliver it?": asked, not chosen
     only_yes, only_no = sides
     named = [clause for clause in clauses(text) if _naming(_side_stems(clause), only_yes | only_no)]
-    if any(negation_scope(clause) is not None for clause in named):
-        return None  # "I don't want to collect it": the side is not simply chosen
+    if any(negation_scope(clause) is not None or _DENIES.search(clause) for clause in named):
+        return None  # "I don't want to collect it", "there's no back": the side is not simply chosen
     stems = _side_stems(text)
+    if "own" in only_yes | only_no:  # "we've all got our own clubs" to "hire clubs (yes) or bring your own (no)":
+        stems -= set(_side_stems(" ".join(_OWNED.findall(text))))  # the thing owned is either side's, no side
     yes_words, no_words = _naming(stems, only_yes), _naming(stems, only_no)
     if len(said) <= 3 and stems and (yes_words == stems or no_words == stems):
         return yes_words == stems
@@ -612,7 +636,10 @@ def _side_in_passing(slot: Slot, slots: Iterable[Slot], said: list[tuple[str, li
     stating = [
         clause
         for clause, _ in said
-        if not any(char.isdigit() for char in clause) and negation_scope(clause) is None and not _ASKS.match(clause)
+        if not any(char.isdigit() for char in clause)
+        and negation_scope(clause) is None
+        and not _DENIES.search(clause)  # "there's no back to get to" names the back, and denies it
+        and not _ASKS.match(clause)
     ]
     return _one_side_named(stating, only_yes, only_no)
 

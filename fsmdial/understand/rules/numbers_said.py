@@ -1,0 +1,41 @@
+"""Where a number said is no count of the slot at hand: two numbers said as a range with no word of the clock
+("somewhere between 4 and 6" to "how many of you?": counts, no start time), and a length of time ("every couple of
+months", "3 years": no count of bedrooms)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["counts_in_a_range", "without_lengths_of_time"]
+
+_CLOCK_SAID = re.compile(
+    r"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
+    r"quarter\s+(?:past|to)|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d))\b",
+    re.I,
+)
+"""Words that make a number a clock time, whatever is asked ("7pm", "6:30", "at 6 o'clock", "half 7", "in the
+evening")."""
+_A_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUMBER_RANGE = re.compile(
+    rf"\b(?:between\s+{_A_NUMBER}\s+and\s+|{_A_NUMBER}(?:\s*-\s*|\s+(?:to|till|until|or)\s+)){_A_NUMBER}\b", re.I
+)
+"""Two numbers said as a range ("between 4 and 6", "4-6"): to a count's question, counts."""
+_TIME_SPAN = re.compile(
+    r"(?<![\w'])(?:\d{1,3}|a\s+couple\s+of|couple\s+of|a\s+few|few|several|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve)\s+(?P<unit>months?|years?|weeks?|days?|nights?|hours?|minutes?|mins?|hrs?)(?![\w'])"
+    r"(?!\s+old\b)",  # "31 years old" is an age
+    re.I,
+)
+"""A length of time ("a couple of months", "3 years"): no count of a slot it does not name."""
+
+
+def counts_in_a_range(text: str) -> bool:
+    """Does ``text`` say two numbers as a range ("between 4 and 6", "4-6") with no word that makes them clock times
+    ("7pm", "half 7", "in the evening")? To a count's question, they are counts."""
+    return _NUMBER_RANGE.search(text) is not None and _CLOCK_SAID.search(text) is None
+
+
+def without_lengths_of_time(text: str, naming: frozenset[str]) -> str:
+    """``text`` without its lengths of time ("a couple of months"), but those whose unit names a slot (``naming``:
+    "3 nights" where the nights are counted)."""
+    return _TIME_SPAN.sub(lambda found: found.group() if found.group("unit") in naming else " ", text)
