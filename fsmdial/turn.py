@@ -22,6 +22,7 @@ from .flow import ConfirmNode, Flow, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
+from .language.acts import only_a_pause
 from .language.text import FUNCTION_WORDS
 from .machine import fold
 from .session import SessionState
@@ -249,7 +250,9 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         # the cover after all" got a bare "yes or no?" on the model path, and the next "yes" booked the old values):
         # words left open after any reading get the whole summary and "what would you like to change?".
         missed = parse.path == "rules" or bool(parse.info.get("open"))
-        turn.missed_change = missed and not asked_back and not _restates(turn.session, parse)
+        # "hang on, let me just check with the others": a pause, no change; the question is asked again
+        paused = not parse.slots and only_a_pause(said.rest)
+        turn.missed_change = missed and not asked_back and not paused and not _restates(turn.session, parse)
         turn.asked_back = asked_back
     return parse
 

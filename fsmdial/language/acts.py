@@ -683,6 +683,22 @@ _DEFERRED = re.compile(
 """A clause putting a thing off ("the roof can wait", "the frames will have to wait"): the thing is not chosen."""
 
 
+_LET_ME = r"let\s+me\s+(?:just\s+)?(?:check|ask|think|see|have\s+a\s+think)(?:\s+with\s+[\w' ]{1,30}?)?"
+_A_MOMENT = r"(?:a|one)\s+(?:sec|second|moment|min|minute)"
+_ONLY_PAUSE = re.compile(
+    rf"^\W*(?:(?:oh|ok|okay|um+|erm|er|hmm+|sorry|right)\W+)*"
+    rf"(?:(?:hang|hold)\s+on|just\s+{_A_MOMENT}|give\s+me\s+{_A_MOMENT}|{_A_MOMENT}|bear\s+with\s+me|{_LET_ME})"
+    rf"(?:\W+(?:{_LET_ME}|{_A_MOMENT}|please|thanks))*\W*$",
+    re.I,
+)
+
+
+def only_a_pause(text: str) -> bool:
+    """Is ``text`` nothing but a pause ("hang on, let me just check with the others", "one sec")? It says no more:
+    the question is asked again ("oh hang on, it'll be on the street that day" says more: a change)."""
+    return _ONLY_PAUSE.match(text) is not None
+
+
 @lru_cache(maxsize=1024)
 def without_deferred(text: str) -> str:
     """``text`` without its clauses that put a thing off ("make it the windows rather than the conservatory, the roof

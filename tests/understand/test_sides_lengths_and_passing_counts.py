@@ -14,7 +14,10 @@
 - after "yes please", a clause saying "none" is the reason, not a no;
 - at a confirmation, the words of a change give no first value to a slot of another branch;
 - an answer naming words of both sides of a boolean ("two of us need shoes, the others have their own") is in doubt:
-  asked again, and neither a model's grammar nor the embedder's options offer a side to guess.
+  asked again, and neither a model's grammar nor the embedder's options offer a side to guess;
+- at a confirmation, a reply that is only a pause ("hang on, let me check with the others") is asked again, not
+  taken for a change missed; one that says more after "hang on" still is;
+- "I'll book one" after asking about a value takes the value the user's message before named.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from fsmdial.language.acts import only_a_pause
 from fsmdial.language.clauses import clauses
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
@@ -206,3 +210,32 @@ def test_both_sides_named_is_a_doubt_no_model_guesses():
     assert "shoe_hire" not in turn_schema(state, mixed, now, settled=settled).values
     dialogue.turn(mixed)
     assert dialogue.session.asked == "shoe_hire"  # asked again
+
+
+@pytest.mark.parametrize(
+    ("said", "pause"),
+    [
+        ("hang on, let me just check with the others", True),
+        ("one sec", True),
+        ("let me check with my wife", True),
+        ("oh hang on, it'll be the 5th not the 4th", False),
+        ("hold on, can we do 4 instead", False),
+    ],
+)
+def test_only_a_pause(said, pause):
+    assert only_a_pause(said) is pause
+
+
+def test_a_pause_at_the_confirmation_is_asked_again():
+    dialogue = _dialogue("just coaching", "a one-off", "0", "12")
+    reply = dialogue.turn("hang on, let me check with the others").text
+    assert "didn't catch" not in reply and "Book it" in reply
+    dialogue.turn("yes that's fine")
+    assert dialogue.session.node == "done"
+
+
+def test_book_one_takes_the_value_asked_about():
+    dialogue = _dialogue("how much is the coaching?")
+    assert "session" not in dialogue.slots
+    dialogue.turn("OK, I'll book one please")
+    assert dialogue.slots["session"] == "coaching"

@@ -9,11 +9,15 @@ preposition) stands for a thing said before.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from ...flow import Slot, SlotType
 from ...language import WORD_NUMBERS, find_numbers
+from .categories import alias_patterns, found_value
 
 __all__ = [
     "counted_numbers",
+    "one_asked_about",
     "counts_nothing",
     "only_determined_ones",
     "only_pronoun_ones",
@@ -128,3 +132,24 @@ def counted_numbers(text: str) -> list[int | float]:
     if len(numbers) > 1 and (fewer := find_numbers(without_pronoun_ones(text))):
         return fewer
     return numbers
+
+
+_TAKES_ONE = re.compile(
+    r"(?<![\w'])(?:book|have|take|do|get|want|go\s+for|try)\s+(?:one|that\s+one|one\s+of\s+(?:those|them))"
+    r"(?![\w'])",
+    re.I,
+)
+"""A "one" the user asks to book ("OK, I'll book one please", "I'll have one of those"); "book it" is the booking."""
+
+
+def one_asked_about(slot: Slot | None, history: Sequence[tuple[str, str]], text: str) -> dict[str, str]:
+    """The value of the asked categorical ``slot`` that "I'll book one" stands for: the one value the user's message
+    before this one named ("How much is a lesson?" then "OK, I'll book one please"); else nothing."""
+    if slot is None or slot.type is not SlotType.categorical or not _TAKES_ONE.search(text):
+        return {}
+    earlier = [said for role, said in history if role == "user"]
+    if not earlier:
+        return {}
+    values = tuple(slot.values or ())
+    named = found_value(values, earlier[-1], alias_patterns(values, slot.description))
+    return {slot.name: named} if named is not None else {}

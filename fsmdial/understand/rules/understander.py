@@ -91,7 +91,7 @@ from .named_things import named_things
 from .numbers_between import ask_which_number
 from .numbers_said import counts_in_a_range, without_lengths_of_time
 from .places import is_place, place_slots, read_places
-from .pronoun_one import counted_numbers, counts_nothing, only_pronoun_ones, without_phrase_ones
+from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, descriptive, read_name
@@ -324,6 +324,8 @@ class RulesUnderstander:
         parse.slots.update(named_things(state.slots, tables.asked, said, parse.slots))  # "a wardrobe and a bed to go"
         for name, value in disputed_proposal(state.slots, history, said).items():  # "I take it ..." put right
             parse.slots.setdefault(name, value)
+        if tables.asked is not None and tables.asked.name not in parse.slots:  # "How much is a lesson?" "I'll book one"
+            parse.slots.update(one_asked_about(tables.asked, history, said))
         if (asked := tables.asked) is not None and _free_text(tables, asked) and parse.slots.get(asked.name) == text:
             # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
