@@ -250,10 +250,10 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         # the cover after all" got a bare "yes or no?" on the model path, and the next "yes" booked the old values):
         # words left open after any reading get the whole summary and "what would you like to change?".
         missed = parse.path == "rules" or bool(parse.info.get("open"))
-        # "hang on, let me just check with the others": a pause, no change; the question is asked again
+        # "hang on, let me just check with the others": a pause, no change; the summary and its question again
         paused = not parse.slots and only_a_pause(said.rest)
         turn.missed_change = missed and not asked_back and not paused and not _restates(turn.session, parse)
-        turn.asked_back = asked_back
+        turn.asked_back = asked_back or paused  # the summary shown again with its question
     return parse
 
 

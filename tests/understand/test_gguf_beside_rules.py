@@ -179,7 +179,7 @@ def test_the_words_the_rules_read_a_value_from_are_no_other_slots_value():
     ("reply", "asks"),
     [
         ("Alex", "What would you like to change?"),
-        ("hmm let me think", "What would you like to change?"),
+        ("hmm let me think", "Shall I book it?"),  # a pause: the summary and its question again
         ("maybe", "What would you like to change?"),
         ("tell me about the menu first", "Shall I book it?"),  # a question: the summary again once it is answered
     ],
