@@ -63,6 +63,7 @@ PEOPLE_WORDS = frozenset(
     | {"travelers", "traveler", "travellers", "traveller", "passengers", "passenger", "riders", "rider"}
     | {"players", "player", "participants", "participant", "attendees", "attendee", "visitors", "visitor"}
     | {"golfers", "golfer", "climbers", "climber", "bathers", "bather", "swimmers", "swimmer", "skaters", "skater"}
+    | {"group"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
 

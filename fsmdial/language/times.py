@@ -24,7 +24,7 @@ from rapidfuzz.distance import OSA
 
 from .day_words import TEXTED_DAYS
 from .numbers import words_to_digits
-from .text import DIGIT, SENTENCE_BREAK
+from .text import DIGIT, PEOPLE_WORDS, SENTENCE_BREAK
 
 __all__ = [
     "TWELVE_HOUR",
@@ -81,7 +81,10 @@ _ROUGH_AFTER = re.compile(r"\s*-?\s*ish\b|\s+or\s+so\b", re.I)
 _ROUGHLY = re.compile(r"\b(?:around|about|say|like)\s+$", re.I)
 _NOT_A_TIME_AFTER = re.compile(
     r"\s*(?:%|[-+*/x]\s*\d|people|persons?|guests?|adults?|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
-    r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?)",
+    r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?|"
+    r"(?:grown[- ]?ups?|teenagers?|teens?|"
+    + "|".join(sorted(PEOPLE_WORDS, key=len, reverse=True))  # "6 players for the vault heist": a count, no 6:00
+    + r")\b)",
     re.I,
 )
 _PARTY_BEFORE = re.compile(r"\b(?:table|booking|reservation|party|seats?)\s+for\s+$", re.I)
@@ -506,7 +509,8 @@ _FIRST_THING = re.compile(
     r"thurs?|fri|sat|sun|ok|okay|yes|yeah|so|just|then|please|at|from)\b)\W*"
     r"(?:first\s+thing(?:\s+in\s+the\s+morning)?|as\s+early\s+as\s+(?:possible|"
     r"(?:you|they|we)\s+(?:can|could|open|have)(?:\s+(?:do|manage|come|make\s+it|get\s+(?:here|there)))?)|"
-    r"(?:the\s+|whenever'?s\s+(?:the\s+)?)?earliest(?:\s+(?:possible|you\s+(?:can|have|do|open)|slot|time|start|one))?)"
+    r"(?:the\s+|whenever'?s\s+(?:the\s+)?|what(?:ever)?(?:'s|\s+you'?ve\s+got|\s+you\s+have)\s+(?:the\s+)?)?"
+    r"earliest(?:\s+(?:possible|you\s+(?:can|have|do|open)|slot|time|start|one))?)"
     r"(?:\W+(?:please|if\s+possible|if\s+you\s+can|tomorrow|today|then|ideally|thanks|on\s+\w+day|works|"
     r"is\s+(?:fine|good|best)|would\s+be\s+(?:good|great|best)))*\W*$",
     re.I,

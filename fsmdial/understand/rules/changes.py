@@ -51,6 +51,7 @@ _CUE = re.compile(
     r"(?<![\w'])(?:actually|no wait|" + _WAIT + r"|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
     r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"
     r"let'?s (?:say|do|make it|go for)|or rather|scratch that|scrap that|on second thoughts?|"
+    r"(?:it|that|there|we)(?:'ll| will) be(?=\s+[\w.:]+(?:\s+\w+)?\s+now\b)|"  # "so it'll be 5 now"
     r"switch (?:it |that )?to|move (?:it|that) to|how about|what about|correction|"
     r"(?:change|move|switch|put)\s+(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+to|" + _CONCLUDING + r")(?![\w'])",
     re.I,

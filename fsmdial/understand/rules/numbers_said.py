@@ -1,12 +1,13 @@
 """Where a number said is no count of the slot at hand: two numbers said as a range with no word of the clock
-("somewhere between 4 and 6" to "how many of you?": counts, no start time), and a length of time ("every couple of
-months", "3 years": no count of bedrooms)."""
+("somewhere between 4 and 6" to "how many of you?": counts, no start time), a length of time ("every couple of
+months", "3 years": no count of bedrooms), and a part of a count said beside it ("seven, two of them are
+teenagers")."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["counts_in_a_range", "without_lengths_of_time"]
+__all__ = ["counts_in_a_range", "without_lengths_of_time", "without_subsets"]
 
 _CLOCK_SAID = re.compile(
     r"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
@@ -39,3 +40,22 @@ def without_lengths_of_time(text: str, naming: frozenset[str]) -> str:
     """``text`` without its lengths of time ("a couple of months"), but those whose unit names a slot (``naming``:
     "3 nights" where the nights are counted)."""
     return _TIME_SPAN.sub(lambda found: found.group() if found.group("unit") in naming else " ", text)
+
+
+_SUBSET = re.compile(
+    r"(?<![\w'])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|whom)"
+    r"(?:'s|'re|'ll|\s+(?:is|are|was|were|has|have|had|will|need|needs|can|can't|won't|don't|doesn't))(?![\w'])",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"(?<![\w'])(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\w'])", re.I
+)
+
+
+def without_subsets(text: str) -> str:
+    """``text`` without "two of them are ..." where another number is the count ("seven, two of them are teenagers": 7;
+    "one of them's dropped out so it'll be 5 now": 5); "2 of them, one for each of the kids" keeps its 2."""
+    parts = _SUBSET.split(text)
+    if len(parts) == 1 or not any(_NUMBER.search(part) for part in parts):
+        return text
+    return _SUBSET.sub(" ", text)

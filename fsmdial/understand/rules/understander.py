@@ -89,7 +89,7 @@ from .forms import (
 from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
 from .named_things import named_things
 from .numbers_between import ask_which_number
-from .numbers_said import counts_in_a_range, without_lengths_of_time
+from .numbers_said import counts_in_a_range, without_lengths_of_time, without_subsets
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
@@ -300,7 +300,8 @@ class RulesUnderstander:
         self._fill_slots(state, tables, text, now, parse, acts, said)
         if parse.info.get("counted") and not says_change(whole):  # a party named in passing replaces no count held
             counts = [slot.name for slot, _ in tables.number_words if slot is not tables.asked]
-            parse.info.setdefault("in_passing", []).extend(name for name in counts if name in parse.slots)
+            if passing := [name for name in counts if name in parse.slots]:
+                parse.info.setdefault("in_passing", []).extend(passing)
         if tables.range_length is not None:  # "7 till 10": 19:00, and 3 hours
             parse.slots.update(range_length(tables.range_length, parse.slots, said))
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
@@ -635,6 +636,7 @@ class RulesUnderstander:
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms
+        rest = without_subsets(rest)  # "seven, two of them are teenagers": 7
         if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
             rest = with_listed_count(rest, noted=parse.info)
         elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:

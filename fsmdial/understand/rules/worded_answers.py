@@ -57,11 +57,11 @@ _PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s
 _COMPANION = (
     rf"{_ONE_OF_KIN[:-1]}|girlfriend|boyfriend|fianc[ée]e?|colleague|boss|mate|flatmate|housemate|neighbour|date|"
     r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person|"
-    r"other\s+half|better\s+half|missus|missis|spouse|significant\s+other)"
+    r"other\s+half|better\s+half|missus|missis|spouse|significant\s+other|grown[- ]?up)"
 )
 _PEOPLE_PLURAL = (
     r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
-    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies)"
+    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies|grown[- ]?ups)"
 )
 _COUNT = (
     r"(?:\d{1,2}|" + "|".join(sorted((w for w in WORD_NUMBERS if WORD_NUMBERS[w] <= 20), key=len, reverse=True)) + r")"

@@ -1,0 +1,117 @@
+"""Round 19's classes, each a general mechanism, tested on wordings of its own on a small trampoline-park flow:
+
+- a number followed by a word for people ("6 kids", "4 players for the big arena") is a count, never an hour;
+- "grown ups" count in a listed party ("3 kids and 1 grown up": 4), and "a group of three" counts people;
+- "whatever you've got earliest" is the earliest time;
+- "two of them are ..." beside another number is part of that count ("seven, two of them are teenagers": 7);
+- "it'll be 5 now" at a confirmation is a change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fsmdial.language.times import read_clock
+from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
+from fsmdial.understand.rules.numbers_said import without_subsets
+
+PARK: dict[str, Any] = {
+    "name": "trampoline_park",
+    "description": "Book a session at a trampoline park.",
+    "examples": ["I'd like to book a jump session"],
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "arena",
+                    "type": "categorical",
+                    "values": ["big arena", "toddler zone"],
+                    "ask": "The big arena or the toddler zone?",
+                },
+                {
+                    "name": "jumpers",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 12,
+                    "label": "number of jumpers",
+                    "description": "How many people are jumping",
+                    "ask": "How many jumpers?",
+                },
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                {"name": "start", "type": "time", "earliest": "10:00", "latest": "13:00", "ask": "What time?"},
+            ],
+        },
+        {
+            "id": "confirm",
+            "type": "inform_and_confirm",
+            "message": "The {arena} for {jumpers} on {day} at {start}.",
+            "question": "Shall I book it?",
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "confirm"},
+        {"source": "confirm", "target": "done", "when": {"answer": "yes"}},
+    ],
+}
+NOW = "2027-05-03T08:00"  # a Monday
+
+
+def _dialogue(*said: str) -> Dialogue:
+    dialogue = Dialogue(load_flow(PARK), stand_in_tools=True, clock=FrozenClock(NOW))
+    dialogue.start()
+    for words in said:
+        dialogue.turn(words)
+    return dialogue
+
+
+def test_a_number_before_people_is_no_hour():
+    dialogue = _dialogue("morning, 6 kids for the big arena please")
+    assert dialogue.slots["jumpers"] == 6
+    assert "start" not in dialogue.slots
+
+
+@pytest.mark.parametrize(
+    ("said", "count"), [("3 kids and 1 grown up", 4), ("2 grown-ups and 2 kids", 4), ("a group of three", 3)]
+)
+def test_grown_ups_and_groups_count(said, count):
+    assert _dialogue("the big arena", said).slots["jumpers"] == count
+
+
+def test_a_group_in_the_first_message_counts():
+    assert _dialogue("the toddler zone on Friday, for a group of three").slots["jumpers"] == 3
+
+
+@pytest.mark.parametrize("said", ["whatever you've got earliest", "whatever's earliest"])
+def test_whatever_is_earliest(said):
+    assert read_clock(said) == "first thing (the earliest)"
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("seven, two of them are teenagers", "seven,   teenagers"),
+        ("one of them's dropped out, it'll be 5", "  dropped out, it'll be 5"),
+        ("2 of them, one for each of the kids", "2 of them, one for each of the kids"),  # the count itself
+        ("two of them are teenagers", "two of them are teenagers"),  # no other number: kept
+    ],
+)
+def test_part_of_a_count_beside_it(said, left):
+    assert without_subsets(said) == left
+
+
+def test_seven_two_of_them_teenagers_is_seven():
+    assert _dialogue("the big arena", "seven, two of them are teenagers").slots["jumpers"] == 7
+
+
+def test_it_will_be_n_now_at_the_confirmation_is_a_change():
+    dialogue = _dialogue("the big arena", "6", "tomorrow", "11am")
+    assert dialogue.session.node == "confirm"
+    dialogue.turn("one of the kids is poorly so it'll be 5 now")
+    assert dialogue.slots["jumpers"] == 5
