@@ -135,6 +135,8 @@ AFFIRM = phrase_pattern(
     "looks good",
     "looks great",
     "please do",
+    "yes please do",
+    "yes do",
     "go ahead",
     "proceed",  # STAR's customers: "Proceed", "please proceed"
     "go for it",

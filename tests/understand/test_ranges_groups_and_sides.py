@@ -193,7 +193,10 @@ def test_a_side_said_after_off_is_the_opposite_of_the_word_alone(said, parked):
 _ALL = ("a single kayak on saturday at 10 for 2 hours, 2 of us", "yes, on the drive", "Rosa Klein")
 
 
-@pytest.mark.parametrize("said", ["yes that's everything thanks", "yes, that's grand", "Proceed"])
+@pytest.mark.parametrize(
+    "said",
+    ["yes that's everything thanks", "yes, that's grand", "Proceed", "yes please do", "yes do"],  # (round 19)
+)
 def test_a_message_of_yes_words_at_the_confirmation_is_a_yes_and_no_value(said):
     dialogue = _dialogue(*_ALL)
     assert dialogue.node == "confirm"
