@@ -17,7 +17,7 @@ from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
-from fsmdial.understand.rules.numbers_said import without_subsets
+from fsmdial.understand.rules.numbers_said import without_lengths_of_time, without_subsets
 
 PARK: dict[str, Any] = {
     "name": "trampoline_park",
@@ -115,3 +115,18 @@ def test_it_will_be_n_now_at_the_confirmation_is_a_change():
     assert dialogue.session.node == "confirm"
     dialogue.turn("one of the kids is poorly so it'll be 5 now")
     assert dialogue.slots["jumpers"] == 5
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("every couple of months", "every  "),
+        ("for 3 years", "for  "),
+        ("2 nights from wednesday", "2 nights from wednesday"),  # nights, days and hours are what stays count
+        ("she's 31 years old", "she's 31 years old"),  # an age
+        ("3 months of lessons", "3 months of lessons"),  # the unit names a slot: kept
+    ],
+)
+def test_lengths_of_time_in_weeks_or_more_count_nothing(said, left):
+    naming = frozenset({"lessons", "months"}) if "lessons" in said else frozenset()
+    assert without_lengths_of_time(said, naming) == left

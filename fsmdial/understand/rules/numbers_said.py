@@ -23,11 +23,12 @@ _NUMBER_RANGE = re.compile(
 """Two numbers said as a range ("between 4 and 6", "4-6"): to a count's question, counts."""
 _TIME_SPAN = re.compile(
     r"(?<![\w'])(?:\d{1,3}|a\s+couple\s+of|couple\s+of|a\s+few|few|several|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten|eleven|twelve)\s+(?P<unit>months?|years?|weeks?|days?|nights?|hours?|minutes?|mins?|hrs?)(?![\w'])"
+    r"eight|nine|ten|eleven|twelve)\s+(?P<unit>months?|years?|weeks?|fortnights?)(?![\w'])"
     r"(?!\s+old\b)",  # "31 years old" is an age
     re.I,
 )
-"""A length of time ("a couple of months", "3 years"): no count of a slot it does not name."""
+"""A length of time in weeks or more ("a couple of months", "3 years"): no count of a slot it does not name (nights,
+days and hours are what stays and hires count, often in a slot named otherwise: "2 nights" for a hotel's ``stay``)."""
 
 
 def counts_in_a_range(text: str) -> bool:
