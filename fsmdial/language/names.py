@@ -54,7 +54,7 @@ _NOT_NAME = frozenset(
     what when where why how who which whom whose again still already now today tomorrow tonight yesterday
     morning afternoon evening night noon midnight pm am o'clock week weekend day days month year
     monday tuesday wednesday thursday friday saturday sunday january february march july august september
-    october november december jan feb mar apr jun jul aug sep sept oct nov dec
+    october november december feb mar apr jun jul aug sep sept oct nov dec
     let let's check wait help get got go going make made take took call called change changed cancel
     please sounds good great fine perfect correct right wrong""".split()
 ) | frozenset(w for key in WORD_NUMBERS for w in key.split())
@@ -65,7 +65,7 @@ _NOUNS = frozenset(
 """Nouns that are also surnames ("Hannah Price", "Tom Book"): no name on their own or first, but a capitalised
 one after a first name is part of it."""
 """Words no person's name is made of, as written in a sentence (names that are also such words, "May", "Will",
-"April", are left out: a reply that is only "Will" is a name)."""
+"April", "Jan", are left out: a reply that is only "Will" is a name)."""
 _PLACE_ENDS = frozenset(
     """street st road rd avenue ave drive crescent terrace tce boulevard gardens gdns parade mews wharf council ltd
     limited plc hotel school college university hospital surgery centre center housing estates lettings agency office

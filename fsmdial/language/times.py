@@ -79,6 +79,10 @@ _DAY_NEAR = re.compile(
 _ROUGH_AFTER = re.compile(r"\s*-?\s*ish\b|\s+or\s+so\b", re.I)
 """"2ish", "9 or so": said after a bare hour, a time of day."""
 _ROUGHLY = re.compile(r"\b(?:around|about|say|like)\s+$", re.I)
+_CHANGED_TO = re.compile(
+    r"\b(?:(?:can|could)\s+(?:we|i|you)\s+do|make\s+(?:it|that)|move\s+it\s+to|change\s+it\s+to)\s+$", re.I
+)
+"""Words of a change before a dotted time on the quarter hour ("can we do 3.30 instead", "make it 9.15"): a time."""
 _NOT_A_TIME_AFTER = re.compile(
     r"\s*(?:%|[-+*/x]\s*\d|people|persons?|guests?|adults?|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
     r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?|"
@@ -194,6 +198,7 @@ _LAST_WORDS = {
     _PARTY_BEFORE: frozenset(["for"]),
     _PART_RIGHT_BEFORE: frozenset("morning afternoon evening night at then".split()),
     _ROUGHLY: frozenset("around about say like".split()),
+    _CHANGED_TO: frozenset("do it that to".split()),
     _BETWEEN: frozenset("between around about".split()),
 }
 """The words each pattern read by :func:`_before` may end with."""
@@ -303,6 +308,7 @@ def _dotted_time(text: str, start: int, end: int) -> bool:
     return bool(
         _before(_BEFORE, text, start)
         or _before(_ROUGHLY, text, start)
+        or (_before(_CHANGED_TO, text, start) and text[end - 2 : end] in ("00", "15", "30", "45"))  # not "4.50 each"
         or _alone(text, start, end)
         or _part_next(text, end)
     )

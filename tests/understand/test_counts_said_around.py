@@ -1,10 +1,14 @@
-"""Round 19's classes, each a general mechanism, tested on wordings of its own on a small trampoline-park flow:
+"""Rounds 19 and 20's classes, each a general mechanism, tested on wordings of its own on a small trampoline-park flow:
 
 - a number followed by a word for people ("6 kids", "4 players for the big arena") is a count, never an hour;
 - "grown ups" count in a listed party ("3 kids and 1 grown up": 4), and "a group of three" counts people;
 - "whatever you've got earliest" is the earliest time;
 - "two of them are ..." beside another number is part of that count ("seven, two of them are teenagers": 7);
-- "it'll be 5 now" at a confirmation is a change.
+- "it'll be 5 now" at a confirmation is a change;
+- a dotted time on the quarter hour after a change's words ("can we do 3.30 instead") is a time, never a count;
+- "our twins" count two;
+- "Jan" is a first name, as "May" and "June" are;
+- "no, there's already one" to a question offering something new is a no, whatever side its words name.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from fsmdial.language.names import find_name
 from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
@@ -130,3 +135,31 @@ def test_it_will_be_n_now_at_the_confirmation_is_a_change():
 def test_lengths_of_time_in_weeks_or_more_count_nothing(said, left):
     naming = frozenset({"lessons", "months"}) if "lessons" in said else frozenset()
     assert without_lengths_of_time(said, naming) == left
+
+
+@pytest.mark.parametrize(
+    ("said", "clock"),
+    [
+        ("actually can we do 3.30 instead", "3:30 (12-hour clock)"),
+        ("make it 9.15", "9:15 (12-hour clock)"),
+        ("can we do 4.50 each", None),  # no quarter hour: an amount
+        ("it costs 8.30", None),
+    ],
+)
+def test_a_dotted_time_after_a_change(said, clock):
+    assert read_clock(said) == clock
+
+
+def test_a_dotted_time_at_the_confirmation_changes_the_time():
+    dialogue = _dialogue("the big arena", "6", "tomorrow", "11am")
+    dialogue.turn("actually can we do 11.30 instead")
+    assert dialogue.slots["start"] == "11:30" and dialogue.slots["jumpers"] == 6
+
+
+def test_twins_count_two():
+    assert _dialogue("the big arena", "me, my wife and our twins").slots["jumpers"] == 4
+
+
+@pytest.mark.parametrize("said", ["Jan Kowalski", "May Thompson", "June Carter"])
+def test_a_first_name_that_is_a_month(said):
+    assert find_name(said, asked=True) == said

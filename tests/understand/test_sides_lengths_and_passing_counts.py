@@ -239,3 +239,8 @@ def test_book_one_takes_the_value_asked_about():
     assert "session" not in dialogue.slots
     dialogue.turn("OK, I'll book one please")
     assert dialogue.slots["session"] == "coaching"
+
+
+def test_no_with_already_is_a_no_whatever_side_it_names():
+    # (round 20) "no, there's already a pole up" to "new poles, or keeping the ones you've got?"
+    assert _dialogue("a taster", "3", "no, there are already hire shoes in the car").slots["shoe_hire"] is False

@@ -61,7 +61,8 @@ _COMPANION = (
 )
 _PEOPLE_PLURAL = (
     r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
-    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies|grown[- ]?ups)"
+    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies|grown[- ]?ups|"
+    r"twins|triplets|quads|quadruplets)"
 )
 _COUNT = (
     r"(?:\d{1,2}|" + "|".join(sorted((w for w in WORD_NUMBERS if WORD_NUMBERS[w] <= 20), key=len, reverse=True)) + r")"
@@ -212,9 +213,13 @@ def _word_edges(piece: str, found: re.Match[str]) -> bool:
     return not (after.isalnum() or before.isalnum())
 
 
+_MULTIPLES = {"twins": 2, "triplets": 3, "quads": 4, "quadruplets": 4}
+"""People words that say how many they are ("me, my wife and our twins": 4)."""
+
+
 def _head(item: re.Match[str]) -> int | None:
     if item.group("some"):
-        return None
+        return _MULTIPLES.get(item.group("some").casefold().split()[-1])
     if item.groupdict().get("other"):
         head = item.group("head").casefold()
         return 1 if not head.endswith("s") or head in _ONE_THING_PLURALS else None  # "the cushions": how many?
@@ -350,6 +355,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
     if leading is None and said and len(said) > 1 and (ends := _ENDS_IN_YES_NO.match(said[0])) is not None:
         leading = parse_yes_no(ends.group("answer"))  # "two kids yes, 7 and 11": the first clause ends by answering
+    if leading == "no" and _ALREADY.search(text):
+        return False  # "no, there's already a pole up" to "new poles, or keeping the ones you've got?": no new one
     stated = stated_answer(slot, text, asked=False)  # the clause naming its subject
     if stated is not None and leading is not None and stated != (leading == "yes"):
         # "yes please, I don't have a car to take it to the tip": after a yes or no said first, a clause denying
@@ -376,6 +383,7 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
+_ALREADY = re.compile(r"(?<![\w'])already(?![\w'])", re.I)
 _ENDS_IN_YES_NO = re.compile(r"^\W*(?:[\w'-]+\s+){1,3}(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
 """A short first clause that ends in a yes or no, after the answer's detail ("two kids yes", "just adults no")."""
 _LAST_YES_NO = re.compile(r",\s*(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
