@@ -41,18 +41,14 @@ def held_changes(
     changes = {**given, **_name_part(slots, session, info)}
     answered = session.asked is not None and session.asked in given  # the message answers the question asked
     for name in info.get("in_passing", ()):
-        held = session.slots.get(name)
-        # a count held stays whether or not the question asked is answered ("the kids will hire some, me and my wife
-        # have our own" to the shoes question is no party of 2)
-        if (
-            name in session.slots
-            and changes.get(name) != held
-            and _said(session, held)
-            and (answered or not isinstance(held, str))
-        ):
-            # "no, it's mid terrace" to the question about access, with "three storey house" said before: a value
-            # in passing (another question asked, by a synonym, with no change cue) does not replace one the user
-            # named by its own words (one read from a description may be put right so: "today, we've no heating")
+        if name not in session.slots or changes.get(name) == session.slots[name]:
+            continue
+        before = session.slots[name]
+        # "no, it's mid terrace" to the question about access, with "three storey house" said before: a value in
+        # passing (another question asked, by a synonym, with no change cue) does not replace one the user named by its
+        # own words (one read from a description may be put right so: "today, we've no heating"); a count held was
+        # the user's and stays whatever was answered ("the kids will hire some, me and my wife have our own": no 2)
+        if not isinstance(before, str) or (answered and _said(session, before)):
             changes.pop(name, None)
     change = info.get("change")
     if not change:
@@ -189,10 +185,9 @@ def _same_on_the_dial(reading: str, held: str) -> bool:
 
 
 def _said(session: SessionState, value: Any) -> bool:
-    """Did the user name ``value`` by its own words in a message of the session's history? A count held was the
-    user's (no description chooses one)."""
+    """Did the user name ``value`` by its own words in a message of the session's history?"""
     if not isinstance(value, str):
-        return True
+        return False
     pattern = re.compile(r"(?<![\w'])" + re.escape(fold(value)) + r"s?(?![\w'])")
     return any(role == "user" and pattern.search(fold(said)) for role, said in session.history)
 

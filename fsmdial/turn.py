@@ -22,7 +22,6 @@ from .flow import ConfirmNode, Flow, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
-from .language.acts import only_a_pause
 from .language.text import FUNCTION_WORDS
 from .machine import fold
 from .session import SessionState
@@ -251,7 +250,7 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         # words left open after any reading get the whole summary and "what would you like to change?".
         missed = parse.path == "rules" or bool(parse.info.get("open"))
         # "hang on, let me just check with the others": a pause, no change; the summary and its question again
-        paused = not parse.slots and only_a_pause(said.rest)
+        paused = not parse.slots and said.stall
         turn.missed_change = missed and not asked_back and not paused and not _restates(turn.session, parse)
         turn.asked_back = asked_back or paused  # the summary shown again with its question
     return parse

@@ -9,6 +9,8 @@ import pytest
 
 from fsmdial.errors import FlowError
 from fsmdial.loader import load_flow
+from fsmdial.runtime import Dialogue
+from fsmdial.testing import FrozenClock
 
 
 def small_flow(**changes: Any) -> dict[str, Any]:
@@ -124,3 +126,13 @@ def bike_repair_flow() -> dict[str, Any]:
             {"source": "book_repair", "target": "booked"},
         ],
     }
+
+
+def played(doc: dict[str, Any], now: str, *said: str) -> Dialogue:
+    """A dialogue on the flow document ``doc`` (stand-in tools, the clock frozen at ``now``), started and told
+    ``said``, one turn each."""
+    dialogue = Dialogue(load_flow(doc), stand_in_tools=True, clock=FrozenClock(now))
+    dialogue.start()
+    for words in said:
+        dialogue.turn(words)
+    return dialogue

@@ -417,7 +417,16 @@ STALL = phrase_pattern(
     "hang on",
     "thinking",
     "let me see",
+    "bear with me",
+    "hang on a sec",
+    "hang on a second",
+    "hang on a minute",
+    "hold on a sec",
+    "hold on a second",
+    "hold on a minute",
 )
+_CHECKING = re.compile(r"(?<![\w'])let me (?:just )?(?:check|ask)(?:(?: with)?(?: [\w']+){1,3})?(?![\w'])")
+"""A stall that says who is asked ("let me just check with the others", "let me ask my wife"): in normalised text."""
 FOR_NOW = phrase_pattern(
     "yet",
     "hang on",
@@ -554,7 +563,9 @@ def read_acts(text: str) -> Acts:
     # the "n't" and the "wait" of "can't wait to be running again" deny nothing and hedge nothing
     denied = normalize(" ".join(c for c in clauses(text) if c not in eager)) if eager else norm
     # A stall is a message that only stalls ("hmm let me think"); an "um" in front of a value is filler.
-    stalled = bool(STALL.search(norm)) and not STALL.sub(" ", leftover).strip()
+    stalled = (
+        bool(STALL.search(norm) or _CHECKING.search(norm)) and not STALL.sub(" ", _CHECKING.sub(" ", leftover)).strip()
+    )
     front = normalize(rest)
     question = (
         "?" in text
@@ -683,22 +694,6 @@ _DEFERRED = re.compile(
     re.I,
 )
 """A clause putting a thing off ("the roof can wait", "the frames will have to wait"): the thing is not chosen."""
-
-
-_LET_ME = r"let\s+me\s+(?:just\s+)?(?:check|ask|think|see|have\s+a\s+think)(?:\s+with\s+[\w' ]{1,30}?)?"
-_A_MOMENT = r"(?:a|one)\s+(?:sec|second|moment|min|minute)"
-_ONLY_PAUSE = re.compile(
-    rf"^\W*(?:(?:oh|ok|okay|um+|erm|er|hmm+|sorry|right)\W+)*"
-    rf"(?:(?:hang|hold)\s+on|just\s+{_A_MOMENT}|give\s+me\s+{_A_MOMENT}|{_A_MOMENT}|bear\s+with\s+me|{_LET_ME})"
-    rf"(?:\W+(?:{_LET_ME}|{_A_MOMENT}|please|thanks))*\W*$",
-    re.I,
-)
-
-
-def only_a_pause(text: str) -> bool:
-    """Is ``text`` nothing but a pause ("hang on, let me just check with the others", "one sec")? It says no more:
-    the question is asked again ("oh hang on, it'll be on the street that day" says more: a change)."""
-    return _ONLY_PAUSE.match(text) is not None
 
 
 @lru_cache(maxsize=1024)

@@ -84,7 +84,7 @@ _CHANGED_TO = re.compile(
 )
 """Words of a change before a dotted time on the quarter hour ("can we do 3.30 instead", "make it 9.15"): a time."""
 _NOT_A_TIME_AFTER = re.compile(
-    r"\s*(?:%|[-+*/x]\s*\d|people|persons?|guests?|adults?|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
+    r"\s*(?:%|[-+*/x]\s*\d|kids?|children|of\b|nights?|days?|weeks?|months?|years?|"
     r"hours?|minutes?|mins?|pizzas?|boxes|items?|tickets?|rooms?|seats?|euros?|dollars?|pounds?|quid|bucks?|"
     r"(?:grown[- ]?ups?|teenagers?|teens?|"
     + "|".join(sorted(PEOPLE_WORDS, key=len, reverse=True))  # "6 players for the vault heist": a count, no 6:00

@@ -19,10 +19,9 @@ import pytest
 
 from fsmdial.language.names import find_name
 from fsmdial.language.times import read_clock
-from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.numbers_said import without_lengths_of_time, without_subsets
+from tests.flows import played
 
 PARK: dict[str, Any] = {
     "name": "trampoline_park",
@@ -69,11 +68,7 @@ NOW = "2027-05-03T08:00"  # a Monday
 
 
 def _dialogue(*said: str) -> Dialogue:
-    dialogue = Dialogue(load_flow(PARK), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for words in said:
-        dialogue.turn(words)
-    return dialogue
+    return played(PARK, NOW, *said)
 
 
 def test_a_number_before_people_is_no_hour():

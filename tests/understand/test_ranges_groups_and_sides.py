@@ -21,9 +21,8 @@ from typing import Any
 import pytest
 
 from fsmdial.language.times import range_minutes, read_clock
-from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.testing import FrozenClock
+from tests.flows import played
 
 KAYAK: dict[str, Any] = {
     "name": "kayak_hire",
@@ -103,11 +102,7 @@ NOW = "2027-03-01T08:00"  # a Monday
 
 
 def _dialogue(*said: str) -> Dialogue:
-    dialogue = Dialogue(load_flow(KAYAK), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for words in said:
-        dialogue.turn(words)
-    return dialogue
+    return played(KAYAK, NOW, *said)
 
 
 @pytest.mark.parametrize(
@@ -212,17 +207,17 @@ def test_a_name_after_whose_name_it_is_goes_under_that_name():
 
 
 # ------------------------------------------------------------------ the second part of round 14's classes
+def _kayak_with(index: int, slot: dict[str, Any]) -> dict[str, Any]:
+    """KAYAK with the ask node's slot at ``index`` replaced by ``slot`` (the rest shared, unchanged)."""
+    ask = dict(KAYAK["nodes"][0])
+    ask["slots"] = [*ask["slots"][:index], slot, *ask["slots"][index + 1 :]]
+    return {**KAYAK, "nodes": [ask, *KAYAK["nodes"][1:]]}
+
+
 def test_a_short_value_of_a_held_slot_is_a_change_where_every_slot_is_held():
     """Where nothing is asked (the confirmation), a value of three letters is no ordinary word in passing: "a van"."""
-    flow = dict(KAYAK)
-    ask = dict(flow["nodes"][0])
-    ask["slots"] = [dict(slot) for slot in ask["slots"]]
-    ask["slots"][0]["values"] = ["single kayak", "canoe", "sup"]
-    flow["nodes"] = [ask, *flow["nodes"][1:]]
-    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for said in _ALL:
-        dialogue.turn(said)
+    boat = {**KAYAK["nodes"][0]["slots"][0], "values": ["single kayak", "canoe", "sup"]}
+    dialogue = played(_kayak_with(0, boat), NOW, *_ALL)
     assert dialogue.node == "confirm"
     dialogue.turn("no, it's my son's sup we want, not a kayak")
     assert dialogue.slots["boat"] == "sup"
@@ -231,28 +226,17 @@ def test_a_short_value_of_a_held_slot_is_a_change_where_every_slot_is_held():
 @pytest.mark.parametrize("said", ["just the kayak", "only the kayak please"])
 def test_a_restricting_synonym_is_said_by_just_and_its_core(said):
     """The description gives "kayak only" for the single kayak: "just the kayak" says it."""
-    flow = dict(KAYAK)
-    ask = dict(flow["nodes"][0])
-    ask["slots"] = [dict(slot) for slot in ask["slots"]]
-    ask["slots"][0]["description"] = "What is hired (single kayak: kayak only; paddle package: everything)"
-    flow["nodes"] = [ask, *flow["nodes"][1:]]
-    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    dialogue.turn(said)
-    assert dialogue.slots.get("boat") == "single kayak"
+    boat = {
+        **KAYAK["nodes"][0]["slots"][0],
+        "description": "What is hired (single kayak: kayak only; paddle package: everything)",
+    }
+    assert played(_kayak_with(0, boat), NOW, said).slots.get("boat") == "single kayak"
 
 
 @pytest.mark.parametrize(("said", "parked"), [("a bit, it's a shared drive", True), ("loads", True), ("no", False)])
 def test_how_much_there_is_answers_a_question_asking_for_any(said, parked):
-    flow = dict(KAYAK)
-    ask = dict(flow["nodes"][0])
-    ask["slots"] = [dict(slot) for slot in ask["slots"]]
-    ask["slots"][5] = {"name": "parked", "type": "boolean", "ask": "Is there any parking space at your house?"}
-    flow["nodes"] = [ask, *flow["nodes"][1:]]
-    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    dialogue.turn("a canoe on saturday at 10 for 2 hours, 2 of us")
-    dialogue.turn(said)
+    parking = {"name": "parked", "type": "boolean", "ask": "Is there any parking space at your house?"}
+    dialogue = played(_kayak_with(5, parking), NOW, "a canoe on saturday at 10 for 2 hours, 2 of us", said)
     assert dialogue.slots.get("parked") is parked
 
 
@@ -286,14 +270,8 @@ def test_a_side_of_a_boolean_said_in_passing_by_its_own_words(said, parked):
 
 
 def test_none_of_a_kind_said_in_passing_is_a_no():
-    flow = dict(KAYAK)
-    ask = dict(flow["nodes"][0])
-    ask["slots"] = [dict(slot) for slot in ask["slots"]]
-    ask["slots"][5] = {"name": "parked", "type": "boolean", "label": "pets aboard", "ask": "Any pets coming along?"}
-    flow["nodes"] = [ask, *flow["nodes"][1:]]
-    dialogue = Dialogue(load_flow(flow), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    dialogue.turn("a canoe on saturday at 10, no dogs this time")
+    pets = {"name": "parked", "type": "boolean", "label": "pets aboard", "ask": "Any pets coming along?"}
+    dialogue = played(_kayak_with(5, pets), NOW, "a canoe on saturday at 10, no dogs this time")
     assert dialogue.slots.get("parked") is False
 
 

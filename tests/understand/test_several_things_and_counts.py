@@ -32,9 +32,9 @@ from fsmdial.language.sentences import taken_as
 from fsmdial.language.times import read_clock
 from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.testing import FrozenClock
 from fsmdial.understand.rules.categories import aggregate_value, found_value
 from fsmdial.understand.rules.proposals import disputed_proposal
+from tests.flows import played
 
 GARDEN: dict[str, Any] = {
     "name": "garden_furniture",
@@ -115,11 +115,7 @@ PIECES = ("gazebo", "bench", "set of shelves", "mixed pieces")
 
 
 def _dialogue(*said: str) -> Dialogue:
-    dialogue = Dialogue(load_flow(GARDEN), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for words in said:
-        dialogue.turn(words)
-    return dialogue
+    return played(GARDEN, NOW, *said)
 
 
 @pytest.mark.parametrize(
@@ -256,11 +252,7 @@ PADDLE: dict[str, Any] = {
 
 
 def _paddle(*said: str) -> Dialogue:
-    dialogue = Dialogue(load_flow(PADDLE), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for words in said:
-        dialogue.turn(words)
-    return dialogue
+    return played(PADDLE, NOW, *said)
 
 
 def _answering(slot: str, words: str) -> Any:

@@ -27,14 +27,13 @@ from typing import Any
 
 import pytest
 
-from fsmdial.language.acts import only_a_pause
+from fsmdial.language.acts import read_acts
 from fsmdial.language.clauses import clauses
-from fsmdial.loader import load_flow
 from fsmdial.runtime import Dialogue
-from fsmdial.testing import FrozenClock
 from fsmdial.understand.constraint.schema import standing, turn_schema
 from fsmdial.understand.meaning.options import options_for
 from fsmdial.understand.rules import RulesUnderstander
+from tests.flows import played
 
 WALL: dict[str, Any] = {
     "name": "bouldering",
@@ -128,11 +127,7 @@ NOW = "2027-05-03T08:00"  # a Monday
 
 
 def _dialogue(*said: str) -> Dialogue:
-    dialogue = Dialogue(load_flow(WALL), stand_in_tools=True, clock=FrozenClock(NOW))
-    dialogue.start()
-    for words in said:
-        dialogue.turn(words)
-    return dialogue
+    return played(WALL, NOW, *said)
 
 
 @pytest.mark.parametrize(
@@ -218,12 +213,14 @@ def test_both_sides_named_is_a_doubt_no_model_guesses():
         ("hang on, let me just check with the others", True),
         ("one sec", True),
         ("let me check with my wife", True),
+        ("hang on a sec", True),
+        ("let me check, it might be 5", False),
         ("oh hang on, it'll be the 5th not the 4th", False),
         ("hold on, can we do 4 instead", False),
     ],
 )
-def test_only_a_pause(said, pause):
-    assert only_a_pause(said) is pause
+def test_only_a_pause_is_a_stall(said, pause):
+    assert read_acts(said).stall is pause
 
 
 def test_a_pause_at_the_confirmation_is_asked_again():

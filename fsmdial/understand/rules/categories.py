@@ -99,7 +99,9 @@ def found_value(
 
     A value written inside a longer one is not counted (``O`` in ``O-``, ``C`` in ``C++``); of
     values found at the same place, one written exactly as its :func:`~fsmdial.flow.value_key`
-    wins (``ab`` over ``a b`` for "ab"); any other doubt gives None. Where no value is written
+    wins (``ab`` over ``a b`` for "ab"); several values named where the slot has one value for several of them
+    (:func:`aggregate_value`) are that value; any other doubt gives None. "a couple of" is read as "two" (a synonym
+    "every two months"). Where no value is written
     whole, one named by its own words alone counts, if only one is (:func:`short_names`) and those words are
     not ``claimed`` (spans another slot's value is written whole in: "north" is an area, not "north american"), and,
     for a slot not ``asked``, not a number word alone ("three" for "three storey house" is a digit of a phone number,
@@ -108,7 +110,8 @@ def found_value(
     are of it).
     """
     text = _WITHOUT.sub(lambda said: "no".ljust(len(said.group())), fold(text))  # same length: spans stay put
-    text = _COUPLE_OF.sub(lambda said: "two".ljust(len(said.group())), text)
+    if "couple" in text:
+        text = _COUPLE_OF.sub(lambda said: "two".ljust(len(said.group())), text)
     hits = [(value, found) for value in values if (found := value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
     if not hits:
@@ -127,12 +130,12 @@ def found_value(
             for value, found in hits
             if not any(s[0] <= found.start() and found.end() <= s[1] and s != found.span() for s in spans)
         ]
-    if len({value for value, _ in hits}) > 1 and (whole := aggregate_value(tuple(values))) is not None:
+    if len({value for value, _ in hits}) > 1:
         # "a bedroom set, bed frame, wardrobe and two bedside tables", "both please, sauna and tub": several of the
         # slot's values named together are its value for several of them, when it has one (and no "or" offers a choice)
-        if not _NOT_TOGETHER.search(text):
+        whole = aggregate_value(tuple(values))
+        if whole is not None and not _NOT_TOGETHER.search(text):
             return whole
-    if len({value for value, _ in hits}) > 1:
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
     distinct = {value for value, _ in hits}
     return distinct.pop() if len(distinct) == 1 else None
@@ -157,6 +160,13 @@ def aggregate_value(values: tuple[str, ...]) -> str | None:
         if words & _SEVERAL or joined >= 2:
             found.append(value)
     return found[0] if len(found) == 1 else None
+
+
+def named_value(slot: Slot, text: str) -> str | None:
+    """The one value of categorical ``slot`` ``text`` names by its own words or a described synonym
+    (:func:`found_value` with the slot's :func:`alias_patterns`), or None."""
+    values = tuple(slot.values or ())
+    return found_value(values, text, alias_patterns(values, slot.description))
 
 
 @lru_cache(maxsize=256)

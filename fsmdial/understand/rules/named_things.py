@@ -21,7 +21,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import WORD_NUMBERS
-from .categories import aggregate_value, alias_patterns, found_value, value_forms, value_pattern
+from .categories import aggregate_value, named_value, value_forms, value_pattern
 
 __all__ = ["named_things"]
 
@@ -103,20 +103,17 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
     return {}
 
 
-_COUNTED_VALUE = re.compile(rf"(?<![\w'])(\d{{1,2}}|{_COUNT_WORDS})\s+(?:VALUE)")
-"""A number before a value (``VALUE`` stands for the value's pattern)."""
+@lru_cache(maxsize=256)
+def _counted(value: str) -> re.Pattern[str]:
+    """A number right before ``value`` named by its own name ("two chests of drawers")."""
+    return re.compile(rf"(?<![\w'])(\d{{1,2}}|{_COUNT_WORDS})\s+(?:{value_pattern(value).pattern})", re.I)
 
 
 def _value_counted(kind: Slot, text: str) -> int | None:
     """The number said right before one value of ``kind`` named by its own name ("two chests of drawers"), when one
     value is so counted; else None."""
-    counted = _COUNTED_VALUE.pattern
-    counts = {
-        number
-        for value in kind.values or ()
-        for found in re.finditer(counted.replace("VALUE", value_pattern(value).pattern), text, re.I)
-        if (number := int(found.group(1)) if found.group(1).isdigit() else WORD_NUMBERS[found.group(1).casefold()])
-    }
+    said = {found.group(1).casefold() for value in kind.values or () for found in _counted(value).finditer(text)}
+    counts = {int(word) if word.isdigit() else WORD_NUMBERS[word] for word in said}
     return counts.pop() if len(counts) == 1 else None
 
 
@@ -138,9 +135,8 @@ def _names_a_form(kind: Slot, listed: str) -> bool:
 def _several_kinds(kind: Slot, listed: str) -> bool:
     """Does ``listed`` name things of several of ``kind``'s values, which it has one value for ("a bed frame, a
     wardrobe and two bedside tables" for "several items")? Then no count of one kind's pieces is the list's total."""
-    values = tuple(kind.values or ())
-    whole = aggregate_value(values)
-    return whole is not None and found_value(values, listed, alias_patterns(values, kind.description)) == whole
+    whole = aggregate_value(tuple(kind.values or ()))
+    return whole is not None and named_value(kind, listed) == whole
 
 
 @lru_cache(maxsize=256)

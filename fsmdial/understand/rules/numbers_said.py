@@ -7,23 +7,31 @@ from __future__ import annotations
 
 import re
 
+from ...language import WORD_NUMBERS
+
 __all__ = ["counts_in_a_range", "without_lengths_of_time", "without_subsets"]
 
+_SMALL = "|".join(
+    sorted(
+        (w for w, n in WORD_NUMBERS.items() if " " not in w and 1 <= n <= 12 and w != "dozen"), key=len, reverse=True
+    )
+)
+_A_NUMBER = rf"(?:\d+|{_SMALL})"
+"""A number a count or an hour is said with: digits, or a word up to twelve (:data:`~fsmdial.language.WORD_NUMBERS`)."""
 _CLOCK_SAID = re.compile(
-    r"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
-    r"quarter\s+(?:past|to)|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d))\b",
+    rf"\d\s*(?::\d\d|[ap]\.?m\b)|o'?clock|\b(?:noon|midday|midnight|morning|afternoon|evening|tonight|half\s+past|"
+    rf"quarter\s+(?:past|to)|half\s+(?:{_SMALL}|\d))\b",
     re.I,
 )
 """Words that make a number a clock time, whatever is asked ("7pm", "6:30", "at 6 o'clock", "half 7", "in the
 evening")."""
-_A_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _NUMBER_RANGE = re.compile(
     rf"\b(?:between\s+{_A_NUMBER}\s+and\s+|{_A_NUMBER}(?:\s*-\s*|\s+(?:to|till|until|or)\s+)){_A_NUMBER}\b", re.I
 )
 """Two numbers said as a range ("between 4 and 6", "4-6"): to a count's question, counts."""
 _TIME_SPAN = re.compile(
-    r"(?<![\w'])(?:\d{1,3}|a\s+couple\s+of|couple\s+of|a\s+few|few|several|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten|eleven|twelve)\s+(?P<unit>months?|years?|weeks?|fortnights?)(?![\w'])"
+    rf"(?<![\w'])(?:{_A_NUMBER}|a\s+couple\s+of|couple\s+of|a\s+few|few|several)"
+    r"\s+(?P<unit>months?|years?|weeks?|fortnights?)(?![\w'])"
     r"(?!\s+old\b)",  # "31 years old" is an age
     re.I,
 )
@@ -44,13 +52,11 @@ def without_lengths_of_time(text: str, naming: frozenset[str]) -> str:
 
 
 _SUBSET = re.compile(
-    r"(?<![\w'])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|whom)"
+    rf"(?<![\w']){_A_NUMBER}\s+of\s+(?:them|whom)"
     r"(?:'s|'re|'ll|\s+(?:is|are|was|were|has|have|had|will|need|needs|can|can't|won't|don't|doesn't))(?![\w'])",
     re.I,
 )
-_NUMBER = re.compile(
-    r"(?<![\w'])(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?![\w'])", re.I
-)
+_NUMBER = re.compile(rf"(?<![\w']){_A_NUMBER}(?![\w'])", re.I)
 
 
 def without_subsets(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ...flow import Slot, SlotType
 from ...language import WORD_NUMBERS, find_numbers
-from .categories import alias_patterns, found_value
+from .categories import named_value
 
 __all__ = [
     "counted_numbers",
@@ -150,6 +150,5 @@ def one_asked_about(slot: Slot | None, history: Sequence[tuple[str, str]], text:
     earlier = [said for role, said in history if role == "user"]
     if not earlier:
         return {}
-    values = tuple(slot.values or ())
-    named = found_value(values, earlier[-1], alias_patterns(values, slot.description))
+    named = named_value(slot, earlier[-1])
     return {slot.name: named} if named is not None else {}

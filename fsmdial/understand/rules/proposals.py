@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from ...flow import Slot, SlotType
 from ...language.clauses import clauses
 from ...language.sentences import taken_from
-from .categories import THING_NEGATION, alias_patterns, found_value
+from .categories import THING_NEGATION, named_value
 from .described import told_across
 
 __all__ = ["disputed_proposal"]
@@ -35,8 +35,7 @@ def disputed_proposal(slots: Iterable[Slot], history: Sequence[tuple[str, str]],
     slot = next((s for s in slots if s.type is SlotType.categorical and s.noun == noun), None)
     if slot is None:
         return {}
-    values = tuple(slot.values or ())
-    if (named := found_value(values, text, alias_patterns(values, slot.description))) is not None and named == proposed:
+    if named_value(slot, text) == proposed:
         return {}  # "a king size bed, a double wardrobe and a chest of drawers" for several items: the proposal stands
     # "no leaks that I can see" tells no leak: only the clauses that deny nothing, of a thing or a verb
     told = told_across(slot, " ".join(clause for clause in clauses(text) if not THING_NEGATION.search(clause)))

@@ -164,6 +164,8 @@ class _StateTables:
             (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
         )
         self.ages = any("age" in words for _, words in self.number_words)  # a slot for an age reads "I'm 44"
+        # the nouns the numeric slots are named by: a length of time in one is a count ("3 months" of lessons)
+        self.count_nouns = frozenset().union(*(naming_words(slot, described=False) for slot, _ in self.number_words))
         self.range_length = range_length_slot(state.slots)  # the length a range of clock times gives
         self.name_slot = state.person_name
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
@@ -648,8 +650,7 @@ class RulesUnderstander:
             rest = without_ages(rest)
         if tables.number_words and not (asked is not None and asked is tables.number_target):
             # "every couple of months", "for 3 years": a length of time counts no bedrooms, unless a slot is named so
-            naming = frozenset().union(*(naming_words(slot, described=False) for slot, _ in tables.number_words))
-            rest = without_lengths_of_time(rest, naming)
+            rest = without_lengths_of_time(rest, tables.count_nouns)
         # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
         numbers = counted_numbers(without_phrase_ones(rest))
         if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):

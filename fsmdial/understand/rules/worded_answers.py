@@ -527,14 +527,24 @@ _OWNED = re.compile(r"(?<![\w'])own\s+([a-z][a-z'-]*)", re.I)
 """The thing said after "own" ("our own clubs"): where a side is bringing one's own, the thing both sides are about."""
 
 
+def _side_words(text: str, only_yes: frozenset[str], only_no: frozenset[str]) -> tuple[set[str], set[str], set[str]]:
+    """The stems of ``text``, and those naming the yes side and the no side; where a side is bringing one's own, the
+    thing said after "own" ("we've all got our own clubs" to "hire clubs (yes) or bring your own (no)") names neither:
+    it is what both sides are about."""
+    stems = _side_stems(text)
+    if "own" in only_yes | only_no:
+        stems -= set(_side_stems(" ".join(_OWNED.findall(text))))
+    return stems, _naming(stems, only_yes), _naming(stems, only_no)
+
+
 def both_sides_named(slot: Slot, text: str) -> bool:
     """Does an answer name words of both sides of the boolean ``slot`` ("two of us need clubs, the others have their
     own")? Then it is in doubt, and nobody guesses a side."""
     sides = _sides(slot.description or "", slot.ask or "")
     if sides is None:
         return False
-    stems = _side_stems(text)
-    return bool(_naming(stems, sides[0])) and bool(_naming(stems, sides[1]))
+    _, yes_words, no_words = _side_words(text, *sides)
+    return bool(yes_words) and bool(no_words)
 
 
 def side_named(slot: Slot, text: str) -> bool | None:
@@ -561,10 +571,7 @@ def side_named(slot: Slot, text: str) -> bool | None:
     named = [clause for clause in clauses(text) if _naming(_side_stems(clause), only_yes | only_no)]
     if any(negation_scope(clause) is not None or _DENIES.search(clause) for clause in named):
         return None  # "I don't want to collect it", "there's no back": the side is not simply chosen
-    stems = _side_stems(text)
-    if "own" in only_yes | only_no:  # "we've all got our own clubs" to "hire clubs (yes) or bring your own (no)":
-        stems -= set(_side_stems(" ".join(_OWNED.findall(text))))  # the thing owned is either side's, no side
-    yes_words, no_words = _naming(stems, only_yes), _naming(stems, only_no)
+    stems, yes_words, no_words = _side_words(text, only_yes, only_no)
     if len(said) <= 3 and stems and (yes_words == stems or no_words == stems):
         return yes_words == stems
     return bool(yes_words) if bool(yes_words) != bool(no_words) else None
