@@ -18,7 +18,7 @@ from typing import Literal
 YES_PATTERN = re.compile(
     r"^\s*(yes+|yeah+|yep|yup|yh|ya|yea|ye|yeh|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
     r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
-    r"perfect|great|fine)\b",
+    r"perfect|great|fine|i (?:think|believe|reckon) so|sound(?=\s*[,.!]|\s*$))\b",
     re.I,
 )
 """An utterance that starts with a yes."""
@@ -28,6 +28,7 @@ NO_PATTERN = re.compile(
     r"(?:definitely|absolutely|certainly|of course|surely|probably|i (?:guess|think|suppose|hope)|hopefully|rather|"
     r"i'?d rather|i would rather|i'?d prefer|i would prefer)"
     r"\s+not|not (?:at all|likely|a chance|really|for me|this time|today)|"
+    r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe|reckon)\s+so|"
     r"not that i(?:\s+(?:can see|know|know of|can tell|noticed|can feel|am aware of)|'?m aware of))\b",
     re.I,
 )

@@ -87,6 +87,12 @@ _MONTH_DAY = re.compile(r"\b" + _MONTH_RE + r"\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd
 _DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_RE + _YEAR, re.I)
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 _ORDINAL_DAY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b|\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_AGE_ORDINAL = re.compile(
+    r"\b(?:(?:my|his|her|our|their|[a-z]+'s)\s+)?\d{1,2}(?:st|nd|rd|th)(?=\s+(?:birthday|bday|b-day|anniversary)\b)|"
+    r"\b(?:my|his|her|our|their|[a-z]+'s)\s+\d{1,2}(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:of\b|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+)
+"""An ordinal that is an age: before "birthday" or "anniversary", or after whose it is ("her 40th")."""
 _SHORT_DATE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])")
 _COUNT = r"(an?|\d{1,3})\s+(days?|weeks?|fortnights?|months?|years?)"
 _WEEKDAY_NAMES = "(" + "|".join(WEEKDAYS) + ")"
@@ -329,6 +335,8 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         low = _HOW_LONG.sub(" ", low)  # "for 2 days from Saturday": a length, then the day it starts
     today = now.date()
     digits = DIGIT.search(low) is not None
+    if digits and may_contain(low, _ORDINAL_SUFFIXES):
+        low = _AGE_ORDINAL.sub(" ", low)  # "a 30th birthday party", "it's her 40th": an age, no day
     # Each pattern below is searched only if the text has what it needs (see may_contain).
     if digits and "-" in low and (match := _ISO_DATE.search(low)):
         day = _date_or_none(int(match.group(1)), int(match.group(2)), int(match.group(3)))

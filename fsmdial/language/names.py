@@ -136,7 +136,8 @@ def is_name(words: list[str]) -> bool:
     return (
         0 < len(words) <= MAX_NAME_WORDS
         and is_name_word(words[0])
-        and all(is_name_word(word) or _capitalised_noun(word) or _surname_ing(word) for word in words[1:])
+        and all(is_name_word(word) or _capitalised_noun(word) or _surname_ing(word) for word in words[1:-1])
+        and (len(words) == 1 or is_name_word(words[-1]) or _surname_noun(words[-1]) or _surname_ing(words[-1]))
         and words[-1].lower().rstrip(".") not in _PLACE_ENDS
     )
 
@@ -145,6 +146,11 @@ def _surname_ing(word: str) -> bool:
     """A lower-case word after a name's first one that ends in "-ing" and is no "-ing" word customers say ("joan
     pickering"; not "joan calling"): :data:`~fsmdial.language.said_ing_words.SAID_ING_WORDS`."""
     return word.isalpha() and word.islower() and word.endswith("ing") and word not in SAID_ING_WORDS
+
+
+def _surname_noun(word: str) -> bool:
+    """A noun that is also a surname, last after a name's first word, in any case ("gareth price", "Tom Book")."""
+    return word.lower() in _NOUNS or _capitalised_noun(word)
 
 
 def _capitalised_noun(word: str) -> bool:
@@ -159,10 +165,14 @@ _WHOSE_NAME = re.compile(r"(?:my|his|her|our|their)\s+name\s*(?:please\s*)?(?:,|
 
 
 @lru_cache(maxsize=2048)
-def find_name(text: str, asked: bool, introductions: bool = True, correcting: bool = False) -> str | None:
+def find_name(
+    text: str, asked: bool, introductions: bool = True, correcting: bool = False, for_whom: bool = True
+) -> str | None:
     """The person's name said in ``text`` (see the module docstring); ``asked``: the name was just asked for;
     ``introductions``: a self-introduction counts ("I'm Ahmed"; not while another name, a pet's, is asked);
-    ``correcting``: a confirmation is pending, so "actually make it Bob Smith" names the name (capitalised)."""
+    ``correcting``: a confirmation is pending, so "actually make it Bob Smith" names the name (capitalised);
+    ``for_whom``: "... for Ben" at the end names the person (not while a company's name is asked: "it's for Hallam
+    Architects")."""
     text = text.replace("\u2019", "'").strip()
     position = 0
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
@@ -176,7 +186,7 @@ def find_name(text: str, asked: bool, introductions: bool = True, correcting: bo
         words = _words_at(text[found.end() :])
         if words and all(word[0].isupper() for word in words):
             return " ".join(words).rstrip(".")
-    for found in _FOR_NAME.finditer(text):
+    for found in _FOR_NAME.finditer(text) if for_whom else ():
         # "2 medium margherita tomorrow at 6pm for Ben": "for" and capitalised name words that end the message.
         words = _words_at(text[found.end() :])
         rest = text[found.end() :].strip().rstrip(".!")

@@ -64,6 +64,10 @@ PEOPLE_WORDS = frozenset(
     | {"players", "player", "participants", "participant", "attendees", "attendee", "visitors", "visitor"}
     | {"golfers", "golfer", "climbers", "climber", "bathers", "bather", "swimmers", "swimmer", "skaters", "skater"}
     | {"group"}
+    # the people a booking is for, by who they are ("20 staff", "6 lads"); not kids, boys or women, who are most
+    # often a part of the party ("yes, my two boys": no party of 2) or whose things are counted ("three kids' beds")
+    | {"staff", "colleagues", "employees", "coworkers", "co-workers", "friends", "mates", "lads", "gents"}
+    | {"teammates", "workers", "delegates", "members"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
 

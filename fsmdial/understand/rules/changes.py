@@ -20,6 +20,7 @@ from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS
+from ...language.acts import split_negated
 from ...language.clauses import NEGATION
 from ...slots import KINDS
 from ...slots.numbers import asks_which
@@ -193,6 +194,11 @@ def read_values(
     reasons = [part for part in re.split(r"[,;]", text) if _UNAVAILABLE.search(part)]
     if reasons and len(reasons) < len(re.split(r"[,;]", text)):
         text = ",".join(part for part in re.split(r"[,;]", text) if not _UNAVAILABLE.search(part))
+    whole = text  # a yes/no is read with its denials ("don't leave it on the doorstep")
+    # A clause that denies gives no other value ("I meant the patio, we haven't got a deck": the patio)
+    said, denied = split_negated(text)
+    if denied and re.search(r"\w", said):
+        text = said
     # The last value said wins, slot by slot: "I'm away monday, tuesday instead" is Tuesday; "Tuesday, 7pm instead"
     # keeps Tuesday (its last clause says no date) and takes 7pm.
     last = re.split(r"[,;]|\bbut\b|\bno\b", text)[-1].strip()
@@ -203,7 +209,7 @@ def read_values(
         if slot.type is SlotType.boolean:
             # read as the rules read an asked yes/no ("actually there is parking", "oh wait, ..., so yes"); with a
             # change cue a question is a request ("can you deliver it instead?")
-            if (answer := boolean_reply(slot, text.replace("?", " "))) is not None:
+            if (answer := boolean_reply(slot, whole.replace("?", " "))) is not None:
                 values[slot.name] = answer
         elif slot.type in _TYPED or KINDS[slot.type].finds or (KINDS[slot.type].is_text and slot.pattern):
             read = read_as_asked(slot, last) if last and slot.type in _TYPED else {}

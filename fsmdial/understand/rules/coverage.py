@@ -25,12 +25,14 @@ from ...language.amounts import find_durations
 from ...language.choices import described_synonyms
 from ...language.text import FUNCTION_WORDS
 from ..base import CONTINUE, Parse, UnderstandingState
+from .categories import weekday_values
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
 FILLER_WORDS = frozenset(
     """um umm uhm er erm hmm hm ah ahh oh ooh so well right alright great good fine lovely perfect cool cheers ta
-    mate guys please pls plz thanks thank thx cheers sorry hiya morning afternoon evening yep yup yh yeah nope nah sure
+    mate guys please pls plz thanks thank thx cheers sorry believe sound hiya morning afternoon evening yep yup yh
+    yeah nope nah sure
     certainly absolutely definitely correct exactly that's thats go ahead sounds works work fine i'll i'd we'll
     we'd let's lets think reckon guess maybe perhaps probably kind sort got get would like love okay ok k
     wait hang hold on sec second moment bit quick quickly just only mind know don't dont it'd it'll that'll
@@ -234,6 +236,8 @@ def _account(slot: Slot, value: Any, covered: set[str], stems: set[str], numbers
         # The value's words and the synonyms the slot's description gives it (typos and plurals by their stem),
         # not the other values' ("a regular clean" leaves "weekly" open, though the description names it).
         stems.update(_stem(word) for word in _value_words(slot, value))
+        if weekday_values(tuple(slot.values or ())) is not None:
+            covered.update(DATE_TIME_WORDS)  # "tomorrow" said for a weekday
         return
     if slot.type in (SlotType.money,):
         covered.update({"pounds", "pound", "quid", "dollars", "dollar", "euros", "euro", "p", "pence", "bucks"})

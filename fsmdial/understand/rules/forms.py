@@ -1,6 +1,10 @@
 """Values of slots with a pattern (phones, emails, account numbers, PINs) in a reply, for the rules understander:
 the words of a slot's form (digit groups joined, an email read out), given to the slot their cue words name, else
 the asked one, else the one slot of that form; and the values that claim their words (addresses), read first.
+
+A text slot without a pattern whose name says it holds a number or a code ("account_number", "PIN", "booking_id")
+is read the same way (:func:`names_a_number`): its value is the word with digits its name points at, never the
+whole sentence around it ("It's 68318931, but I forgot my PIN" is account 68318931).
 """
 
 from __future__ import annotations
@@ -17,13 +21,32 @@ from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers, length_before_a_noun
 from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
+from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS, InvalidValue
 from ..base import Parse
+from .coverage import DATE_TIME_WORDS, FILLER_WORDS
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
 DIGIT_SPACES = re.compile(r"(?<=\d)[ \-](?=\d)")
 _CANDIDATE = re.compile(r"[^\s,;!?()\"]+")
+_NUMBER_NAME_ENDS = frozenset({"number", "num", "no", "id", "pin", "code", "reference", "ref"})
+"""The last word of a text slot's name that says its value is a number or a code."""
+_NUMBER_FORM = re.compile(r"(?=(?:[A-Za-z\-]*\d){3})[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*")
+"""A word a number-named text slot takes: letters, digits and dashes, three digits or more ("68318931", "BA-2490")."""
+
+
+@lru_cache(maxsize=512)
+def _number_named(type_: SlotType, name: str) -> bool:
+    words = re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)
+    return type_ in (SlotType.string, SlotType.text) and words[-1].casefold() in _NUMBER_NAME_ENDS
+
+
+def names_a_number(slot: Slot) -> bool:
+    """Is ``slot`` a text slot without a pattern whose name says it holds a number or a code ("account_number",
+    "PIN", "bookingId")? It takes a word with digits like a patterned slot, but only when asked or named by its
+    cue words: never as the flow's one slot of that form (a bare "4" is no booking id)."""
+    return slot.pattern is None and _number_named(slot.type, slot.name)
 
 
 def _candidates(text: str, phones: bool = False, references: bool = False) -> list[tuple[str, tuple[int, int], bool]]:
@@ -95,14 +118,18 @@ def fill_patterned(
         cued = [item for item in cued if item[0] >= 0]
         if cued:
             # the nearest cue names the slot; of two ending there, the longer ("the phone number" is the phone's, not
-            # the guarantee number's)
-            cue_end, _, slot = max(cued, key=lambda item: (item[0], -item[1]))
+            # the guarantee number's), then the asked one, then the one whose type knows the word ("my number's 07700
+            # 900 471" while another question is asked: the phone)
+            cue_end, _, slot = max(
+                cued, key=lambda item: (item[0], -item[1], item[2] is asked, KINDS[item[2].type].distinctive)
+            )
         elif asked is not None and any(slot is asked for slot, _ in fits):
             cue_end, slot = -1, asked
         elif (
             len(fits) == 1
             and not free_text
             and (KINDS[fits[0][0].type].distinctive or not KINDS[fits[0][0].type].finds)
+            and not names_a_number(fits[0][0])
         ):
             # never over a free-text answer just asked ("a transfer to 12345678"), nor a reference not asked or named
             cue_end, slot = -1, fits[0][0]
@@ -175,7 +202,10 @@ def _last_cue(ends: list[int], starts: list[int], start: int) -> tuple[int, int]
 
 
 def fits_form(slot: Slot, word: str) -> bool:
-    """Is ``word`` of the slot's form: its pattern, or a value of its type (a phone number, an email, a reference)?"""
+    """Is ``word`` of the slot's form: its pattern, or a value of its type (a phone number, an email, a reference),
+    or for a text slot named as a number (:func:`names_a_number`) a word with three digits or more?"""
+    if names_a_number(slot):
+        return _NUMBER_FORM.fullmatch(word) is not None
     return KINDS[slot.type].fits(slot, word)
 
 
@@ -195,7 +225,8 @@ def slot_cue(name: str, label: str) -> re.Pattern[str] | None:
         return None
     word = "(?:" + "|".join(map(re.escape, own)) + ")"
     # Its words side by side are one cue ("phone number"): the longer cue wins where two slots' cues end alike.
-    return re.compile(rf"(?<![\w']){word}(?:\s+{word})*(?![\w'])", re.I)
+    # "the pin's 5512", "my number's ...": the cue with its "is" joined on
+    return re.compile(rf"(?<![\w']){word}(?:\s+{word})*(?:['\u2019]s)?(?![\w'])", re.I)
 
 
 def found_in(slot: Slot, text: str, undated: str, now: dt.datetime) -> dict[str, Any]:
@@ -261,8 +292,8 @@ def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
 
 
 _AGE_SAID = re.compile(
-    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged)\s+(\d{1,3})(?:\s+years?\s+old)?(?=\s*(?:[,.;!?]|and\b|$))"
-    r"|(?<![\w'])(\d{1,3})\s+years?\s+old\b",
+    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3})(?:\s+years?\s+old)?"
+    r"(?=\s*(?:[,.;!?]|and\b|$))|(?<![\w'])(\d{1,3})[\s-]+years?[\s-]+old\b",
     re.I,
 )
 """An age said of someone ("I'm 44", "she's 22,", "aged 70", "31 years old"); never "I'm 5 minutes away"."""
@@ -273,7 +304,7 @@ def without_ages(text: str) -> str:
     return _AGE_SAID.sub(lambda found: " " * len(found.group()), text) if _AGE_HINT.search(text) else text
 
 
-_AGE_HINT = re.compile(r"'s\s+\d|'re\s+\d|\b(?:am|aged)\s+\d|'m\s+\d|years?\s+old", re.I)
+_AGE_HINT = re.compile(r"'s\s+\d|'re\s+\d|\b(?:am|aged|is|are)\s+\d|'m\s+\d|years?[\s-]+old", re.I)
 
 
 def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
@@ -314,6 +345,9 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
             if (word[0].isdigit() or word in WORD_NUMBERS) and (
                 any(w in vocab for w in before + words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
             ):
+                named_after = any(w in vocab for w in words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
+                if not named_after and _counts_another(words[i + 1 : i + 3], vocab):
+                    continue  # "we've got one apprentice", "we need 4 lanes": the number counts the noun after it
                 if length_before_a_noun(words, i):
                     continue  # "the 5 year extended warranty": a length naming the thing after it, no age
                 read = find_numbers(word)
@@ -321,6 +355,31 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
                     hits.append((slot, read[0]))
                     break
     return hits[0] if len(hits) == 1 else None
+
+
+_PERSON_NOUNS = frozenset(
+    "kids children boys girls men women ladies adults teens teenagers sons daughters grandchildren grandkids".split()
+)
+
+
+def _counts_another(after: list[str], vocab: frozenset[str]) -> bool:
+    """Is the word right after a number (``after``: it and the next) a noun of something else than ``vocab`` names
+    ("one apprentice who's 17", "4 lanes"): no word of the slot's, no function, filler, date or time word, nor one
+    clipped from the slot's words, and no modifier of a noun after it ("three kids' beds")?"""
+    if not after or not after[0].isalpha() or after[0] in vocab or _clipped(after[:1], vocab):
+        return False
+    word = after[0]
+    if len(after) > 1 and after[1].isalpha() and not _not_a_noun(after[1]):
+        return False
+    if any(word.endswith(own) for own in vocab if len(own) > 3):
+        return False  # "2 bedrooms" of the rooms
+    if word in _PERSON_NOUNS and "people" in vocab:
+        return False  # "my two boys" to a count of people
+    return not _not_a_noun(word) and word not in WORD_NUMBERS and len(word) > 2
+
+
+def _not_a_noun(word: str) -> bool:
+    return word in FUNCTION_WORDS or word in FILLER_WORDS or word in DATE_TIME_WORDS
 
 
 def _clipped(after: list[str], vocab: frozenset[str]) -> bool:

@@ -70,9 +70,12 @@ def intent_by_words(examples: Sequence[tuple[tuple[str, ...], str]], normalized:
     return intents.pop() if len(intents) == 1 else None
 
 
-_ASKING = re.compile(
-    r"^(?:how|what|what's|when|where|which|who|why|do|does|did|is|are|can|could|will|would|should|have|has|any)\b"
+_ASKING = re.compile(  # after an adverb too ("roughly what would it cost")
+    r"^(?:[a-z]{3,}ly\s+)?(?:how|what|what's|when|where|which|who|why|do|does|did|is|are|can|could|will|would|should|have|has|any)\b"
 )
+
+
+_ADVERB = re.compile(r"[a-z]{3,}ly")
 
 
 def content_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[frozenset[str], str], ...]:
@@ -89,6 +92,8 @@ def content_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[frozens
         if not asking[intent]:
             continue
         words = frozenset(word for word in example.split() if word not in FUNCTION_WORDS and len(word) > 2)
+        # an adverb names nothing ("roughly what would it cost": cost), unless it is all the example says
+        words = frozenset(word for word in words if not _ADVERB.fullmatch(word)) or words
         if 1 <= len(words) <= 3 and all(word.isalpha() for word in words):
             out.append((words, intent))
     return tuple(out)

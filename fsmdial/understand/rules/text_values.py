@@ -31,6 +31,7 @@ from ...language.text import FUNCTION_WORDS, SENTENCE_BREAK
 from ...slots import KINDS
 from ..base import Parse, UnderstandingState
 from .coverage import FILLER_WORDS
+from .forms import names_a_number
 
 __all__ = ["TEXT_END", "NameTables", "free_text", "pattern_value", "read_name", "slot_lead", "string_value", "text_cue"]
 
@@ -61,14 +62,18 @@ def read_name(state: UnderstandingState, tables: NameTables, acts: Acts, parse: 
         # Only a name after words that introduce it is certain (the model path keeps it); one read from the
         # first clause of the reply is a reading the model may still make better.
         name_asked = asked is tables.name_slot
-        other_name = asked is not None and asked is not tables.name_slot and slot_lead(asked.name, asked.description)[1]
+        other_name = (
+            asked is not None
+            and asked is not tables.name_slot
+            and (slot_lead(asked.name, asked.description)[1] or names_an_organisation(asked))
+        )
         # Only a name after words that introduce it ("my name is") is certain; a self-introduction ("I'm Ada")
         # is read, as the first clause is, but a model may still read it better.
         corrected = _last_said_first(acts.rest)  # "it's Lucy Marsh... sorry, Lucy Marshall": the last one meant
         # the name asked may be a later sentence's answer ("can we make it 8 instead? it's Jane Clarke")
         later = _later_sentences(acts.rest) if name_asked else []
         for said in [*corrected, *later]:
-            cued = find_name(said, False, False, state.confirm is not None)
+            cued = find_name(said, False, False, state.confirm is not None, not other_name)
             name = (
                 cued
                 or (find_name(said, False) if not other_name and not tables.name_given else None)
@@ -249,6 +254,20 @@ def _search_pattern(pattern: str) -> re.Pattern[str]:
     return search_regex(pattern)
 
 
+_ORGANISATION = re.compile(
+    r"(?<![a-z])(?:company|companies|organi[sz]ations?|business|firm|employer|school|club|charity|society)(?![a-z])"
+)
+
+
+def names_an_organisation(slot: Slot) -> bool:
+    """Is ``slot`` the name of a company, school or club (its name or label says so)? Its answer is a proper name
+    ("Hallam Architects"), no person's."""
+    return (
+        KINDS[slot.type].whole_text
+        and _ORGANISATION.search(f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold()) is not None
+    )
+
+
 @lru_cache(maxsize=1024)
 def slot_lead(name: str, description: str = "") -> tuple[re.Pattern[str] | None, bool]:
     """The "my <slot words> is" lead-in pattern of a slot, and whether the slot is a name (its name says so, or its
@@ -273,6 +292,8 @@ _FILLER_FRONT = re.compile(
 """Filler set off in front of a value ("um, it's 5 Oak Road"); "no heat from the radiator" keeps its "no"."""
 _CALLED = re.compile(r"(?<![\w'])(?:called|named|(?:his|her|its|their|the) name (?:is|was)|name's)\s+", re.I)
 """Words that introduce a name inside the answer to a name question ("a dog called Buddy")."""
+_FOR_FROM = re.compile(r"^(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:for|from|with|at)\s+(?=[A-Z0-9])")
+"""The words in front of an organisation's name ("for Hallam Architects", "we're from Castlegate")."""
 _SEND_TO = re.compile(
     r"^(?:(?:please\s+)?(?:send|deliver|bring|ship)\s+(?:it|them|that|the \w+)\s+)?to\s+(?=\w*\d)", re.I
 )
@@ -301,11 +322,13 @@ def text_cue(name: str, label: str) -> re.Pattern[str] | None:
 
 
 def free_text(tables: NameTables, asked: Slot | None) -> bool:
-    """Is ``asked`` a free-text slot (a string without pattern, no person's name): its answer is the whole text."""
+    """Is ``asked`` a free-text slot (a string without pattern, no person's name, not named as a number): its answer
+    is the whole text."""
     return (
         asked is not None
         and KINDS[asked.type].whole_text
         and asked.pattern is None
+        and not names_a_number(asked)
         and asked is not tables.name_slot
         and not slot_lead(asked.name, asked.description)[1]
     )
@@ -396,5 +419,7 @@ def string_value(slot: Slot, text: str) -> str | None:
     value = _FILLER_FRONT.sub("", value)
     value = LEAD_IN_PATTERN.sub("", value).strip().rstrip(".!")
     value = _SEND_TO.sub("", value)
+    if names_an_organisation(slot):  # "it's for Hallam Architects", "we're from Castlegate Solicitors"
+        value = _FOR_FROM.sub("", value)
     value = without_ruled_out(value)  # "Church Lane, not Church Street": the one put in place
     return value or text.strip()  # whole: a value over max_length is refused and asked again, never cut

@@ -64,6 +64,8 @@ from .categories import (
     short_names,
     value_owners,
     value_pattern,
+    weekday_said,
+    weekday_values,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change
 from .choices import chosen
@@ -80,6 +82,7 @@ from .forms import (
     found_in,
     meant,
     named_number,
+    names_a_number,
     naming_words,
     numbers_by_name,
     slot_cue,
@@ -205,11 +208,15 @@ class _StateTables:
         self.patterned = tuple(
             (slot, slot_cue(slot.name, slot.label or ""))
             for slot in state.slots
-            if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds)
+            if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds or names_a_number(slot))
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.places = place_slots(state.slots)
         self.credits = credit_slots(state.slots)
+        # a categorical slot of the seven weekdays: "tomorrow" is the weekday it falls on
+        self.weekdays = tuple(
+            (slot, days) for slot, values, _, _ in self.categorical if (days := weekday_values(tuple(values)))
+        )
         self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -635,6 +642,12 @@ class RulesUnderstander:
                         if not says_change(text):  # by a synonym while another question is asked: held stays
                             parse.info.setdefault("in_passing", []).append(slot.name)
             rest = tables.any_value.sub(_without_numbers, fold(rest))
+        for slot, days in tables.weekdays:
+            # "what's the weather tomorrow?": the weekday of a day said by other words than its name (the asked
+            # slot's, or the flow's one slot of weekdays)
+            if slot.name not in parse.slots and (slot is asked or len(tables.weekdays) == 1):
+                if (day := weekday_said(days, text, now)) is not None:
+                    parse.slots[slot.name] = day
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms

@@ -24,6 +24,7 @@ from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from .categories import stem, value_forms
 from .first_time import first_time_answer
 from .forms import naming_words
+from .yes_no_replies import age_answer, pronoun_answer
 
 __all__ = [
     "boolean_reply",
@@ -50,6 +51,11 @@ _SOLO = re.compile(
     re.I,
 )
 """One person said by who: "just me", "only for me", "just him", "just my son", "myself", "on my own"."""
+_FOR_ONESELF = re.compile(
+    r"(?<![\w'])(?:(?:just|only)\s+for\s+myself(?!\s+and\b)|on\s+my\s+own|by\s+myself)(?![\w'])", re.I
+)
+"""A booking said to be for oneself alone ("a lane just for myself", "on my own"): a party of one, though the count
+is not asked ("just for me" says it only when asked: "a haircut just for me" says who the haircut is for)."""
 _PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s+both(?![\w'])", re.I)
 """Two people said by who ("both of us"); "the two of us" is read as a number, "me and my wife" by the rules."""
 
@@ -287,6 +293,8 @@ def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
         return pair_count(slot, text, asked=asked)
     if (group := _GROUP.search(text)) is not None:  # "we're a trio", "a four piece": a band says how many
         return _group_size(group)
+    if not asked and _FOR_ONESELF.search(text):
+        return 1  # "I'd like a lane just for myself": who it is for, though the count is not asked yet
     if not asked and PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold())):
         return None
     if _PAIR.search(text):
@@ -309,6 +317,14 @@ _AFFIRMS = re.compile(
     re.I,
 )
 """Words that make a statement about a thing say it is there or can be done ("there's parking", "you can park")."""
+_WITH = re.compile(r"(?<![\w'])with(?:\s+(?:the|a|an|our|your|some))?(?:\s+[a-z'-]+)?\s*$")
+"""A thing asked for with "with" right before its name ("with the pizza platter")."""
+_REMOVES = re.compile(
+    r"(?<![\w'])(?:scrap|drop|forget|cancel|remove|skip|ditch|lose|without|leave\s+out|take\s+off|no\s+need\s+for)"
+    r"(?![\w'])",
+    re.I,
+)
+"""Words before a thing that take it away ("scrap the platter", "drop the extras", "without the platter")."""
 _DENIES = re.compile(r"(?<![\w'])(?:no|nowhere|none|nothing)(?![\w'])", re.I)
 """Words that say a thing is not there ("no parking", "nowhere to park")."""
 
@@ -351,6 +367,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     starts with."""
     if (concluded := concluded_yes_no(text)) is not None:
         return concluded == "yes"
+    if (by_age := age_answer(slot, text)) is not None:
+        return by_age  # "we've got one apprentice who's 17" to "will anyone be under 18?"
     said = clauses(text)
     leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
     if leading is None and said and len(said) > 1 and (ends := _ENDS_IN_YES_NO.match(said[0])) is not None:
@@ -373,8 +391,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return leading == "yes"
     if (side := side_named(slot, text)) is not None:
         return side
-    if (had := _HAVE_ONE.search(text)) is not None:  # "oh actually I do have one, it's in the garage"
-        return had.group("not") is None
+    if (one := pronoun_answer(slot.ask or "", text)) is not None:
+        return one  # "oh actually I do have one, it's in the garage", "there's one by the back door"
     if _SOME.match(text) and _ASKS_ANY.search(slot.ask or ""):
         return True  # "a bit, the cat sleeps in it sometimes" to "is there any pet hair?": some is a yes
     if (last := _LAST_YES_NO.search(text)) is not None and not offered:
@@ -384,16 +402,12 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
 
 
 _ALREADY = re.compile(r"(?<![\w'])already(?![\w'])", re.I)
+
+
 _ENDS_IN_YES_NO = re.compile(r"^\W*(?:[\w'-]+\s+){1,3}(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
 """A short first clause that ends in a yes or no, after the answer's detail ("two kids yes", "just adults no")."""
 _LAST_YES_NO = re.compile(r",\s*(?P<answer>yes|yeah|yep|no|nope)\W*$", re.I)
 """A yes or no said last, after the answer's words ("we'll pick them up when they're done, yes")."""
-_HAVE_ONE = re.compile(
-    r"(?<![\w'])(?:i|we)(?:\s+|(?='))(?:(?P<not>don'?t\s+have|do\s+not\s+have|haven'?t\s+got|have\s+not\s+got)|do\s+have|"
-    r"have\s+got|'ve\s+got|'ve\s+already\s+got|already\s+have|have)(?:\s+(?:one|it|them))?\s*(?=[,.;!?]|$)",
-    re.I,
-)
-"""The thing a yes/no asks about said by a pronoun ("I do have one", "we've already got it", "I don't have one")."""
 
 
 _SOME = re.compile(
@@ -422,9 +436,9 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
         if at is None or _ASKS_WHETHER.match(clause) or _ASKS_OF_YOU.match(clause):
             continue  # "do you take NHS patients?" asks, and says nothing of the patient
         before = " ".join(words[:at])
-        if negation_scope(clause) is not None or _DENIES.search(before):
+        if negation_scope(clause) is not None or _DENIES.search(before) or _REMOVES.search(before):
             return False
-        if _AFFIRMS.search(clause):
+        if _AFFIRMS.search(clause) or _WITH.search(before):  # "a party for six, with the pizza platter"
             return True
         return side_named(slot, text) if asked else None
     return side_named(slot, text) if asked else None

@@ -1,0 +1,209 @@
+"""Round 21's classes, each a general mechanism, tested on wordings of its own on a small bowling-alley flow:
+
+- "I don't think so" is a no and "I think so" a yes; "sound" (British slang) a yes;
+- a surname that is also a noun, lower case, after a first name ("gareth price");
+- a question intent whose example starts with an adverb ("roughly what would it cost") is asked by its content words;
+- "there's one by the back door" to "is there ...?" is a yes, "there isn't one" a no; "there's one problem" neither;
+- a change at a confirmation takes no value from a clause that denies ("I meant the patio, we haven't got a deck");
+- the answer to a company's name is the company ("it's for Hallam Architects"), never the person's name;
+- ages said to a question about under-Ns answer it ("one of them is 14"), and are no count;
+- people said by who they are ("20 staff", "6 lads") are a count; a number before another noun ("4 lanes") is not;
+- an extra asked for "with the ..." is a yes, and "scrap the ..." a no;
+- an ordinal before "birthday" or after whose it is ("a 30th birthday", "her 40th") is an age, no day;
+- "a lane just for myself" is a party of one, though the count is not asked yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from fsmdial.language import date_readings, parse_yes_no
+from fsmdial.language.names import find_name
+from tests.flows import played
+
+ALLEY: dict[str, Any] = {
+    "name": "bowling_alley",
+    "description": "Book bowling lanes.",
+    "examples": ["I'd like to book a bowling lane"],
+    "nodes": [
+        {
+            "id": "ask_kind",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "kind",
+                    "type": "categorical",
+                    "values": ["lane", "party", "corporate"],
+                    "description": "lane; party (a birthday party); corporate (a work do, team event)",
+                    "ask": "A lane, a party or a corporate booking?",
+                },
+            ],
+        },
+        {
+            "id": "ask_company",
+            "type": "request",
+            "slots": [{"name": "company", "type": "text", "label": "company", "ask": "Which company is it for?"}],
+        },
+        {
+            "id": "ask_details",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "bowlers",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 30,
+                    "description": "How many people will bowl",
+                    "ask": "How many of you will be bowling?",
+                },
+                {
+                    "name": "food",
+                    "type": "boolean",
+                    "label": "party food",
+                    "description": "Whether the party adds the food platter",
+                    "ask": "Would you like to add our party food platter?",
+                },
+                {
+                    "name": "under_16s",
+                    "type": "boolean",
+                    "label": "under-16s",
+                    "ask": "Will anyone be under 16?",
+                },
+                {
+                    "name": "outside_seating",
+                    "type": "boolean",
+                    "label": "outside seating",
+                    "ask": "Is there outside seating you'd like to reserve?",
+                },
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+            ],
+        },
+        {
+            "id": "confirm",
+            "type": "inform_and_confirm",
+            "message": "{kind} for {bowlers} on {day}, food: {food}, under-16s: {under_16s}, for {customer_name}.",
+            "question": "Shall I book it?",
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask_kind", "target": "ask_company", "when": {"slot": "kind", "op": "eq", "value": "corporate"}},
+        {"source": "ask_kind", "target": "ask_details"},
+        {"source": "ask_company", "target": "ask_details"},
+        {"source": "ask_details", "target": "confirm"},
+        {"source": "confirm", "target": "done", "when": {"answer": "yes"}},
+    ],
+    "global_actions": [
+        {
+            "intent": "prices",
+            "examples": ["how much is it", "roughly what would it cost"],
+            "response": "A lane is 30 GBP an hour.",
+        }
+    ],
+}
+NOW = "2027-01-04T10:00"  # a Monday
+
+
+def _alley(*said: str):
+    return played(ALLEY, NOW, *said)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [("I don't think so", "no"), ("i do not believe so", "no"), ("I think so, yes", "yes"), ("sound, book it", "yes")],
+)
+def test_hedged_and_slang_answers(said, answer):
+    assert parse_yes_no(said) == answer
+
+
+def test_a_lower_case_surname_that_is_a_noun():
+    assert find_name("gareth price", True) == "gareth price"
+    assert find_name("book table", True) is None  # no first name before the noun
+
+
+def test_a_question_intent_whose_example_starts_with_an_adverb():
+    dialogue = _alley("a lane please")
+    assert "30 GBP" in dialogue.turn("what would that cost?").text
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("yes, there's one out the back", True),
+        ("just had a look, there's one by the entrance", True),
+        ("there isn't one", False),
+        ("there's none", False),
+    ],
+)
+def test_there_is_one_answers_is_there(said, value):
+    dialogue = _alley("a lane please", "6", "no", "no")
+    assert dialogue.session.asked == "outside_seating"
+    dialogue.turn(said)
+    assert dialogue.slots["outside_seating"] is value
+
+
+def test_there_is_one_problem_answers_nothing():
+    dialogue = _alley("a lane please", "6", "no", "no")
+    dialogue.turn("there's one problem, it's raining")
+    assert "outside_seating" not in dialogue.slots
+
+
+def test_the_company_asked_is_the_company_not_a_persons_name():
+    dialogue = _alley("a corporate booking", "it's for Hallam Architects")
+    assert dialogue.slots["company"] == "Hallam Architects"
+    assert "customer_name" not in dialogue.slots
+    assert _alley("corporate", "Castlegate Solicitors").slots["company"] == "Castlegate Solicitors"
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("we've got one apprentice who's 15", True), ("yes, two of them are 14", True), ("no, all adults", False)],
+)
+def test_ages_answer_a_question_about_under_16s_and_count_nobody(said, value):
+    dialogue = _alley("a lane please", "12", "no")
+    assert dialogue.session.asked == "under_16s"
+    dialogue.turn(said)
+    assert dialogue.slots["under_16s"] is value
+    assert dialogue.slots["bowlers"] == 12
+
+
+@pytest.mark.parametrize(("said", "count"), [("a work do for 20 staff", 20), ("a party for 6 lads", 6)])
+def test_people_said_by_who_they_are_count(said, count):
+    assert _alley(said).slots["bowlers"] == count
+
+
+def test_a_number_before_another_noun_counts_no_bowlers():
+    dialogue = _alley("hi, we need 2 lanes on saturday")
+    assert "bowlers" not in dialogue.slots
+    assert _alley("hi, we're 5, on saturday").slots["bowlers"] == 5
+
+
+def test_an_extra_with_the_is_a_yes_and_scrap_the_is_a_no():
+    dialogue = _alley("a party for six, with the food platter")
+    assert dialogue.slots["food"] is True
+    dialogue.turn("actually scrap the food platter, we're going for a curry after")
+    assert dialogue.slots["food"] is False
+
+
+@pytest.mark.parametrize("said", ["a 30th birthday party", "it's her 40th", "my son's 16th birthday"])
+def test_an_ordinal_age_is_no_day(said):
+    assert date_readings(said, dt.datetime.fromisoformat(NOW)) == ()
+
+
+def test_a_day_beside_an_ordinal_age_is_still_read():
+    assert date_readings("my son's 16th birthday on the 20th", dt.datetime.fromisoformat(NOW))[0] == "2027-01-20"
+
+
+def test_a_lane_just_for_myself_is_a_party_of_one():
+    assert _alley("I'd like a lane just for myself to practise").slots["bowlers"] == 1
+
+
+def test_a_change_takes_no_value_from_a_clause_that_denies():
+    dialogue = _alley("a lane please", "4", "no", "no", "no", "saturday", "Ann Lee")
+    assert dialogue.session.node == "confirm"
+    dialogue.turn("sorry, I said a lane but I meant a party, we don't want a lane")
+    assert dialogue.slots["kind"] == "party"
