@@ -569,7 +569,7 @@ def read_acts(text: str) -> Acts:
     front = normalize(rest)
     question = (
         "?" in text
-        or bool(QUESTION_START.match(front))
+        or (bool(QUESTION_START.match(front)) and not _ADDRESS_FIRST.match(rest))  # "why@gmail.com" asks nothing
         or any(question_tag(clause) for clause in clauses(text))  # "terrible weather today, isn't it"
     )
     # "I don't know" says don't-know at the start of a message ("hmm, not sure yet"), not inside a statement
@@ -677,6 +677,11 @@ _REFUSAL = re.compile(r"(?<![\w'])(?:rather not|prefer not|won't say|not (?:goin
 
 _ASKS = re.compile(r"^(?!(?:what|how) about\b)(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's)\b")
 """A clause that asks the agent something ("how many does one box feed", "what sizes do you have")."""
+_ADDRESS_FIRST = re.compile(
+    r"^\s*(?:[^\s@]*@|[\w-]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[\w-]+)*(?:\s+\d+)?\s+at\s+[\w-]+\s+dot\s+\w)", re.I
+)
+"""Text that starts with an email address, typed or read out, whose first word may be a question word
+("why@gmail.com", "why at gmail dot com")."""
 
 
 @lru_cache(maxsize=1024)
@@ -684,7 +689,7 @@ def without_questions(text: str) -> str:
     """``text`` without its clauses that ask a question ("not sure, how many does one box feed?" -> "not sure"): a
     question never gives a value, and what it names ("one box") is no answer; "what about 8?" proposes one."""
     parts = clauses(text)
-    kept = [c for c in parts if not (_ASKS.match(normalize(c)) or question_tag(c))]
+    kept = [c for c in parts if not ((_ASKS.match(normalize(c)) and not _ADDRESS_FIRST.match(c)) or question_tag(c))]
     return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
 
 

@@ -56,7 +56,7 @@ _NOT_NAME = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march july august september
     october november december feb mar apr jun jul aug sep sept oct nov dec
     let let's check wait help get got go going make made take took call called change changed cancel
-    please sounds good great fine perfect correct right wrong""".split()
+    please sounds good great fine perfect correct right wrong anyway anyways anyhow though""".split()
 ) | frozenset(w for key in WORD_NUMBERS for w in key.split())
 _NOUNS = frozenset(
     """book table tables reservation options option menu vegan vegetarian food price dog cat pet bleeding hurt sick
@@ -125,6 +125,17 @@ def _words_at(text: str) -> list[str] | None:
     return words if is_name(words) else None
 
 
+def _leading_name(text: str) -> list[str] | None:
+    """After words that introduce a name, the capitalised name words it starts with, when the clause runs on
+    unpunctuated ("my name is Mark I would like to stay ..."): up to the first word no name is made of."""
+    words: list[str] = []
+    for word in text.split()[:MAX_NAME_WORDS]:
+        if not (word[:1].isupper() and is_name_word(word)) or word.lower() in _NOT_NAME:
+            break
+        words.append(word)
+    return words if words and is_name(words) else None
+
+
 def name_at(text: str) -> str | None:
     """The name the words at the very start of ``text`` make ("Buddy" in "Buddy, he was a beagle"), or None."""
     words = _words_at(text.replace("\u2019", "'").strip())
@@ -178,7 +189,7 @@ def find_name(
     while (cue := STRONG_CUES.search(text, position)) is not None:  # overlapping cues: "book it under the name X"
         # "put it under my name, Andrew Pearce": whose name, then the name
         after = own.end() if (own := _WHOSE_NAME.match(text, cue.end())) is not None else cue.end()
-        words = _words_at(text[after:])
+        words = _words_at(text[after:]) or _leading_name(text[after:])
         if words:
             return _said_in_full(words, text[after:])
         position = cue.start() + 1

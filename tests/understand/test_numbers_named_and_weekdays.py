@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fsmdial.flow import Slot
-from fsmdial.understand.rules.categories import weekday_said, weekday_values
+from fsmdial.understand.rules.day_values import weekday_said, weekday_values
 from fsmdial.understand.rules.forms import names_a_number
 from tests.flows import played, request_flow
 
@@ -108,3 +108,43 @@ def test_the_forecast_for_tomorrow_in_a_town():
 def test_a_weekday_named_is_read_as_itself():
     dialogue = played(FORECAST, NOW, "York on Saturday")
     assert dialogue.slots == {"city": "York", "day": "Saturday"}
+
+
+NIGHTS = ["1st", "2nd", "3rd", *(f"{day}th" for day in range(4, 21)), "21st", "22nd", "23rd"]
+NIGHTS += [f"{day}th" for day in range(24, 31)] + ["31st"]
+CABIN: dict[str, Any] = request_flow(
+    {"name": "name", "type": "string", "description": "Full name", "ask": "Your name?"},
+    {"name": "arrive", "type": "categorical", "values": NIGHTS, "description": "Start day (1 - 31)", "ask": "From?"},
+    {"name": "leave", "type": "categorical", "values": NIGHTS, "description": "End day (1 - 31)", "ask": "Until?"},
+    name="cabin",
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("from 5/9 to 5/16", [9, 16]),
+        ("May 13th-16th", [13, 16]),
+        ("tonight the 20th", [20]),  # one day said twice
+        ("the 14th", [14]),
+        ("next week sometime", []),
+    ],
+)
+def test_the_days_of_the_month_said(said, days):
+    from fsmdial.understand.rules.day_values import days_of_month_said
+
+    assert days_of_month_said(said, dt.datetime.fromisoformat(NOW)) == days
+
+
+def test_two_days_said_fill_a_from_and_an_until_slot_of_days_of_the_month():
+    dialogue = played(CABIN, NOW, "Hi, my name is Mark I would like the cabin from May 13th-16th")
+    assert dialogue.slots == {"name": "Mark", "arrive": "13th", "leave": "16th"}
+
+
+def test_one_day_said_goes_to_the_slot_asked_and_never_to_both():
+    dialogue = played(CABIN, NOW, "Mark", "the 14th")
+    assert dialogue.slots == {"name": "Mark", "arrive": "14th"}
+
+
+def test_thanks_anyway_is_no_name():
+    assert "name" not in played(CABIN, NOW, "ok thanks anyway").slots

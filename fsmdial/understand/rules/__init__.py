@@ -15,6 +15,7 @@
   asked yes/no by a statement naming its subject ("there's parking on the drive"), no preference ("whoever's free");
 * :mod:`.pronoun_one`: a "one" standing for a thing ("the red one", "we both had one"), no number;
 * :mod:`.places`: a place slot's place after its cue word ("a hotel in London, UK", "from Fresno to Sacramento");
+* :mod:`.day_values`: categorical slots of weekdays or days of the month, from a date said ("tomorrow", "5/9");
 * :mod:`.date_roles`: a start and an end date slot's dates by the words before each ("from the 6th till Friday");
 * :mod:`.intent_words`: an intent said by its short example's words with others between them ("find a movie");
 * :mod:`.credits`: who made a work, after the words crediting them ("directed by Harry Elfont");

@@ -7,7 +7,6 @@ Pure functions of the values and the text, cached; :mod:`fsmdial.understand.rule
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -17,7 +16,7 @@ from typing import Any
 import snowballstemmer
 
 from ...flow import Slot, fold, value_key
-from ...language import WEEKDAYS, WORD_NUMBERS, date_readings, normalize
+from ...language import WORD_NUMBERS, normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
 from ...language.numbers import words_to_digits as words_in_digits
@@ -450,19 +449,3 @@ def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str
                 else:
                     ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
     return tuple(ranges)
-
-
-@lru_cache(maxsize=256)
-def weekday_values(values: tuple[str, ...]) -> dict[str, str] | None:
-    """The slot's value for each weekday (``"monday"``: ``"Monday"``), when its values name all seven; else None."""
-    days = {value.casefold(): value for value in values if value.casefold() in WEEKDAYS}
-    return days if len(days) == 7 else None
-
-
-def weekday_said(days: Mapping[str, str], text: str, now: dt.datetime) -> str | None:
-    """The weekday of the one day ``text`` says by other words than its name ("tomorrow", "tonight", "the 14th"),
-    as the slot writes it (``days``: :func:`weekday_values`); None when it names no day or two fit."""
-    readings = date_readings(text, now)
-    if len(readings) != 1 or type(readings) is not tuple:  # two readings to ask between are no day
-        return None
-    return days[WEEKDAYS[dt.date.fromisoformat(readings[0]).weekday()]]

@@ -25,7 +25,7 @@ from ...language.amounts import find_durations
 from ...language.choices import described_synonyms
 from ...language.text import FUNCTION_WORDS
 from ..base import CONTINUE, Parse, UnderstandingState
-from .categories import weekday_values
+from .day_values import weekday_values
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 

@@ -64,8 +64,6 @@ from .categories import (
     short_names,
     value_owners,
     value_pattern,
-    weekday_said,
-    weekday_values,
 )
 from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change
 from .choices import chosen
@@ -73,6 +71,7 @@ from .corrections import replacement
 from .coverage import with_open
 from .credits import credit_slots, read_credits
 from .date_roles import paired_dates
+from .day_values import day_slots, read_days
 from .described import worded_values
 from .forms import (
     DIGIT_SPACES,
@@ -213,10 +212,8 @@ class _StateTables:
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
         self.places = place_slots(state.slots)
         self.credits = credit_slots(state.slots)
-        # a categorical slot of the seven weekdays: "tomorrow" is the weekday it falls on
-        self.weekdays = tuple(
-            (slot, days) for slot, values, _, _ in self.categorical if (days := weekday_values(tuple(values)))
-        )
+        # categorical slots of weekdays and of the days of the month: "tomorrow", "from 5/9 to 5/16"
+        self.weekdays, self.month_days = day_slots(tuple(slot for slot, *_ in self.categorical))
         self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
         self.choice_examples = tuple(
             (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
@@ -642,12 +639,8 @@ class RulesUnderstander:
                         if not says_change(text):  # by a synonym while another question is asked: held stays
                             parse.info.setdefault("in_passing", []).append(slot.name)
             rest = tables.any_value.sub(_without_numbers, fold(rest))
-        for slot, days in tables.weekdays:
-            # "what's the weather tomorrow?": the weekday of a day said by other words than its name (the asked
-            # slot's, or the flow's one slot of weekdays)
-            if slot.name not in parse.slots and (slot is asked or len(tables.weekdays) == 1):
-                if (day := weekday_said(days, text, now)) is not None:
-                    parse.slots[slot.name] = day
+        if tables.weekdays or tables.month_days:
+            read_days(tables.weekdays, tables.month_days, asked, text, now, parse.slots)
         if asked is not None and asked is tables.number_target:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms
