@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fsmdial.runtime import Dialogue
-from fsmdial.understand.rules.intent_words import intent_by_words, word_examples
+from fsmdial.understand.rules.intent_words import command_intent, intent_by_words, verb_examples, word_examples
 
 EXAMPLES = word_examples(
     [
@@ -81,3 +81,24 @@ def test_a_question_with_every_content_word_of_a_question_intents_example_asks_i
     assert asked_by_content(examples, "will it make a lot of mess we've just had new carpets down") == "mess"
     assert asked_by_content(examples, "how much would a sweep be") == "prices"
     assert asked_by_content(examples, "forget it can you") is None
+
+
+VERBS = verb_examples([("cancel", "cancel"), ("reschedule", "move"), ("hello", "hello"), ("never mind", "cancel")])
+
+
+def test_one_word_examples_but_greetings_are_commands():
+    assert VERBS == {"cancel": "cancel", "reschedule": "move"}
+
+
+@pytest.mark.parametrize(
+    ("said", "intent"),
+    [
+        ("actually cancel it, my landlord says no", "cancel"),
+        ("please cancel the booking", "cancel"),
+        ("oh, can you reschedule it", "move"),
+        ("i was going to cancel my gym membership but it's fine", None),  # no command: the verb leads no clause
+        ("don't cancel it", None),
+    ],
+)
+def test_a_one_word_example_said_as_a_command_on_its_object(said, intent):
+    assert command_intent(VERBS, said) == intent

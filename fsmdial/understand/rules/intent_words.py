@@ -15,7 +15,14 @@ from collections.abc import Iterable, Sequence
 
 from ...language.text import FUNCTION_WORDS
 
-__all__ = ["asked_by_content", "content_examples", "intent_by_words", "word_examples"]
+__all__ = [
+    "asked_by_content",
+    "command_intent",
+    "content_examples",
+    "intent_by_words",
+    "verb_examples",
+    "word_examples",
+]
 
 _GAP = 2
 """Words that may stand between two words of an example ("find a movie", "search for a flight")."""
@@ -29,6 +36,32 @@ def word_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[tuple[str,
         if 2 <= len(words) <= 4 and not any(word in FUNCTION_WORDS or not word.isalpha() for word in words):
             out.append((words, intent))
     return tuple(out)
+
+
+def verb_examples(examples: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """{word: intent} of the one-word examples that may be commands ("cancel", "reschedule"; not "hello")."""
+    return {
+        example: intent
+        for example, intent in examples
+        if " " not in example and example.isalpha() and example not in FUNCTION_WORDS and example not in _GREETINGS
+    }
+
+
+_GREETINGS = frozenset({"hello", "hi", "hiya", "hey", "morning", "afternoon", "evening", "thanks", "bye", "goodbye"})
+_COMMAND = re.compile(
+    r"(?:^|[,.;!?]\s*|\b(?:actually|just|please|so|then|and|but|oh|ok|okay|can\s+you|could\s+you)\s+)"
+    r"(?P<verb>[a-z]+)\s+(?:it|that|this|everything|them|(?:the|my|our)\s+[a-z]+)(?![\w'])"
+)
+"""A one-word example said as a command on its object ("actually cancel it, ...", "please cancel the booking")."""
+
+
+def command_intent(verbs: dict[str, str], normalized: str) -> str | None:
+    """The intent whose one-word example ``normalized`` says as a command on what is being booked ("actually cancel
+    it, my landlord says no"): the verb leads a clause, its object right after it; None when none does."""
+    found = {
+        verbs[command.group("verb")] for command in _COMMAND.finditer(normalized) if command.group("verb") in verbs
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _same(word: str, said: str) -> bool:

@@ -88,7 +88,14 @@ from .forms import (
     without,
     without_ages,
 )
-from .intent_words import asked_by_content, content_examples, intent_by_words, word_examples
+from .intent_words import (
+    asked_by_content,
+    command_intent,
+    content_examples,
+    intent_by_words,
+    verb_examples,
+    word_examples,
+)
 from .named_things import named_things
 from .numbers_between import ask_which_number
 from .numbers_said import counts_in_a_range, without_lengths_of_time, without_subsets
@@ -139,6 +146,7 @@ class _StateTables:
                     phrases.setdefault(phrase, intent)
         self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
         self.word_examples = word_examples(state.example_index.items())  # "find movies" in "find a movie"
+        self.verb_examples = verb_examples(state.example_index.items())  # "cancel" in "actually cancel it"
         self.content_examples = content_examples(state.example_index.items())  # "will it make a lot of mess?"
         self.has_date = SlotType.date in state.slot_types
         self.has_time = SlotType.time in state.slot_types
@@ -447,6 +455,8 @@ class RulesUnderstander:
             return max(contained)[1]
         if tables.word_examples and (named := intent_by_words(tables.word_examples, norm)) is not None:
             return named
+        if tables.verb_examples and (named := command_intent(tables.verb_examples, norm)) is not None:
+            return named  # "actually cancel it, my landlord says I can't put anything up"
         if acts.question and not acts.request and (named := asked_by_content(tables.content_examples, norm)):
             return named
         if tables.goodbye and gives_up(text) and (state.expected or state.confirm is not None):
