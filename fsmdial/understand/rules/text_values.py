@@ -23,6 +23,7 @@ from ...language import (
     introduced_name,
     name_at,
     names_a_relative,
+    only_refuses,
     read_acts,
     without_ruled_out,
 )
@@ -33,7 +34,17 @@ from ..base import Parse, UnderstandingState
 from .coverage import FILLER_WORDS
 from .forms import names_a_number
 
-__all__ = ["TEXT_END", "NameTables", "free_text", "pattern_value", "read_name", "slot_lead", "string_value", "text_cue"]
+__all__ = [
+    "TEXT_END",
+    "NameTables",
+    "describes",
+    "free_text",
+    "pattern_value",
+    "read_name",
+    "slot_lead",
+    "string_value",
+    "text_cue",
+]
 
 
 class NameTables(Protocol):
@@ -223,6 +234,14 @@ _DESCRIPTIVE = re.compile(
     re.I,
 )
 """Words of a slot that asks for a description (of a fault, of what happened) rather than for a value."""
+
+
+def describes(acts: Acts, text: str) -> bool:
+    """Does a reply to a free-text question say something ("can you move it to tomorrow?", "not sure really, a
+    knocking from underneath"), though it asks or starts with a don't-know?"""
+    return acts.request or (
+        acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text)
+    )
 
 
 def descriptive(slot: Slot | None) -> bool:

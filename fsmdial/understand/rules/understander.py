@@ -103,7 +103,7 @@ from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
 from .text_values import TEXT_END as _TEXT_END
-from .text_values import asks_for_a_change, descriptive, read_name
+from .text_values import asks_for_a_change, describes, descriptive, read_name
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
@@ -564,7 +564,7 @@ class RulesUnderstander:
             KINDS[asked.type].whole_text
             and parse.intent is None
             and not parse.slots
-            and not (acts.holds_no_value and not (_wants_description(tables) and _describes(acts, text)))
+            and not (acts.holds_no_value and not (_wants_description(tables) and describes(acts, text)))
             and not gives_up(text)
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
@@ -773,14 +773,6 @@ def _last_question(history: Sequence[tuple[str, str]]) -> str:
 def _wants_description(tables: _StateTables) -> bool:
     """Is the asked slot a free-text one that wants a description (:func:`~.text_values.descriptive`)?"""
     return _free_text(tables, tables.asked) and descriptive(tables.asked)
-
-
-def _describes(acts: Acts, text: str) -> bool:
-    """Does a reply to a free-text question say something ("can you move it to tomorrow?", "not sure really, a
-    knocking from underneath"), though it asks or starts with a don't-know?"""
-    return acts.request or (
-        acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text)
-    )
 
 
 _NUMBER_WORD = re.compile(
