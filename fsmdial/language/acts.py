@@ -449,6 +449,7 @@ FOR_NOW = phrase_pattern(
 """Words that make a "don't have" or "don't know" a pause ("I don't have the card with me right now, hang on"):
 the user will give the value in a moment, it is no refusal ("I don't have it on me" alone still is one)."""
 FILLER = phrase_pattern(
+    "sound",  # British slang for fine, said before the answer: "sound, book it"
     "pls",
     "plz",
     "um",

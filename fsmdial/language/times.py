@@ -52,7 +52,7 @@ _CLOCK = re.compile(
     r"(?P<rel_half>\s+and\s+a\s+half)?)"
     # minutes are said in fives ("ten to 5", "25 past 4") unless named ("7 minutes to 5"): "7 till 10" and "from 10
     # to 12" are ranges of hours
-    r"|(?P<frac>half|(?:a\s+)?quarter|\d{1,2}\s+min(?:ute)?s?|(?<!from\s)(?<!between\s)[1-5]?[05](?!\d))"
+    r"|(?P<frac>half|(?:a\s+)?(?:quarter|quater|qtr)|\d{1,2}\s+min(?:ute)?s?|(?<!from\s)(?<!between\s)[1-5]?[05](?!\d))"
     r"\s+(?P<dir>past|after|to|till?|before|of)\s+"
     r"(?P<fh>\d{1,2}(?!\d)|noon|midnight)(?:\s*(?P<fmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
     r"|half\s+(?P<half>\d{1,2})(?![\d:.])(?:\s*(?P<hmer>a\.?m\.?|p\.?m\.?)(?![a-z]))?"
@@ -328,7 +328,7 @@ def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
         target = match.group("fh").lower()
         hour = 12 if target == "noon" else 0 if target == "midnight" else int(target)
         frac = match.group("frac").lower()
-        minute = 30 if frac == "half" else 15 if "quarter" in frac else int(frac.split()[0])
+        minute = 30 if frac == "half" else 15 if "qu" in frac or "qtr" in frac else int(frac.split()[0])
         if minute >= 60 or hour > 23:
             return ()
         if match.group("dir").lower() in ("to", "till", "til", "before", "of"):
@@ -417,6 +417,11 @@ _LIMIT_BEFORE = re.compile(r"\b(?:after|before|until|till|til|from|not)\s+(?:(?:
 _LAST_WORDS[_LIMIT_BEFORE] = frozenset("after before until till til from not at around about".split())
 
 
+_SETTLED_BEFORE = re.compile(r"\b(?:say|said)\s+(?:(?:at|around|about)\s+)?$", re.I)
+_LAST_WORDS[_SETTLED_BEFORE] = frozenset("say said at around about".split())
+"""A time settled on after an estimate ("in an hour or so, say 5:15", "around 3, let's say 3:30")."""
+
+
 def _first(text: str, now: dt.datetime | None) -> _Clock | None:
     """The time ``text`` names: the first one, unless it is a limit and another time follows ("any time after 3,
     say 3:30")."""
@@ -426,6 +431,9 @@ def _first(text: str, now: dt.datetime | None) -> _Clock | None:
         for clock in found:
             if (other := _RANGE_END.match(said, clock.end)) is not None and other.end() <= found[-1].end:
                 return _range_start_reading(clock, said, other)  # "from 7 to 10pm": the start, in the end's half
+        settled = [clock for clock in found if _before(_SETTLED_BEFORE, said, clock.start)]
+        if settled:  # "in an hour or so, say 5:15": the time settled on
+            return settled[-1]
         chosen = [clock for clock in found if not _before(_LIMIT_BEFORE, said, clock.start)]
         return chosen[0] if chosen else found[0]
     return found[0] if found else None

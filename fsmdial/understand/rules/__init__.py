@@ -11,8 +11,9 @@
 * :mod:`.text_values`: a free-text or name slot's value in a reply, without the words around it;
 * :mod:`.changes`: a change in any words ("make that 5", "8 instead of 7", "no wait, 8pm", "the surname is Clark");
 * :mod:`.coverage`: the words a reading leaves open (the turn's open part, which goes to a model);
-* :mod:`.worded_answers`: answers said in words instead of their value: a head count by who comes ("just me"), an
-  asked yes/no by a statement naming its subject ("there's parking on the drive"), no preference ("whoever's free");
+* :mod:`.head_counts`: a head count by who comes ("just me", "me, my wife and the kids", "with two mates");
+* :mod:`.worded_answers`: answers said in words instead of their value: an asked yes/no by a statement naming its
+  subject ("there's parking on the drive") or one of its sides ("we've got our own"), no preference ("whoever's free");
 * :mod:`.pronoun_one`: a "one" standing for a thing ("the red one", "we both had one"), no number;
 * :mod:`.places`: a place slot's place after its cue word ("a hotel in London, UK", "from Fresno to Sacramento");
 * :mod:`.day_values`: categorical slots of weekdays or days of the month, from a date said ("tomorrow", "5/9");

@@ -57,6 +57,17 @@ _SUBSET = re.compile(
     re.I,
 )
 _NUMBER = re.compile(rf"(?<![\w']){_A_NUMBER}(?![\w'])", re.I)
+_PART_OF_US = re.compile(
+    rf"(?<![\w']){_A_NUMBER}\s+of\s+(?:us|them)(?:'ll|\s+(?:need|needs|want|wants|will|would|are|have|has|don't|can't))"
+    r"(?![\w'])",
+    re.I,
+)
+
+
+def says_a_part(text: str) -> bool:
+    """Does ``text`` say what a part of the party does ("3 of us need shoes", "two of us are under 18")? Said while
+    another question is asked, that number is no new head count."""
+    return _PART_OF_US.search(text) is not None
 
 
 def without_subsets(text: str) -> str:

@@ -88,6 +88,7 @@ from .forms import (
     without,
     without_ages,
 )
+from .head_counts import head_count, with_listed_count
 from .intent_words import (
     asked_by_content,
     command_intent,
@@ -98,7 +99,7 @@ from .intent_words import (
 )
 from .named_things import named_things
 from .numbers_between import ask_which_number
-from .numbers_said import counts_in_a_range, without_lengths_of_time, without_subsets
+from .numbers_said import counts_in_a_range, says_a_part, without_lengths_of_time, without_subsets
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
@@ -110,14 +111,7 @@ from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
 from .time_ranges import range_length, range_length_slot
-from .worded_answers import (
-    boolean_reply,
-    both_sides_named,
-    head_count,
-    no_preference,
-    stated_unasked,
-    with_listed_count,
-)
+from .worded_answers import boolean_reply, both_sides_named, no_preference, stated_unasked
 from .yes_no_replies import confirmation_answer, only_yes_or_no, plain_answer
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -312,7 +306,9 @@ class RulesUnderstander:
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        if parse.info.get("counted") and not says_change(whole):  # a party named in passing replaces no count held
+        # a party named in passing ("me, my wife and the kids"), or a part of it ("3 of us need shoes") said to
+        # another question, replaces no count held
+        if (parse.info.get("counted") or (tables.asked is not None and says_a_part(whole))) and not says_change(whole):
             counts = [slot.name for slot, _ in tables.number_words if slot is not tables.asked]
             if passing := [name for name in counts if name in parse.slots]:
                 parse.info.setdefault("in_passing", []).extend(passing)

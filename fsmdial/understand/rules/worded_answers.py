@@ -1,8 +1,6 @@
-"""Answers said in words instead of their value, read for the slot they answer.
+"""Answers said in words instead of their value, read for the slot they answer (head counts said in words are
+:mod:`.head_counts`'):
 
-* a head count said by who comes ("just me", "only her", "the two of us") for an integer slot counting people, and a
-  party listed ("me, my wife and the two kids": 4; "me and the kids": no count, asked again), and things of the
-  kind an asked count counts listed ("two bedrooms and the living room": 3 rooms);
 * an asked yes/no question answered by a statement about its subject ("there's parking on the drive", "there's no
   parking, it's a city centre flat"): the polarity of the clause naming the subject;
 * no preference for a categorical slot that has an "any" value ("whoever's free", "any", "don't mind").
@@ -18,296 +16,25 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, concluded_yes_no, find_numbers, normalize, parse_yes_no
+from ...language import concluded_yes_no, normalize, parse_yes_no
 from ...language.clauses import NEGATION, clauses, negation_scope
 from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from .categories import stem, value_forms
 from .first_time import first_time_answer
-from .forms import naming_words
 from .yes_no_replies import age_answer, pronoun_answer
 
 __all__ = [
     "boolean_reply",
     "both_sides_named",
-    "counts_people",
-    "head_count",
-    "listed_party",
-    "listed_things",
     "no_preference",
     "stated_answer",
-    "with_listed_count",
 ]
-
-_JUST = r"(?:just|jsut|juts|only|onli)"
-_ONE_OF_KIN = (
-    r"(?:son|daughter|mum|mom|mother|dad|father|wife|husband|partner|friend|sister|brother|boy|girl|child|kid|nan|"
-    r"gran|grandma|grandmother|grandad|grandfather|niece|nephew|aunt|uncle)"
-)
-_SOLO = re.compile(
-    rf"(?<![\w'])(?:{_JUST}\s+(?:for\s+)?(?:me|myself|him|her|himself|herself|the\s+one(?:\s+person)?|"
-    rf"(?:my|our|his|her)\s+{_ONE_OF_KIN})(?![\w'])(?!\s+and\b)|"
-    r"(?:me|myself)\s+(?:only|alone|on\s+my\s+own)\b|(?:on\s+my\s+own|by\s+myself|alone)(?![\w'])|"
-    r"^\W*(?:it'?s\s+|for\s+)?(?:me|myself)\W*$)",
-    re.I,
-)
-"""One person said by who: "just me", "only for me", "just him", "just my son", "myself", "on my own"."""
-_FOR_ONESELF = re.compile(
-    r"(?<![\w'])(?:(?:just|only)\s+for\s+myself(?!\s+and\b)|on\s+my\s+own|by\s+myself)(?![\w'])", re.I
-)
-"""A booking said to be for oneself alone ("a lane just for myself", "on my own"): a party of one, though the count
-is not asked ("just for me" says it only when asked: "a haircut just for me" says who the haircut is for)."""
-_PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s+both(?![\w'])", re.I)
-"""Two people said by who ("both of us"); "the two of us" is read as a number, "me and my wife" by the rules."""
-
-
-_COMPANION = (
-    rf"{_ONE_OF_KIN[:-1]}|girlfriend|boyfriend|fianc[ée]e?|colleague|boss|mate|flatmate|housemate|neighbour|date|"
-    r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person|"
-    r"other\s+half|better\s+half|missus|missis|spouse|significant\s+other|grown[- ]?up)"
-)
-_PEOPLE_PLURAL = (
-    r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
-    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies|grown[- ]?ups|"
-    r"twins|triplets|quads|quadruplets)"
-)
-_COUNT = (
-    r"(?:\d{1,2}|" + "|".join(sorted((w for w in WORD_NUMBERS if WORD_NUMBERS[w] <= 20), key=len, reverse=True)) + r")"
-)
-_PARTY_ITEM = re.compile(
-    rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:of\s+(?:(?:my|our|the|his|her|their)\s+)?)?"
-    rf"(?:(?:little|young|grown-up|older|small)\s+)?(?:{_PEOPLE_PLURAL}|{_COMPANION})|"
-    rf"(?P<some>(?:my|our|the|their|his|her|some|a\s+few|a\s+couple\s+of)\s+{_PEOPLE_PLURAL})|"
-    rf"(?P<self>me|myself|i)|(?:my|our|a|the|his|her|their)\s+{_COMPANION})(?![\w'])",
-    re.I,
-)
-"""One who comes, as a listed party names them: the speaker, a companion (1), a number of them (that many), or some of
-them (no count)."""
-_PARTY_AND = re.compile(r"and|plus|with|&", re.I)
-_PARTY_JOIN = re.compile(r"\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|plus|with)\s+|\s*&\s*", re.I)
-
-
-def listed_party(text: str) -> tuple[tuple[int, int], int | None] | None:
-    """The party ``text`` lists, two or more who come joined by commas or "and" ("me, my wife and the two kids"), as
-    (its span, its head count); the count is None when one of them is uncounted ("me and the kids": the flow asks).
-    None when no party is listed. The first may end a longer clause and the last run on ("there'll be me and my wife
-    on sunday"); the ones between are whole."""
-    return _listed(text, _PARTY_ITEM)
-
-
-@lru_cache(maxsize=64)
-def _thing_item(nouns: frozenset[str]) -> re.Pattern[str]:
-    noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, nouns), key=len, reverse=True)) + r")"
-    return re.compile(
-        rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:[\w-]+\s+)?{noun}s?|"
-        rf"(?P<some>(?:the|my|our|their|some|both|a\s+few|a\s+couple\s+of)\s+(?:[\w-]+\s+)?{noun}s)|"
-        rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun}|"
-        # beside one of the kind, another thing of the list is one more ("three bedrooms, the lounge and the stairs")
-        rf"(?P<other>(?:a|an|the|my|our|his|her|their)\s+(?:[a-z-]+\s+)?(?P<head>[a-z][a-z-]*)))(?![\w'])",
-        re.I,
-    )
-
-
-_ONE_THING_PLURALS = frozenset("stairs steps premises grounds outskirts".split())
-"""Plural nouns naming one thing ("the stairs" is one staircase): counted as one in a list of things."""
-
-
-def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], int | None] | None:
-    """Things of one kind ``text`` lists to count them ("two bedrooms and the living room": 3 rooms), as
-    :func:`listed_party` lists people: each a number of them, one of them, or some of them (no count). ``nouns``
-    name the kind ("room"; a word ending in one counts: "bedroom")."""
-    if not nouns:
-        return None
-    listed = _listed(text, _thing_item(nouns))
-    if listed is None and (one := _one_thing(nouns).match(text)) is not None:
-        return one.span("thing"), 1  # "just the living room": one room
-    return listed
-
-
-@lru_cache(maxsize=64)
-def _one_thing(nouns: frozenset[str]) -> re.Pattern[str]:
-    """The whole answer one thing of the kind ("just the living room", "it's only the one bedroom"; not "the
-    bedrooms")."""
-    single = [noun for noun in nouns if not (noun.endswith("s") and noun[:-1] in nouns)]
-    noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, single), key=len, reverse=True)) + r")"
-    return re.compile(
-        rf"^\W*(?:(?:it'?s|that'?s|it\s+is)\s+)?(?:just|only)?\s*(?P<thing>(?:the|my|our|a|an|one|the\s+one)\s+"
-        rf"(?:[\w-]+\s+)?{noun})\W*(?:please|thanks)?\W*$",
-        re.I,
-    )
-
-
-def with_listed_count(
-    text: str, nouns: frozenset[str] | None = None, *, noted: dict[str, Any] | None = None, named: str = ""
-) -> str:
-    """``text`` with the party it lists (``nouns`` None) or the things of ``nouns`` it lists in place of the list: its
-    count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again). The
-    list's words go to ``noted["counted"]`` (a parse's info: the reading accounts for "wife" of "me, my wife and the
-    two kids"). With ``named`` (the slot is not asked), only a list whose every thing names the kind counts, said as
-    the count and ``named`` ("in my bedroom and the spare room": "2 rooms"). A booking "for two" says 2 people."""
-    if nouns is None and (booked := _FOR_COUNT.search(text)) is not None:
-        # "the wheel taster for two, Boxing Day if you're open": a booking for that many people
-        return f"{text[: booked.start('n')]}{booked.group('n')} people{text[booked.end('n') :]}"
-    if nouns is None and (group := _GROUP.search(text)) is not None:
-        # "friday 7 till 10, we're a four piece": a band of that many people, beside the other numbers
-        size = _group_size(group)
-        return f"{text[: group.start()]}{size} people{text[group.end() :]}" if size else text
-    found = listed_party(text) if nouns is None else listed_things(text, nouns)
-    if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
-        return text
-    (start, end), count = found
-    if noted is not None:
-        noted.setdefault("counted", []).append(text[start:end])
-    said = "" if count is None else f"{count} people" if nouns is None else f"{count} {named}".strip()
-    if nouns is not None and count in find_numbers(f"{text[:start]} {text[end:]}"):
-        said = ""  # "the kitchen and the utility room, so two": the count is said besides
-    if _INCLUDING.search(text[:start]) and find_numbers(f"{text[:start]} {text[end:]}"):
-        said = ""  # "five altogether, including me and my husband": who is in the count said, not a count
-    return f"{text[:start]} {said} {text[end:]}"
-
-
-_INCLUDING = re.compile(r"(?<![\w'])(?:including|incl\.?|counting|that'?s|that\s+is)\s*$", re.I)
-"""Words before a listed party that say it is inside a count said besides ("five, including me and my husband")."""
-
-
-def _names_another(listed: str, nouns: frozenset[str] | None) -> bool:
-    """Does a thing of the list ``listed`` not name the kind of ``nouns`` ("the lounge" among rooms)?"""
-    item = _thing_item(nouns or frozenset())
-    return any(m.group("other") for piece in _PARTY_JOIN.split(listed) if (m := item.fullmatch(piece.strip())))
-
-
-def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | None] | None:
-    joins = list(_PARTY_JOIN.finditer(text))
-    bounds = [0, *(j.end() for j in joins)]
-    ends = [*(j.start() for j in joins), len(text)]
-    for first in range(len(bounds)):
-        run: list[tuple[int, re.Match[str]]] = []
-        for k in range(first, len(bounds)):
-            piece = text[bounds[k] : ends[k]]
-            body = len(piece.rstrip(" .!?"))
-            if k == first:  # the first may end a longer clause ("there'll be me")
-                found = next((m for m in item.finditer(piece) if m.end() == body and _word_edges(piece, m)), None)
-            else:
-                found = item.match(piece)
-                found = found if found is not None and _word_edges(piece, found) else None
-            if found is None:
-                break
-            if found.groupdict().get("self") and (
-                any(m.groupdict().get("self") for _, m in run)  # the speaker once: "me and me mum" is dialect
-                or (found.end() != body and found.group().casefold() == "i")  # "8 people and I will need ...": a clause
-            ):
-                break
-            run.append((k, found))
-            if found.end() != body:
-                break  # the last of the list runs on
-        # A list joins its last with "and" ("me, my wife and the kids"); commas alone join clauses ("make that 6
-        # people, my brother is coming too": 6)
-        while run and run[-1][1].groupdict().get("other"):
-            if any(not m.groupdict().get("other") for _, m in run):
-                break
-            run.pop()  # no thing of the kind in it: "the lounge and the stairs" lists no rooms by their name
-        if len(run) >= 2 and _PARTY_AND.search(joins[run[-1][0] - 1].group()):
-            (k0, m0), (k1, m1) = run[0], run[-1]
-            counts = [_head(m) for _, m in run]
-            total = None if None in counts else sum(c for c in counts if c is not None)
-            return (bounds[k0] + m0.start(), bounds[k1] + m1.end()), total
-    return None
-
-
-def _word_edges(piece: str, found: re.Match[str]) -> bool:
-    after = piece[found.end() : found.end() + 1]
-    before = piece[found.start() - 1 : found.start()] if found.start() else ""
-    return not (after.isalnum() or before.isalnum())
-
-
-_MULTIPLES = {"twins": 2, "triplets": 3, "quads": 4, "quadruplets": 4}
-"""People words that say how many they are ("me, my wife and our twins": 4)."""
-
-
-def _head(item: re.Match[str]) -> int | None:
-    if item.group("some"):
-        return _MULTIPLES.get(item.group("some").casefold().split()[-1])
-    if item.groupdict().get("other"):
-        head = item.group("head").casefold()
-        return 1 if not head.endswith("s") or head in _ONE_THING_PLURALS else None  # "the cushions": how many?
-    if item.group("count"):
-        said = item.group("count").casefold()
-        return int(said) if said.isdigit() else WORD_NUMBERS[said]
-    return 1
-
-
-def counts_people(slot: Slot) -> bool:
-    """Is ``slot`` an integer counting people (its name, label or description says people, guests, persons)?"""
-    if slot.type is not SlotType.integer:
-        return False
-    said = f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description or ''}".casefold()
-    return not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said))
-
-
-_FOR_COUNT = re.compile(
-    rf"(?<![\w'])for\s+(?P<n>{_COUNT})(?=\s*(?:[,.!?]|$)|\s+(?:please|people|of\s+us|adults|on|this|next|tomorrow|today)\b)",
-    re.I,
-)
-"""A booking said for a number of people ("a wheel taster for two, Boxing Day", "for one please"): never "for 2
-hours"."""
-_ENSEMBLES = {"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
-_GROUP = re.compile(
-    rf"(?<![\w'])(?:(?P<ensemble>{'|'.join(_ENSEMBLES)})|(?:a|we'?re\s+a|we\s+are\s+a)\s+(?P<count>{_COUNT})\s*-?\s*piece)"
-    r"(?![\w'])",
-    re.I,
-)
-"""A group said by its size: "a trio", "we're a four piece" (a band of four)."""
-
-
-def _group_size(group: re.Match[str]) -> int | None:
-    """How many a group said by its size is ("a trio": 3, "a four piece": 4)."""
-    said = (group.group("ensemble") or group.group("count")).casefold()
-    return _ENSEMBLES.get(said) or (int(said) if said.isdigit() else WORD_NUMBERS.get(said))
-
-
-_BOTH = re.compile(
-    r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?P<noun>[a-z]+)(?!\s+and\b)"
-    r"|(?:the\s+)?pair\s+of\s+(?P<pair>them|[a-z]+)|them\s+both)(?![\w'])",
-    re.I,
-)
-"""Two things said as a pair ("both flues", "both of my chimneys", "the pair of them"); "both wood and coal" is none."""
-
-
-def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
-    """2 when ``text`` says two of what integer ``slot`` counts as a pair: by one of its naming words ("both flues",
-    "a pair of doors"), or by "them" where the slot is asked ("the pair of them", "both of them"); else None."""
-    if slot.type is not SlotType.integer:
-        return None
-    nouns = naming_words(slot)
-    for found in _BOTH.finditer(text):
-        noun = (found.group("noun") or found.group("pair") or "them").casefold()
-        if noun in nouns or (asked and noun == "them"):
-            return 2
-    return None
-
-
-def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:
-    """The number of people ``text`` says by who comes ("just me" 1, "both of us" 2), for a slot counting people
-    that is asked, or named in the message by its people words; of things, a pair (:func:`pair_count`); else
-    None."""
-    if not counts_people(slot):
-        return pair_count(slot, text, asked=asked)
-    if (group := _GROUP.search(text)) is not None:  # "we're a trio", "a four piece": a band says how many
-        return _group_size(group)
-    if not asked and _FOR_ONESELF.search(text):
-        return 1  # "I'd like a lane just for myself": who it is for, though the count is not asked yet
-    if not asked and PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.casefold())):
-        return None
-    if _PAIR.search(text):
-        return 2
-    if _SOLO.search(text):
-        return 1
-    return None
-
 
 _STOP = frozenset({"the", "and", "for", "with", "whether", "number", "name", "value", "what", "which"})
 _AFFIRMS = re.compile(
     r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|(?:we|i)'?ve\s+(?:just\s+|now\s+|already\s+)?got|"
     r"(?:we|i)\s+(?:just\s+|now\s+|already\s+)?have|"
+    r"(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:bought|ordered|purchased)|"
     r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always|"
     r"take|want|add|include|"
     # "I am claiming on insurance", "we'll be using the car park": doing it, said of oneself
@@ -375,6 +102,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         leading = parse_yes_no(ends.group("answer"))  # "two kids yes, 7 and 11": the first clause ends by answering
     if leading == "no" and _ALREADY.search(text):
         return False  # "no, there's already a pole up" to "new poles, or keeping the ones you've got?": no new one
+    if (own := own_side(slot, text)) is not None:
+        return own  # "he has his own shoes" to "hire shoes, or bringing your own?": his own, whatever he has
     stated = stated_answer(slot, text, asked=False)  # the clause naming its subject
     if stated is not None and leading is not None and stated != (leading == "yes"):
         # "yes please, I don't have a car to take it to the tip": after a yes or no said first, a clause denying
@@ -488,6 +217,8 @@ _SUBJECT = re.compile(
 """What a side is said of, before its verb ("the car will be" of "the car will be on a drive")."""
 
 
+_BRING = {stem(word): stem("bring") for word in ("supply", "supplies", "provide", "provides", "source", "fetch")}
+"""Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one")."""
 _OFF = frozenset({"off", "non"})
 """Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
 OFF_MARK = "~"
@@ -503,7 +234,8 @@ def _side_stems(text: str) -> set[str]:
         if word in _OFF:
             off = True
         elif word and word not in FUNCTION_WORDS and said not in FUNCTION_WORDS and word not in _SIDE_FILLER:
-            stems.add(OFF_MARK * off + stem(word))  # "fires" and "fire", "collects" and "collect": one word
+            # "fires" and "fire", "collects" and "collect": one word; "supply" and "provide" are "bring"
+            stems.add(OFF_MARK * off + _BRING.get(stem(word), stem(word)))
             off = False
     return stems
 
@@ -549,6 +281,27 @@ def _side_words(text: str, only_yes: frozenset[str], only_no: frozenset[str]) ->
     if "own" in only_yes | only_no:
         stems -= set(_side_stems(" ".join(_OWNED.findall(text))))
     return stems, _naming(stems, only_yes), _naming(stems, only_no)
+
+
+def own_side(slot: Slot, text: str, others: frozenset[str] = frozenset()) -> bool | None:
+    """Where one side of the boolean ``slot`` is bringing one's own ("hire shoes (yes), otherwise they bring their
+    own"), a clause saying one's own ("we've got our own shoes", "he has his own") chooses that side; where another
+    clause names the other side by words no other slot uses (``others``), the others' side: "two of us need shoes, one
+    has his own" is a yes to hiring shoes."""
+    sides = _sides(slot.description or "", slot.ask or "")
+    if sides is None or not (own := [side for side in sides if "own" in side]) or len(own) > 1:
+        return None
+    said = clauses(text)
+    owning = [clause for clause in said if _OWN.search(clause) and negation_scope(clause) is None]
+    other = sides[1] if own[0] is sides[0] else sides[0]
+    if not owning:
+        return None
+    if any(_naming(_side_stems(clause), other - others) for clause in said if clause not in owning):
+        return own[0] is not sides[0]  # "two of us need clubs, the others have their own": some need them
+    return own[0] is sides[0]
+
+
+_OWN = re.compile(r"(?<![\w'])(?:my|our|his|her|their|your)\s+own(?![\w'])", re.I)
 
 
 def both_sides_named(slot: Slot, text: str) -> bool:
@@ -630,7 +383,9 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             ),
             None,
         )
-        if naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
+        if (own := own_side(slot, text, _other_words(_said_of(slots), slot.name))) is not None:
+            found[slot.name] = own  # "..., we've got our own shoes": the side of bringing one's own
+        elif naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
             found[slot.name] = answer
         elif (first := first_time_answer(slot, text)) is not None:
             found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
