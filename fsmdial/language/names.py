@@ -30,7 +30,9 @@ STRONG_CUES = re.compile(
     r"under the name(?: of)?|"
     r"(?:change|switch|update|correct|set|put|have)\s+(?:the\s+|my\s+)?name\s+(?:to|as|down\s+as)|"
     r"in the name of|(?:book|put|make|have|reserve)\s+(?:it|that|this|the (?:table|booking|reservation))\s+under|"
-    r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under)\s+",
+    r"(?:it's|it is|its|that's|that is|it should be|should be|booking's|booking is)\s+under|under|"
+    # a form filled in words: "... at 09:00. Name Richard Hale, 07700 900 571"
+    r"(?:(?<=[.,;]\s)|^)(?-i:[Nn]ame)(?=\s+(?-i:[A-Z])))\s+",
     re.I,
 )
 """Words that introduce a name wherever they stand ("yes, but the name should be Bob Smith", "under Dana Lee"); "his

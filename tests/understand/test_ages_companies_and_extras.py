@@ -308,3 +308,55 @@ def test_sound_before_a_yes_is_a_plain_yes():
     from fsmdial.language import read_acts
 
     assert read_acts("sound, book it").plain_yes and not read_acts("the sound is bad").affirm
+
+
+def test_a_booking_for_twins_counts_two():
+    assert _wall("a session please for my twins").slots["climbers"] == 2
+
+
+def test_i_would_like_two_is_no_hour():
+    from fsmdial.language.times import read_clock
+
+    now = dt.datetime.fromisoformat(WALL_NOW)
+    assert read_clock("I'd like two outdoor cameras fitted, tuesday morning at 9.30", now) == "09:30"
+    assert read_clock("come round like 3 in the afternoon", now) == "15:00"
+
+
+def test_a_couple_of_things_counts_two():
+    assert _wall("a couple of climbers at 6pm").slots["climbers"] == 2
+
+
+def test_having_the_thing_already_answers_the_question_to_come():
+    flow = {
+        "name": "fitting",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "item",
+                        "type": "categorical",
+                        "values": ["blind", "curtain pole"],
+                        "description": "What is fitted (blind: roller blind, roman blind; curtain pole: pole, rail)",
+                        "ask": "A blind or a curtain pole?",
+                    },
+                    {
+                        "name": "has_it",
+                        "type": "boolean",
+                        "description": "Whether the customer already has the item to fit (yes) or we bring one (no)",
+                        "ask": "Have you got it already, or shall we bring one?",
+                    },
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    assert played(flow, WALL_NOW, "I've bought a roman blind and need it putting up").slots["has_it"] is True
+    assert "has_it" not in played(flow, WALL_NOW, "I'd like a roman blind fitting").slots
+
+
+def test_name_as_a_form_field():
+    assert find_name("Monday at 9. Name Richard Hale, 07700 900 571", False) == "Richard Hale"
+    assert find_name("ok. name please?", False) is None

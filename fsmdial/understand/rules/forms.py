@@ -342,7 +342,8 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
             before = words[max(0, i - 3) : i]
             if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
                 before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
-            if (word[0].isdigit() or word in WORD_NUMBERS) and (
+            couple = word == "couple" and i > 0 and words[i - 1] == "a"  # "a couple of cameras"
+            if (word[0].isdigit() or word in WORD_NUMBERS or couple) and (
                 any(w in vocab for w in before + words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
             ):
                 named_after = any(w in vocab for w in words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
@@ -350,7 +351,7 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
                     continue  # "we've got one apprentice", "we need 4 lanes": the number counts the noun after it
                 if length_before_a_noun(words, i):
                     continue  # "the 5 year extended warranty": a length naming the thing after it, no age
-                read = find_numbers(word)
+                read = [2] if couple else find_numbers(word)
                 if read:
                     hits.append((slot, read[0]))
                     break

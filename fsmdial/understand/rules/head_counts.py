@@ -129,6 +129,10 @@ def with_listed_count(
     if nouns is None and (booked := _FOR_COUNT.search(text)) is not None:
         # "the wheel taster for two, Boxing Day if you're open": a booking for that many people
         return f"{text[: booked.start('n')]}{booked.group('n')} people{text[booked.end('n') :]}"
+    if nouns is None and (multiple := _FOR_MULTIPLE.search(text)) is not None:
+        # "a kids session please for my twins": the booking is for the two of them
+        said = f"{_MULTIPLES[multiple.group('kind').casefold()]} people"
+        return f"{text[: multiple.start('kind')]}{said}{text[multiple.end('kind') :]}"
     if nouns is None and (group := _GROUP.search(text)) is not None:
         # "friday 7 till 10, we're a four piece": a band of that many people, beside the other numbers
         size = _group_size(group)
@@ -215,6 +219,9 @@ def _word_edges(piece: str, found: re.Match[str]) -> bool:
 
 
 _MULTIPLES = {"twins": 2, "triplets": 3, "quads": 4, "quadruplets": 4}
+_FOR_MULTIPLE = re.compile(
+    r"(?<![\w'])for\s+(?:my|our|the)\s+(?P<kind>twins|triplets|quads|quadruplets)(?![\w'])", re.I
+)
 """People words that say how many they are ("me, my wife and our twins": 4)."""
 
 

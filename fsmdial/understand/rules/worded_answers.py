@@ -395,7 +395,26 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             found[slot.name] = side  # "..., it'll be parked on the road outside" to the off-road question to come
         elif (none := _none_of_kind(slot, said)) is not None:
             found[slot.name] = none  # "..., no pets, ..." says there is no pet hair
+        elif (
+            valued
+            and _HAS_IT.search(slot.description or "")
+            and any(
+                _POSSESSED.search(clause) and negation_scope(clause) is None and valued & set(words)
+                for clause, words in said
+            )
+        ):
+            found[slot.name] = True  # "I've bought a Tado kit and want someone to fit it": already has the device
     return found
+
+
+_HAS_IT = re.compile(r"\b(?:already\s+)?(?:has|have|owns?|got)\s+(?:the|a|an|their|his|her|its)\b[^()]*\(yes\)", re.I)
+"""A boolean whose yes side is already having the thing the booking is about ("already has the device to fit (yes)")."""
+_POSSESSED = re.compile(
+    r"(?<![\w'])(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:got|bought|ordered|purchased)(?![\w'])|"
+    r"(?<![\w'])(?:it'?s|they'?ve|it\s+has|they\s+have)\s+(?:just\s+)?arrived(?![\w'])|\bhere\s+waiting\b",
+    re.I,
+)
+"""A clause saying one has the thing already ("I've bought a Tado kit", "we've got the Hive box here waiting")."""
 
 
 _MOMENT_STEMS = frozenset(
