@@ -167,7 +167,11 @@ def respond(
             turn.asked_before, session.asked = session.asked, None
             advance(turn)
         trace.timings["advance"] = time.perf_counter() - started
-        if (
+        if parse.empty and said.stall and state is not None and state.asked and state.confirm is None:
+            # "hang on a sec", "let me check": a pause at a question, which is asked again after it
+            acts.insert(0, Act("ask", "take_your_time", sentences.take_your_time(), session.node, state.asked))
+            trace.notes.append(f"slot {state.asked!r}: the user paused; asked again")
+        elif (
             parse.empty
             and text.strip()
             and flow.fallbacks.out_of_scope

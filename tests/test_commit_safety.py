@@ -241,6 +241,16 @@ def test_names_in_sentences(clock, reply, name):
     assert dialogue.slots.get("name") == name
 
 
+@pytest.mark.parametrize("pause", ["hang on a sec", "um, one sec", "let me check", "hold on"])
+def test_a_pause_at_a_question_is_waited_for_not_out_of_scope(clock, pause):
+    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Jane")
+    result = dialogue.turn(pause)
+    assert result.act_names == ["take_your_time", "ride_ask_booking_number"]
+    assert dialogue.slots == {"customer_name": "Jane"}
+
+
 def test_i_dont_know_yet_asks_again_and_never_ends_the_conversation(clock):
     dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
     dialogue.start()
