@@ -98,9 +98,7 @@ def open_words(state: UnderstandingState, text: str, parse: Parse) -> tuple[str,
         return ()
     changed = parse.slots or parse.negated or parse.info.get("change") or parse.info.get("name_part")
     read_nothing = not (changed or parse.intent or parse.answer or parse.choice)
-    unanswered = (
-        state.confirm is not None and parse.answer is None and parse.choice is None and not changed and not parse.intent
-    )
+    unanswered = state.confirm is not None and parse.answer is None and parse.choice is None and not changed
     if read_nothing or unanswered:
         # Nothing was read, or a pending question got no answer ("hello there" as no intent; "wait, are you open
         # on sundays?" at a confirmation): its filler and act words account for nothing read, so every word but
