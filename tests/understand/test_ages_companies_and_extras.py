@@ -360,3 +360,51 @@ def test_having_the_thing_already_answers_the_question_to_come():
 def test_name_as_a_form_field():
     assert find_name("Monday at 9. Name Richard Hale, 07700 900 571", False) == "Richard Hale"
     assert find_name("ok. name please?", False) is None
+
+
+def test_the_model_path_keeps_every_value_the_rules_read_at_a_confirmation():
+    # "an hour would do" at a summary showing "for 1": the coaching's first hour, as the rules path books it
+    from fsmdial.understand.constraint.schema import standing
+    from fsmdial.understand.rules import RulesUnderstander
+
+    flow = {
+        "name": "coaching",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "climbers", "type": "integer", "minimum": 1, "maximum": 8, "ask": "How many?"},
+                    {"name": "kind", "type": "categorical", "values": ["open", "coaching"], "ask": "Which?"},
+                ],
+            },
+            {"id": "confirm", "type": "inform_and_confirm", "message": "{kind} for {climbers}.", "question": "OK?"},
+            {
+                "id": "ask_hours",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "hours",
+                        "type": "duration",
+                        "unit": "hours",
+                        "minimum": 1,
+                        "maximum": 3,
+                        "ask": "How long?",
+                    }
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [
+            {"source": "ask", "target": "confirm"},
+            {"source": "confirm", "target": "done", "when": {"answer": "yes"}},
+            {"source": "confirm", "target": "ask_hours", "when": {"answer": "no"}},
+            {"source": "ask_hours", "target": "done"},
+        ],
+    }
+    dialogue = played(flow, WALL_NOW, "1", "open")
+    state, now = dialogue.understanding_state(), dt.datetime.fromisoformat(WALL_NOW)
+    said = "could I change it to coaching instead? an hour would do"
+    rules = RulesUnderstander().understand(state, said, history=dialogue.session.history, now=now)
+    kept = standing(RulesUnderstander(), state, said, dialogue.session.history, now)
+    assert kept.slots == rules.slots and rules.slots.get("hours") == 1

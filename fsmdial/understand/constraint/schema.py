@@ -418,18 +418,17 @@ def standing(
     """The rules' whole reading of ``text``, which the model may add to but never change.
 
     That is :meth:`RulesUnderstander.understand` (intent, answer, choice, values ruled out, every slot it
-    fills, the text it takes as the answer to an asked text slot), less the values a pending confirmation's
-    question names (:meth:`RulesUnderstander.without_restated`: "yes, 4 people" restates it, no change).
+    fills, the text it takes as the answer to an asked text slot), exactly as the rules path applies it.
     A free-text answer stands whole: a model may not shorten "12 Mill Lane, Oxford" to "Oxford".
     """
     reading = rules.understand(state, text, history=history, now=now)
     # Every value the rules read stands, text values too (the runtime applies them with the rules alone: the model
-    # path reads no less, "starring Dimiter Marinov" at an offer); at a confirmation a value its question names is a
-    # restatement, no change.
-    slots = rules.without_restated(state, dict(reading.slots), history)
+    # path reads no less, "starring Dimiter Marinov" at an offer). None is dropped as a restatement of the summary:
+    # "an hour would do" at a summary showing "for 1" is the coaching's first hour, which the rules path books (the
+    # model's own values are checked so: ModelUnderstander.without_restatements).
     return Parse(
         intent=reading.intent,
-        slots=dict(slots),
+        slots=dict(reading.slots),
         answer=reading.answer,
         choice=reading.choice,
         negated=dict(reading.negated),
