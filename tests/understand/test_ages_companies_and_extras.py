@@ -408,3 +408,32 @@ def test_the_model_path_keeps_every_value_the_rules_read_at_a_confirmation():
     rules = RulesUnderstander().understand(state, said, history=dialogue.session.history, now=now)
     kept = standing(RulesUnderstander(), state, said, dialogue.session.history, now)
     assert kept.slots == rules.slots and rules.slots.get("hours") == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("two, one at the front and one for the back garden", 2),
+        ("just one at the front... actually no, make it two, one for the back garden too", 2),
+        ("just one at the front", 1),
+    ],
+)
+def test_a_one_put_somewhere_is_a_thing_not_a_count(said, count):
+    assert _wall(said).slots["climbers"] == count
+
+
+def test_one_in_the_afternoon_is_still_an_hour():
+    from fsmdial.understand.rules.pronoun_one import counted_numbers
+
+    assert counted_numbers("can we do one in the afternoon instead") == [1]
+
+
+@pytest.mark.parametrize(
+    ("said", "has_it"),
+    [("I think my son ordered one... yeah he says it's arrived", True), ("no, I haven't bought one yet", False)],
+)
+def test_having_it_answers_the_question_asked(said, has_it):
+    dialogue = _wall("4", "6pm", "no")
+    assert dialogue.session.asked == "own_rope"
+    dialogue.turn(said)
+    assert dialogue.slots["own_rope"] is has_it

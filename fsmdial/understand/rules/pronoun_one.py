@@ -115,7 +115,18 @@ def without_pronoun_ones(text: str) -> str:
             return found.group()
         return found.group("before") + "    " + found.group("after")
 
-    return _PRONOUN_ONE.sub(blanked, text) if "one" in text.casefold() else text
+    if "one" not in text.casefold():
+        return text
+    return _PRONOUN_ONE.sub(blanked, _PLACED_ONE.sub(lambda found: " " * len(found.group()), text))
+
+
+_PLACED_ONE = re.compile(
+    r"(?<![\w'])one\s+(?:at|for|in|on|by|near|round|over|outside|above|under|up|down)\s+(?:the|my|our|his|her)\s+"
+    r"(?!(?:morning|afternoon|evening|night)\b)",
+    re.I,
+)
+"""A "one" put somewhere ("two, one at the front and one for the back garden"): a thing placed, no count; never "one in
+the afternoon" (1 pm)."""
 
 
 def without_uncounted_ones(text: str) -> str:

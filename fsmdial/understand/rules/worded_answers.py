@@ -104,6 +104,10 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return False  # "no, there's already a pole up" to "new poles, or keeping the ones you've got?": no new one
     if (own := own_side(slot, text)) is not None:
         return own  # "he has his own shoes" to "hire shoes, or bringing your own?": his own, whatever he has
+    if _HAS_IT.search(slot.description or "") and any(
+        _POSSESSED.search(clause) and negation_scope(clause) is None for clause in said
+    ):
+        return True  # "I think my son ordered one... yeah he says it's arrived": already has it
     stated = stated_answer(slot, text, asked=False)  # the clause naming its subject
     if stated is not None and leading is not None and stated != (leading == "yes"):
         # "yes please, I don't have a car to take it to the tip": after a yes or no said first, a clause denying
