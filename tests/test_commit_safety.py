@@ -251,6 +251,18 @@ def test_a_pause_at_a_question_is_waited_for_not_out_of_scope(clock, pause):
     assert dialogue.slots == {"customer_name": "Jane"}
 
 
+@pytest.mark.parametrize("code", ["RX4829", "my booking is BK-1234"])
+def test_a_code_given_for_a_number_is_refused_and_asked_again(clock, code):
+    dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
+    dialogue.start()
+    dialogue.turn("Jane")
+    result = dialogue.turn(code)
+    assert result.acts[0].kind == "invalid" and result.act_names[-1] == "ride_ask_booking_number"
+    assert "ride_id" not in dialogue.slots
+    dialogue.turn("123")
+    assert dialogue.slots["ride_id"] == 123
+
+
 def test_i_dont_know_yet_asks_again_and_never_ends_the_conversation(clock):
     dialogue = Dialogue(load_flow(FLOWS / "ride_change.json"), tools=example_tools.registry, clock=clock)
     dialogue.start()
