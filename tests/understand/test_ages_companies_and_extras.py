@@ -22,6 +22,7 @@ import pytest
 
 from fsmdial.language import date_readings, parse_yes_no
 from fsmdial.language.names import find_name
+from fsmdial.understand.rules import RulesUnderstander
 from tests.flows import played
 
 ALLEY: dict[str, Any] = {
@@ -365,7 +366,6 @@ def test_name_as_a_form_field():
 def test_the_model_path_keeps_every_value_the_rules_read_at_a_confirmation():
     # "an hour would do" at a summary showing "for 1": the coaching's first hour, as the rules path books it
     from fsmdial.understand.constraint.schema import standing
-    from fsmdial.understand.rules import RulesUnderstander
 
     flow = {
         "name": "coaching",
@@ -437,3 +437,20 @@ def test_having_it_answers_the_question_asked(said, has_it):
     assert dialogue.session.asked == "own_rope"
     dialogue.turn(said)
     assert dialogue.slots["own_rope"] is has_it
+
+
+def test_a_number_before_a_counted_noun_is_no_clock_time():
+    from fsmdial.language.times import read_clock
+    from fsmdial.understand.rules.forms import counted_nouns, without_counted
+
+    counted = counted_nouns(frozenset({"bike", "bikes"}))
+    said = "could we do 3 o'clock, and it's actually just the one bike now"
+    assert read_clock(without_counted(counted, "it's actually just the one bike now")) is None
+    assert read_clock(without_counted(counted, said)) == "3:00 (12-hour clock)"
+    assert counted_nouns(frozenset({"people"})) is None  # people words are read as counts already
+
+
+def test_a_reason_of_being_in_work_gives_no_time():
+    dialogue = _wall("2")
+    dialogue.turn("3 o'clock... no sorry, make that 4, I'm in work till half 3")
+    assert dialogue.slots["start"] == "16:00"

@@ -172,7 +172,7 @@ def _tidy(words: str) -> str:
 
 
 _UNAVAILABLE = re.compile(
-    r"(?<![\w'])(?:i'?m|i\s+am|we'?re|we\s+are|he'?s|she'?s|they'?re)\s+(?:at\s+work|working|away|busy|out|off|not\s+"
+    r"(?<![\w'])(?:i'?m|i\s+am|we'?re|we\s+are|he'?s|she'?s|they'?re)\s+(?:(?:at|in)\s+work|working|away|busy|out|off|not\s+"
     r"(?:in|around|free|about))|(?<![\w'])(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make)(?![\w'])|"
     # "I finish work at half 4": when someone is free, the reason for the new value, not it
     r"(?<![\w'])(?:i|we|he|she|they)\s+(?:finish|finishes|get\s+off|gets\s+off|leave|leaves|knock\s+off)"

@@ -363,6 +363,22 @@ _PERSON_NOUNS = frozenset(
 )
 
 
+@lru_cache(maxsize=256)
+def counted_nouns(nouns: frozenset[str]) -> re.Pattern[str] | None:
+    """A number right before a noun the flow's numeric slots are named by ("the one bike", "2 bikes"): a count of it,
+    never a clock time. None without such nouns."""
+    named = sorted((noun for noun in nouns if len(noun) > 2 and noun not in PEOPLE_WORDS), key=len, reverse=True)
+    if not named:
+        return None
+    numbers = "|".join(sorted((word for word in WORD_NUMBERS if " " not in word), key=len, reverse=True))
+    return re.compile(rf"(?<![\w:.])(?:\d{{1,3}}|{numbers})\s+(?:{'|'.join(map(re.escape, named))})(?![\w'])", re.I)
+
+
+def without_counted(counted: re.Pattern[str] | None, text: str) -> str:
+    """``text`` with the numbers counting a slot's noun blanked (:func:`counted_nouns`), for its clock times."""
+    return counted.sub(lambda found: " " * len(found.group()), text) if counted is not None else text
+
+
 def _counts_another(after: list[str], vocab: frozenset[str]) -> bool:
     """Is the word right after a number (``after``: it and the next) a noun of something else than ``vocab`` names
     ("one apprentice who's 17", "4 lanes"): no word of the slot's, no function, filler, date or time word, nor one

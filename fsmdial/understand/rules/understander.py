@@ -76,6 +76,7 @@ from .described import worded_values
 from .forms import (
     DIGIT_SPACES,
     claim_found,
+    counted_nouns,
     fill_patterned,
     fits_form,
     found_in,
@@ -87,6 +88,7 @@ from .forms import (
     slot_cue,
     without,
     without_ages,
+    without_counted,
 )
 from .head_counts import head_count, with_listed_count
 from .intent_words import (
@@ -170,6 +172,7 @@ class _StateTables:
         self.ages = any("age" in words for _, words in self.number_words)  # a slot for an age reads "I'm 44"
         # the nouns the numeric slots are named by: a length of time in one is a count ("3 months" of lessons)
         self.count_nouns = frozenset().union(*(naming_words(slot, described=False) for slot, _ in self.number_words))
+        self.counted = counted_nouns(self.count_nouns) if self.has_time else None
         self.range_length = range_length_slot(state.slots)  # the length a range of clock times gives
         self.name_slot = state.person_name
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
@@ -592,12 +595,13 @@ class RulesUnderstander:
         # "limping since yesterday", "2 weeks ago": a past moment describes; it answers only the date asked for
         dated = text if asked is not None and asked is tables.date_target else without_past_moments(text)
         date = read_date(dated, now) if tables.has_date else None
-        time = read_clock(text, now) if tables.has_time else None
+        clock = without_counted(tables.counted, text)  # "the one bike" is no 1 o'clock
+        time = read_clock(clock, now) if tables.has_time else None
         if time is not None and asked is not None and asked is tables.number_target and counts_in_a_range(text):
             time = None  # "somewhere between 4 and 6" to "how many of you?": counts, no clock time
         approximate = None
         if time is None and asked is not None and asked is tables.time_target:
-            time = approximate = approximate_clock(text)  # "around 11", "8ish" answer "At what time?"
+            time = approximate = approximate_clock(clock)  # "around 11", "8ish" answer "At what time?"
         if date or time:
             rest, undated = remove_dates_and_times(text, now) if approximate is None else "", True
         elif not tables.has_time and _WRITTEN_CLOCK.search(text):  # "make it 6:30pm" gives no 6 (it was a ride id)
