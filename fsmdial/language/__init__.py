@@ -76,7 +76,7 @@ from .statements import (
     without_ruled_out,
     without_task_statements,
 )
-from .text import ASCII_WORDS, DIGIT, PEOPLE_WORDS, fold, may_contain, may_have_word, normalize
+from .text import ASCII_WORDS, DIGIT, PARTY_PLURALS, PEOPLE_WORDS, fold, may_contain, may_have_word, normalize
 from .times import (
     TWELVE_HOUR,
     TWENTY_FOUR_HOUR,
@@ -89,6 +89,7 @@ from .times import (
 )
 
 __all__ = [
+    "PARTY_PLURALS",
     "PEOPLE_WORDS",
     "ABBREVIATIONS",
     "Acts",

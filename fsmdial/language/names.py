@@ -132,7 +132,7 @@ def _leading_name(text: str) -> list[str] | None:
     unpunctuated ("my name is Mark I would like to stay ..."): up to the first word no name is made of."""
     words: list[str] = []
     for word in text.split()[:MAX_NAME_WORDS]:
-        if not (word[:1].isupper() and is_name_word(word)) or word.lower() in _NOT_NAME:
+        if not (word[:1].isupper() and is_name_word(word)):  # "I" and the words of a sentence are none
             break
         words.append(word)
     return words if words and is_name(words) else None

@@ -70,6 +70,13 @@ PEOPLE_WORDS = frozenset(
     | {"teammates", "workers", "delegates", "members"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
+PARTY_PLURALS = frozenset(
+    """sons daughters boys girls children kids friends mates adults people guys grandchildren grandkids parents
+    teenagers teens colleagues guests babies toddlers others family folks lads ladies men women twins triplets quads
+    quadruplets""".split()
+)
+"""Plural nouns of people a party is made of ("me and the two kids", "my two boys"): part of a head count, never
+things counted."""
 
 
 IRREGULAR_FORMS: dict[str, tuple[str, ...]] = {

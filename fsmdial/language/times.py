@@ -78,7 +78,7 @@ _DAY_NEAR = re.compile(
 """A day said in the text ("Tuesday the 8th around 9", "around 9 on tues"): an approximate hour with it is a time."""
 _ROUGH_AFTER = re.compile(r"\s*-?\s*ish\b|\s+or\s+so\b", re.I)
 """"2ish", "9 or so": said after a bare hour, a time of day."""
-_ROUGHLY = re.compile(r"\b(?:around|about|say|(?<!'d\s)(?<!would\s)(?<!i\s)(?<!we\s)like)\s+$", re.I)
+_ROUGHLY = re.compile(r"\b(?:around|about|say|(?<!'d\s)(?<!\bwould\s)(?<!\bi\s)(?<!\bwe\s)like)\s+$", re.I)
 """Words that make a bare hour rough ("around 9", "at like 7"); never a wish ("I'd like 2 outdoor cameras")."""
 _CHANGED_TO = re.compile(
     r"\b(?:(?:can|could)\s+(?:we|i|you)\s+do|make\s+(?:it|that)|move\s+it\s+to|change\s+it\s+to)\s+$", re.I
@@ -329,7 +329,7 @@ def _said_in_words(text: str, match: re.Match[str]) -> tuple[str, ...]:
         target = match.group("fh").lower()
         hour = 12 if target == "noon" else 0 if target == "midnight" else int(target)
         frac = match.group("frac").lower()
-        minute = 30 if frac == "half" else 15 if "qu" in frac or "qtr" in frac else int(frac.split()[0])
+        minute = 30 if frac == "half" else 15 if "q" in frac else int(frac.split()[0])  # quarter, quater, qtr
         if minute >= 60 or hour > 23:
             return ()
         if match.group("dir").lower() in ("to", "till", "til", "before", "of"):

@@ -66,10 +66,16 @@ def test_a_bare_count_is_no_code_nobody_named():
     assert dialogue.slots == {"membership_number": "40021877", "door_pin": "5512", "guests": 3}
 
 
-def test_a_reply_with_no_digits_is_kept_as_said():
-    # what has no number is no worse off than before: the flow's own check decides about it
+def test_digits_said_one_by_one_are_the_number():
     dialogue = played(GYM, NOW, "M for Mike, then four zero zero two one eight seven seven")
     assert dialogue.slots["membership_number"] == "40021877"
+
+
+@pytest.mark.parametrize("said", ["I left my card at home", "not sure, it's on the card somewhere"])
+def test_a_reply_with_no_number_is_no_membership_number(said):
+    dialogue = played(GYM, NOW, said)
+    assert "membership_number" not in dialogue.slots
+    assert dialogue.session.asked == "membership_number"  # asked again
 
 
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot
 from ...language import WEEKDAYS, date_readings
 
-DaySlots = tuple[tuple[Slot, dict[Any, str]], ...]
+DaySlots = tuple[tuple[Slot, Mapping[Any, str]], ...]
 """Slots with their value per day: a weekday's name (``"monday"``) or a day of the month (``9``)."""
 
 
@@ -40,20 +40,16 @@ def month_day_values(values: tuple[str, ...]) -> dict[int, str] | None:
 
 def day_slots(slots: Sequence[Slot]) -> tuple[DaySlots, DaySlots]:
     """Of categorical ``slots``, those of weekdays and those of days of the month, each with its value per day."""
-    weekdays: DaySlots = tuple(
-        (slot, dict(named)) for slot in slots if (named := weekday_values(tuple(slot.values or ())))
-    )
-    month_days: DaySlots = tuple(
-        (slot, dict(numbered)) for slot in slots if (numbered := month_day_values(tuple(slot.values or ())))
-    )
+    weekdays = tuple((slot, named) for slot in slots if (named := weekday_values(tuple(slot.values or ()))))
+    month_days = tuple((slot, numbered) for slot in slots if (numbered := month_day_values(tuple(slot.values or ()))))
     return weekdays, month_days
 
 
-def weekday_said(days: dict[str, str], text: str, now: dt.datetime) -> str | None:
+def weekday_said(days: Mapping[str, str], text: str, now: dt.datetime) -> str | None:
     """The weekday of the one day ``text`` says by other words than its name ("tomorrow", "tonight", "the 14th"),
     as the slot writes it (``days``: :func:`weekday_values`); None when it names no day or two fit."""
     readings = date_readings(text, now)
-    if len(readings) != 1 or type(readings) is not tuple:  # two readings to ask between are no day
+    if len(readings) != 1:  # none, or two to ask between ("next Saturday" said on a Friday): no day
         return None
     return days[WEEKDAYS[dt.date.fromisoformat(readings[0]).weekday()]]
 
@@ -72,8 +68,9 @@ def days_of_month_said(text: str, now: dt.datetime) -> list[int]:
     16; "tonight": today's); a date with no one reading gives none."""
     days: list[int] = []
     spans = list(_DAY_OF_MONTH.finditer(text))
-    for found, after in zip(spans, [*spans[1:], None][: len(spans)], strict=True):
-        if found.group().casefold().startswith("to") and after is not None and after.start() - found.end() <= 5:
+    for i, found in enumerate(spans):
+        relative = found.group().casefold().startswith("to")  # today, tonight, tomorrow
+        if relative and i + 1 < len(spans) and spans[i + 1].start() - found.end() <= 5:
             continue  # "tonight the 20th": one day, said twice
         readings = date_readings(found.group(), now)
         if readings and len({reading[-2:] for reading in readings}) == 1:  # "the 13th": one day of the month
@@ -101,11 +98,9 @@ def _month_days(month_days: DaySlots, asked: Slot | None, text: str, now: dt.dat
     """The day-of-month slots the dates said give: two dates, the slots in the flow's order ("from 5/9 to 5/16": the
     first the 9th, the second the 16th); one date, the asked slot's, else the flow's only such slot's."""
     said = days_of_month_said(text, now)
-    if not said:
-        return {}
     if len(said) == 1:
-        chosen = [pair for pair in month_days if pair[0] is asked] or (list(month_days) if len(month_days) == 1 else [])
-        return {chosen[0][0].name: chosen[0][1][said[0]]} if chosen and said[0] in chosen[0][1] else {}
-    if len(said) == len(month_days):
+        taking = [pair for pair in month_days if pair[0] is asked] or (list(month_days) if len(month_days) == 1 else [])
+        return {slot.name: days[said[0]] for slot, days in taking[:1] if said[0] in days}
+    if said and len(said) == len(month_days):
         return {slot.name: days[day] for (slot, days), day in zip(month_days, said, strict=True) if day in days}
     return {}

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers, length_before_a_noun
+from ...language import PARTY_PLURALS, PEOPLE_WORDS, WORD_NUMBERS, correction_end, find_numbers, length_before_a_noun
 from ...language.contacts import ABBREVIATIONS, contact_words
 from ...language.numbers import join_spaced_digits, words_to_digits
 from ...language.text import FUNCTION_WORDS
@@ -34,6 +34,12 @@ _NUMBER_NAME_ENDS = frozenset({"number", "num", "no", "id", "pin", "code", "refe
 """The last word of a text slot's name that says its value is a number or a code."""
 _NUMBER_FORM = re.compile(r"(?=(?:[A-Za-z\-]*\d){3})[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*")
 """A word a number-named text slot takes: letters, digits and dashes, three digits or more ("68318931", "BA-2490")."""
+
+
+def letter_codes(text: str) -> list[str]:
+    """The words of ``text`` of that form with letters in them ("RX4829"): codes, which no whole number is."""
+    words = (word.rstrip(".:") for word in _CANDIDATE.findall(text))
+    return [word for word in words if _NUMBER_FORM.fullmatch(word) and any(c.isalpha() for c in word)]
 
 
 @lru_cache(maxsize=512)
@@ -358,11 +364,6 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
     return hits[0] if len(hits) == 1 else None
 
 
-_PERSON_NOUNS = frozenset(
-    "kids children boys girls men women ladies adults teens teenagers sons daughters grandchildren grandkids".split()
-)
-
-
 @lru_cache(maxsize=256)
 def counted_nouns(nouns: frozenset[str]) -> re.Pattern[str] | None:
     """A number right before a noun the flow's numeric slots are named by ("the one bike", "2 bikes"): a count of it,
@@ -390,7 +391,7 @@ def _counts_another(after: list[str], vocab: frozenset[str]) -> bool:
         return False
     if any(word.endswith(own) for own in vocab if len(own) > 3):
         return False  # "2 bedrooms" of the rooms
-    if word in _PERSON_NOUNS and "people" in vocab:
+    if word in PARTY_PLURALS and "people" in vocab:
         return False  # "my two boys" to a count of people
     return not _not_a_noun(word) and word not in WORD_NUMBERS and len(word) > 2
 

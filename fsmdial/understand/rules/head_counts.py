@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS, WORD_NUMBERS, find_numbers
+from ...language import PARTY_PLURALS, PEOPLE_WORDS, WORD_NUMBERS, find_numbers
 from .forms import naming_words
 
 __all__ = ["counts_people", "head_count", "listed_party", "listed_things", "pair_count", "with_listed_count"]
@@ -47,11 +47,7 @@ _COMPANION = (
     r"baby|toddler|teenager|teen|grandson|granddaughter|grandchild|stepson|stepdaughter|carer|guest|adult|person|"
     r"other\s+half|better\s+half|missus|missis|spouse|significant\s+other|grown[- ]?up)"
 )
-_PEOPLE_PLURAL = (
-    r"(?:sons|daughters|boys|girls|children|kids|friends|mates|adults|people|guys|grandchildren|grandkids|parents|"
-    r"teenagers|teens|colleagues|guests|babies|toddlers|others|family|folks|in-laws|lads|ladies|grown[- ]?ups|"
-    r"twins|triplets|quads|quadruplets)"
-)
+_PEOPLE_PLURAL = r"(?:" + "|".join(sorted(PARTY_PLURALS, key=len, reverse=True)) + r"|in-laws|grown[- ]?ups)"
 _COUNT = (
     r"(?:\d{1,2}|" + "|".join(sorted((w for w in WORD_NUMBERS if WORD_NUMBERS[w] <= 20), key=len, reverse=True)) + r")"
 )

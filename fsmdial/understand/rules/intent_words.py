@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from ...language import read_acts
 from ...language.text import FUNCTION_WORDS
 
 __all__ = [
@@ -43,16 +44,20 @@ def verb_examples(examples: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {
         example: intent
         for example, intent in examples
-        if " " not in example and example.isalpha() and example not in FUNCTION_WORDS and example not in _GREETINGS
+        if " " not in example and example.isalpha() and example not in FUNCTION_WORDS and not _greets(example)
     }
 
 
-_GREETINGS = frozenset({"hello", "hi", "hiya", "hey", "morning", "afternoon", "evening", "thanks", "bye", "goodbye"})
 _COMMAND = re.compile(
     r"(?:^|[,.;!?]\s*|\b(?:actually|just|please|so|then|and|but|oh|ok|okay|can\s+you|could\s+you)\s+)"
     r"(?P<verb>[a-z]+)\s+(?:it|that|this|everything|them|(?:the|my|our)\s+[a-z]+)(?![\w'])"
 )
 """A one-word example said as a command on its object ("actually cancel it, ...", "please cancel the booking")."""
+
+
+def _greets(word: str) -> bool:
+    acts = read_acts(word)  # "hello", "morning", "thanks", "bye": said alone, never a command
+    return acts.greet or acts.thank or acts.bye
 
 
 def command_intent(verbs: dict[str, str], normalized: str) -> str | None:
@@ -103,12 +108,12 @@ def intent_by_words(examples: Sequence[tuple[tuple[str, ...], str]], normalized:
     return intents.pop() if len(intents) == 1 else None
 
 
-_ASKING = re.compile(  # after an adverb too ("roughly what would it cost")
-    r"^(?:[a-z]{3,}ly\s+)?(?:how|what|what's|when|where|which|who|why|do|does|did|is|are|can|could|will|would|should|have|has|any)\b"
-)
-
-
 _ADVERB = re.compile(r"[a-z]{3,}ly")
+"""An adverb ("roughly", "really"): it names nothing an example is about."""
+_ASKING = re.compile(  # after an adverb too ("roughly what would it cost")
+    rf"^(?:{_ADVERB.pattern}\s+)?"
+    r"(?:how|what|what's|when|where|which|who|why|do|does|did|is|are|can|could|will|would|should|have|has|any)\b"
+)
 
 
 def content_examples(examples: Iterable[tuple[str, str]]) -> tuple[tuple[frozenset[str], str], ...]:

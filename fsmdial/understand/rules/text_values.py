@@ -281,10 +281,12 @@ _ORGANISATION = re.compile(
 def names_an_organisation(slot: Slot) -> bool:
     """Is ``slot`` the name of a company, school or club (its name or label says so)? Its answer is a proper name
     ("Hallam Architects"), no person's."""
-    return (
-        KINDS[slot.type].whole_text
-        and _ORGANISATION.search(f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold()) is not None
-    )
+    return KINDS[slot.type].whole_text and _organisation_named(slot.name, slot.label or "")
+
+
+@lru_cache(maxsize=256)
+def _organisation_named(name: str, label: str) -> bool:
+    return _ORGANISATION.search(f"{name.replace('_', ' ')} {label}".casefold()) is not None
 
 
 @lru_cache(maxsize=1024)

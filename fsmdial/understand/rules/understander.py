@@ -80,6 +80,7 @@ from .forms import (
     fill_patterned,
     fits_form,
     found_in,
+    letter_codes,
     meant,
     named_number,
     names_a_number,
@@ -559,10 +560,11 @@ class RulesUnderstander:
                 parse.slots[asked.name] = answer
             elif both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses between them
                 parse.info.setdefault("doubt", []).append(asked.name)
-        elif asked.type is SlotType.integer and parse.intent is None and len(codes := _CODE.findall(text)) == 1:
+        elif asked.type is SlotType.integer and parse.intent is None and len(codes := letter_codes(text)) == 1:
             parse.slots[asked.name] = codes[0]  # "RX4829" to "your booking ID?": no number, refused with its bounds
         elif (
             KINDS[asked.type].whole_text
+            and not names_a_number(asked)  # "I left my card at home" is no membership number: asked again
             and parse.intent is None
             and not parse.slots
             and not (acts.holds_no_value and not (_wants_description(tables) and describes(acts, text)))
@@ -777,8 +779,6 @@ def _wants_description(tables: _StateTables) -> bool:
     return _free_text(tables, tables.asked) and descriptive(tables.asked)
 
 
-_CODE = re.compile(r"(?<![\w'-])(?=[a-z]*\d)(?=\d*[a-z])(?=(?:[a-z-]*\d){3})[a-z\d-]+(?![\w'])", re.I)
-"""A code of letters and three digits or more ("RX4829"): said to a question for a whole number, no number."""
 _NUMBER_WORD = re.compile(
     r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
 )

@@ -31,10 +31,12 @@ __all__ = [
 ]
 
 _STOP = frozenset({"the", "and", "for", "with", "whether", "number", "name", "value", "what", "which"})
+_BOUGHT = r"(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:bought|ordered|purchased)"
+"""Having got the thing said by buying it ("I've bought", "we ordered"): :data:`_AFFIRMS`, :data:`_POSSESSED`."""
 _AFFIRMS = re.compile(
     r"(?<![\w'])(?:yes|yeah|yep|there'?s|there\s+is|there\s+are|(?:we|i)'?ve\s+(?:just\s+|now\s+|already\s+)?got|"
     r"(?:we|i)\s+(?:just\s+|now\s+|already\s+)?have|"
-    r"(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:bought|ordered|purchased)|"
+    rf"{_BOUGHT}|"
     r"(?:has|have)\s+got|has|have|had|can|plenty|space|room|loads|fine|ok|okay|free|available|usually|always|"
     r"take|want|add|include|"
     # "I am claiming on insurance", "we'll be using the car park": doing it, said of oneself
@@ -104,9 +106,7 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return False  # "no, there's already a pole up" to "new poles, or keeping the ones you've got?": no new one
     if (own := own_side(slot, text)) is not None:
         return own  # "he has his own shoes" to "hire shoes, or bringing your own?": his own, whatever he has
-    if _HAS_IT.search(slot.description or "") and any(
-        _POSSESSED.search(clause) and negation_scope(clause) is None for clause in said
-    ):
+    if has_it_already(slot, said):
         return True  # "I think my son ordered one... yeah he says it's arrived": already has it
     stated = stated_answer(slot, text, asked=False)  # the clause naming its subject
     if stated is not None and leading is not None and stated != (leading == "yes"):
@@ -221,7 +221,7 @@ _SUBJECT = re.compile(
 """What a side is said of, before its verb ("the car will be" of "the car will be on a drive")."""
 
 
-_BRING = {stem(word): stem("bring") for word in ("supply", "supplies", "provide", "provides", "source", "fetch")}
+_BRING = {stem(word): stem("bring") for word in ("supply", "provide", "source", "fetch")}
 """Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one")."""
 _OFF = frozenset({"off", "non"})
 """Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
@@ -369,8 +369,10 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
         for _, form in value_forms((read[slot.name],), slot.description or "")
         for word in re.findall(r"[a-z']+", form.casefold())
     )
+    said_of = _said_of(slots)  # what each slot is named, described and valued by: built once a turn
     found: dict[str, bool] = {}
     for slot in unasked:
+        others = _other_words(said_of, slot.name)  # words another slot may say
         groups = _subject_groups(slot)
         # all of its subject ("under guarantee"), or one where the name offers either ("children or pets")
         enough = any if "_or_" in slot.name else all
@@ -387,7 +389,7 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             ),
             None,
         )
-        if (own := own_side(slot, text, _other_words(_said_of(slots), slot.name))) is not None:
+        if (own := own_side(slot, text, others)) is not None:
             found[slot.name] = own  # "..., we've got our own shoes": the side of bringing one's own
         elif naming is not None and (answer := stated_answer(slot, naming, asked=False)) is not None:
             found[slot.name] = answer
@@ -395,18 +397,11 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
             found[slot.name] = first  # "..., it's my first time with you": a first visit said, not asked
         elif (side := _side_of_oneself(slot, [clause for clause, _ in said])) is not None:
             found[slot.name] = side  # "..., I'll collect it at 9" where the question offers collecting
-        elif (side := _side_in_passing(slot, slots, said)) is not None:
+        elif (side := _side_in_passing(slot, others, said)) is not None:
             found[slot.name] = side  # "..., it'll be parked on the road outside" to the off-road question to come
         elif (none := _none_of_kind(slot, said)) is not None:
             found[slot.name] = none  # "..., no pets, ..." says there is no pet hair
-        elif (
-            valued
-            and _HAS_IT.search(slot.description or "")
-            and any(
-                _POSSESSED.search(clause) and negation_scope(clause) is None and valued & set(words)
-                for clause, words in said
-            )
-        ):
+        elif valued and has_it_already(slot, [clause for clause, words in said if valued & set(words)]):
             found[slot.name] = True  # "I've bought a Tado kit and want someone to fit it": already has the device
     return found
 
@@ -414,11 +409,19 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
 _HAS_IT = re.compile(r"\b(?:already\s+)?(?:has|have|owns?|got)\s+(?:the|a|an|their|his|her|its)\b[^()]*\(yes\)", re.I)
 """A boolean whose yes side is already having the thing the booking is about ("already has the device to fit (yes)")."""
 _POSSESSED = re.compile(
-    r"(?<![\w'])(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:got|bought|ordered|purchased)(?![\w'])|"
+    rf"(?<![\w'])(?:{_BOUGHT}|(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?got)(?![\w'])|"
     r"(?<![\w'])(?:it'?s|they'?ve|it\s+has|they\s+have)\s+(?:just\s+)?arrived(?![\w'])|\bhere\s+waiting\b",
     re.I,
 )
 """A clause saying one has the thing already ("I've bought a Tado kit", "we've got the Hive box here waiting")."""
+
+
+def has_it_already(slot: Slot, said: Iterable[str]) -> bool:
+    """Does a clause of ``said`` (not denied) say one has the thing already, where the yes side of the boolean
+    ``slot`` is having it (:data:`_HAS_IT`)?"""
+    return _HAS_IT.search(slot.description or "") is not None and any(
+        _POSSESSED.search(clause) and negation_scope(clause) is None for clause in said
+    )
 
 
 _MOMENT_STEMS = frozenset(
@@ -429,16 +432,16 @@ _MOMENT_STEMS = frozenset(
 """The stems of words of a moment or a length of time."""
 
 
-def _side_in_passing(slot: Slot, slots: Iterable[Slot], said: list[tuple[str, list[str]]]) -> bool | None:
+def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, list[str]]]) -> bool | None:
     """The side of a boolean that a statement names by words of that side alone, none the flow's other slots use
     ("it'll be on the drive" where the description says "on a drive (yes), rather than on the street (no)"; not
-    "the car", which the vehicle's slot names too): no question (a request asks too: "can I pick it up?"), no number
-    (an address: "12 Station Road"), no negation; None when no clause does, or clauses name both."""
+    "the car", which the vehicle's slot names too: ``others``): no question (a request asks too: "can I pick it
+    up?"), no number (an address: "12 Station Road"), no negation; None when no clause does, or clauses name both."""
     sides = _sides(slot.description or "", slot.ask or "")
     if sides is None:
         return None
     # words of a moment ("three weeks later") name no side said in passing: "I'm visiting next week" chooses nothing
-    others = _other_words(_said_of(slots), slot.name) | _MOMENT_STEMS
+    others = others | _MOMENT_STEMS
     only_yes, only_no = sides[0] - others, sides[1] - others
     stating = [
         clause
