@@ -21,12 +21,15 @@ from .flow import (
     Flow,
     RequestNode,
     Slot,
+    SlotCondition,
+    SlotType,
     StatusCondition,
     commit_ways,
     iter_conditions,
 )
 from .loader import load_flow
 from .machine import FlowMachine
+from .slots import KINDS
 from .understand.base import DECLINE, GOODBYE, Intent, UnderstandingState
 
 _CLASSES: dict[str, type[FlowMachine]] = {}
@@ -81,6 +84,9 @@ class FlowTables:
     dependents: Mapping[str, tuple[str, ...]]
     slot_owner: Mapping[str, str]
     global_intents: tuple[Intent, ...]
+    yes_details: Mapping[str, str]
+    """Boolean slot -> the free-text slot a yes to it leads to asking ("any allergies?" -> "what should the chef
+    know?"): a reply to the boolean that tells what (:func:`_yes_details`)."""
     understanding: dict[tuple[Any, ...], UnderstandingState] = field(default_factory=dict)
     """Understanding states by the session's signature, shared by every dialogue on the flow."""
 
@@ -139,7 +145,25 @@ def _build(cls: type[FlowMachine]) -> FlowTables:
         dependents=cls.DEPENDENTS,
         slot_owner=cls.SLOT_OWNER,
         global_intents=intents,
+        yes_details=_yes_details(flow, slots),
     )
+
+
+def _yes_details(flow: Flow, slots: Mapping[str, Slot]) -> dict[str, str]:
+    """Boolean slot -> the free-text slot of the request node an edge taken on its yes leads to, asked first there."""
+    nodes = {node.id: node for node in flow.nodes}
+    details: dict[str, str] = {}
+    for edge in flow.edges:
+        conditions = list(iter_conditions(edge.when)) if edge.when is not None else []
+        if len(conditions) != 1 or not isinstance(when := conditions[0], SlotCondition):
+            continue
+        yes = when.op == "eq" and when.value is True and slots[when.slot].type is SlotType.boolean
+        target = nodes[edge.target]
+        if yes and isinstance(target, RequestNode) and target.slots:
+            first = target.slots[0]
+            if KINDS[first.type].whole_text and first.pattern is None and first.type is not SlotType.person_name:
+                details.setdefault(when.slot, first.name)
+    return details
 
 
 def with_decline(intents: tuple[Intent, ...]) -> tuple[Intent, ...]:

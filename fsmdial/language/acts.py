@@ -102,6 +102,7 @@ AFFIRM = phrase_pattern(
     "yh",
     "ya",
     "yea",
+    "aye",  # Scotland's and the north's yes
     "yes please",
     "sure",
     "sure thing",
@@ -297,11 +298,14 @@ HEDGE = phrase_pattern(
 )
 """Words that take back or qualify what comes before them: a "yes" with one of these is no plain yes."""
 QUESTION_START = re.compile(
-    r"^(?:(?:what|what's|whats|when|where|which|who|whom|whose|why|how|how's|tell me|any idea)\b|"
+    r"^(?:(?:what's|whats|which|who|whom|whose|why|how|how's|tell me|any idea)\b|"
+    # "when I go up hills it slips", "where the chain meets the cog", "what I need is": a clause that tells
+    r"(?:when|where)\b(?!\s+(?:i|we|it|they|he|she|my|our|his|her|their|the)\b)|what\b(?!\s+(?:i|we)\b)|"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|am|isn't|aren't|"
     r"don't|doesn't|won't|can't)\s+(?:you|ya|i|we|it|there|they|he|she|this|that|these|those|the|your|my|our|a|an)\b)"
 )
-"""A message (after its greeting) that starts like a question ("do you have vegan options")."""
+"""A message (after its greeting) that starts like a question ("do you have vegan options"); not one that starts with
+a clause of when or where something happens ("when I brake it squeals"), which tells (with a "?" it still asks)."""
 REQUEST_START = re.compile(
     r"^(?:(?:actually|oh|sorry|so|well|um|and|also|but|then)\W+)*(?:please\s+)?(?:can|could|would|will)\s+"
     r"(?:you|we|i|someone|somebody|anyone|anybody|one of you|(?:the|your)\s+[a-z]+)\s+"

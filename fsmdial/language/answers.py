@@ -16,7 +16,7 @@ import re
 from typing import Literal
 
 YES_PATTERN = re.compile(
-    r"^\s*(yes+|yeah+|yep|yup|yh|ya|yea|ye|yeh|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
+    r"^\s*(yes+|yeah+|yep|yup|yh|ya|yea|ye|yeh|aye|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
     r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
     r"perfect|great|fine|i (?:think|believe|reckon) so|sound(?=\s*[,.!]|\s*$))\b",
     re.I,

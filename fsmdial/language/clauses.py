@@ -17,11 +17,15 @@ _TITLES = "".join(rf"(?<!\b{title}\.)" for title in ("Dr", "Mr", "Mrs", "Ms", "M
 CLAUSE_BREAK = re.compile(
     r"(?:[,;!?]|\.(?!\w)" + _TITLES + r")+\s*|\s+(?=(?:but|though|although|however|except|instead|rather|whereas)\b)"
     r"|\s+(?=and\s+(?:it|it's|its|there|there's|i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|they|they're|they'd|"
-    r"he|he's|she|she's)(?![\w']))",
+    r"he|he's|she|she's)(?![\w'])"
+    r"|and\s+(?:(?:half|all|some|one|most)\s+(?:of\s+)?)?(?:the|my|our|his|her|their)\s+[\w'-]+(?:\s+[\w'-]+)?\s+"
+    r"(?:is|are|was|were|has|have|had|does|do|did|doesn't|don't|didn't|won't|can't|isn't|aren't|wasn't|keeps|keep|"
+    r"will|just|also|now|still)(?![\w']))",
     re.I,
 )
 """Where one clause ends and the next begins: punctuation, a contrasting conjunction, or "and" before a subject of its
-own ("it won't spin and it's making a banging noise": the "won't" negates no noise)."""
+own ("it won't spin and it's making a banging noise": the "won't" negates no noise; "the screen has lines on it and
+half the touchscreen doesn't work": no screen is ruled out)."""
 NEGATION = re.compile(r"(?<![\w'])(?:not|never|no longer)(?![\w'])|n't(?![\w'])", re.I)
 """A word that negates what follows it in its clause."""
 

@@ -10,13 +10,16 @@ the value check takes the first reading inside the slot's ``earliest``/``latest`
 so the rules and a model resolve it the same way.
 
 Numbers with slashes are read month first, as in the US ("3/12" is March 12, "12/25/2026" December 25), unless
-the first cannot be a month ("25/12" is December 25); "3.12" is no date (it is a time, or money).
+the first cannot be a month ("25/12" is December 25), or the slot's bounds take only the day-first reading ("12/01"
+said in December to a slot taking the next three weeks is 12 January: :data:`BY_BOUNDS`); "3.12" is no date (it is a
+time, or money).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -39,6 +42,8 @@ __all__ = [
     "TWELVE_HOUR",
     "WEEKDAYS",
     "ASK_WHICH",
+    "BY_BOUNDS",
+    "DateOrders",
     "clock_readings",
     "date_readings",
     "day_choices",
@@ -234,6 +239,8 @@ def read_date(text: str, now: dt.datetime) -> str | None:
     readings = date_readings(text, now)
     if isinstance(readings, _Choices):
         return f"{readings[0]} or {readings[1]}{ASK_WHICH}"
+    if isinstance(readings, DateOrders):
+        return f"{readings[0]} or {readings[1]}{BY_BOUNDS}"
     if len(readings) < 2:
         return readings[0] if readings else None
     first = dt.date.fromisoformat(readings[0])
@@ -242,8 +249,35 @@ def read_date(text: str, now: dt.datetime) -> str | None:
     return f"the {first.day}{_suffix(first.day)}{NEXT_ONE}"
 
 
+def _in_orders(first: int, second: int, year_of: Callable[[int, int], int]) -> tuple[str, ...]:
+    """The readings of a date written as two numbers (and the year ``year_of`` a month and a day): month first, as in
+    the US, unless the first cannot be a month; both orders (:class:`DateOrders`) where each is a real date."""
+    orders = [(first, second), (second, first)] if first != second else [(first, second)]
+    days = [
+        day
+        for month, day_of_month in orders
+        if (day := _date_or_none(year_of(month, day_of_month), month, day_of_month))
+    ]
+    if len(days) == 2:
+        return DateOrders(day.isoformat() for day in days)
+    return (days[0].isoformat(),) if days else ()
+
+
 def _suffix(day: int) -> str:
     return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+class DateOrders(tuple[str, ...]):
+    """The two readings of a date in numbers whose two numbers can each be the month ("12/01"), month first: the
+    slot's bounds choose (:data:`BY_BOUNDS`), month first where both fit."""
+
+    __slots__ = ()
+
+
+BY_BOUNDS = " (whichever the bounds take)"
+"""After a date's two readings as :func:`read_date` passes them on ("2027-12-01 or 2027-01-12 (whichever the bounds
+take)"): the value check takes the first inside the slot's bounds."""
+_PASSED_ORDERS = re.compile(r"(\d{4}-\d{2}-\d{2}) or (\d{4}-\d{2}-\d{2})" + re.escape(BY_BOUNDS))
 
 
 class _Choices(tuple[str, ...]):
@@ -278,6 +312,8 @@ def date_readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     month ("the 21st"), up to a year ahead; none when there is no date. A date word with one typo ("tomorow",
     "wednesdy"), a long day word with two ("tomoro", "wensday") or a day as texted ("2morrow", "tonite") is read as
     that word when the text has no date otherwise (:func:`without_date_typos`)."""
+    if (passed_on := _PASSED_ORDERS.fullmatch(text)) is not None:
+        return passed_on.group(1, 2)  # as read_date passed them on: the bounds choose
     readings = _readings(text, now)
     # Also where only a day without its month was read: "febuary 3rd" is February 3, not the coming 3rd
     if len(readings) != 1 and (fixed := without_date_typos(text)) != text:
@@ -372,8 +408,12 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
         return _Choices((today + dt.timedelta(weeks=k)).isoformat() for k in (weeks, weeks + 1))
     if "day after tomorrow" in low or "day after tmr" in low:
         return ((today + dt.timedelta(days=2)).isoformat(),)
-    if may_contain(low, _OFFSET_UNITS) and _UNREAD_OFFSET.search(low):
-        return ()  # "the day before yesterday": a day counted from another, not read
+    if may_contain(low, _OFFSET_UNITS) and (unread := _UNREAD_OFFSET.search(low)):
+        if not (digits and _ORDINAL_DAY.search(low, unread.end())):
+            return ()  # "the day before yesterday": a day counted from another, not read
+        # "the monday after then, the 28th": the day said after it is the day; its weekday still checks it
+        weekday = _WEEKDAY.search(unread.group())
+        low = low[: unread.start()] + (weekday.group(2) if weekday else "") + " " + low[unread.end() :]
     if ("tomorrow" in low or "tmr" in low) and _TOMORROW.search(low):
         return ((today + dt.timedelta(days=1)).isoformat(),)
     if ("today" in low or "tonight" in low or "this " in low) and _TODAY.search(low):
@@ -383,16 +423,15 @@ def _readings(text: str, now: dt.datetime) -> tuple[str, ...]:
     if digits and ("/" in low or "." in low) and (match := _NUMERIC_DATE.search(low)):
         first, second, year = int(match.group(1)), int(match.group(2)), int(match.group(3))
         year += 2000 if year < 100 and year <= today.year % 100 + 10 else (1900 if year < 100 else 0)
-        # US order (month/day) unless the first number cannot be a month.
-        month, day_of_month = (first, second) if first <= 12 else (second, first)
-        day = _date_or_none(year, month, day_of_month)
-        return (day.isoformat(),) if day else ()
+        # US order (month/day) unless the first number cannot be a month; day first too where it can be one
+        return _in_orders(first, second, lambda month, day_of_month: year)
     if digits and "/" in low and (match := _SHORT_DATE.search(low)):
         first, second = int(match.group(1)), int(match.group(2))
-        month, day_of_month = (first, second) if first <= 12 else (second, first)
-        year = today.year if (month, day_of_month) >= (today.month, today.day) else today.year + 1
-        day = _date_or_none(year, month, day_of_month)
-        return (day.isoformat(),) if day else ()
+        return _in_orders(
+            first,
+            second,
+            lambda month, day_of_month: today.year + ((month, day_of_month) < (today.month, today.day)),
+        )
     if digits and may_contain(low, _MONTH_PREFIXES):
         named = False
         for pattern, day_group, month_group in ((_MONTH_DAY, 2, 1), (_DAY_MONTH, 1, 2)):
@@ -535,15 +574,16 @@ def _exists(year: int, month: int, day: int) -> bool:
     return True
 
 
-def remove_dates_and_times(text: str, now: dt.datetime | None = None) -> str:
-    """``text`` with every written date and time of day blanked out (so their digits are not read as numbers);
-    number words in it are written in digits (:func:`.numbers.words_to_digits`).
+def remove_dates_and_times(text: str, now: dt.datetime | None = None, keep: re.Pattern[str] | None = None) -> str:
+    """``text`` with every written date and time of day blanked out (so their digits are not read as numbers), but
+    for times inside a match of ``keep`` (counts: :func:`.times.remove_times`); number words in it are written in
+    digits (:func:`.numbers.words_to_digits`).
 
     Relative words ("tomorrow", "Friday") stay: they hold no digits.
     """
     # Every date pattern needs a digit, and most also a character or word of their own: a pattern is only
     # applied when the text has them. Removing text never adds any, so the text before is tested.
-    text = remove_times(text, now)
+    text = remove_times(text, now, keep)
     if not DIGIT.search(text):
         return text
     low = text.lower()
@@ -561,12 +601,13 @@ def remove_dates_and_times(text: str, now: dt.datetime | None = None) -> str:
 
 
 _MOMENT_WORDS = frozenset(
-    "today tomorrow tonight week weekend morning afternoon evening night noon midday midnight oclock o'clock".split()
+    "today tomorrow tonight week weekend morning afternoon evening night noon midday midnight oclock o'clock lunchtime "
+    "teatime".split()
 )
 _WHEN_FILLER = frozenset(
     "next this coming day days after before around about at on in the by from pm am ish half past quarter to a an "
     "of and or st nd rd th please maybe perhaps if possible say like sometime time then ok okay fine works would be "
-    "good".split()
+    "good first thing early late lunch".split()
 )
 
 

@@ -65,6 +65,8 @@ _CLOCK = re.compile(
 )
 _BEFORE = re.compile(r"(?:\b(?:at|by|from|after|before|until|till|til)|@)\s+(?:(?:around|about|like)\s+)?$", re.I)
 _BETWEEN = re.compile(r"\bbetween\s+(?:(?:around|about)\s+)?$", re.I)
+_RANGE_OPENS = re.compile(r"\b(?:between|from)\s+(?:(?:around|about)\s+)?$", re.I)
+"""The word before a range's start ("between 2 and 3", "from 10 till 12"): its end is a time too."""
 _RANGE_END = re.compile(
     r"\s*(?:and|-|–|to|till?|until)\s*(?P<end>\d{1,2}(?:[:.][0-5]\d)?)(?:\s*(?P<mer>[ap])\.?m\.?(?![a-z]))?", re.I
 )
@@ -610,12 +612,21 @@ def _the_hour_said(text: str) -> str | None:
     return read_clock(said[: found.start()] + "at " + said[found.start() :])
 
 
-def remove_times(text: str, now: dt.datetime | None = None) -> str:
+def remove_times(text: str, now: dt.datetime | None = None, keep: re.Pattern[str] | None = None) -> str:
     """``text`` (number words in digits) with every time of day blanked out, so its digits are not read as
-    numbers ("for 2 at half past 7" -> "for 2  ")."""
+    numbers ("for 2 at half past 7" -> "for 2  "); not one inside a match of ``keep`` (a count: "after 2 places")."""
     converted = _converted(text)
-    pieces, cursor = [], 0  # joined once: a reply of many times is not copied once per time
+    kept = [found.span() for found in keep.finditer(converted)] if keep is not None else []
+    pieces, cursor, k = [], 0, 0  # joined once: a reply of many times is not copied once per time
     for clock in _clocks(converted, now):
+        while k < len(kept) and kept[k][1] <= clock.start:  # both in order: one pass over the counts kept
+            k += 1
+        if clock.start < cursor or (k < len(kept) and kept[k][0] < clock.end):
+            continue
         pieces += [converted[cursor : clock.start], " "]
         cursor = clock.end
+        # "between 2 and 3", "from 10 till 12": the range's other end is a time too, no count
+        opens = _RANGE_OPENS.search(converted, max(0, clock.start - 24), clock.start)  # a window: linear in the text
+        if opens and (end := _RANGE_END.match(converted, cursor)):
+            cursor = end.end()
     return "".join(pieces) + converted[cursor:]

@@ -62,6 +62,9 @@ class UnderstandingState:
     """Labels the reply is classified into (SOP user states), when the node branches on them."""
     choice_examples: tuple[Intent, ...] = ()
     """The same choices with their example replies and descriptions (as Intent(name, examples))."""
+    details: tuple[tuple[str, str], ...] = ()
+    """(boolean slot, the free-text slot a yes to it leads to asking): "any allergies?", then "what should the chef
+    know?". A reply to the boolean that tells what ("one of us is coeliac") is its yes and that text."""
 
     @cached_property
     def key(self) -> tuple[Any, ...]:

@@ -8,17 +8,23 @@ from ...language import WORD_NUMBERS
 from ...language.text import FUNCTION_WORDS
 from .grounding import message, words_of
 
-__all__ = ["IDENTIFIER_WORDS", "PHRASE_STARTS", "cue", "cue_starts"]
+__all__ = ["IDENTIFIER_WORDS", "PHRASE_STARTS", "cue", "cue_starts", "slot_words"]
 
 
 def _stems(words: frozenset[str]) -> set[str]:
     return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS}
 
 
-def cue(slot: Slot, text: str) -> int:
-    """How many words of the slot's name or label the message says ("my PIN is ...")."""
+def slot_words(slot: Slot, flow: str = "") -> set[str]:
+    """The words naming ``slot`` (its name's and label's), without those of the ``flow``'s name where others are left:
+    in a phone repair flow "my phone won't charge" names no phone model, "the model's a Pixel 6" does."""
     words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
-    return len(words & _stems(words_of(text)))
+    return (words - _stems(words_of(flow.replace("_", " ")))) or words
+
+
+def cue(slot: Slot, text: str, flow: str = "") -> int:
+    """How many words naming the slot (:func:`slot_words`) the message says ("my PIN is ...")."""
+    return len(slot_words(slot, flow) & _stems(words_of(text)))
 
 
 IDENTIFIER_WORDS = frozenset("number no num id code pin ref reference".split())
@@ -30,7 +36,7 @@ PHRASE_STARTS = frozenset(
 """Words that open a phrase of their own: after a slot's name, they begin no value of it."""
 
 
-def cue_starts(text: str, slot: Slot) -> frozenset[int]:
+def cue_starts(text: str, slot: Slot, flow: str = "") -> frozenset[int]:
     """Words a value of ``slot`` may start at: right after a word naming it ("code is 93103", "name: Jane").
 
     Up to three function words may stand between ("my name is Jane", "the code would be 1234"), none of them a
@@ -38,7 +44,7 @@ def cue_starts(text: str, slot: Slot) -> frozenset[int]:
     An identifier's value starts with a digit or a number word (:data:`IDENTIFIER_WORDS`).
     """
     msg = message(text)
-    names = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
+    names = slot_words(slot, flow)
     stems = [next(iter(_stems(words_of(msg.word(i)))), "") for i in range(len(msg.words))]
     found: set[int] = set()
     for i, stem in enumerate(stems):

@@ -560,7 +560,7 @@ def turn_schema(
             # Asked, and the message names it ("we have no insurance"; a bare yes or no the rules read):
             # the polarity is the message's, the model only says whether it answers ("how much is it
             # again?" names nothing and is a question).
-            if asked and cue(slot, text) and not acts.question:
+            if asked and cue(slot, text, state.flow) and not acts.question:
                 polarity = (False,) if negative(text) else (True,)
                 categorical[slot.name] = polarity
                 properties[slot.name] = {"enum": list(polarity)}
@@ -576,7 +576,7 @@ def turn_schema(
             }
             # At a confirmation, a value the rules did not read may change a held slot of its type
             # ("make that 5", "can we do 11 instead"): named for the model, which says which, or none.
-            named = asked or cue(slot, text) > 0
+            named = asked or cue(slot, text, state.flow) > 0
             if named and not asked and not changing and kind in (SlotType.integer, SlotType.number):
                 spans = {span: value for span, value in spans.items() if named_beside(slot, affirmed, span)}
                 named = bool(spans)
@@ -630,8 +630,8 @@ def turn_schema(
     for slot in texts:
         if slot.name == state.asked and settled.intent is None and slot.name not in settled.slots:
             starts = None  # the answer to the question: any span
-        elif cue(slot, text):
-            starts = cue_starts(text, slot)  # "my PIN is 1234": spans right after the slot's name
+        elif cue(slot, text, state.flow):
+            starts = cue_starts(text, slot, state.flow)  # "my PIN is 1234": spans right after the slot's name
             if not starts:
                 continue
         else:
@@ -795,5 +795,5 @@ def _priority(state: UnderstandingState, text: str) -> tuple[str, ...]:
     """Slots named by the message first (most words first), then the asked one, the expected ones, the rest."""
     first = ([state.asked] if state.asked else []) + ([state.confirm_slot] if state.confirm_slot else [])
     ordered = list(dict.fromkeys([*first, *state.expected, *(slot.name for slot in state.slots)]))
-    cues = {slot.name: cue(slot, text) for slot in state.slots}
+    cues = {slot.name: cue(slot, text, state.flow) for slot in state.slots}
     return tuple(sorted(ordered, key=lambda name: -cues.get(name, 0)))

@@ -26,7 +26,9 @@
 * :mod:`.choices`: a reply to a question answered by choosing (an SOP's user states);
 * :mod:`.time_ranges`: a length said as a range of clock times ("7 till 10"), for the flow's duration slot;
 * :mod:`.numbers_said`: numbers that count nothing at hand (a range of counts, a length of time);
-* :mod:`.yes_no_replies`: a reply to a yes/no question read as a yes or a no.
+* :mod:`.yes_no_replies`: a reply to a yes/no question read as a yes or a no, and what a yes is said to be ("one of
+  us is coeliac" to "any allergies?");
+* :mod:`.shaped_names`: a thing's name said in passing in the shape of its slot's examples ("my Samsung Galaxy S20").
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but
 :mod:`~fsmdial.understand.base`.

@@ -114,6 +114,8 @@ def found_value(
         text = _COUPLE_OF.sub(lambda said: "two".ljust(len(said.group())), text)
     hits = [(value, found) for value in values if (found := value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
+    # "a space off the road", "non-slip": the word after "off" or "non" is its opposite, no value
+    hits = [(value, found) for value, found in hits if not _OFF_BEFORE.search(text, 0, found.start())]
     if not hits:
         named = [
             value
@@ -139,6 +141,10 @@ def found_value(
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
     distinct = {value for value, _ in hits}
     return distinct.pop() if len(distinct) == 1 else None
+
+
+_OFF_BEFORE = re.compile(r"(?<![\w-])(?<!one\s)(?:off|non)(?:\s+the\s+|\s*-\s*|\s+)$", re.I)
+""""off" or "non" right before a value: its opposite ("off the road", "non-slip"); not "a one-off deep clean"."""
 
 
 _SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})
@@ -213,6 +219,39 @@ def settled_value(values: Sequence[str], text: str) -> str | None:
     if len(same) == 1 and value_key(same[0]) == norm:
         return same[0]
     return None
+
+
+def more_specific(slot: Slot, hit: str, text: str) -> str | None:
+    """Another value of categorical ``slot`` that a synonym of more words says where ``hit`` was found by a synonym of
+    one: "film our podcast" says "filmed podcast" (video), whose word "podcast" alone is the audio podcast. None when
+    ``hit`` is written whole, or no such synonym is said around the word it was found by."""
+    folded = fold(text)
+    if value_pattern(hit).search(folded):
+        return None
+    values = tuple(slot.values or ())
+    found = [
+        match
+        for value, pattern in alias_patterns(values, slot.description)
+        if value == hit
+        if (match := pattern.search(folded)) is not None
+    ]
+    other = worded_value(slot, text)
+    if other is None or other == hit or len(found) != 1 or len(by := found[0].group().split()) != 1:
+        return None
+    word = stem(by[0].casefold())
+    forms = _worded_forms(values, slot.description or "", slot.name, slot.label or "")
+    return other if any(value == other and word in wanted for value, wanted, _ in forms) else None
+
+
+_NUMBER_WORD = re.compile(
+    r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
+)
+
+
+def without_numbers(found: re.Match[str]) -> str:
+    """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
+    "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
+    return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
 
 
 def inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -> bool:

@@ -40,6 +40,7 @@ __all__ = [
     "read_change",
     "read_values",
     "short_change",
+    "without_reasons",
 ]
 
 _CONCLUDING = r"(?<=,\s)(?:so|say)(?=\s+(?:that'?s\s+|it'?s\s+)?[\w.]+(?:\s+[a-z]+)?[\s.!]*$)"
@@ -183,6 +184,14 @@ _UNAVAILABLE = re.compile(
 day or time in it is the reason, no value."""
 
 
+def without_reasons(text: str) -> str:
+    """``text`` without its clauses saying when someone cannot, or is free (:data:`_UNAVAILABLE`: "I'm working till
+    the 29th, so Wednesday the 30th?"), where another clause is left: the day or time in them is the reason."""
+    parts = re.split(r"[,;]", text)
+    kept = [part for part in parts if not _UNAVAILABLE.search(part)]
+    return ",".join(kept) if kept and len(kept) < len(parts) and any(re.search(r"\w", part) for part in kept) else text
+
+
 def read_values(
     slots: tuple[Slot, ...], text: str, read_as_asked: Callable[[Slot, str], dict[str, Any]]
 ) -> dict[str, Any]:
@@ -190,10 +199,7 @@ def read_values(
     values: dict[str, Any] = {}
     if not text or not re.search(r"\w", text):
         return values
-    # A clause giving the reason is no value ("5 instead of 3, I finish work at half 4": 5)
-    reasons = [part for part in re.split(r"[,;]", text) if _UNAVAILABLE.search(part)]
-    if reasons and len(reasons) < len(re.split(r"[,;]", text)):
-        text = ",".join(part for part in re.split(r"[,;]", text) if not _UNAVAILABLE.search(part))
+    text = without_reasons(text)  # "5 instead of 3, I finish work at half 4": 5
     whole = text  # a yes/no is read with its denials ("don't leave it on the doorstep")
     # A clause that denies gives no other value ("I meant the patio, we haven't got a deck": the patio)
     said, denied = split_negated(text)
@@ -246,6 +252,9 @@ def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, A
                     parse.slots[name] = cut
 
 
+_SPELT_LETTERS = re.compile(r"[A-Za-z](?:[\s-]+[A-Za-z](?![\w']))*")
+
+
 def changed_name_part(text: str) -> tuple[str, str] | None:
     """A part of a name the message puts right: ("last", "Clark") for "the surname is Clark, without an e"."""
     found = _NAME_PART.search(text)
@@ -253,8 +262,16 @@ def changed_name_part(text: str) -> tuple[str, str] | None:
         return None
     part = (found.group("part") or found.group("part2")).casefold()
     word = found.group("word") or found.group("word2")
-    if len(word) == 1:
-        return None  # "surname spelt M C D O N A L D": spelt letter by letter, its letters' case unsaid
+    if len(word) == 1 or re.fullmatch(r"[A-Za-z](?:-[A-Za-z])+", word):
+        # "surname spelt M C D O N A L D": spelt letter by letter, its letters' case unsaid, unless the name is then
+        # written out ("the surname's spelt P R Y C E, Nicola Pryce")
+        start = found.start("word") if found.group("word") else found.start("word2")
+        letters = re.sub(r"[\s-]+", "", _SPELT_LETTERS.match(text, start).group())  # type: ignore[union-attr]
+        word = next(
+            (said for said in re.findall(r"[\w'\-]+", text[start:]) if said.casefold() == letters.casefold()), ""
+        )
+        if len(word) < 2:
+            return None
     return ("first" if part in ("first", "given", "christian") else "last"), word
 
 

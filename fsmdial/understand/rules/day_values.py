@@ -16,6 +16,7 @@ from typing import Any
 
 from ...flow import Slot
 from ...language import WEEKDAYS, date_readings
+from ...language.dates import DateOrders
 
 DaySlots = tuple[tuple[Slot, Mapping[Any, str]], ...]
 """Slots with their value per day: a weekday's name (``"monday"``) or a day of the month (``9``)."""
@@ -73,6 +74,7 @@ def days_of_month_said(text: str, now: dt.datetime) -> list[int]:
         if relative and i + 1 < len(spans) and spans[i + 1].start() - found.end() <= 5:
             continue  # "tonight the 20th": one day, said twice
         readings = date_readings(found.group(), now)
+        readings = readings[:1] if isinstance(readings, DateOrders) else readings  # "5/9": month first, May 9
         if readings and len({reading[-2:] for reading in readings}) == 1:  # "the 13th": one day of the month
             days.append(int(readings[0][-2:]))
     return days

@@ -45,7 +45,7 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 def _number(word: str) -> int | None:
     """The number a word says ("2", "two"), or None."""
-    if word.isdigit():
+    if word.isdecimal():  # "²" is a digit, and no number int() reads
         return int(word)
     value = WORD_NUMBERS.get(word)
     return int(value) if isinstance(value, int | float) and float(value).is_integer() else None

@@ -292,9 +292,14 @@ def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
     and plural, and every word for people when it counts people ("we'll be 5", "five of us": we, us)."""
     said = f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description if described else ''}".casefold()
     words = {word for word in re.findall(r"[a-z]+", said) if len(word) > 2 and word not in _NOT_NAMING}
+    # what its question counts: "How many places would you like?" (people): "two places" counts them
+    words |= {word for word in _HOW_MANY.findall((slot.ask or "").casefold()) if word not in _NOT_NAMING}
     if words & PEOPLE_WORDS:
         words |= PEOPLE_WORDS | {"we", "us"}
     return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})
+
+
+_HOW_MANY = re.compile(r"how\s+many\s+(?!of\b)([a-z]{3,})")
 
 
 _AGE_SAID = re.compile(

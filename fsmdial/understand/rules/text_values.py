@@ -17,6 +17,7 @@ from ...language import (
     GREETING_PATTERN,
     LEAD_IN_PATTERN,
     SELF_INTRODUCTION_PATTERN,
+    WORD_NUMBERS,
     Acts,
     correction_end,
     find_name,
@@ -25,6 +26,7 @@ from ...language import (
     names_a_relative,
     only_refuses,
     read_acts,
+    says_only_when,
     without_ruled_out,
 )
 from ...language.names import MAX_NAME_WORDS, TITLES, is_name
@@ -39,6 +41,7 @@ __all__ = [
     "NameTables",
     "describes",
     "free_text",
+    "names_nothing",
     "pattern_value",
     "read_name",
     "slot_lead",
@@ -340,6 +343,21 @@ def text_cue(name: str, label: str) -> re.Pattern[str] | None:
         r"(?:deliver(?:ed)?|send|sent|bring|brought|ship(?:ped)?)\s+(?:[\w']+\s+){0,4}?to\s+(?=\w*\d))",
         re.I,
     )
+
+
+def names_nothing(asked: Slot | None, own_values: re.Pattern[str] | None, text: str) -> bool:
+    """Is ``text``, said to the free-text question ``asked`` that wants no description (a thing's name, "which phone
+    is it?"), nothing but a moment ("first thing, 9 o'clock") or categorical values of the flow by their own names
+    (``own_values``) and filler ("original please")? It is then no name of the thing. A synonym is no such value ("a
+    sofa and a table", asked which things, where furniture lists them)."""
+    if asked is None or descriptive(asked):
+        return False
+    if says_only_when(text) and any(word not in WORD_NUMBERS for word in re.findall(r"[a-z']+", text.casefold())):
+        return True  # a bare "3" or "eleven" may be a value of the slot; "tomorrow at 3" is none
+    if own_values is None or not own_values.search(folded := fold(text)):
+        return False
+    left = re.findall(r"[a-z']+", own_values.sub(" ", folded))
+    return all(word in FUNCTION_WORDS or word in FILLER_WORDS for word in left)
 
 
 def free_text(tables: NameTables, asked: Slot | None) -> bool:

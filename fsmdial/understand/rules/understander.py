@@ -23,7 +23,6 @@ from ...language import (
     DECLINE_WORDS,
     GOODBYE_PATTERN,
     THANKS_ONLY_PATTERN,
-    WORD_NUMBERS,
     Acts,
     approximate_clock,
     content_with_what_they_have,
@@ -58,14 +57,16 @@ from .categories import (
     distinctive,
     found_value,
     inside_longer,
+    more_specific,
     own_word_value,
     said_negatively,
     settled_value,
     short_names,
     value_owners,
     value_pattern,
+    without_numbers,
 )
-from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change
+from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says_change, short_change, without_reasons
 from .choices import chosen
 from .corrections import replacement
 from .coverage import with_open
@@ -106,16 +107,17 @@ from .numbers_said import counts_in_a_range, says_a_part, without_lengths_of_tim
 from .places import is_place, place_slots, read_places
 from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
+from .shaped_names import shaped_name, shaped_slots
 from .text_values import TEXT_END as _TEXT_END
-from .text_values import asks_for_a_change, describes, descriptive, read_name
+from .text_values import asks_for_a_change, describes, descriptive, names_nothing, read_name
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
 from .time_ranges import range_length, range_length_slot
-from .worded_answers import boolean_reply, both_sides_named, no_preference, stated_unasked
-from .yes_no_replies import confirmation_answer, only_yes_or_no, plain_answer
+from .worded_answers import boolean_reply, both_sides_named, details_told, no_preference, stated_unasked
+from .yes_no_replies import confirmation_answer, names_value, only_yes_or_no, plain_answer, told_yes
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
@@ -162,6 +164,7 @@ class _StateTables:
             if slot.type is SlotType.categorical
         )
         patterns = [value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
+        self.own_values = re.compile("|".join(patterns), re.I) if patterns else None  # by their own names
         patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in short_names(values)]
         patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
         # One search says whether any value is there (most turns name none); its words and a "one" for it ("the mixed
@@ -210,6 +213,7 @@ class _StateTables:
             if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
             if (cue := _text_cue(slot.name, slot.label or "")) is not None
         )
+        self.shaped = shaped_slots(state.slots, state.flow)  # "my Samsung Galaxy S20 won't charge": the model
         self.patterned = tuple(
             (slot, slot_cue(slot.name, slot.label or ""))
             for slot in state.slots
@@ -306,7 +310,7 @@ class RulesUnderstander:
         text = claim_found(tables.found, tables.asked, text, now, parse)  # addresses first: no value of another slot
         acts = read_acts(text)
         said, ruled_out = split_negated(text) if acts.deny else (text, "")
-        said = without_deferred(said)  # "..., the roof can wait": no value chosen
+        said = without_reasons(without_deferred(said))  # "..., the roof can wait"; "I'm working till the 29th, ..."
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
         self._fill_slots(state, tables, text, now, parse, acts, said)
@@ -329,6 +333,7 @@ class RulesUnderstander:
             tables.asked,
             lambda slot, words: self._as_asked(state, slot, words, now),
         )
+        parse.slots.update(details_told(state, parse.info.get("change"), text))  # "oh wait, my son has a nut allergy"
         loose = parse.info.pop("unclaimed", None)
         if loose and swap is None and says_change(whole):  # "sorry, it's 43 Brynland Avenue" ("38, not 33": edited)
             change = parse.info.setdefault("change", {"new": {}, "old": {}, "named": []})
@@ -349,7 +354,10 @@ class RulesUnderstander:
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
             parse.slots.update(said_negatively(state.slot, negated.slots, ruled_out))  # "won't drain": not draining
-            parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
+            # a description's "not" tells what goes wrong ("can't get it out of the smallest gear"): no held value
+            # is ruled out by it
+            if not (tables.asked is not None and _free_text(tables, tables.asked) and tables.asked.name in parse.slots):
+                parse.negated = {name: value for name, value in negated.slots.items() if name not in parse.slots}
         return with_open(state, text, parse)  # the words the reading leaves open (coverage.py)
 
     def certain(
@@ -397,7 +405,7 @@ class RulesUnderstander:
         if state.confirm is None or state.choices or not slots:
             return slots
         asked = _last_question(history)
-        return {name: value for name, value in slots.items() if not _names(asked, value)}
+        return {name: value for name, value in slots.items() if not names_value(asked, value)}
 
     def settle(self, state: UnderstandingState, text: str, *, now: dt.datetime | None = None) -> Parse | None:
         """A parse only when the text leaves no doubt; otherwise None (ask the model)."""
@@ -515,9 +523,9 @@ class RulesUnderstander:
             fitting = [slot for slot, _ in tables.patterned if fits_form(slot, whole)]
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
-            elif _BARE_NUMBER.fullmatch(said) or says_only_when(said):
+            elif _BARE_NUMBER.fullmatch(said) or names_nothing(asked, tables.own_values, said) or says_only_when(said):
                 # "18": the number a slot of the flow still needs; "next Friday around 10": the day and time, no
-                # description (words of nothing but a moment describe nothing)
+                # description (words of nothing but a moment describe nothing); "original please" to "which phone?"
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
@@ -533,6 +541,10 @@ class RulesUnderstander:
                 value = _TEXT_END.split(text[found.end() :], maxsplit=1)[0].strip(" ,")
                 if value and any(c.isalnum() for c in value):
                     parse.slots[slot.name] = value
+        for slot, blocked in tables.shaped:
+            if slot is not asked and slot.name not in parse.slots and (name := shaped_name(text, blocked)) is not None:
+                parse.slots[slot.name] = name
+                parse.info.setdefault("in_passing", []).append(slot.name)  # never replaces one held
         # "a hotel in London, UK", "a bus from Fresno to Sacramento": a place slot's place after its cue word
         for place_slot, place in read_places(tables.places, said, asked, tables.categorical_words).items():
             if place_slot not in parse.slots:
@@ -556,10 +568,15 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean:
             # "so no" at the end; "wrong house number, it's 41, not 14. and yes, there's space to park"
-            if (answer := boolean_reply(asked, text)) is not None:
-                parse.slots[asked.name] = answer
-            elif both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses between them
+            answer = boolean_reply(asked, text)
+            if answer is None and both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses
                 parse.info.setdefault("doubt", []).append(asked.name)
+            elif (detail := dict(state.details).get(asked.name)) and (
+                told := told_yes(acts, text, answer, parse.slots)
+            ):
+                parse.slots.update({asked.name: True, detail: told})  # "one of us is coeliac" to "any allergies?"
+            elif answer is not None:
+                parse.slots[asked.name] = answer
         elif asked.type is SlotType.integer and parse.intent is None and len(codes := letter_codes(text)) == 1:
             parse.slots[asked.name] = codes[0]  # "RX4829" to "your booking ID?": no number, refused with its bounds
         elif (
@@ -569,6 +586,7 @@ class RulesUnderstander:
             and not parse.slots
             and not (acts.holds_no_value and not (_wants_description(tables) and describes(acts, text)))
             and not gives_up(text)
+            and not names_nothing(asked, tables.own_values, text)  # "first thing tomorrow" is no laptop's name
         ):
             # The text is the value only when nothing else was read from it ("no, make it 1111" keeps 1111), and
             # never a greeting, thanks, a question or a don't-know.
@@ -605,7 +623,7 @@ class RulesUnderstander:
         if time is None and asked is not None and asked is tables.time_target:
             time = approximate = approximate_clock(clock)  # "around 11", "8ish" answer "At what time?"
         if date or time:
-            rest, undated = remove_dates_and_times(text, now) if approximate is None else "", True
+            rest, undated = remove_dates_and_times(text, now, tables.counted) if approximate is None else "", True
         elif not tables.has_time and _WRITTEN_CLOCK.search(text):  # "make it 6:30pm" gives no 6 (it was a ride id)
             rest = remove_times(text, now)
         # "a car from the 6th until next Friday": a start and an end date slot take theirs by the words around them
@@ -639,6 +657,7 @@ class RulesUnderstander:
             shortest = 3 if state.asked is None and not state.expected else 4  # all held: "a van" is a change
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed, asked=asked_for)
+                hit = (hit and more_specific(slot, hit, text)) or hit  # "film our podcast": a filmed podcast
                 if (
                     hit is not None
                     and (asked_for or distinctive(hit, shortest))
@@ -652,7 +671,7 @@ class RulesUnderstander:
                     if slot is not asked and state.confirm is None and not value_pattern(hit).search(folded):
                         if not says_change(text):  # by a synonym while another question is asked: held stays
                             parse.info.setdefault("in_passing", []).append(slot.name)
-            rest = tables.any_value.sub(_without_numbers, fold(rest))
+            rest = tables.any_value.sub(without_numbers, fold(rest))
         if tables.weekdays or tables.month_days:
             read_days(tables.weekdays, tables.month_days, asked, text, now, parse.slots)
         if asked is not None and asked is tables.number_target:
@@ -777,22 +796,3 @@ def _last_question(history: Sequence[tuple[str, str]]) -> str:
 def _wants_description(tables: _StateTables) -> bool:
     """Is the asked slot a free-text one that wants a description (:func:`~.text_values.descriptive`)?"""
     return _free_text(tables, tables.asked) and descriptive(tables.asked)
-
-
-_NUMBER_WORD = re.compile(
-    r"\d+|\b(?:" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")s?\b"
-)
-
-
-def _without_numbers(found: re.Match[str]) -> str:
-    """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
-    "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
-    return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
-
-
-def _names(said: str, value: object) -> bool:
-    """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)?"""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    # Not inside a date or a time ("11" in "2026-11-26" is not "11 people").
-    return re.search(r"(?<![\w.\-/:])" + re.escape(str(value)) + r"(?![\w\-/:])", said, re.I) is not None

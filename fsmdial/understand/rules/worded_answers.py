@@ -19,6 +19,7 @@ from ...flow import Slot, SlotType
 from ...language import concluded_yes_no, normalize, parse_yes_no
 from ...language.clauses import NEGATION, clauses, negation_scope
 from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
+from ..base import UnderstandingState
 from .categories import stem, value_forms
 from .first_time import first_time_answer
 from .yes_no_replies import age_answer, pronoun_answer
@@ -26,6 +27,7 @@ from .yes_no_replies import age_answer, pronoun_answer
 __all__ = [
     "boolean_reply",
     "both_sides_named",
+    "details_told",
     "no_preference",
     "stated_answer",
 ]
@@ -75,7 +77,8 @@ def _subject_groups(slot: Slot) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=1024)
 def _groups_of(name: str, label: str) -> tuple[tuple[str, ...], ...]:
     words = re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())
-    stems = {re.sub(r"(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
+    # "allergies": "allerg", which "allergy" starts with too
+    stems = {re.sub(r"(?<=\w{5})ies$|(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
     return tuple(
         tuple(sorted({stem, *_KINDS.get(stem, "").split(), *IRREGULAR_FORMS.get(stem, ())}))  # "swollen" for swelling
         for stem in sorted(stems)
@@ -239,9 +242,15 @@ def _side_stems(text: str) -> set[str]:
             off = True
         elif word and word not in FUNCTION_WORDS and said not in FUNCTION_WORDS and word not in _SIDE_FILLER:
             # "fires" and "fire", "collects" and "collect": one word; "supply" and "provide" are "bring"
+            if word in _REFLEXIVES:  # "run it yourselves", "we'll do it ourselves", "drop it off myself": one side
+                word, off = "self", False
             stems.add(OFF_MARK * off + _BRING.get(stem(word), stem(word)))
             off = False
     return stems
+
+
+_REFLEXIVES = frozenset("myself yourself yourselves ourselves themselves themself himself herself".split())
+"""The one doing it said of any person: "run it yourselves" asked, "we'll do it ourselves" said, "self-operated"."""
 
 
 def _naming(said: set[str], side: frozenset[str]) -> set[str]:
@@ -579,3 +588,19 @@ def no_preference(
     if named or asked is None:
         return named
     return [(slot, value) for slot, value in anys if slot is asked][:1]
+
+
+def details_told(state: UnderstandingState, change: Mapping[str, Any] | None, text: str) -> dict[str, Any]:
+    """Where a change turns a boolean to yes and a yes leads to asking what (``state.details``: "any allergies?",
+    then "what should the chef know?"), the yes and the clause of ``text`` stating it, as that text ("oh wait, my son
+    has a nut allergy actually" at the summary: the allergy, and what it is), as values given."""
+    new = change.get("new", {}) if change else {}
+    told: dict[str, Any] = {}
+    for name, detail in state.details:
+        slot = state.slot(name)
+        if slot is None or new.get(name) is not True or detail in new:
+            continue
+        stating = [clause for clause in clauses(text) if stated_answer(slot, clause, asked=False)]
+        if stating:
+            told.update({name: True, detail: stating[0].strip()})
+    return told

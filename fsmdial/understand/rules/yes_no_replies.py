@@ -5,12 +5,24 @@ yes or no words, a bare yes or no that names nothing else, the thing asked about
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from ...flow import Slot
 from ...language import NEGATIVE_WORDS, POSITIVE_WORDS, parse_yes_no, read_acts
 from ...language.acts import Acts
 
-__all__ = ["BARE_REPLY_WORDS", "age_answer", "confirmation_answer", "only_yes_or_no", "plain_answer", "pronoun_answer"]
+__all__ = [
+    "BARE_REPLY_WORDS",
+    "age_answer",
+    "confirmation_answer",
+    "names_value",
+    "only_yes_or_no",
+    "plain_answer",
+    "pronoun_answer",
+    "tells_what",
+    "told_yes",
+]
 
 
 def confirmation_answer(text: str, acts: Acts) -> str | None:
@@ -52,6 +64,14 @@ _THERE_IS_ONE = re.compile(
     re.I,
 )
 """The thing a question asks is there said by a pronoun ("there's one by the back door", "there isn't one")."""
+_OFFERS = re.compile(r"(?<![\w'])(?:would|do|will)\s+you\s+(?:like|want|need)(?![\w'])", re.I)
+"""A question offering something ("Would you like one of our engineers ...?", "Do you need a trailer?")."""
+_WANT_ONE = re.compile(
+    r"(?<![\w'])(?:i|we)(?:\s+(?P<not>don'?t|do\s+not|won'?t|will\s+not)\s+(?:really\s+)?(?:need|want)|\s+need|"
+    r"\s+want|(?:\s+would|'d)\s+like)\s+(?:one|it|them|any)(?=\s*(?:[,.;!?]|please\b|thanks?\b|thank\s+you\b|$))",
+    re.I,
+)
+"""The thing offered said by a pronoun ("we don't need one", "I'd like one", "we don't want any")."""
 _ASKS_IF_THERE = re.compile(r"(?<![\w'])(?:is|are)\s+there(?![\w'])", re.I)
 
 
@@ -60,6 +80,8 @@ def pronoun_answer(question: str, text: str) -> bool | None:
     to an "is there ...?" ``question``, "there's one by the back door", "there isn't one"); else None."""
     if (had := _HAVE_ONE.search(text)) is not None:
         return had.group("not") is None
+    if _OFFERS.search(question) and (wanted := _WANT_ONE.search(text)) is not None:
+        return wanted.group("not") is None  # "we don't need one" to "would you like one of our engineers?"
     if _ASKS_IF_THERE.search(question) and (there := _THERE_IS_ONE.search(text)) is not None:
         return there.group("not") is None and there.group("none") is None
     return None
@@ -86,3 +108,45 @@ def age_answer(slot: Slot, text: str) -> bool | None:
     if not ages:
         return None
     return min(ages) < int(bound.group("under"))
+
+
+_NONE_OF_IT = re.compile(
+    r"(?<![\w'])(?:nobody|no\s*one|none|nothing|neither|nope|nah|all\s+(?:fine|good|ok|okay)|"
+    r"(?:not|n't)\b[^.,;!?]*\b(?:any|anything|anyone|anybody|one))(?![\w'])|n't\b[^.,;!?]*\bany",
+    re.I,
+)
+"""Words saying there is none of what a yes/no asks about ("nobody has", "we're all fine", "we don't have any")."""
+
+
+_ABOUT_SAYING = re.compile(r"(?:i'?ll|i\s+will|let\s+me|i\s+can|i'?d\s+have\s+to|i\s+need\s+to)\b", re.I)
+
+
+def tells_what(acts: Acts, text: str) -> bool:
+    """Does a reply to a yes/no question, read as neither yes nor no, tell what the yes would be followed by ("one of
+    us is alergic to peanuts", "I'm vegetarian", "one coeliac" to "does anyone have any allergies?")? A statement of
+    words that name something, no question, don't-know, pause or hedge, and no word saying there is none."""
+    if acts.holds_no_value or acts.stall or acts.hedge or acts.request or _NONE_OF_IT.search(text):
+        return False
+    if _ABOUT_SAYING.match(acts.rest.strip()):  # "yes, I'll tell you": the telling is still to come
+        return False
+    return any(word not in BARE_REPLY_WORDS and len(word) > 2 for word in re.findall(r"[a-z']+", acts.rest.lower()))
+
+
+def told_yes(acts: Acts, text: str, answer: bool | None, read: Mapping[str, Any]) -> str | None:
+    """Where a yes to a yes/no question leads to asking what ("any allergies?", then "what should the chef know?"),
+    the words of a reply telling what, which make it a yes: the whole reply read as neither yes nor no ("one of us is
+    alergic to peanuts") unless it gave another value (``read``), or the words after a yes ("yes, two of them are
+    vegan"), or a statement read as yes ("we've got two cats"). None for a no, or a reply telling nothing."""
+    if answer is False or (answer is None and read):
+        return None
+    told = (acts.rest if parse_yes_no(text) is not None else text).strip()
+    return told if told and tells_what(acts if told == text.strip() else read_acts(told), told) else None
+
+
+def names_value(said: str, value: object) -> bool:
+    """Does the agent's sentence ``said`` name ``value`` (as a whole word or number)? "yes, 4 people" to a summary
+    showing 4 people restates it."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    # Not inside a date or a time ("11" in "2026-11-26" is not "11 people").
+    return re.search(r"(?<![\w.\-/:])" + re.escape(str(value)) + r"(?![\w\-/:])", said, re.I) is not None
