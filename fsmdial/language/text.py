@@ -33,6 +33,11 @@ value is rarely "I" or "the party"), and words are matched without them (a categ
 sides of a correction, an intent's examples)."""
 
 
+OPPOSITE_OF = r"(?<![\w-])(?<!one\s)(?:off|non)(?:\s+the\s+|\s*-\s*|\s+)"
+""""off" or "non" before a word, which it makes its opposite ("a space off the road", "non-slip"): the word names no
+value; not the "off" of "a one-off"."""
+
+
 def fold(text: str) -> str:
     """``text`` case-folded, as the engine compares words: the one fold for what the user wrote and what the flow
     says (categorical values, condition values). ``casefold`` changes some lengths ("ß" -> "ss", "İ" -> "i" and a

@@ -219,3 +219,16 @@ def test_a_value_after_off_is_its_opposite():
     fresh = played(BIKES, NOW, "hybrid")
     fresh.turn("just a one-off deep fit please")
     assert fresh.slots["kind"] == "deep fit"
+
+
+def test_a_model_is_offered_no_value_after_off():
+    import datetime as dt
+
+    from fsmdial.understand.constraint.schema import standing, turn_schema
+    from fsmdial.understand.rules import RulesUnderstander
+
+    dialogue = played(BIKES, NOW, "my mountain bike", "a deep fit")
+    state, now = dialogue.understanding_state(), dt.datetime(2027, 3, 1, 10)
+    text = "there's a space outside, off the road"
+    settled = standing(RulesUnderstander(), state, text, (), now)
+    assert "road" not in turn_schema(state, text, now, settled=settled).categorical.get("bike", ())

@@ -20,7 +20,9 @@
 - a day counted from another ("the monday after") with the day of the month said ("..., the 28th") is that day;
 - a surname spelt letter by letter and then written out ("P R Y C E, Nicola Pryce") puts the surname right;
 - at the summary, a yes/no that leads to asking what, put right by telling what ("oh wait, my son has a nut
-  allergy"), takes both.
+  allergy"), takes both;
+- a word of another slot's name names no number: "a podcast session for 2" is two people, not a session of 2 hours,
+  where the length is labelled "length of the session".
 """
 
 from __future__ import annotations
@@ -368,3 +370,39 @@ def test_an_allergy_told_at_the_summary_is_the_yes_and_what_it_is():
     reply = dialogue.turn("oh wait, my son has a nut allergy actually, I forgot about that").text
     assert dialogue.slots["allergies"] is True and "nut allergy" in dialogue.slots["notes"]
     assert "allergies: yes" in reply and "Shall I book it?" in reply
+
+
+BOOTH: dict[str, Any] = {
+    "name": "booth",
+    "description": "Book a recording booth.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {"name": "session", "type": "categorical", "values": ["podcast", "voiceover"], "ask": "Which session?"},
+                {"name": "people", "type": "integer", "minimum": 1, "maximum": 6, "ask": "How many of you?"},
+                {
+                    "name": "hours",
+                    "type": "duration",
+                    "unit": "hours",
+                    "minimum": 1,
+                    "maximum": 4,
+                    "label": "length of the session",
+                    "ask": "How long?",
+                },
+            ],
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [{"source": "ask", "target": "done"}],
+}
+
+
+def test_a_word_of_another_slots_name_names_no_number():
+    dialogue = played(BOOTH, NOW)
+    dialogue.turn("can i book a podcast session for 2 on monday")
+    assert dialogue.slots["people"] == 2 and "hours" not in dialogue.slots
+    timed = played(BOOTH, NOW, "podcast", "2")
+    timed.turn("a 3 hour session")
+    assert timed.slots["hours"] == 3

@@ -20,7 +20,7 @@ from ...language import WORD_NUMBERS, normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
 from ...language.numbers import words_to_digits as words_in_digits
-from ...language.text import FUNCTION_WORDS
+from ...language.text import FUNCTION_WORDS, OPPOSITE_OF
 
 
 @lru_cache(maxsize=1024)
@@ -143,8 +143,7 @@ def found_value(
     return distinct.pop() if len(distinct) == 1 else None
 
 
-_OFF_BEFORE = re.compile(r"(?<![\w-])(?<!one\s)(?:off|non)(?:\s+the\s+|\s*-\s*|\s+)$", re.I)
-""""off" or "non" right before a value: its opposite ("off the road", "non-slip"); not "a one-off deep clean"."""
+_OFF_BEFORE = re.compile(OPPOSITE_OF + "$", re.I)
 
 
 _SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})

@@ -299,6 +299,16 @@ def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
     return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})
 
 
+def named_before(slot: Slot, text: str, span: str, slot_names: frozenset[str] = frozenset()) -> bool:
+    """Is ``span`` said right after a word naming ``slot`` ("booking number 503", "my account is 10203040")? Not a
+    word of another slot's name (``slot_names``: the words of every slot's name): "a podcast session for 2" names the
+    session, no length of one."""
+    own = set(slot.name.split("_"))
+    words = naming_words(slot) - (slot_names - own)
+    before = re.findall(r"[a-z]+", text[: text.find(span)].casefold())[-4:]
+    return any(word in words for word in before)
+
+
 _HOW_MANY = re.compile(r"how\s+many\s+(?!of\b)([a-z]{3,})")
 
 

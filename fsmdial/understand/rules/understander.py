@@ -83,6 +83,7 @@ from .forms import (
     found_in,
     letter_codes,
     meant,
+    named_before,
     named_number,
     names_a_number,
     naming_words,
@@ -213,6 +214,7 @@ class _StateTables:
             if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
             if (cue := _text_cue(slot.name, slot.label or "")) is not None
         )
+        self.slot_names = frozenset(word for slot in state.slots for word in slot.name.split("_"))
         self.shaped = shaped_slots(state.slots, state.flow)  # "my Samsung Galaxy S20 won't charge": the model
         self.patterned = tuple(
             (slot, slot_cue(slot.name, slot.label or ""))
@@ -733,9 +735,9 @@ class RulesUnderstander:
             spans = [
                 span
                 for span in found
-                if slot is tables.asked or (taken and says(span)) or _named_before(slot, text, span)
+                if slot is tables.asked or (taken and says(span)) or named_before(slot, text, span, tables.slot_names)
             ]
-            spans = meant(found, spans, text, lambda span: _named_before(slot, text, span))  # noqa: B023
+            spans = meant(found, spans, text, lambda span: named_before(slot, text, span, tables.slot_names))  # noqa: B023
             if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
                 parse.slots[slot.name] = found[spans[0]]
                 rest = without(rest, found)  # the digits of a phone number are no party size
@@ -762,12 +764,6 @@ def _is_choice(slot: Slot | None) -> bool:
 
 def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
     return [other.name for other in state.slots if other.type is slot.type] == [slot.name]
-
-
-def _named_before(slot: Slot, text: str, span: str) -> bool:
-    """Is ``span`` said right after a word naming ``slot`` ("booking number 503", "my account is 10203040")?"""
-    before = re.findall(r"[a-z]+", text[: text.find(span)].casefold())[-4:]
-    return any(word in naming_words(slot) for word in before)
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
