@@ -256,8 +256,9 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         # the cover after all" got a bare "yes or no?" on the model path, and the next "yes" booked the old values):
         # words left open after any reading get the whole summary and "what would you like to change?".
         missed = parse.path == "rules" or bool(parse.info.get("open"))
-        # "hang on, let me just check with the others": a pause, no change; the summary and its question again
-        paused = not parse.slots and said.stall
+        # "hang on, let me just check with the others", "let me just check friday's ok for her" (Friday is held): a
+        # pause, no change (none was made: see above); the summary and its question again
+        paused = said.stall
         turn.missed_change = missed and not asked_back and not paused and not _restates(turn.session, parse)
         turn.asked_back = asked_back or paused  # the summary shown again with its question
     return parse

@@ -241,6 +241,13 @@ POLITE_TAIL = phrase_pattern(
     "much better",
     "spot on",
     "you got it",
+    # a yes passed on ("yes she says that's fine, book it")
+    "she says",
+    "he says",
+    "they say",
+    "she said",
+    "he said",
+    "they said",
     "i do",
     "i will",
     "now",
@@ -429,8 +436,9 @@ STALL = phrase_pattern(
     "hold on a second",
     "hold on a minute",
 )
-_CHECKING = re.compile(r"(?<![\w'])let me (?:just )?(?:check|ask)(?:(?: with)?(?: [\w']+){1,3})?(?![\w'])")
-"""A stall that says who is asked ("let me just check with the others", "let me ask my wife"): in normalised text."""
+_CHECKING = re.compile(r"(?<![\w'])let\s+me\s+(?:just\s+)?(?:check|ask)(?:(?:\s+with)?(?:\s+[a-z']+){1,5})?(?![\w'])")
+"""A stall that says who or what is asked ("let me just check with the others", "let me ask my wife", "let me just
+check friday's ok for her"): in normalised text."""
 FOR_NOW = phrase_pattern(
     "yet",
     "hang on",

@@ -394,11 +394,12 @@ def _address_at(text: str, start: int) -> _Address | None:
         if piece.kind == "street" or gap is None:
             break
         pos = gap.end()
-    named = [piece for piece in pieces if piece.kind == "building"]
+    named = [piece for piece in pieces if piece.kind in ("building", "flat")]
     while pieces and pieces[-1].kind not in ("street", "road", "bare"):
         pieces.pop()  # "Flat 3, the", "The Old Barn, at 7": no street follows
     if not pieces and named:
-        # "Flat 3, Tapton House, Sheffield S10 5BY": a named building with no street is an address with its postcode
+        # "Flat 3, Tapton House, Sheffield S10 5BY": a named building with no street is an address with its postcode;
+        # so is a unit on a business park ("Unit 4, Aztec West, Almondsbury, Bristol BS32 4TD")
         gap = _SEPARATOR.match(text, named[-1].end)
         end, codes = _town_and_code(text, named[-1].end, False) if gap is not None else (named[-1].end, ())
         return _Address(start, end, codes, True) if codes else None

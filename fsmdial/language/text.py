@@ -36,6 +36,8 @@ sides of a correction, an intent's examples)."""
 OPPOSITE_OF = r"(?<![\w-])(?<!one\s)(?:off|non)(?:\s+the\s+|\s*-\s*|\s+)"
 """"off" or "non" before a word, which it makes its opposite ("a space off the road", "non-slip"): the word names no
 value; not the "off" of "a one-off"."""
+OPPOSITES = re.compile(OPPOSITE_OF + r"[\w'-]+", re.I)
+"""A word made its opposite by "off" or "non", with them (:data:`OPPOSITE_OF`)."""
 
 
 def fold(text: str) -> str:

@@ -189,9 +189,9 @@ def test_telling_what_answers_yes_and_the_question_it_leads_to(said, details):
 @pytest.mark.parametrize(
     ("said", "pets"),
     [
-        ("nobody but us", None),
+        ("nobody but us", False),
         ("we don't have any at the moment", None),
-        ("nothing to worry about", None),
+        ("nothing to worry about", False),
         ("yes please", True),
         ("yes, I'll tell you", True),
         ("why do you ask?", None),

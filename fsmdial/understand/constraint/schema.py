@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from ...errors import UnderstandingError
 from ...flow import Slot, SlotType
 from ...language import read_acts, split_negated, without_questions
-from ...language.text import FUNCTION_WORDS, OPPOSITE_OF
+from ...language.text import FUNCTION_WORDS, OPPOSITES
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from ..rules.coverage import describing_words
@@ -457,9 +457,6 @@ def offered(state: UnderstandingState, slot: Slot) -> bool:
     return slot.name == state.asked or slot.name in state.expected or slot.name == state.confirm_slot
 
 
-_OPPOSITES = re.compile(OPPOSITE_OF + r"[\w'-]+", re.I)
-
-
 def turn_schema(
     state: UnderstandingState,
     text: str,
@@ -512,7 +509,7 @@ def turn_schema(
     claims = claimed_words(state.slots, text, now)  # an address's words are no other slot's ("8 Meadow Lane": no 8:00)
     acts = read_acts(text)
     affirmed = split_negated(text)[0] if acts.deny else text
-    affirmed = _OPPOSITES.sub(" ", affirmed)  # "a space off the road" offers no road bike
+    affirmed = OPPOSITES.sub(" ", affirmed)  # "a space off the road" offers no road bike
     if acts.question and state.asked is not None:
         # As the rules read it: a question's words are no value ("how many does one box feed?" gives no 1)
         affirmed = without_questions(affirmed)

@@ -114,8 +114,13 @@ def found_value(
         text = _COUPLE_OF.sub(lambda said: "two".ljust(len(said.group())), text)
     hits = [(value, found) for value in values if (found := value_pattern(value).search(text))]
     hits += [(value, found) for value, pattern in aliases if (found := pattern.search(text))]
-    # "a space off the road", "non-slip": the word after "off" or "non" is its opposite, no value
-    hits = [(value, found) for value, found in hits if not _OFF_BEFORE.search(text, 0, found.start())]
+    # "a space off the road", "non-slip": the word after "off" or "non" is its opposite, no value; "let me check": a
+    # verb
+    hits = [
+        (value, found)
+        for value, found in hits
+        if not (_OFF_BEFORE.search(text, 0, found.start()) or _DOING.search(text, 0, found.start()))
+    ]
     if not hits:
         named = [
             value
@@ -123,6 +128,7 @@ def found_value(
             if (found := pattern.search(text)) is not None
             and (asked or found.group().casefold() not in WORD_NUMBERS)
             and not any(start < found.end() and found.start() < end for start, end in claimed)
+            and not _DOING.search(text, 0, found.start())
         ]
         return named[0] if len(named) == 1 else None
     if len(hits) > 1:
@@ -144,6 +150,9 @@ def found_value(
 
 
 _OFF_BEFORE = re.compile(OPPOSITE_OF + "$", re.I)
+_DOING = re.compile(r"(?<![\w'])let\s+me\s+(?:just\s+|quickly\s+|double\s+)?$", re.I)
+"""Words before a value's word that make it a verb ("let me check", "let me just check with her"); not "I'll", whose
+verb is often the choice ("I'll bring it in", "I'll collect")."""
 
 
 _SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})
@@ -203,7 +212,21 @@ def typo_value(slot: Slot, text: str) -> str | None:
         }
     )
     words = [w for w in normalize(text).split() if w not in FUNCTION_WORDS]
-    return closest_value(words, forms)
+    return closest_value(words, forms) or _clipped(words, forms)
+
+
+def _clipped(words: Sequence[str], forms: Mapping[str, str]) -> str | None:
+    """The one value a word is the clipped start of ("mani" for manicure, "pedi" for pedicure): four or five letters
+    that begin a form of one word, at least eight letters long, of one value only, and end in a vowel as clipped words
+    do ("limo", "reno"), no "down" of "downpipe"."""
+    found = {
+        value
+        for word in words
+        if 4 <= len(word) <= 5 and word.isalpha() and word[-1] in "aiouy"
+        for form, value in forms.items()
+        if " " not in form and len(form) >= 8 and form.startswith(word)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def settled_value(values: Sequence[str], text: str) -> str | None:
@@ -222,11 +245,13 @@ def settled_value(values: Sequence[str], text: str) -> str | None:
 
 def more_specific(slot: Slot, hit: str, text: str) -> str | None:
     """Another value of categorical ``slot`` that a synonym of more words says where ``hit`` was found by a synonym of
-    one: "film our podcast" says "filmed podcast" (video), whose word "podcast" alone is the audio podcast. None when
-    ``hit`` is written whole, or no such synonym is said around the word it was found by."""
+    one: "film our podcast" says "filmed podcast" (video), whose word "podcast" alone is the audio podcast. Where
+    ``hit`` is written whole, the value a word right before it names when one of that value's forms ends in ``hit``
+    ("a shellac manicure" is gel polish, whose forms list shellac and "gel manicure"). None when no such synonym is
+    said."""
     folded = fold(text)
-    if value_pattern(hit).search(folded):
-        return None
+    if (whole := value_pattern(hit).search(folded)) is not None:
+        return _compound(slot, hit, folded, whole.start())
     values = tuple(slot.values or ())
     found = [
         match
@@ -251,6 +276,24 @@ def without_numbers(found: re.Match[str]) -> str:
     """A categorical value as written, without the numbers in it or the "one" after it ("four cheese" -> "cheese",
     "mixed one" -> "mixed"): its other words stay, to name a number beside it ("3 fruit boxes")."""
     return " " + _NUMBER_WORD.sub(" ", found.group()) + " "
+
+
+def _compound(slot: Slot, hit: str, folded: str, start: int) -> str | None:
+    before = folded[:start].rstrip()
+    if len(before) == start:
+        return None  # not right after another word
+    values = tuple(slot.values or ())
+    named = {
+        value
+        for value, pattern in alias_patterns(values, slot.description)
+        if value != hit and (found := pattern.search(before)) is not None and found.end() == len(before)
+    }
+    ends = [
+        value
+        for value in named
+        if any(v == value and fold(f).endswith(" " + fold(hit)) for v, f in value_forms(values, slot.description))
+    ]
+    return ends[0] if len(ends) == 1 else None
 
 
 def inside_longer(value: str, folded: str, claimed: Sequence[tuple[int, int]]) -> bool:

@@ -60,6 +60,9 @@ _PARTY_ITEM = re.compile(
 )
 """One who comes, as a listed party names them: the speaker, a companion (1), a number of them (that many), or some of
 them (no count)."""
+_MINE_COUNTED = re.compile(rf"(?:my|our)\s+(?P<count>{_COUNT})\s+[a-z][a-z'-]*s(?![\w'])", re.I)
+"""Beside the speaker in a listed party, a number of one's own ("me and my two bridesmaids"): that many people, whoever
+they are."""
 _PARTY_AND = re.compile(r"and|plus|with|&", re.I)
 _PARTY_JOIN = re.compile(r"\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|plus|with)\s+|\s*&\s*", re.I)
 
@@ -183,6 +186,8 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 found = next((m for m in item.finditer(piece) if m.end() == body and _word_edges(piece, m)), None)
             else:
                 found = item.match(piece)
+                if found is None and item is _PARTY_ITEM and any(m.groupdict().get("self") for _, m in run):
+                    found = _MINE_COUNTED.match(piece)  # "me and my two bridesmaids": those with me are people
                 found = found if found is not None and _word_edges(piece, found) else None
             if found is None:
                 break
@@ -222,7 +227,7 @@ _FOR_MULTIPLE = re.compile(
 
 
 def _head(item: re.Match[str]) -> int | None:
-    if item.group("some"):
+    if item.groupdict().get("some"):
         return _MULTIPLES.get(item.group("some").casefold().split()[-1])
     if item.groupdict().get("other"):
         head = item.group("head").casefold()
@@ -263,11 +268,13 @@ def _group_size(group: re.Match[str]) -> int | None:
 
 
 _BOTH = re.compile(
-    r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?P<noun>[a-z]+)(?!\s+and\b)"
+    r"(?<![\w'])(?:both\s+(?:of\s+)?(?:(?:my|the|our|your|these|those)\s+)?(?:(?P<first>[a-z]+)\s+(?=[a-z]+(?![\w'])(?!\s+and\b)))?"
+    r"(?P<noun>[a-z]+)(?!\s+and\b)"
     r"|(?:the\s+)?pair\s+of\s+(?P<pair>them|[a-z]+)|them\s+both)(?![\w'])",
     re.I,
 )
-"""Two things said as a pair ("both flues", "both of my chimneys", "the pair of them"); "both wood and coal" is none."""
+"""Two things said as a pair ("both flues", "both of my chimneys", "both back ones", "the pair of them"); "both wood
+and coal" is none."""
 
 
 def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
@@ -276,9 +283,12 @@ def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
     if slot.type is not SlotType.integer:
         return None
     nouns = naming_words(slot)
+    if asked and re.fullmatch(r"\W*(?:just\s+|err?m?\s+)?both(?:\s+(?:please|thanks))?\W*", text, re.I):
+        return 2  # "both" to "how many tyres?"
     for found in _BOTH.finditer(text):
         noun = (found.group("noun") or found.group("pair") or "them").casefold()
-        if noun in nouns or (asked and noun == "them"):
+        first = (found.group("first") or "").casefold()  # "both my chimneys sweeping": the noun said first
+        if noun in nouns or first in nouns or (asked and noun in ("them", "ones")):
             return 2
     return None
 

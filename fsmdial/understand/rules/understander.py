@@ -117,7 +117,7 @@ from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
 from .time_ranges import range_length, range_length_slot
-from .worded_answers import boolean_reply, both_sides_named, details_told, no_preference, stated_unasked
+from .worded_answers import asked_boolean, both_sides_named, details_told, no_preference, stated_unasked
 from .yes_no_replies import confirmation_answer, names_value, only_yes_or_no, plain_answer, told_yes
 
 __all__ = ["RulesUnderstander", "normalize"]
@@ -570,7 +570,7 @@ class RulesUnderstander:
             return
         if asked.type is SlotType.boolean:
             # "so no" at the end; "wrong house number, it's 41, not 14. and yes, there's space to park"
-            answer = boolean_reply(asked, text)
+            answer = asked_boolean(asked, text)
             if answer is None and both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses
                 parse.info.setdefault("doubt", []).append(asked.name)
             elif (detail := dict(state.details).get(asked.name)) and (

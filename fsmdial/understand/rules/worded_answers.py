@@ -25,6 +25,7 @@ from .first_time import first_time_answer
 from .yes_no_replies import age_answer, pronoun_answer
 
 __all__ = [
+    "asked_boolean",
     "boolean_reply",
     "both_sides_named",
     "details_told",
@@ -91,6 +92,15 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
     return tuple(sorted({stem for group in _subject_groups(slot) for stem in group}))
 
 
+def asked_boolean(slot: Slot, text: str) -> bool | None:
+    """The value a reply to the boolean ``slot``'s question, just asked, gives it (:func:`boolean_reply`); a reply
+    that starts by saying there is none is a no ("nothing on at the moment", "neither of us has" to "are you wearing
+    gels?"). Not a change at a summary: "nothing, I've changed my mind" there is no answer about the packaging."""
+    if (answer := boolean_reply(slot, text)) is not None:
+        return answer
+    return False if _NONE_FIRST.match(text) else None
+
+
 def boolean_reply(slot: Slot, text: str) -> bool | None:
     """The value a reply to the boolean ``slot``'s question gives it: the yes or no it ends by concluding ("we had a
     dog but he died last year so no"), else the clause naming its subject (:func:`stated_answer`: "there's parking on
@@ -137,6 +147,9 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
+_NONE_FIRST = re.compile(r"^\W*(?:(?:um|erm|well|oh)\W+)?(?:nothing|neither|nobody|no\s*one)(?![\w'])", re.I)
+"""A reply to a yes/no question that starts by saying there is none ("nothing on", "neither of us"); not "nothing's
+wrong", which says all is well."""
 _ALREADY = re.compile(r"(?<![\w'])already(?![\w'])", re.I)
 
 
