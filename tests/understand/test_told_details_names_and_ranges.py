@@ -406,3 +406,22 @@ def test_a_word_of_another_slots_name_names_no_number():
     timed = played(BOOTH, NOW, "podcast", "2")
     timed.turn("a 3 hour session")
     assert timed.slots["hours"] == 3
+
+
+def test_a_moment_is_the_answer_where_no_date_slot_takes_it():
+    bank = {
+        "name": "verify",
+        "description": "Check who is calling.",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [{"name": "date_of_birth", "type": "text", "ask": "What's your date of birth?"}],
+            },
+            {"id": "done", "type": "end", "message": "Thanks."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = played(bank, NOW)
+    dialogue.turn("February 3 1927")
+    assert dialogue.slots["date_of_birth"] == "February 3 1927"

@@ -345,14 +345,23 @@ def text_cue(name: str, label: str) -> re.Pattern[str] | None:
     )
 
 
+_DATED = re.compile(r"\b(?:dates?|dob|birth|birthday|days?|when|times?|years?)\b", re.I)
+"""Words of a text slot asking a moment (a date of birth): a moment is its answer."""
+
+
 def names_nothing(asked: Slot | None, own_values: re.Pattern[str] | None, text: str) -> bool:
     """Is ``text``, said to the free-text question ``asked`` that wants no description (a thing's name, "which phone
     is it?"), nothing but a moment ("first thing, 9 o'clock") or categorical values of the flow by their own names
     (``own_values``) and filler ("original please")? It is then no name of the thing. A synonym is no such value ("a
-    sofa and a table", asked which things, where furniture lists them)."""
+    sofa and a table", asked which things, where furniture lists them); a moment is the answer to a slot that names a
+    date or a time ("February 3 1927" to a text slot asking a date of birth)."""
     if asked is None or descriptive(asked):
         return False
-    if says_only_when(text) and any(word not in WORD_NUMBERS for word in re.findall(r"[a-z']+", text.casefold())):
+    if (
+        not _DATED.search(f"{asked.name.replace('_', ' ')} {asked.label or ''} {asked.description}")
+        and says_only_when(text)
+        and any(word not in WORD_NUMBERS for word in re.findall(r"[a-z']+", text.casefold()))
+    ):
         return True  # a bare "3" or "eleven" may be a value of the slot; "tomorrow at 3" is none
     if own_values is None or not own_values.search(folded := fold(text)):
         return False

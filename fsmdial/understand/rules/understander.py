@@ -525,7 +525,7 @@ class RulesUnderstander:
             fitting = [slot for slot, _ in tables.patterned if fits_form(slot, whole)]
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
-            elif _BARE_NUMBER.fullmatch(said) or names_nothing(asked, tables.own_values, said) or says_only_when(said):
+            elif _BARE_NUMBER.fullmatch(said) or says_only_when(said) or names_nothing(asked, tables.own_values, said):
                 # "18": the number a slot of the flow still needs; "next Friday around 10": the day and time, no
                 # description (words of nothing but a moment describe nothing); "original please" to "which phone?"
                 self._fill_typed(state, tables, said, now, parse, asked)
