@@ -184,3 +184,19 @@ def test_a_pause_to_check_at_the_summary_and_a_yes_passed_on():
     assert dialogue.slots["job"] == "tyre check" and dialogue.slots["parts"] is True
     dialogue.turn("yes she says that's fine, book it")
     assert dialogue.session.ended
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        ("3, the two of us and a guest", 3),
+        ("the two of us and a guest", 3),
+        ("the three of us plus the baby", 4),
+        ("just the two of us, me and my brother", 2),  # the others name the two: no more come
+        ("the two of us", 2),
+    ],
+)
+def test_the_two_of_us_and_others_is_a_listed_party(said, people):
+    dialogue = played(SALON, NOW, "a facial")
+    dialogue.turn(said)
+    assert dialogue.slots["people"] == people

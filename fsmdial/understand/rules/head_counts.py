@@ -55,11 +55,13 @@ _PARTY_ITEM = re.compile(
     rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:of\s+(?:(?:my|our|the|his|her|their)\s+)?)?"
     rf"(?:(?:little|young|grown-up|older|small)\s+)?(?:{_PEOPLE_PLURAL}|{_COMPANION})|"
     rf"(?P<some>(?:my|our|the|their|his|her|some|a\s+few|a\s+couple\s+of)\s+{_PEOPLE_PLURAL})|"
-    rf"(?P<self>me|myself|i)|(?:my|our|a|the|his|her|their)\s+{_COMPANION})(?![\w'])",
+    rf"(?P<self>me|myself|i)|(?:my|our|a|the|his|her|their)\s+{_COMPANION}|"
+    rf"(?:the\s+)?(?P<us>{_COUNT})\s+of\s+us)(?![\w'])",
     re.I,
 )
-"""One who comes, as a listed party names them: the speaker, a companion (1), a number of them (that many), or some of
-them (no count)."""
+"""One who comes, as a listed party names them: the speaker, a companion (1), a number of them (that many), "the two
+of us" (that many, when "and" joins the next: "the two of us and a guest" is three; "just the two of us, me and my
+brother" is two), or some of them (no count)."""
 _MINE_COUNTED = re.compile(rf"(?:my|our)\s+(?P<count>{_COUNT})\s+[a-z][a-z'-]*s(?![\w'])", re.I)
 """Beside the speaker in a listed party, a number of one's own ("me and my two bridesmaids"): that many people, whoever
 they are."""
@@ -191,6 +193,8 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 found = found if found is not None and _word_edges(piece, found) else None
             if found is None:
                 break
+            if k > first and run[-1][1].groupdict().get("us") and not _PARTY_AND.search(joins[k - 1].group()):
+                break  # "just the two of us, me and my brother": the others name the two, no more come
             if found.groupdict().get("self") and (
                 any(m.groupdict().get("self") for _, m in run)  # the speaker once: "me and me mum" is dialect
                 or (found.end() != body and found.group().casefold() == "i")  # "8 people and I will need ...": a clause
@@ -232,8 +236,8 @@ def _head(item: re.Match[str]) -> int | None:
     if item.groupdict().get("other"):
         head = item.group("head").casefold()
         return 1 if not head.endswith("s") or head in _ONE_THING_PLURALS else None  # "the cushions": how many?
-    if item.group("count"):
-        said = item.group("count").casefold()
+    if item.groupdict().get("count") or item.groupdict().get("us"):
+        said = (item.groupdict().get("count") or item.group("us")).casefold()
         return int(said) if said.isdigit() else WORD_NUMBERS[said]
     return 1
 
