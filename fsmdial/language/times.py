@@ -369,7 +369,18 @@ def _converted(text: str) -> str:
     if "nite" in (low := text.lower()) or "2night" in low:
         text = _TEXTED_TONIGHT.sub("tonight", text)
     text = words_to_digits(text)
+    if "past" in text and (hour := _HOUR_THEN_PAST.search(text)) is not None:
+        # "after 4, say half past": half past the hour said just before
+        text = f"{text[: hour.end()]} {hour.group('h')}{text[hour.end() :]}"
     return _PART_TYPO.sub(_part_spelled, text) if DIGIT.search(text) else text
+
+
+_HOUR_THEN_PAST = re.compile(
+    r"(?<![\d:.])(?P<h>\d{1,2})(?![\d:.])(?!\s*(?:st|nd|rd|th|am|pm|o'?clock)\b)[^\d.?!]{1,20}?"
+    r"\b(?:half|quarter|ten|twenty|five)\s+past(?=\s*(?:[,.;!?]|$))",
+    re.I,
+)
+"""An hour said, then a time past an hour not named ("after 4, say half past"): past the hour said."""
 
 
 _TEXTED_TONIGHT = re.compile(

@@ -48,6 +48,7 @@ from ...language.text import FUNCTION_WORDS, OPPOSITES
 from ...slots import KINDS
 from ..base import ANSWERS, DECLINE, GOODBYE, Parse, UnderstandingState
 from ..rules.coverage import describing_words
+from ..rules.worded_answers import two_sided
 from .cues import cue, cue_starts
 from .grammar import (
     NOT_AT_EDGES,
@@ -558,10 +559,9 @@ def turn_schema(
                 categorical[slot.name] = allowed
                 properties[slot.name] = {"enum": list(allowed)}
         elif kind is SlotType.boolean:
-            # Asked, and the message names it ("we have no insurance"; a bare yes or no the rules read):
-            # the polarity is the message's, the model only says whether it answers ("how much is it
-            # again?" names nothing and is a question).
-            if asked and cue(slot, text, state.flow) and not acts.question:
+            # Asked, and the message names it ("we have no insurance"): the polarity is the message's, the model only
+            # says whether it answers; not where the question offers two sides ("we'll do our own packing").
+            if asked and cue(slot, text, state.flow) and not acts.question and not two_sided(slot):
                 polarity = (False,) if negative(text) else (True,)
                 categorical[slot.name] = polarity
                 properties[slot.name] = {"enum": list(polarity)}

@@ -314,10 +314,14 @@ _HOW_MANY = re.compile(r"how\s+many\s+(?!of\b)([a-z]{3,})")
 
 _AGE_SAID = re.compile(
     r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3})(?:\s+years?\s+old)?"
-    r"(?=\s*(?:[,.;!?]|and\b|$))|(?<![\w'])(\d{1,3})[\s-]+years?[\s-]+old\b",
+    r"(?=\s*(?:[,.;!?]|and\b|$))|(?<![\w'])(\d{1,3})[\s-]+years?[\s-]+old\b|"
+    r"(?<![\w'])(?:turns|turning|turned)\s+(\d{1,3}|"
+    + "|".join(sorted((word for word in WORD_NUMBERS if " " not in word and "-" not in word), key=len, reverse=True))
+    + r")(?!\s*(?:[:.]\d|am\b|pm\b|o'?clock))(?=\s|[,.;!?]|$)",
     re.I,
 )
-"""An age said of someone ("I'm 44", "she's 22,", "aged 70", "31 years old"); never "I'm 5 minutes away"."""
+"""An age said of someone ("I'm 44", "she's 22,", "aged 70", "31 years old", "my lad turns 10 next month"); never
+"I'm 5 minutes away"."""
 
 
 def without_ages(text: str) -> str:
@@ -325,7 +329,7 @@ def without_ages(text: str) -> str:
     return _AGE_SAID.sub(lambda found: " " * len(found.group()), text) if _AGE_HINT.search(text) else text
 
 
-_AGE_HINT = re.compile(r"'s\s+\d|'re\s+\d|\b(?:am|aged|is|are)\s+\d|'m\s+\d|years?[\s-]+old", re.I)
+_AGE_HINT = re.compile(r"'s\s+\d|'re\s+\d|\b(?:am|aged|is|are)\s+\d|'m\s+\d|years?[\s-]+old|\bturn(?:s|ing|ed)\s", re.I)
 
 
 def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:

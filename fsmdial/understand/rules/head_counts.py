@@ -65,6 +65,10 @@ brother" is two), or some of them (no count)."""
 _MINE_COUNTED = re.compile(rf"(?:my|our)\s+(?P<count>{_COUNT})\s+[a-z][a-z'-]*s(?![\w'])", re.I)
 """Beside the speaker in a listed party, a number of one's own ("me and my two bridesmaids"): that many people, whoever
 they are."""
+_SIDE_BY_SIDE = re.compile(
+    rf"(?<![\w'])(?P<first>{_COUNT}\s+{_PEOPLE_PLURAL})\s*[,/+]?\s+(?={_COUNT}\s+{_PEOPLE_PLURAL}(?![\w']))", re.I
+)
+"""Two counted groups of people said side by side, with no "and" ("2 adults 2 kids", "3 adults, 4 children")."""
 _PARTY_AND = re.compile(r"and|plus|with|&", re.I)
 _PARTY_JOIN = re.compile(r"\s*,\s*(?:and\s+|plus\s+)?|\s+(?:and|plus|with)\s+|\s*&\s*", re.I)
 
@@ -144,6 +148,8 @@ def with_listed_count(
         if noted is not None:
             noted.setdefault("counted", []).append(joined.group())
         return f"{text[: joined.start('with')]} {others + 1} people{text[joined.end() :]}"
+    if nouns is None and _SIDE_BY_SIDE.search(text):
+        text = _SIDE_BY_SIDE.sub(r"\g<first> and ", text)  # "2 adults 2 kids": "2 adults and 2 kids"
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
     if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
         return text

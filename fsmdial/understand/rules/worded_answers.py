@@ -31,6 +31,7 @@ __all__ = [
     "details_told",
     "no_preference",
     "stated_answer",
+    "two_sided",
 ]
 
 _STOP = frozenset({"the", "and", "for", "with", "whether", "number", "name", "value", "what", "which"})
@@ -92,10 +93,25 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
     return tuple(sorted({stem for group in _subject_groups(slot) for stem in group}))
 
 
+def two_sided(slot: Slot) -> bool:
+    """Does the boolean ``slot`` offer two alternatives (:func:`described_sides`: "the food package, or just the
+    jump?")? Naming it then says no side: "we'll do our own packing" names packing and chooses the no side."""
+    return described_sides(slot.description or "", slot.ask or "") is not None
+
+
 def asked_boolean(slot: Slot, text: str) -> bool | None:
-    """The value a reply to the boolean ``slot``'s question, just asked, gives it (:func:`boolean_reply`); a reply
-    that starts by saying there is none is a no ("nothing on at the moment", "neither of us has" to "are you wearing
+    """The value a reply to the boolean ``slot``'s question, just asked, gives it (:func:`boolean_reply`), but a first
+    clause that is one side's words alone chooses it, whatever the reason after names; a reply that starts by saying
+    there is none is a no ("nothing on at the moment", "neither of us has" to "are you wearing
     gels?"). Not a change at a summary: "nothing, I've changed my mind" there is no answer about the packaging."""
+    said = clauses(text)
+    if (
+        two_sided(slot)
+        and len(said) > 1
+        and not NEGATION.search(said[0])
+        and (first := side_named(slot, said[0])) is not None
+    ):
+        return first  # "just the jump thanks, we're doing food at home" to "the food package, or just the jump?"
     if (answer := boolean_reply(slot, text)) is not None:
         return answer
     return False if _NONE_FIRST.match(text) else None
@@ -189,13 +205,20 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
             return False
         if _AFFIRMS.search(clause) or _WITH.search(before):  # "a party for six, with the pizza platter"
             return True
-        return side_named(slot, text) if asked else None
+        if not asked:
+            continue  # "we'll pack the stock, no packing needed": a later clause may say it
+        return side_named(slot, text)
     return side_named(slot, text) if asked else None
 
 
 _SIDES = re.compile(r"(?P<yes>[^()]*?)\s*\(yes\)\s*,?\s*(?:or\s+)?(?P<no>[^()]*?)\s*\(no\)", re.I)
 """A boolean's description naming its two sides: "Whether the lessons are online (yes) or at the student's home
 (no)"."""
+_LABELLED = re.compile(
+    r"(?<![\w'])yes\s*[:=-]\s*(?P<yes>[^;()]+?)\s*[;,]\s*no\s*[:=-]\s*(?P<no>[^;()]+?)\s*(?:\)|$|;)", re.I
+)
+"""A description labelling its two sides: "Whether the customer wants our packing service (yes: we pack everything;
+no: the customer packs themselves)"."""
 _OTHERWISE = re.compile(
     r"^\W*whether\s+(?P<yes>[^;]+?)\s*(?:;|,|\.|\s)\s*(?:otherwise|or\s+else|if\s+not|else)\W+(?P<no>.+?)\W*$", re.I
 )
@@ -222,7 +245,7 @@ def described_sides(description: str, question: str = "") -> tuple[str, str] | N
     description's (marked "(yes)" and "(no)", :data:`_SIDES`, or the no side after "otherwise", :data:`_OTHERWISE`)."""
     if (offered := _OFFERED.search(question)) is not None:
         return offered.group("yes").strip(), offered.group("no").strip()
-    found = _SIDES.search(description) or _OTHERWISE.search(description)
+    found = _SIDES.search(description) or _LABELLED.search(description) or _OTHERWISE.search(description)
     if found is None:
         return None
     yes = re.sub(r"^\W*whether\s+", "", found.group("yes"), flags=re.I).strip()
@@ -304,6 +327,8 @@ def _side_words(text: str, only_yes: frozenset[str], only_no: frozenset[str]) ->
     thing said after "own" ("we've all got our own clubs" to "hire clubs (yes) or bring your own (no)") names neither:
     it is what both sides are about."""
     stems = _side_stems(text)
+    if "own" in stems and "self" in only_yes | only_no and "own" not in only_yes | only_no:
+        stems = stems - {"own"} | {"self"}  # "we'll do our own packing" to "... or will you pack yourselves?"
     if "own" in only_yes | only_no:
         stems -= set(_side_stems(" ".join(_OWNED.findall(text))))
     return stems, _naming(stems, only_yes), _naming(stems, only_no)
