@@ -115,3 +115,32 @@ def test_a_model_is_offered_no_two_sided_yes_or_no_by_its_name_alone():
     text = "the packing might be a bit tricky for us"
     settled = standing(RulesUnderstander(), state, text, (), now)
     assert "kit" not in settled.slots and "kit" not in turn_schema(state, text, now, settled=settled).categorical
+
+
+def test_a_clipped_plural_names_its_count():
+    move = {
+        "name": "move_survey",
+        "description": "Book a removals survey.",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {"name": "bedrooms", "type": "integer", "minimum": 1, "maximum": 8, "ask": "How many bedrooms?"},
+                    {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = played(move, NOW)
+    dialogue.turn("we're in a semi, 3 beds, could someone come on friday at 10?")
+    assert dialogue.slots["bedrooms"] == 3
+    from fsmdial.flow import Slot
+    from fsmdial.understand.rules.forms import named_number, naming_words
+
+    bedrooms = Slot(name="bedrooms", type="integer")
+    said = "semi-detached, 3 beds. could you send someone to 31 downend road"
+    assert named_number([(bedrooms, naming_words(bedrooms))], said) == (bedrooms, 3)
+    assert named_number([(bedrooms, naming_words(bedrooms))], "3 bees and 31 wasps") is None  # "bee" begins no bedroom

@@ -420,8 +420,7 @@ def _not_a_noun(word: str) -> bool:
 
 
 def _clipped(after: list[str], vocab: frozenset[str]) -> bool:
-    """Is the word right after a number one of ``vocab`` clipped ("a 3 bed house": bedrooms; three letters or more)?"""
-    return any(
-        len(word) >= 3 and word.isalpha() and any(own.startswith(word) and len(own) - len(word) <= 5 for own in vocab)
-        for word in after
-    )
+    """Is the word right after a number one of ``vocab`` clipped ("a 3 bed house", "3 beds": bedrooms; three letters or
+    more)?"""
+    clips = [clip for word in after if word.isalpha() for clip in {word, word.removesuffix("s")} if len(clip) >= 3]
+    return any(own.startswith(clip) and len(own) - len(clip) <= 5 for own in vocab for clip in clips)
