@@ -423,4 +423,4 @@ def _clipped(after: list[str], vocab: frozenset[str]) -> bool:
     """Is the word right after a number one of ``vocab`` clipped ("a 3 bed house", "3 beds": bedrooms; three letters or
     more)?"""
     clips = [clip for word in after if word.isalpha() for clip in {word, word.removesuffix("s")} if len(clip) >= 3]
-    return any(own.startswith(clip) and len(own) - len(clip) <= 5 for own in vocab for clip in clips)
+    return bool(clips) and any(own.startswith(clip) and len(own) - len(clip) <= 5 for clip in clips for own in vocab)

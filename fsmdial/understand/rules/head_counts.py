@@ -148,7 +148,11 @@ def with_listed_count(
         if noted is not None:
             noted.setdefault("counted", []).append(joined.group())
         return f"{text[: joined.start('with')]} {others + 1} people{text[joined.end() :]}"
-    if nouns is None and _SIDE_BY_SIDE.search(text):
+    if (
+        nouns is None
+        and not PARTY_PLURALS.isdisjoint(re.findall(r"[a-z]+", text.casefold()))
+        and _SIDE_BY_SIDE.search(text)
+    ):
         text = _SIDE_BY_SIDE.sub(r"\g<first> and ", text)  # "2 adults 2 kids": "2 adults and 2 kids"
     found = listed_party(text) if nouns is None else listed_things(text, nouns)
     if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):

@@ -99,6 +99,18 @@ def two_sided(slot: Slot) -> bool:
     return described_sides(slot.description or "", slot.ask or "") is not None
 
 
+def _only_a_side(slot: Slot, clause: str) -> bool | None:
+    """The side a clause says with nothing but that side's own words ("just the jump thanks"), else None ("two of us
+    will hire shoes" says who as well: the clauses after it may say the others' side)."""
+    sides = _sides(slot.description or "", slot.ask or "")
+    if sides is None:
+        return None
+    stems, yes_words, no_words = _side_words(clause, *sides)
+    if stems and stems in (yes_words, no_words) and yes_words != no_words:
+        return stems == yes_words
+    return None
+
+
 def asked_boolean(slot: Slot, text: str) -> bool | None:
     """The value a reply to the boolean ``slot``'s question, just asked, gives it (:func:`boolean_reply`), but a first
     clause that is one side's words alone chooses it, whatever the reason after names; a reply that starts by saying
@@ -108,8 +120,8 @@ def asked_boolean(slot: Slot, text: str) -> bool | None:
     if (
         two_sided(slot)
         and len(said) > 1
-        and not NEGATION.search(said[0])
-        and (first := side_named(slot, said[0])) is not None
+        and not (NEGATION.search(said[0]) or _DENIES.search(said[0]))
+        and (first := _only_a_side(slot, said[0])) is not None
     ):
         return first  # "just the jump thanks, we're doing food at home" to "the food package, or just the jump?"
     if (answer := boolean_reply(slot, text)) is not None:
