@@ -157,7 +157,8 @@ def _yes_details(flow: Flow, slots: Mapping[str, Slot]) -> dict[str, str]:
         conditions = list(iter_conditions(edge.when)) if edge.when is not None else []
         if len(conditions) != 1 or not isinstance(when := conditions[0], SlotCondition):
             continue
-        yes = when.op == "eq" and when.value is True and slots[when.slot].type is SlotType.boolean
+        slot = slots.get(when.slot)
+        yes = slot is not None and slot.type is SlotType.boolean and when.op == "eq" and when.value is True
         target = nodes[edge.target]
         if yes and isinstance(target, RequestNode) and target.slots:
             first = target.slots[0]

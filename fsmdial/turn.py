@@ -249,9 +249,9 @@ def guard_answer(turn: TurnContext, parse: Parse, said: Acts, state: Understandi
         # A question is no change: it is answered (or said to be out of scope) and the summary's question asked
         # again; so is a reply that only says again what the summary shows ("Alex", "5pm").
         # "does that include the retest?"; not "ok?" nor a request ("can you do something about the window seat")
-        asked_back = said.question and not (said.affirm or said.request)
         # "can I pay by card on the day?": a question the flow's intents answered, whatever its words ask
-        asked_back = asked_back or (said.question and parse.intent not in (None, DECLINE, CONTINUE, GOODBYE))
+        answered = parse.intent not in (None, DECLINE, CONTINUE, GOODBYE)
+        asked_back = said.question and (answered or not (said.affirm or said.request))
         # A model that read no change is no proof there was none ("put the name as Stephanie Clegg, and I'll take
         # the cover after all" got a bare "yes or no?" on the model path, and the next "yes" booked the old values):
         # words left open after any reading get the whole summary and "what would you like to change?".

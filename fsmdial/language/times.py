@@ -377,7 +377,7 @@ def _converted(text: str) -> str:
 
 _HOUR_THEN_PAST = re.compile(
     r"(?<![\d:.])(?P<h>\d{1,2})(?![\d:.])(?!\s*(?:st|nd|rd|th|am|pm|o'?clock)\b)[^\d.?!]{1,20}?"
-    r"\b(?:half|quarter|ten|twenty|five)\s+past(?=\s*(?:[,.;!?]|$))",
+    r"\b(?:half|quarter)\s+past(?=\s*(?:[,.;!?]|$))",  # "ten past" is "10 past" by then, which says its hour
     re.I,
 )
 """An hour said, then a time past an hour not named ("after 4, say half past"): past the hour said."""

@@ -134,8 +134,10 @@ def test_the_thing_offered_said_by_a_pronoun(said, value):
 
 def test_aye_is_a_yes():
     assert parse_yes_no("aye") == "yes" and parse_yes_no("aye that's grand") == "yes"
-    dialogue = played(SEWING, NOW, "the needle", "it keeps bending", "collect it please", "no thanks", "Mo Patel")
-    assert "Shall I book it" in dialogue.turn("aye go on").text or dialogue.session.ended
+    dialogue = played(SEWING, NOW, "the needle", "it keeps bending", "collect it please", "no thanks")
+    assert "Shall I book it?" in dialogue.turn("Mo Patel").text  # the summary, asked again after the name
+    result = dialogue.turn("aye go on")
+    assert dialogue.session.ended and [call.tool for call in result.tool_calls] == ["book_repair"]
 
 
 def test_a_question_answered_at_the_confirmation_is_no_missed_change():

@@ -3,6 +3,8 @@ the spans a model may copy for a text slot nobody asked (:func:`~.schema.turn_sc
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...flow import Slot
 from ...language import WORD_NUMBERS
 from ...language.text import FUNCTION_WORDS
@@ -15,11 +17,16 @@ def _stems(words: frozenset[str]) -> set[str]:
     return {w.removesuffix("'s").removesuffix("s") for w in words if w not in FUNCTION_WORDS}
 
 
-def slot_words(slot: Slot, flow: str = "") -> set[str]:
+def slot_words(slot: Slot, flow: str = "") -> frozenset[str]:
     """The words naming ``slot`` (its name's and label's), without those of the ``flow``'s name where others are left:
     in a phone repair flow "my phone won't charge" names no phone model, "the model's a Pixel 6" does."""
-    words = _stems(words_of(slot.name.replace("_", " "), slot.label or ""))
-    return (words - _stems(words_of(flow.replace("_", " ")))) or words
+    return _slot_words(slot.name, slot.label or "", flow)
+
+
+@lru_cache(maxsize=1024)
+def _slot_words(name: str, label: str, flow: str) -> frozenset[str]:
+    words = _stems(words_of(name.replace("_", " "), label))
+    return frozenset((words - _stems(words_of(flow.replace("_", " ")))) or words)
 
 
 def cue(slot: Slot, text: str, flow: str = "") -> int:

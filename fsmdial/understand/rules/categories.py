@@ -259,8 +259,10 @@ def more_specific(slot: Slot, hit: str, text: str) -> str | None:
         if value == hit
         if (match := pattern.search(folded)) is not None
     ]
+    if len(found) != 1 or len(by := found[0].group().split()) != 1:
+        return None  # found by no synonym of one word: nothing more specific to look for
     other = worded_value(slot, text)
-    if other is None or other == hit or len(found) != 1 or len(by := found[0].group().split()) != 1:
+    if other is None or other == hit:
         return None
     word = stem(by[0].casefold())
     forms = _worded_forms(values, slot.description or "", slot.name, slot.label or "")

@@ -22,7 +22,7 @@ from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
 from ..base import UnderstandingState
 from .categories import stem, value_forms
 from .first_time import first_time_answer
-from .yes_no_replies import age_answer, pronoun_answer
+from .yes_no_replies import NONE_SAID, age_answer, pronoun_answer
 
 __all__ = [
     "asked_boolean",
@@ -96,7 +96,7 @@ def _subject_stems(slot: Slot) -> tuple[str, ...]:
 def two_sided(slot: Slot) -> bool:
     """Does the boolean ``slot`` offer two alternatives (:func:`described_sides`: "the food package, or just the
     jump?")? Naming it then says no side: "we'll do our own packing" names packing and chooses the no side."""
-    return described_sides(slot.description or "", slot.ask or "") is not None
+    return _sides(slot.description or "", slot.ask or "") is not None
 
 
 def _only_a_side(slot: Slot, clause: str) -> bool | None:
@@ -175,7 +175,7 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
-_NONE_FIRST = re.compile(r"^\W*(?:(?:um|erm|well|oh)\W+)?(?:nothing|neither|nobody|no\s*one)(?![\w'])", re.I)
+_NONE_FIRST = re.compile(r"^\W*(?:(?:um|erm|well|oh)\W+)?" + NONE_SAID + r"(?![\w'])", re.I)
 """A reply to a yes/no question that starts by saying there is none ("nothing on", "neither of us"); not "nothing's
 wrong", which says all is well."""
 _ALREADY = re.compile(r"(?<![\w'])already(?![\w'])", re.I)

@@ -14,6 +14,7 @@ from ...language.acts import Acts
 
 __all__ = [
     "BARE_REPLY_WORDS",
+    "NONE_SAID",
     "age_answer",
     "confirmation_answer",
     "names_value",
@@ -110,8 +111,10 @@ def age_answer(slot: Slot, text: str) -> bool | None:
     return min(ages) < int(bound.group("under"))
 
 
+NONE_SAID = r"(?:nothing|neither|nobody|no\s*one|none)"
+"""Words saying there is none of what a yes/no asks about, alone ("nothing on at the moment", "neither of us")."""
 _NONE_OF_IT = re.compile(
-    r"(?<![\w'])(?:nobody|no\s*one|none|nothing|neither|nope|nah|all\s+(?:fine|good|ok|okay)|"
+    r"(?<![\w'])(?:" + NONE_SAID + r"|nope|nah|all\s+(?:fine|good|ok|okay)|"
     r"(?:not|n't)\b[^.,;!?]*\b(?:any|anything|anyone|anybody|one))(?![\w'])|n't\b[^.,;!?]*\bany",
     re.I,
 )
