@@ -8,7 +8,8 @@ When two slots could take it, the one the user's message before this one gave is
 value said after "instead" is the new one ("I've got the dentist at ten, could they come after lunch instead, like
 1?"). A part of a name ("the surname is Clark") edits the held name. A categorical value read in passing (another
 question asked and answered, named by a synonym, no change cue: ``info["in_passing"]``) does not replace a held one
-the user named by its own words ("let's just do the touch up for now", answering nothing, does).
+the user named by its own words ("let's just do the touch up for now", answering nothing, does). Asked the length,
+"until 6" after a held start of 15:00 is 3 hours (``info["ends_at"]``).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def held_changes(
     slot the new value fits takes it, and a slot the parse gave the same words goes ("can we do 9 instead of 7?"
     at a held 19:00 is no party of 9). Second, the slots whose held value the message named as the one it replaces
     ("11 not 2" at a held 14:00): refused, the new value leaves the slot to be asked again, never the old value."""
-    changes = {**given, **_name_part(slots, session, info)}
+    changes = {**given, **_name_part(slots, session, info), **_length_to(slots, session, info)}
     answered = session.asked is not None and session.asked in given  # the message answers the question asked
     for name in info.get("in_passing", ()):
         if name not in session.slots or changes.get(name) == session.slots[name]:
@@ -213,3 +214,23 @@ def _name_part(slots: Mapping[str, Slot], session: SessionState, info: Mapping[s
     else:
         words[-1] = word
     return {name: " ".join(words)}
+
+
+def _length_to(slots: Mapping[str, Slot], session: SessionState, info: Mapping[str, Any]) -> dict[str, Any]:
+    """The length from the held start to the end the message said (``info["ends_at"]``: "until 6" asked how long,
+    15:00 held): ``{"hours": 3}``; nothing without a held start, or an end not after it."""
+    ends = info.get("ends_at")
+    if not ends or not isinstance(start := session.slots.get(ends["time"]), str) or ends["length"] not in slots:
+        return {}
+    # "until 6" at a held 15:00: of its readings (06:00, 18:00) the first after the start
+    after = sorted(end for end in _clock(ends["at"]) if ":" in start and end > start)
+    if not after:
+        return {}
+    minutes = _minutes(after[0]) - _minutes(start)
+    value = minutes / 60 if slots[ends["length"]].unit == "hours" else minutes
+    return {ends["length"]: int(value) if float(value).is_integer() else value}
+
+
+def _minutes(clock: str) -> int:
+    hours, minutes = clock.split(":")[:2]
+    return int(hours) * 60 + int(minutes[:2])

@@ -27,6 +27,7 @@ from .acts import (
     second_thoughts,
     split_negated,
     without_deferred,
+    without_echoes,
     without_questions,
     without_wish,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "split_negated",
     "without_past_moments",
     "without_deferred",
+    "without_echoes",
     "without_questions",
     "gives_up",
     "content_with_what_they_have",

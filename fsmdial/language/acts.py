@@ -567,7 +567,8 @@ def read_acts(text: str) -> Acts:
     for pattern in _SOCIAL:
         leftover = pattern.sub(" ", leftover)
     plain = GREETINGS.sub(" ", norm)  # "good evening" is no "good"
-    affirm = bool(AFFIRM.search(plain))
+    # British "sound" alone, or with thanks ("sound cheers"), is fine by them: a yes; "the sound is bad" says none
+    affirm = bool(AFFIRM.search(plain)) or (norm.split()[:1] == ["sound"] and not leftover.strip())
     # a polite tail is social only in a clause that says yes ("yes please, that'd be lovely")
     eager = [c for c in clauses(text) if _eager_clause(normalize(c))] if "wait" in norm or "forward" in norm else []
     only_social = not leftover.strip() or (
@@ -704,6 +705,23 @@ def without_questions(text: str) -> str:
     parts = clauses(text)
     kept = [c for c in parts if not ((_ASKS.match(normalize(c)) and not _ADDRESS_FIRST.match(c)) or question_tag(c))]
     return text if len(kept) == len(parts) else ", ".join(kept)  # no question clause: the text as written
+
+
+_BOUND_SAID = re.compile(
+    r"\b(?:under|over|above|below|older\s+than|younger\s+than|aged|at\s+least|more\s+than|less\s+than|up\s+to)\s+"
+    r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen)\b",
+    re.I,
+)
+"""A bound a question says ("Will anyone in the group be under 12?", "anyone over 65?")."""
+
+
+def without_echoes(text: str, question: str | None) -> str:
+    """``text`` without the bounds of ``question`` it repeats ("neither of us is under 12" to "will anyone be under
+    12?"): the question's number, no value of the reply."""
+    for bound in {found.group().casefold() for found in _BOUND_SAID.finditer(question or "")}:
+        text = re.sub(r"\b" + r"\s+".join(map(re.escape, bound.split())) + r"\b", " ", text, flags=re.I)
+    return text
 
 
 _DEFERRED = re.compile(

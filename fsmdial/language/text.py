@@ -33,7 +33,9 @@ value is rarely "I" or "the party"), and words are matched without them (a categ
 sides of a correction, an intent's examples)."""
 
 
-OPPOSITE_OF = r"(?<![\w-])(?<!one\s)(?:off|non)(?:\s+the\s+|\s*-\s*|\s+)"
+OPPOSITE_WORDS = frozenset({"off", "non"})
+"""Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
+OPPOSITE_OF = r"(?<![\w-])(?<!one\s)(?:" + "|".join(sorted(OPPOSITE_WORDS)) + r")(?:\s+the\s+|\s*-\s*|\s+)"
 """"off" or "non" before a word, which it makes its opposite ("a space off the road", "non-slip"): the word names no
 value; not the "off" of "a one-off"."""
 OPPOSITES = re.compile(OPPOSITE_OF + r"[\w'-]+", re.I)

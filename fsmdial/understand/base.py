@@ -65,6 +65,9 @@ class UnderstandingState:
     details: tuple[tuple[str, str], ...] = ()
     """(boolean slot, the free-text slot a yes to it leads to asking): "any allergies?", then "what should the chef
     know?". A reply to the boolean that tells what ("one of us is coeliac") is its yes and that text."""
+    value_details: tuple[tuple[str, str, str], ...] = ()
+    """(categorical slot, value, the free-text slot that value leads to asking): a repair, then "what's it doing?". A
+    message that chooses the value by describing ("the heater keeps tripping the electrics") also tells that text."""
 
     @cached_property
     def key(self) -> tuple[Any, ...]:

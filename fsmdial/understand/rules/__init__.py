@@ -3,6 +3,8 @@
 * :mod:`.understander`: :class:`RulesUnderstander` (re-exported here), and its strict subset
   :meth:`~RulesUnderstander.settle`, the fast path before a model;
 * :mod:`.categories`: categorical values in a reply (plurals, described synonyms, typos);
+* :mod:`.described_details`: the description a value leads to asking for, told in choosing the value ("our hot tub
+  keeps tripping the electrics": a repair, and what is wrong), when that question is answered by other values;
 * :mod:`.described`: the asked categorical slot's value told by most of one of its described forms ("a 2 bed
   terrace": a large van), proposed and said back;
 * :mod:`.forms`: values of slots with a pattern by their form and cue words (phones, emails, references);

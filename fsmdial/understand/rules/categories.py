@@ -212,10 +212,10 @@ def typo_value(slot: Slot, text: str) -> str | None:
         }
     )
     words = [w for w in normalize(text).split() if w not in FUNCTION_WORDS]
-    return closest_value(words, forms) or _clipped(words, forms)
+    return closest_value(words, forms) or _clipped_value(words, forms)
 
 
-def _clipped(words: Sequence[str], forms: Mapping[str, str]) -> str | None:
+def _clipped_value(words: Sequence[str], forms: Mapping[str, str]) -> str | None:
     """The one value a word is the clipped start of ("mani" for manicure, "pedi" for pedicure): four or five letters
     that begin a form of one word, at least eight letters long, of one value only, and end in a vowel as clipped words
     do ("limo", "reno"), no "down" of "downpipe"."""
@@ -403,8 +403,18 @@ def _worded_forms(
             stems = frozenset(_stems(content))
             # a synonym needs no shared last word ("detached house"); a value's own name does ("north american")
             unneeded = subject | shared if form.casefold() != value.casefold() else subject
-            out.append((value, stems - unneeded or stems, negated))
-    return tuple(out)
+            out.append((value, stems - unneeded or stems, negated, stems))
+    # one word left of a form ("games" of "a games table" in a slot named table) that another value's forms say too
+    # ("a games host"): not the value's alone; the whole form is needed
+    others = {(value, word) for value, _, _, stems in out for word in stems}
+    return tuple(
+        (
+            value,
+            stems if len(kept) == 1 and any((v, w) in others for v in values if v != value for w in kept) else kept,
+            negated,
+        )
+        for value, kept, negated, stems in out
+    )
 
 
 _PARTICLES = frozenset("up out down off over".split())

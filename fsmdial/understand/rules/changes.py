@@ -309,13 +309,15 @@ def note_change(
         said = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
         parse.info["change"] = {"new": new, "old": old, "named": named}
+        # "can we do his party?" asked the session: "party" is the asked value's own word, whatever else it names
+        of_asked = set(re.findall(r"[a-z]+", str(new.get(asked.name, "")).casefold())) if asked is not None else set()
         later = read_values(slots, without_uncounted_ones(change.after), read_as_asked) if change.after else {}
         if later := {name: value for name, value in later.items() if name in new and new[name] != value}:
             parse.info["change"]["later"] = later  # the value said after "instead", if ``new`` is the held one
         if (
             asked is not None
             and len(re.findall(r"\w+", change.new)) <= 3
-            and named
+            and any(said & _own_words(slot) - of_asked for slot in slots if slot.name in named)
             and asked.name not in named
             and asked.name in parse.slots
             and parse.slots[asked.name] == new.get(asked.name)

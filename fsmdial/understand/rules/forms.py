@@ -25,6 +25,7 @@ from ...language.text import FUNCTION_WORDS
 from ...slots import KINDS, InvalidValue
 from ..base import Parse
 from .coverage import DATE_TIME_WORDS, FILLER_WORDS
+from .pronoun_one import only_pronoun_ones
 
 _DIGIT_GROUPS = re.compile(r"(?<![\w:.,])\+?\d{1,6}(?:[ \-]\d{1,6})+(?![\w:]|[.,]\d)")
 """Digits written in groups ("07700 900 456", "+44 7700 900456", "1234 5678"): one value when they are six or more."""
@@ -368,19 +369,31 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
             if any(w in _RANGE_WORDS for w in before):  # "my ride from 2 to 4": a change, no ride number
                 before = before[max(j for j, w in enumerate(before) if w in _RANGE_WORDS) + 1 :]
             couple = word == "couple" and i > 0 and words[i - 1] == "a"  # "a couple of cameras"
-            if (word[0].isdigit() or word in WORD_NUMBERS or couple) and (
-                any(w in vocab for w in before + words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
-            ):
-                named_after = any(w in vocab for w in words[i + 1 : i + 3]) or _clipped(words[i + 1 : i + 2], vocab)
-                if not named_after and _counts_another(words[i + 1 : i + 3], vocab):
-                    continue  # "we've got one apprentice", "we need 4 lanes": the number counts the noun after it
-                if length_before_a_noun(words, i):
-                    continue  # "the 5 year extended warranty": a length naming the thing after it, no age
-                read = [2] if couple else find_numbers(word)
-                if read:
-                    hits.append((slot, read[0]))
-                    break
+            if not (word[0].isdigit() or word in WORD_NUMBERS or couple):
+                continue
+            after = words[i + 1 : i + 3]
+            named_after = any(w in vocab for w in after) or _clipped_noun(after[:1], vocab)
+            if not named_after and (not any(w in vocab for w in before) or _counts_another(after, vocab)):
+                continue  # "we've got one apprentice", "we need 4 lanes": the number counts the noun after it
+            if length_before_a_noun(words, i):
+                continue  # "the 5 year extended warranty": a length naming the thing after it, no age
+            read = [2] if couple else find_numbers(word)
+            if read:
+                hits.append((slot, read[0]))
+                break
     return hits[0] if len(hits) == 1 else None
+
+
+def counted_only(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str) -> bool:
+    """Is ``text`` nothing but a number and the words naming its slot ("it's an eight seater", "five seats")?"""
+    named = named_number(number_words, text)
+    if named is None:
+        return False
+    vocab = next(words for slot, words in number_words if slot is named[0])
+    return all(
+        word in vocab or word in FUNCTION_WORDS or word in WORD_NUMBERS or word[0].isdigit()
+        for word in re.findall(r"[a-z']+|\d+", text.casefold())
+    )
 
 
 @lru_cache(maxsize=256)
@@ -403,7 +416,7 @@ def _counts_another(after: list[str], vocab: frozenset[str]) -> bool:
     """Is the word right after a number (``after``: it and the next) a noun of something else than ``vocab`` names
     ("one apprentice who's 17", "4 lanes"): no word of the slot's, no function, filler, date or time word, nor one
     clipped from the slot's words, and no modifier of a noun after it ("three kids' beds")?"""
-    if not after or not after[0].isalpha() or after[0] in vocab or _clipped(after[:1], vocab):
+    if not after or not after[0].isalpha() or after[0] in vocab or _clipped_noun(after[:1], vocab):
         return False
     word = after[0]
     if len(after) > 1 and after[1].isalpha() and not _not_a_noun(after[1]):
@@ -419,8 +432,41 @@ def _not_a_noun(word: str) -> bool:
     return word in FUNCTION_WORDS or word in FILLER_WORDS or word in DATE_TIME_WORDS
 
 
-def _clipped(after: list[str], vocab: frozenset[str]) -> bool:
+def _clipped_noun(after: list[str], vocab: frozenset[str]) -> bool:
     """Is the word right after a number one of ``vocab`` clipped ("a 3 bed house", "3 beds": bedrooms; three letters or
     more)?"""
     clips = [clip for word in after if word.isalpha() for clip in {word, word.removesuffix("s")} if len(clip) >= 3]
     return bool(clips) and any(own.startswith(clip) and len(own) - len(clip) <= 5 for clip in clips for own in vocab)
+
+
+def fill_found(
+    found_slots: Sequence[tuple[Slot, bool]],
+    asked: Slot | None,
+    slot_names: frozenset[str],
+    texts: tuple[str, str, str],
+    now: dt.datetime,
+    parse: Parse,
+) -> str:
+    """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (``texts`` is
+    ``(rest, undated, text)``: ``undated`` is ``rest`` without them), into ``parse``; ``rest`` without them. Each of
+    ``found_slots`` is (slot, whether a value is taken by its form alone)."""
+    rest, undated, text = texts
+    for slot, taken in found_slots:
+        found = found_in(slot, text, undated, now)
+        if not found and slot is asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
+            parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
+            continue
+        if not found or slot.name in parse.slots or (slot is not asked and only_pronoun_ones(text)):
+            continue  # "hire one of your motorboats": no hour of hire
+        values = list(dict.fromkeys(found.values()))
+        says = KINDS[slot.type].says_itself
+        spans = [
+            span
+            for span in found
+            if slot is asked or (taken and says(span)) or named_before(slot, text, span, slot_names)
+        ]
+        spans = meant(found, spans, text, lambda span: named_before(slot, text, span, slot_names))  # noqa: B023
+        if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is asked):
+            parse.slots[slot.name] = found[spans[0]]
+            rest = without(rest, found)  # the digits of a phone number are no party size
+    return rest

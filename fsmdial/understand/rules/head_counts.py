@@ -10,11 +10,13 @@ Each reads only when the slot is asked (or named by its own words): the same wor
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ...flow import Slot, SlotType
 from ...language import PARTY_PLURALS, PEOPLE_WORDS, WORD_NUMBERS, find_numbers
+from ...language.clauses import clauses
 from .forms import naming_words
 
 __all__ = ["counts_people", "head_count", "listed_party", "listed_things", "pair_count", "with_listed_count"]
@@ -261,11 +263,11 @@ def counts_people(slot: Slot) -> bool:
 
 
 _FOR_COUNT = re.compile(
-    rf"(?<![\w'])for\s+(?P<n>{_COUNT})(?=\s*(?:[,.!?]|$)|\s+(?:please|people|of\s+us|adults|on|this|next|tomorrow|today)\b)",
+    rf"(?<![\w'])for\s+(?P<n>{_COUNT})(?=\s*(?:[,.!?]|$)|\s+(?:please|people|of\s+us|adults|on|this|next|tomorrow|today|tonight|at(?!\s+(?:the\s+)?(?:latest|earliest|least|most)\b))\b)",
     re.I,
 )
-"""A booking said for a number of people ("a wheel taster for two, Boxing Day", "for one please"): never "for 2
-hours"."""
+"""A booking said for a number of people ("a wheel taster for two, Boxing Day", "for one please", "a table for 2 at
+11"): never "for 2 hours"."""
 _ENSEMBLES = {"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
 _GROUP = re.compile(
     rf"(?<![\w'])(?:(?P<ensemble>{'|'.join(_ENSEMBLES)})|(?:a|we'?re\s+a|we\s+are\s+a)\s+(?P<count>{_COUNT})\s*-?\s*piece)"
@@ -305,6 +307,27 @@ def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
         if noun in nouns or first in nouns or (asked and noun in ("them", "ones")):
             return 2
     return None
+
+
+_PARTY_ALONE = re.compile(
+    rf"\W*(?:(?:there(?:'ll|\s+will)\s+be|we(?:'ll|\s+will)\s+(?:be|have)|it'?s|it\s+will\s+be|about|around|roughly|"
+    rf"maybe|probably|just|so|oh|and|for)\s+)*(?P<count>\d{{1,2}}|{_COUNT})\s+(?:{_PEOPLE_PLURAL})"
+    r"(?:\s+(?:please|in\s+total|altogether|total|coming|jumping|playing))?\W*",
+    re.I,
+)
+"""A clause that is only a number of people ("10 kids", "there'll be 12 children"): a head count, whichever
+question it answers; "my two boys" is a part of the party, "three kids' beds" counts beds."""
+
+
+def party_alone(slots: Sequence[Slot], text: str) -> tuple[Slot, int, str] | None:
+    """The one slot of ``slots`` counting people, with the count, when a clause of ``text`` is nothing but a number of
+    people (:data:`_PARTY_ALONE`), said to another question ("yes, for 10 kids"), and that clause."""
+    found = [hit for clause in clauses(text) if (hit := _PARTY_ALONE.fullmatch(clause)) is not None]
+    people = [slot for slot in slots if counts_people(slot)]
+    if len(found) != 1 or len(people) != 1:
+        return None
+    said = found[0].group("count").casefold()
+    return people[0], int(said) if said.isdigit() else WORD_NUMBERS[said], found[0].group()
 
 
 def head_count(slot: Slot, text: str, *, asked: bool) -> int | None:

@@ -28,6 +28,8 @@ __all__ = [
 
 _ONE_IN_A_NAME = re.compile(r"(?<![\w'])one[\s-]+way(?![\w'])", re.I)
 """A "one" that is part of the name of a kind of thing ("a one-way flight", "one way tickets"): no count."""
+_ONE_PLACE = re.compile(r"(?<![\w'])(?:on|at|from|down|along|in)\s+one\s+(?:side|end|corner|edge|point)(?![\w'])", re.I)
+"""A "one" of a place on a thing ("the jets have stopped working on one side", "at one point"): no count."""
 _ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
 """A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
 _ONE_EACH = re.compile(
@@ -43,7 +45,7 @@ def without_phrase_ones(text: str) -> str:
     """``text`` with the phrases whose "one" counts nothing blanked ("a one-way flight", "one more thing")."""
     if "one" not in text.casefold():
         return text
-    for phrase in (_ONE_IN_A_NAME, _ONE_THING, _ONE_EACH):
+    for phrase in (_ONE_IN_A_NAME, _ONE_PLACE, _ONE_THING, _ONE_EACH):
         text = phrase.sub(lambda found: " " * len(found.group()), text)
     return text
 
@@ -129,10 +131,20 @@ _PLACED_ONE = re.compile(
 the afternoon" (1 pm)."""
 
 
+_NOT_THE_NEW_COUNT = re.compile(
+    r"(?<![\w'])(?:one\s+of\s+(?:the|those|these|your|our)|(?:\d{1,2}|one|two|three|four|five|six)\s+(?:more|extra)(?!\s+than)"
+    r"(?:\s+(?:people|persons?|guests?|adults?|kids|children|of\s+us))?)(?![\w'])",
+    re.I,
+)
+"""In a change, numbers that are no new value: "one of the sessions where someone teaches you" picks a kind, "make it
+6 people, two more are coming" says how many are added."""
+
+
 def without_uncounted_ones(text: str) -> str:
     """``text`` without the "one"s that count nothing: in a phrase (:func:`without_phrase_ones`) or standing for a
     thing (:func:`without_pronoun_ones`): read in a change, "actually can we have the quieter one" changes no time to
-    1 o'clock."""
+    1 o'clock; nor the numbers that are no new value (:data:`_NOT_THE_NEW_COUNT`)."""
+    text = _NOT_THE_NEW_COUNT.sub(lambda found: " " * len(found.group()), text)
     return without_pronoun_ones(without_phrase_ones(text))
 
 

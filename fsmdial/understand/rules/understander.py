@@ -23,6 +23,7 @@ from ...language import (
     DECLINE_WORDS,
     GOODBYE_PATTERN,
     THANKS_ONLY_PATTERN,
+    WORD_NUMBERS,
     Acts,
     approximate_clock,
     content_with_what_they_have,
@@ -45,11 +46,13 @@ from ...language import (
     second_thoughts,
     split_negated,
     without_deferred,
+    without_echoes,
     without_past_moments,
     without_questions,
     without_task_statements,
     without_wish,
 )
+from ...language.same_time import with_same_time
 from ...slots import KINDS
 from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
@@ -74,26 +77,25 @@ from .credits import credit_slots, read_credits
 from .date_roles import paired_dates
 from .day_values import day_slots, read_days
 from .described import worded_values
+from .described_details import told_before
 from .forms import (
     DIGIT_SPACES,
     claim_found,
     counted_nouns,
+    counted_only,
+    fill_found,
     fill_patterned,
     fits_form,
-    found_in,
     letter_codes,
-    meant,
-    named_before,
     named_number,
     names_a_number,
     naming_words,
     numbers_by_name,
     slot_cue,
-    without,
     without_ages,
     without_counted,
 )
-from .head_counts import head_count, with_listed_count
+from .head_counts import head_count, party_alone, with_listed_count
 from .intent_words import (
     asked_by_content,
     command_intent,
@@ -116,7 +118,7 @@ from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
 from .text_values import text_cue as _text_cue
-from .time_ranges import range_length, range_length_slot
+from .time_ranges import end_said, range_length, range_length_slot
 from .worded_answers import asked_boolean, both_sides_named, details_told, no_preference, stated_unasked
 from .yes_no_replies import confirmation_answer, names_value, only_yes_or_no, plain_answer, told_yes
 
@@ -286,6 +288,7 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
+        text = with_same_time(text, now)  # "this time next week": the day and the clock
         said_first, later = text, (second_thoughts(text) if state.asked is not None else None)
         if later is not None:  # "I don't know it ... ok, it's 640": the value found after all
             text, norm = later, normalize(later)
@@ -315,6 +318,8 @@ class RulesUnderstander:
         said = without_reasons(without_deferred(said))  # "..., the roof can wait"; "I'm working till the 29th, ..."
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
+        if tables.asked is not None:  # "neither of us is under 12" to "will anyone be under 12?": no 12
+            said = without_echoes(said, tables.asked.ask)
         self._fill_slots(state, tables, text, now, parse, acts, said)
         # a party named in passing ("me, my wife and the kids"), or a part of it ("3 of us need shoes") said to
         # another question, replaces no count held
@@ -324,6 +329,9 @@ class RulesUnderstander:
                 parse.info.setdefault("in_passing", []).extend(passing)
         if tables.range_length is not None:  # "7 till 10": 19:00, and 3 hours
             parse.slots.update(range_length(tables.range_length, parse.slots, said))
+            if tables.asked is tables.range_length and tables.time_target is not None:  # "until 6": where it ends
+                if (end := end_said(tables.asked, tables.time_target, parse.slots, said)) is not None:
+                    parse.info["ends_at"] = end
         # with an address's words, which the address claimed ("wait, it's 38 Cemetery Road, not 33"): the whole message
         if (swap := replacement(whole)) is not None:
             parse.info["replace"] = swap  # "the house number is 14, not 12": the runtime edits the text holding 12
@@ -352,6 +360,7 @@ class RulesUnderstander:
             # "oh actually can we do 11 instead" asked the problem: a change of another value, no description
             if set(parse.info.get("change", {}).get("new", ())) - {asked.name} and not asks_for_a_change(asked):
                 del parse.slots[asked.name]
+        parse.slots.update(told_before(state, history, parse.slots))  # "it's an 8 seater" to "what's it doing?"
         if ruled_out:  # "sure, just not at 7pm": the typed values of the clauses with a "not"
             negated = Parse()
             self._fill_typed(state, tables, ruled_out, now, negated, asked=None)
@@ -525,9 +534,15 @@ class RulesUnderstander:
             fitting = [slot for slot, _ in tables.patterned if fits_form(slot, whole)]
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
-            elif _BARE_NUMBER.fullmatch(said) or says_only_when(said) or names_nothing(asked, tables.own_values, said):
+            elif (
+                _bare_number(said)
+                or says_only_when(said)
+                or names_nothing(asked, tables.own_values, said)
+                or counted_only(tables.number_words, said)
+            ):
                 # "18": the number a slot of the flow still needs; "next Friday around 10": the day and time, no
-                # description (words of nothing but a moment describe nothing); "original please" to "which phone?"
+                # description (words of nothing but a moment describe nothing); "original please" to "which phone?";
+                # "it's an eight seater": a count by its slot's words
                 self._fill_typed(state, tables, said, now, parse, asked)
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
@@ -645,7 +660,8 @@ class RulesUnderstander:
         if tables.patterned:
             rest = fill_patterned(tables.patterned, rest, parse, asked, _free_text(tables, asked), said=text)
         if tables.found:  # phone numbers, emails, references: read, then out of the text numbers are read from
-            rest = self._fill_found(tables, rest, rest if undated else remove_dates_and_times(rest), text, now, parse)
+            undated_rest = rest if undated else remove_dates_and_times(rest)
+            rest = fill_found(tables.found, tables.asked, tables.slot_names, (rest, undated_rest, text), now, parse)
         if tables.any_value is not None and tables.any_value.search(fold(text)):
             folded = fold(text)
             claimed_by = [
@@ -707,7 +723,14 @@ class RulesUnderstander:
             rest, numbers = rest[second.end() :], find_numbers(rest[second.end() :]) or numbers
         if numbers:
             named = named_number(tables.number_words, rest)
+            if named is None and (alone := party_alone([slot for slot, _ in tables.number_words], rest)) is not None:
+                named = alone[:2]  # "yes, for 10 kids": a head count in passing (no count held is replaced)
+                parse.info.setdefault("counted", []).append(alone[2])
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
+            if target is None and _free_text(tables, asked) and _bare_number(text):
+                # "six" to "what's it doing?": no description, the count of the flow's one counted slot
+                counted = [slot for slot, _ in tables.number_words if slot.type is SlotType.integer]
+                target = counted[0] if len(counted) == 1 else None
             if len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel", "3 days, I'm 44": each by its name
                 for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
                     parse.slots.setdefault(name, number)
@@ -718,34 +741,16 @@ class RulesUnderstander:
                     parse.slots[target.name] = named[1]
             ask_which_number(state, target, rest, numbers, parse)  # "5" that two slots could take: asked which
 
-    def _fill_found(
-        self, tables: _StateTables, rest: str, undated: str, text: str, now: dt.datetime, parse: Parse
-    ) -> str:
-        """Phone numbers, emails, references and amounts said in ``text``, but in its dates and times (taken out of
-        ``undated``, which is ``rest`` without them); ``rest`` without them."""
-        for slot, taken in tables.found:
-            found = found_in(slot, text, undated, now)
-            if not found and slot is tables.asked and (refused := KINDS[slot.type].refused(slot, text)) is not None:
-                parse.slots.setdefault(slot.name, refused)  # "20 dollars" for pounds: refused and asked again
-                continue
-            if not found or slot.name in parse.slots or (slot is not tables.asked and only_pronoun_ones(text)):
-                continue  # "hire one of your motorboats": no hour of hire
-            values = list(dict.fromkeys(found.values()))
-            says = KINDS[slot.type].says_itself
-            spans = [
-                span
-                for span in found
-                if slot is tables.asked or (taken and says(span)) or named_before(slot, text, span, tables.slot_names)
-            ]
-            spans = meant(found, spans, text, lambda span: named_before(slot, text, span, tables.slot_names))  # noqa: B023
-            if spans and len({found[span] for span in spans}) == 1 and (len(values) == 1 or slot is tables.asked):
-                parse.slots[slot.name] = found[spans[0]]
-                rest = without(rest, found)  # the digits of a phone number are no party size
-        return rest
-
 
 _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
+
+
+def _bare_number(text: str) -> bool:
+    """Is ``text`` a number alone ("6", "six.")?"""
+    return _BARE_NUMBER.fullmatch(text) is not None or text.strip(" .!,").casefold() in WORD_NUMBERS
+
+
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)
 """A clock time written as one ("6:30", "7pm", "7 p.m."): no count, whether or not the flow asks a time."""
 _SPELLED_DIGITS = re.compile(r"(?<![\w.:])\d(?: \d){2,}(?![\w.:])")

@@ -18,7 +18,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import concluded_yes_no, normalize, parse_yes_no
 from ...language.clauses import NEGATION, clauses, negation_scope
-from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS
+from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS, OPPOSITE_WORDS
 from ..base import UnderstandingState
 from .categories import stem, value_forms
 from .first_time import first_time_answer
@@ -236,6 +236,9 @@ _OTHERWISE = re.compile(
 )
 """A description naming the no side after "otherwise": "Whether we deliver the tool; otherwise the customer collects
 it from the depot"."""
+_WITHOUT_SIDES = re.compile(r"^\W*whether\s+[^()]*?\bwithout\s+(?P<no>[^()]+?)\s*\((?P<yes>[^()]+)\)\W*$", re.I)
+"""A description of doing without the no side, its yes side's examples in brackets: "Whether the technician can get
+round to the tub without going through the house (a side gate or garden access)"."""
 _OFFERED = re.compile(
     r"^(?P<yes>[^?]+)\?.*?(?:,\s*or\s+(?:else\s+)?|(?:^|[.?!]\s+)(?:or|if\s+not|otherwise)\W+)"
     r"(?P<no>(?:you|we|i)\b[^.?!]*)",
@@ -254,10 +257,16 @@ _SIDE_FILLER = frozenset(
 def described_sides(description: str, question: str = "") -> tuple[str, str] | None:
     """The yes side and the no side a boolean names, as written, or None: the question's own two sides when it offers
     the no side as an alternative (:data:`_OFFERED`: a customer answers in the question's words), else the
-    description's (marked "(yes)" and "(no)", :data:`_SIDES`, or the no side after "otherwise", :data:`_OTHERWISE`)."""
+    description's (marked "(yes)" and "(no)", :data:`_SIDES`, or the no side after "otherwise", :data:`_OTHERWISE`,
+    or after "without", the yes side's examples in brackets, :data:`_WITHOUT_SIDES`)."""
     if (offered := _OFFERED.search(question)) is not None:
         return offered.group("yes").strip(), offered.group("no").strip()
-    found = _SIDES.search(description) or _LABELLED.search(description) or _OTHERWISE.search(description)
+    found = (
+        _SIDES.search(description)
+        or _LABELLED.search(description)
+        or _OTHERWISE.search(description)
+        or _WITHOUT_SIDES.search(description)
+    )
     if found is None:
         return None
     yes = re.sub(r"^\W*whether\s+", "", found.group("yes"), flags=re.I).strip()
@@ -274,19 +283,18 @@ _SUBJECT = re.compile(
 
 _BRING = {stem(word): stem("bring") for word in ("supply", "provide", "source", "fetch")}
 """Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one")."""
-_OFF = frozenset({"off", "non"})
-"""Words that make the next word its opposite ("off the road", "off-road", "non-smoking")."""
 OFF_MARK = "~"
-"""Marks a side's word said after :data:`_OFF` ("~road" of "off the road")."""
+"""Marks a side's word said after one of :data:`~fsmdial.language.text.OPPOSITE_WORDS` ("~road" of "off the road")."""
 
 
 def _side_stems(text: str) -> set[str]:
     """The stems of ``text``'s words that may name a side (no function words, no filler), each said after "off" or
     "non" marked (:data:`OFF_MARK`): "off the road" is "~road", "on the road" "road"."""
-    stems, off = set(), False
+    stems, off, before = set(), False, ""
     for said in re.findall(r"[a-z']+", text.casefold()):
         word = said.removesuffix("'s").strip("'")  # "online's easiest": online
-        if word in _OFF:
+        before, was = word, before
+        if word in OPPOSITE_WORDS and was != "one":  # not the "off" of "a one-off"
             off = True
         elif word and word not in FUNCTION_WORDS and said not in FUNCTION_WORDS and word not in _SIDE_FILLER:
             # "fires" and "fire", "collects" and "collect": one word; "supply" and "provide" are "bring"
@@ -502,6 +510,8 @@ def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, l
     # words of a moment ("three weeks later") name no side said in passing: "I'm visiting next week" chooses nothing
     others = others | _MOMENT_STEMS
     only_yes, only_no = sides[0] - others, sides[1] - others
+    if _WITHOUT_SIDES.search(slot.description or ""):
+        only_no = frozenset()  # what is done without ("going through the house"): its words in passing name no side
     stating = [
         clause
         for clause, _ in said
