@@ -14,6 +14,8 @@ bowling-alley flow:
 - "that's all right" is no goodbye; "sound" is a yes;
 - a boolean described as doing without something, its yes side's examples in brackets, is told in passing by them;
 - one word left of a synonym that another value's synonyms say too ("games") names neither;
+- a value's own word said as the subject of a verb ("the water's gone cloudy") names it no more than its forms do: a
+  proposal said back, at most;
 - "on one side" counts nothing; "can we do his party?" keeps the value the question asked, though "party" also names
   another slot.
 """
@@ -330,3 +332,39 @@ def test_a_change_cue_at_the_first_question_keeps_the_value_it_asked(said):
     dialogue = played(PARTIES, NOW)
     dialogue.turn(said)
     assert dialogue.slots["session"] == "birthday party"
+
+
+POOL: dict[str, Any] = {
+    "name": "pool_care",
+    "description": "Book a pool visit.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "job",
+                    "type": "categorical",
+                    "values": ["water change", "pump repair"],
+                    "ask": "A water change or a pump repair?",
+                },
+                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+            ],
+        },
+        {"id": "done", "type": "end", "message": "Booked: {job} for {customer_name}."},
+    ],
+    "edges": [{"source": "ask", "target": "done"}],
+}
+
+
+@pytest.mark.parametrize("said", ["the water's gone cloudy since Tuesday", "the water is green"])
+def test_a_values_own_word_said_as_a_subject_names_it_no_more_than_its_forms_do(said):
+    reply = played(POOL, NOW).turn(said).text
+    assert "I take it" in reply or "water change or a pump repair" in reply
+
+
+@pytest.mark.parametrize("said", ["the water please", "water, it's overdue"])
+def test_a_values_own_word_alone_still_names_it(said):
+    dialogue = played(POOL, NOW)
+    reply = dialogue.turn(said).text
+    assert dialogue.slots["job"] == "water change" and "I take it" not in reply

@@ -129,6 +129,7 @@ def found_value(
             and (asked or found.group().casefold() not in WORD_NUMBERS)
             and not any(start < found.end() and found.start() < end for start, end in claimed)
             and not _DOING.search(text, 0, found.start())
+            and not _SUBJECT.match(text, found.end())
         ]
         return named[0] if len(named) == 1 else None
     if len(hits) > 1:
@@ -153,6 +154,15 @@ _OFF_BEFORE = re.compile(OPPOSITE_OF + "$", re.I)
 _DOING = re.compile(r"(?<![\w'])let\s+me\s+(?:just\s+|quickly\s+|double\s+)?$", re.I)
 """Words before a value's word that make it a verb ("let me check", "let me just check with her"); not "I'll", whose
 verb is often the choice ("I'll bring it in", "I'll collect")."""
+
+
+_SUBJECT = re.compile(
+    r"(?:'s\s+(?!(?:fine|good|great|perfect|ok|okay|what|the\s+one)\b)|\s+(?:is|was|has|had|keeps|kept|won'?t|isn'?t|"
+    r"wasn'?t|doesn'?t|didn'?t|went|goes|gone|got|gets|looks|seems|smells|turned|started|stopped)\b)",
+    re.I,
+)
+"""After a value's own word, a verb it is the subject of ("the water's gone stone cold", "the water is green"): the
+thing described, no value named by that word alone (the value's forms may still tell it)."""
 
 
 _SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})
