@@ -22,6 +22,7 @@ from .flow import ConfirmNode, Flow, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
 from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
+from .language.clauses import clauses
 from .language.text import FUNCTION_WORDS
 from .machine import fold
 from .session import SessionState
@@ -205,12 +206,26 @@ def states_this_task(flow: Flow, text: str) -> bool:
     if any(c.isdigit() for c in text):
         return False  # a value may be in it
     norm = normalize(text)
+    said = {word.removesuffix("s") for word in re.findall(r"[a-z]+", norm) if word not in FUNCTION_WORDS}
+    task = re.split(r"[,;:.(]", flow.description or "", maxsplit=1)[0]  # what it does, before how it does it
+    own = {word.removesuffix("s") for word in re.findall(r"[a-z]+", f"{task} {flow.name.replace('_', ' ')}".casefold())}
+    if not said & (own - FUNCTION_WORDS):
+        return False
     rest = without_task_statements(text)  # "I need to book ..." taken out
     if without_wish(norm) == norm and rest.strip() and not read_acts(rest).only_social:
-        return False  # neither a wish ("I want to ...") nor a task statement alone
-    said = set(re.findall(r"[a-z]+", norm)) - FUNCTION_WORDS
-    task = re.split(r"[,;:.(]", flow.description or "", maxsplit=1)[0]  # what it does, before how it does it
-    return bool(said & set(re.findall(r"[a-z]+", f"{task} {flow.name.replace('_', ' ')}".casefold())))
+        # "something's gone wrong with our hot tub, can you send someone out?", "can I get my gutters done?": a request
+        # beside words of the flow's name ("hot tub" of hot_tub_service; no "come" of its description) is its task
+        named = {word.removesuffix("s") for word in flow.name.casefold().split("_") if word not in FUNCTION_WORDS}
+        parts = [
+            (read_acts(part), {word.removesuffix("s") for word in re.findall(r"[a-z]+", normalize(part))})
+            for part in clauses(rest)
+        ]
+        return (
+            any(words & named for _, words in parts)
+            and any(acts.request for acts, _ in parts)
+            and all(acts.request or acts.only_social or words & named for acts, words in parts)
+        )
+    return True
 
 
 def decline(turn: TurnContext, said: Acts) -> None:

@@ -16,6 +16,8 @@ bowling-alley flow:
 - one word left of a synonym that another value's synonyms say too ("games") names neither;
 - a value's own word said as the subject of a verb ("the water's gone cloudy") names it no more than its forms do: a
   proposal said back, at most;
+- a request beside a word of the flow's own name ("something's gone wrong with our sauna, can you send someone
+  out?") is its task: the question is asked again, with no "only ... here";
 - "on one side" counts nothing; "can we do his party?" keeps the value the question asked, though "party" also names
   another slot.
 """
@@ -93,6 +95,7 @@ SAUNA: dict[str, Any] = {
         {"source": "ask_fault", "target": "ask_rest"},
         {"source": "ask_rest", "target": "done"},
     ],
+    "fallbacks": {"out_of_scope": "Sorry, I can only book sauna visits."},
 }
 NOW = "2027-05-03T10:00"
 
@@ -368,3 +371,17 @@ def test_a_values_own_word_alone_still_names_it(said):
     dialogue = played(POOL, NOW)
     reply = dialogue.turn(said).text
     assert dialogue.slots["job"] == "water change" and "I take it" not in reply
+
+
+@pytest.mark.parametrize(
+    ("said", "in_scope"),
+    [
+        ("Hi, something's gone wrong with our sauna, can you send someone out?", True),
+        ("my saunas need looking at, could someone come round?", True),
+        ("do you sell sauna stones?", False),
+        ("can you send someone to fix my boiler?", False),
+    ],
+)
+def test_a_request_beside_the_flows_own_name_is_its_task_not_out_of_scope(said, in_scope):
+    reply = played(SAUNA, NOW).turn(said).text
+    assert ("Is it a service or a repair?" in reply) and (("Sorry" in reply) is not in_scope), reply
