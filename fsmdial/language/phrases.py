@@ -47,14 +47,16 @@ DONT_KNOW_PATTERN = re.compile(r"\b(?:don'?t|do not|doesn'?t) know\b|\bno idea\b
 GOODBYE_PATTERN = re.compile(
     r"^(?:ok(?:ay)?[,.!\s]+)?(?:(?:no,?\s+)?(?:thanks?|thank you)(?: (?:so|very) much)?[,.!\s]*)?"
     r"(?:bye|goodbye|good bye|bye bye|see you|see ya|cya|farewell|have a (?:good|nice|great) (?:day|night|one)|"
-    r"that'?s all(?!\s+(?:right|good|fine|correct|ok(?:ay)?))|that is all(?!\s+(?:right|correct))|that will be all|"
+    r"that'?s all(?!\s+(?:right|good(?!\s+(?:day|night|bye|evening))|fine|correct|ok(?:ay)?))|"
+    r"that is all(?!\s+(?:right|correct))|that will be all|"
     r"nothing else|i'?m done|we'?re done)\b",
     re.I,
 )
 """A sentence that starts by closing the conversation ("thanks, bye", "that's all")."""
 CLOSING_PATTERN = re.compile(
     r"\b(?:bye|goodbye|good bye|farewell|have a (?:good|nice|great|wonderful|lovely) (?:day|night|evening|weekend|one)|"
-    r"good night|that'?s all(?!\s+(?:right|good|fine|correct|ok(?:ay)?)\b)|that is all(?!\s+(?:right|correct)\b)|"
+    r"good night|that'?s all(?!\s+(?:right|good(?!\s+(?:day|night|bye|evening))|fine|correct|ok(?:ay)?)\b)|"
+    r"that is all(?!\s+(?:right|correct)\b)|"
     r"that (?:will|would) be all|that'?ll be all|"
     r"that'?s everything|that is everything|"
     r"that'?s (?:about )?it for (?:me|now|today)|nothing else|(?:i'?m|i am|we'?re|we are) (?:all )?(?:set|done))\b",

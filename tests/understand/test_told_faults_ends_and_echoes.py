@@ -385,3 +385,37 @@ def test_a_values_own_word_alone_still_names_it(said):
 def test_a_request_beside_the_flows_own_name_is_its_task_not_out_of_scope(said, in_scope):
     reply = played(SAUNA, NOW).turn(said).text
     assert ("Is it a service or a repair?" in reply) and (("Sorry" in reply) is not in_scope), reply
+
+
+QUIZ: dict[str, Any] = {
+    "name": "pub_quiz",
+    "description": "A quiz round.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [{"name": "answer", "type": "text", "ask": "How many legs has a spider?"}],
+        },
+        {
+            "id": "ask_round",
+            "type": "request",
+            "slots": [
+                {"name": "round_number", "type": "integer", "minimum": 1, "maximum": 9, "ask": "Which round next?"}
+            ],
+        },
+        {"id": "done", "type": "end", "message": "You said {answer}."},
+    ],
+    "edges": [{"source": "ask", "target": "ask_round"}, {"source": "ask_round", "target": "done"}],
+}
+
+
+def test_a_number_alone_answers_a_free_text_question_that_wants_no_description():
+    dialogue = played(QUIZ, NOW, "8")
+    assert dialogue.slots["answer"] == "8" and "round_number" not in dialogue.slots
+
+
+def test_a_value_said_as_what_something_is_still_names_it():
+    reply = played(POOL, NOW).turn("the water change is what we need").text
+    assert "I take it" not in reply
+    for said in ("That's all! Good day!", "that's all, good night"):
+        assert GOODBYE_PATTERN.search(said.replace("!", "")), said

@@ -157,12 +157,14 @@ verb is often the choice ("I'll bring it in", "I'll collect")."""
 
 
 _SUBJECT = re.compile(
-    r"(?:'s\s+(?!(?:fine|good|great|perfect|ok|okay|what|the\s+one)\b)|\s+(?:is|was|has|had|keeps|kept|won'?t|isn'?t|"
-    r"wasn'?t|doesn'?t|didn'?t|went|goes|gone|got|gets|looks|seems|smells|turned|started|stopped)\b)",
+    r"(?:'s|\s+(?:is|was))\s+(?!(?:the|a|an|my|our|your|their|where|what|fine|good|great|perfect|ok|okay)\b)"
+    r"|\s+(?:has|had|keeps|kept|won'?t|isn'?t|wasn'?t|doesn'?t|didn'?t|went|goes|gone|got|gets|looks|seems|smells|"
+    r"turned|started|stopped)\b",
     re.I,
 )
 """After a value's own word, a verb it is the subject of ("the water's gone stone cold", "the water is green"): the
-thing described, no value named by that word alone (the value's forms may still tell it)."""
+thing described, no value named by that word alone (the value's forms may still tell it); "North Heights is the
+location" names it."""
 
 
 _SEVERAL = frozenset({"several", "multiple", "various", "mixed", "mix", "assorted", "combination", "combo", "both"})

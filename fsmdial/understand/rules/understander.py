@@ -535,7 +535,8 @@ class RulesUnderstander:
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
             elif (
-                _bare_number(said)
+                _BARE_NUMBER.fullmatch(said)
+                or (_wants_description(tables) and _bare_number(said))  # "six" to "what's it doing?"
                 or says_only_when(said)
                 or names_nothing(asked, tables.own_values, said)
                 or counted_only(tables.number_words, said)
@@ -727,7 +728,7 @@ class RulesUnderstander:
                 named = alone[:2]  # "yes, for 10 kids": a head count in passing (no count held is replaced)
                 parse.info.setdefault("counted", []).append(alone[2])
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
-            if target is None and _free_text(tables, asked) and _bare_number(text):
+            if target is None and _wants_description(tables) and _bare_number(text):
                 # "six" to "what's it doing?": no description, the count of the flow's one counted slot
                 counted = [slot for slot, _ in tables.number_words if slot.type is SlotType.integer]
                 target = counted[0] if len(counted) == 1 else None
