@@ -419,3 +419,12 @@ def test_a_value_said_as_what_something_is_still_names_it():
     assert "I take it" not in reply
     for said in ("That's all! Good day!", "that's all, good night"):
         assert GOODBYE_PATTERN.search(said.replace("!", "")), said
+
+
+@pytest.mark.parametrize(
+    "said", ["can you tell me if there's outside access?", "do you know whether a garden gate is enough?"]
+)
+def test_asking_whether_states_nothing(said):
+    dialogue = played(SAUNA, NOW, "a yearly service please", "it holds 4")
+    dialogue.turn(f"Bob Hart. Also, {said}")
+    assert "outside_access" not in dialogue.slots

@@ -592,11 +592,14 @@ _ASKS_OF_YOU = re.compile(_QUESTION_LEAD + r"(?:do|does|are|is)\s+(?:you|it|they
 the cover?")."""
 _ASKS_WHETHER = re.compile(
     _QUESTION_LEAD
-    + r"(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)",
+    + r"(?:(?:do|does|did|is|isn't|are|aren't|was|were|can|could|will|would|have|has|any)\s+(?!you\s|we\s|i\s)"
+    r"|(?:(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell|let)\s+me|do\s+you\s+know|i'?d\s+like\s+to\s+know|"
+    r"i\s+(?:wonder|was\s+wondering))\s+(?:if|whether)\s)",
     re.I,
 )
-"""A clause asking whether ("do they have outdoor seating", "is there parking"): a question about the subject
-states nothing of it (a request, "can you ..."/"could we ...", still does)."""
+"""A clause asking whether ("do they have outdoor seating", "is there parking", "can you tell me if pets are
+allowed?"): a question about the subject states nothing of it (a request, "can you ..."/"could we ...", still
+does)."""
 
 
 _ASKS = re.compile(
