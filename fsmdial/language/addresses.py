@@ -442,7 +442,8 @@ def _town_and_code(text: str, end: int, after_period: bool) -> tuple[int, tuple[
         comma = "," in gap.group()
         postcode = POSTCODE.match(text, gap.end())
         if postcode is not None:
-            return postcode.end(), ((postcode.start(), postcode.end(), postcode_value(postcode.group()) or ""),)
+            code = ((postcode.start(), postcode.end(), postcode_value(postcode.group()) or ""),)
+            return _town_after_code(text, postcode.end()), code
         state = _state_zip_at(text, gap.end()) if towns else None
         if state is not None:
             code = state.group("state")
@@ -459,6 +460,20 @@ def _town_and_code(text: str, end: int, after_period: bool) -> tuple[int, tuple[
         if not unsure:
             kept = pos
     return kept, ()
+
+
+_COMMA_AFTER = re.compile(r"\s*,\s*")
+_CLAUSE_END = re.compile(r"\s*(?:[.,;!?]|$)")
+
+
+def _town_after_code(text: str, end: int) -> int:
+    """Where an address ending in a postcode at ``end`` ends: after a town in capitals said after it and a comma, that
+    ends the clause ("7 Brincliffe Edge Road, S11 9BW, Sheffield"); else at the code."""
+    comma = _COMMA_AFTER.match(text, end)
+    town = _town_at(text, comma.end()) if comma is not None else None
+    if town is None or town[1] or _CLAUSE_END.match(text, town[0]) is None:
+        return end
+    return town[0]
 
 
 def _town_at(text: str, pos: int) -> tuple[int, bool] | None:

@@ -47,8 +47,12 @@ _CONCLUDING = r"(?<=,\s)(?:so|say)(?=\s+(?:that'?s\s+|it'?s\s+)?[\w.]+(?:\s+[a-z
 """A value settled at the end of the message's own reasoning ("the four of them, and me too, so five"; "probably the
 whole day, say 8 hours"): the last value said wins inside the message, and no held value changes."""
 _CONCLUDES = re.compile(_CONCLUDING, re.I)
-_WAIT = r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )wait"
-"""A "wait" that stops to correct ("wait, Friday"), not the eagerness of "can't wait to see everyone Friday"."""
+_WAIT = (
+    r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )(?<!'ll )(?<!will )(?<!to )(?<!'d )(?<!can )(?<!i )(?<!we )"
+    r"(?<!she )(?<!he )(?<!they )wait(?!ing)"
+)
+"""A "wait" that stops to correct ("wait, Friday"), not the eagerness of "can't wait to see everyone Friday", nor
+waiting said as what one will do ("I'll wait", "I'd prefer to wait": a side of "wait, or shall we take them?")."""
 _CUE = re.compile(
     r"(?<![\w'])(?:actually|no wait|" + _WAIT + r"|hang on|sorry|i mean|i meant|oops|make (?:it|that)(?: to| for)?|"
     r"change (?:it|that)(?: to)?|(?:can|could) (?:we|i|you) (?:do|make it|say|go for|change (?:it|that) to|move it to)|"

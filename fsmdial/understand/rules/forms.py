@@ -384,6 +384,16 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
     return hits[0] if len(hits) == 1 else None
 
 
+_BARE_NUMBER = re.compile(r"\W*\d+\W*")
+
+
+def bare_number(text: str, *, digits_only: bool = False) -> bool:
+    """Is ``text`` a number alone ("6", and unless ``digits_only`` "six.")?"""
+    if _BARE_NUMBER.fullmatch(text) is not None:
+        return True
+    return not digits_only and text.strip(" .!,").casefold() in WORD_NUMBERS
+
+
 def counted_only(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str) -> bool:
     """Is ``text`` nothing but a number and the words naming its slot ("it's an eight seater", "five seats")?"""
     named = named_number(number_words, text)

@@ -36,10 +36,13 @@ _SOLO = re.compile(
 )
 """One person said by who: "just me", "only for me", "just him", "just my son", "myself", "on my own"."""
 _FOR_ONESELF = re.compile(
-    r"(?<![\w'])(?:(?:just|only)\s+for\s+me(?:self)?|for\s+myself|on\s+my\s+own|by\s+myself)(?![\w'])(?!\s+and\b)", re.I
+    r"(?<![\w'])(?:(?:just|only)\s+for\s+me(?:self)?|for\s+myself|on\s+my\s+own|by\s+myself|"
+    rf"book\s+(?:me|myself|(?:my|our)\s+{_ONE_OF_KIN})\s+in)(?![\w'])(?!\s+and\b)",
+    re.I,
 )
-"""A booking said to be for oneself alone ("a lane just for myself", "2 hours of coaching, just for me", "an induction
-for myself"): a party of one, though the count is not asked ("just me" says it only when asked)."""
+"""A booking said to be for one person alone ("a lane just for myself", "2 hours of coaching, just for me", "an
+induction for myself", "can I book my son in for the kids one"): a party of one, though the count is not asked ("just
+me" says it only when asked)."""
 _PAIR = re.compile(r"(?<![\w'])(?:the\s+)?both\s+of\s+us(?![\w'])|(?<![\w'])us\s+both(?![\w'])", re.I)
 """Two people said by who ("both of us"); "the two of us" is read as a number, "me and my wife" by the rules."""
 

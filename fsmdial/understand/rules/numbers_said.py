@@ -58,14 +58,15 @@ _SUBSET = re.compile(
 )
 _NUMBER = re.compile(rf"(?<![\w']){_A_NUMBER}(?![\w'])", re.I)
 _PART_OF_US = re.compile(
-    rf"(?<![\w']){_A_NUMBER}\s+of\s+(?:us|them)(?:'ll|\s+(?:need|needs|want|wants|will|would|are|have|has|don't|can't))"
-    r"(?![\w'])",
+    rf"(?<![\w'])(?:{_A_NUMBER}|a\s+couple|a\s+few|some|most)\s+of\s+(?:us|them)"
+    r"(?:'ll|\s+(?:need|needs|want|wants|will|would|are|have|has|don't|can't))(?![\w'])",
     re.I,
 )
 
 
 def says_a_part(text: str) -> bool:
-    """Does ``text`` say what a part of the party does ("3 of us need shoes", "two of us are under 18")? Said while
+    """Does ``text`` say what a part of the party does ("3 of us need shoes", "two of us are under 18", "a couple of us
+    will need to borrow some")? Said while
     another question is asked, that number is no new head count."""
     return _PART_OF_US.search(text) is not None
 

@@ -23,7 +23,6 @@ from ...language import (
     DECLINE_WORDS,
     GOODBYE_PATTERN,
     THANKS_ONLY_PATTERN,
-    WORD_NUMBERS,
     Acts,
     approximate_clock,
     content_with_what_they_have,
@@ -80,6 +79,7 @@ from .described import worded_values
 from .described_details import told_before
 from .forms import (
     DIGIT_SPACES,
+    bare_number,
     claim_found,
     counted_nouns,
     counted_only,
@@ -535,8 +535,8 @@ class RulesUnderstander:
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
             elif (
-                _BARE_NUMBER.fullmatch(said)
-                or (_wants_description(tables) and _bare_number(said))  # "six" to "what's it doing?"
+                bare_number(said, digits_only=True)
+                or (_wants_description(tables) and bare_number(said))  # "six" to "what's it doing?"
                 or says_only_when(said)
                 or names_nothing(asked, tables.own_values, said)
                 or counted_only(tables.number_words, said)
@@ -709,9 +709,10 @@ class RulesUnderstander:
         if tables.number_words and not (asked is not None and asked is tables.number_target):
             # "every couple of months", "for 3 years": a length of time counts no bedrooms, unless a slot is named so
             rest = without_lengths_of_time(rest, tables.count_nouns)
-        # "a one-way flight", "one more thing", "the top one and the bottom one": no count of one
+        # "a one-way flight", "one more thing", "the top one and the bottom one", "a bay tonight? a standard one"
         numbers = counted_numbers(without_phrase_ones(rest))
-        if numbers and counts_nothing(rest, asked=asked is not None and asked is tables.number_target):
+        number_asked = asked is not None and asked is tables.number_target  # undated: the words as said too
+        if numbers and any(counts_nothing(said, number_asked) for said in ((rest, text) if undated else (rest,))):
             numbers = []  # "yes we both had one last month": a "one" standing for a thing counts nothing not asked
         if not numbers:  # "just me", "only her", "both of us": a head count said by who comes
             for slot, _ in tables.number_words:
@@ -728,7 +729,7 @@ class RulesUnderstander:
                 named = alone[:2]  # "yes, for 10 kids": a head count in passing (no count held is replaced)
                 parse.info.setdefault("counted", []).append(alone[2])
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
-            if target is None and _wants_description(tables) and _bare_number(text):
+            if target is None and _wants_description(tables) and bare_number(text):
                 # "six" to "what's it doing?": no description, the count of the flow's one counted slot
                 counted = [slot for slot, _ in tables.number_words if slot.type is SlotType.integer]
                 target = counted[0] if len(counted) == 1 else None
@@ -744,12 +745,6 @@ class RulesUnderstander:
 
 
 _ONLY_THAT = re.compile(r"\b(?:just|only)\b[^.!?]*?\bnothing\s+else\b")
-_BARE_NUMBER = re.compile(r"\W*\d+\W*")
-
-
-def _bare_number(text: str) -> bool:
-    """Is ``text`` a number alone ("6", "six.")?"""
-    return _BARE_NUMBER.fullmatch(text) is not None or text.strip(" .!,").casefold() in WORD_NUMBERS
 
 
 _WRITTEN_CLOCK = re.compile(r"\d\s*(?::\d\d|[ap]\.?m\b)", re.I)

@@ -329,7 +329,8 @@ def _sides(description: str, question: str) -> tuple[frozenset[str], frozenset[s
         return None
     # the thing the question is about is said by either side ("the car will be on a drive"; "I'll leave the car on
     # the street")
-    yes, no = (frozenset(_side_stems(_SUBJECT.sub("", side, count=1))) for side in sides)
+    # a moment ("bring them back the next working day") is when a side happens, no word naming it ("she's in all day")
+    yes, no = (frozenset(_side_stems(_SUBJECT.sub("", side, count=1))) - _MOMENT_STEMS for side in sides)
     only_yes, only_no = yes - no, no - yes
     flipped = {word.removeprefix(OFF_MARK) for word in only_yes | only_no if word.startswith(OFF_MARK)}
     return (
