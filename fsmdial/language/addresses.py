@@ -442,8 +442,8 @@ def _town_and_code(text: str, end: int, after_period: bool) -> tuple[int, tuple[
         comma = "," in gap.group()
         postcode = POSTCODE.match(text, gap.end())
         if postcode is not None:
-            code = ((postcode.start(), postcode.end(), postcode_value(postcode.group()) or ""),)
-            return _town_after_code(text, postcode.end()), code
+            said = ((postcode.start(), postcode.end(), postcode_value(postcode.group()) or ""),)
+            return _town_after_code(text, postcode.end()), said
         state = _state_zip_at(text, gap.end()) if towns else None
         if state is not None:
             code = state.group("state")
