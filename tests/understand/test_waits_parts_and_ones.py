@@ -6,7 +6,8 @@ a climbing-wall flow:
 - "a couple of us will need ..." says what a part of the party does: no new head count;
 - "a bay tonight? just a standard one": a "one" standing for a thing counts nothing, though the date's removal
   wrote it in digits;
-- "can I book my son in": a party of one.
+- "can I book my son in": a party of one;
+- "some will bring their own but most will need them": a need beside one's own is the hire side.
 """
 
 from __future__ import annotations
@@ -94,8 +95,8 @@ CLIMB: dict[str, Any] = {
                     "name": "shoes",
                     "type": "boolean",
                     "label": "shoe hire",
-                    "description": "Whether climbing shoes are hired",
-                    "ask": "Do you need to hire shoes?",
+                    "description": "Whether climbing shoes are hired from us (yes) or they bring their own (no)",
+                    "ask": "Do you need to hire shoes, or are you bringing your own?",
                 },
                 {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
             ],
@@ -136,3 +137,17 @@ def test_a_town_said_after_the_postcode_is_part_of_the_address(said, address):
     from fsmdial.language.addresses import find_addresses
 
     assert find_addresses(said)[0][1] == address
+
+
+@pytest.mark.parametrize(
+    ("said", "shoes"),
+    [
+        ("some will bring their own but most will need them", True),
+        ("we've got our own, we won't need them", False),
+        ("we'll bring our own", False),
+    ],
+)
+def test_a_need_said_beside_ones_own_is_the_hire_side(said, shoes):
+    dialogue = played(CLIMB, NOW, "a standard session tomorrow for 5 people")
+    dialogue.turn(said)
+    assert dialogue.slots["shoes"] is shoes

@@ -121,6 +121,7 @@ def asked_boolean(slot: Slot, text: str) -> bool | None:
         two_sided(slot)
         and len(said) > 1
         and not (NEGATION.search(said[0]) or _DENIES.search(said[0]))
+        and not any(re.match(r"\W*but\b", clause, re.I) for clause in said[1:])  # "..., but most will need them"
         and (first := _only_a_side(slot, said[0])) is not None
     ):
         return first  # "just the jump thanks, we're doing food at home" to "the food package, or just the jump?"
@@ -363,17 +364,26 @@ def own_side(slot: Slot, text: str, others: frozenset[str] = frozenset()) -> boo
     sides = _sides(slot.description or "", slot.ask or "")
     if sides is None or not (own := [side for side in sides if "own" in side]) or len(own) > 1:
         return None
-    said = clauses(text)
+    said = [part for clause in clauses(text) for part in _BUT.split(clause)]  # "... their own but most need them"
     owning = [clause for clause in said if _OWN.search(clause) and negation_scope(clause) is None]
     other = sides[1] if own[0] is sides[0] else sides[0]
     if not owning:
         return None
-    if any(_naming(_side_stems(clause), other - others) for clause in said if clause not in owning):
+    needing = [clause for clause in said if _NEEDS.search(clause) and negation_scope(clause) is None]
+    if any(
+        _naming(_side_stems(clause), other - others) or clause in needing for clause in said if clause not in owning
+    ):
         return own[0] is not sides[0]  # "two of us need clubs, the others have their own": some need them
     return own[0] is sides[0]
 
 
 _OWN = re.compile(r"(?<![\w'])(?:my|our|his|her|their|your)\s+own(?![\w'])", re.I)
+_NEEDS = re.compile(
+    r"(?<![\w'])(?:need|needs|want|wants)\s+(?:them|some|one|ones|a\s+set|sets|to\s+(?:hire|borrow|rent))(?![\w'])",
+    re.I,
+)
+_BUT = re.compile(r",?\s+but\s+", re.I)
+"""A clause saying some need the thing ("most will need them", "two want to hire"): beside one's own, they need it."""
 
 
 def both_sides_named(slot: Slot, text: str) -> bool:
