@@ -428,3 +428,27 @@ def test_asking_whether_states_nothing(said):
     dialogue = played(SAUNA, NOW, "a yearly service please", "it holds 4")
     dialogue.turn(f"Bob Hart. Also, {said}")
     assert "outside_access" not in dialogue.slots
+
+
+NOTES: dict[str, Any] = {
+    "name": "piano_lesson",
+    "description": "Book a piano lesson.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {"name": "notes", "type": "text", "ask": "Anything the teacher should know?"},
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                {"name": "start", "type": "time", "ask": "What time?"},
+            ],
+        },
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [{"source": "ask", "target": "done"}],
+}
+
+
+def test_a_text_answer_keeps_same_time_as_said():
+    dialogue = played(NOTES, EVENING, "I'd like the same time next week as my sister")
+    assert dialogue.slots["notes"] == "I'd like the same time next week as my sister"

@@ -288,7 +288,8 @@ class RulesUnderstander:
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
         tables = _tables(state)
-        text = with_same_time(text, now)  # "this time next week": the day and the clock
+        if tables.has_date and tables.has_time and not _free_text(tables, tables.asked):  # a text's words stay as said
+            text = with_same_time(text, now)  # "this time next week": the day and the clock
         said_first, later = text, (second_thoughts(text) if state.asked is not None else None)
         if later is not None:  # "I don't know it ... ok, it's 640": the value found after all
             text, norm = later, normalize(later)
