@@ -314,7 +314,7 @@ def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
 
 _PARTY_ALONE = re.compile(
     rf"\W*(?:(?:there(?:'ll|\s+will)\s+be|we(?:'ll|\s+will)\s+(?:be|have)|it'?s|it\s+will\s+be|about|around|roughly|"
-    rf"maybe|probably|just|so|oh|and|for)\s+)*(?P<count>\d{{1,2}}|{_COUNT})\s+(?:{_PEOPLE_PLURAL})"
+    rf"maybe|probably|just|so|oh|and|for)\s+)*(?P<count>{_COUNT})\s+(?:{_PEOPLE_PLURAL})"
     r"(?:\s+(?:please|in\s+total|altogether|total|coming|jumping|playing))?\W*",
     re.I,
 )
