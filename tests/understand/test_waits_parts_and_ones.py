@@ -151,3 +151,9 @@ def test_a_need_said_beside_ones_own_is_the_hire_side(said, shoes):
     dialogue = played(CLIMB, NOW, "a standard session tomorrow for 5 people")
     dialogue.turn(said)
     assert dialogue.slots["shoes"] is shoes
+
+
+def test_bringing_people_names_no_side_of_bringing_ones_own():
+    dialogue = played(CLIMB, NOW, "a standard session tomorrow")
+    dialogue.turn("there'll be 3 of us, actually make that 5, my brother's bringing his lads")
+    assert dialogue.slots["climbers"] == 5 and "shoes" not in dialogue.slots

@@ -523,6 +523,11 @@ def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, l
     only_yes, only_no = sides[0] - others, sides[1] - others
     if _WITHOUT_SIDES.search(slot.description or ""):
         only_no = frozenset()  # what is done without ("going through the house"): its words in passing name no side
+    # a side of bringing one's own is said by "own" (:func:`own_side`), not by its verb ("my brother's bringing his
+    # lads")
+    only_yes, only_no = (
+        frozenset() if "own" in side else only for side, only in zip(sides, (only_yes, only_no), strict=True)
+    )
     stating = [
         clause
         for clause, _ in said
