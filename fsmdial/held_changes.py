@@ -23,6 +23,7 @@ from .flow import Slot, SlotType, fold
 from .language import clock_readings
 from .session import SessionState
 from .slots import KINDS
+from .slots.times import clock_minutes
 from .values import InvalidValue, coerce_given
 
 __all__ = ["held_changes"]
@@ -226,11 +227,6 @@ def _length_to(slots: Mapping[str, Slot], session: SessionState, info: Mapping[s
     after = sorted(end for end in _clock(ends["at"]) if ":" in start and end > start)
     if not after:
         return {}
-    minutes = _minutes(after[0]) - _minutes(start)
+    minutes = clock_minutes(after[0]) - clock_minutes(start)
     value = minutes / 60 if slots[ends["length"]].unit == "hours" else minutes
     return {ends["length"]: int(value) if float(value).is_integer() else value}
-
-
-def _minutes(clock: str) -> int:
-    hours, minutes = clock.split(":")[:2]
-    return int(hours) * 60 + int(minutes[:2])

@@ -84,12 +84,9 @@ class FlowTables:
     dependents: Mapping[str, tuple[str, ...]]
     slot_owner: Mapping[str, str]
     global_intents: tuple[Intent, ...]
-    yes_details: Mapping[str, str]
-    """Boolean slot -> the free-text slot a yes to it leads to asking ("any allergies?" -> "what should the chef
-    know?"): a reply to the boolean that tells what (:func:`_yes_details`)."""
-    value_details: tuple[tuple[str, str, str], ...]
-    """(categorical slot, value, the free-text slot that value leads to asking): a repair, then "what's it doing?"
-    (:func:`_value_details`)."""
+    details: tuple[tuple[str, Any, str], ...]
+    """(slot, value, the free-text slot that value leads to asking): a yes to "any allergies?", then "what should the
+    chef know?"; a repair, then "what's it doing?" (:func:`_details`)."""
     understanding: dict[tuple[Any, ...], UnderstandingState] = field(default_factory=dict)
     """Understanding states by the session's signature, shared by every dialogue on the flow."""
 
@@ -148,46 +145,33 @@ def _build(cls: type[FlowMachine]) -> FlowTables:
         dependents=cls.DEPENDENTS,
         slot_owner=cls.SLOT_OWNER,
         global_intents=intents,
-        yes_details=_yes_details(flow, slots),
-        value_details=_value_details(flow, slots),
+        details=_details(flow, slots),
     )
 
 
-def _yes_details(flow: Flow, slots: Mapping[str, Slot]) -> dict[str, str]:
-    """Boolean slot -> the free-text slot of the request node an edge taken on its yes leads to, asked first there."""
-    details: dict[str, str] = {}
-    for slot, value, detail in _details(flow, slots):
-        if slot.type is SlotType.boolean and value is True:
-            details.setdefault(slot.name, detail.name)
-    return details
+def _details(flow: Flow, slots: Mapping[str, Slot]) -> tuple[tuple[str, Any, str], ...]:
+    """(slot, value, free-text slot) for each edge taken on a yes/no slot's yes or a categorical slot's value whose
+    target request node asks a free-text slot first (no pattern, no person's name): "any allergies?" then "what should
+    the chef know?"; a repair, then "what's it doing?"."""
+    return tuple(dict.fromkeys(_detail_edges(flow, slots)))
 
 
-def _value_details(flow: Flow, slots: Mapping[str, Slot]) -> tuple[tuple[str, str, str], ...]:
-    """(categorical slot, value, the free-text slot of the request node an edge taken on that value leads to, asked
-    first there): a repair leads to "what's it doing?"."""
-    return tuple(
-        dict.fromkeys(
-            (slot.name, value, detail.name)
-            for slot, value, detail in _details(flow, slots)
-            if slot.type is SlotType.categorical and isinstance(value, str)
-        )
-    )
-
-
-def _details(flow: Flow, slots: Mapping[str, Slot]) -> Iterator[tuple[Slot, Any, Slot]]:
-    """(slot, value, free-text slot) for each edge taken on one slot equal to one value whose target request node asks
-    a free-text slot first (no pattern, no person's name)."""
+def _detail_edges(flow: Flow, slots: Mapping[str, Slot]) -> Iterator[tuple[str, Any, str]]:
     nodes = {node.id: node for node in flow.nodes}
     for edge in flow.edges:
         conditions = list(iter_conditions(edge.when)) if edge.when is not None else []
         if len(conditions) != 1 or not isinstance(when := conditions[0], SlotCondition) or when.op != "eq":
             continue
         slot = slots.get(when.slot)
+        said = slot is not None and (
+            (slot.type is SlotType.boolean and when.value is True)
+            or (slot.type is SlotType.categorical and isinstance(when.value, str))
+        )
         target = nodes[edge.target]
-        if slot is not None and isinstance(target, RequestNode) and target.slots:
+        if said and isinstance(target, RequestNode) and target.slots:
             first = target.slots[0]
             if KINDS[first.type].whole_text and first.pattern is None and first.type is not SlotType.person_name:
-                yield slot, when.value, first
+                yield when.slot, when.value, first.name
 
 
 def with_decline(intents: tuple[Intent, ...]) -> tuple[Intent, ...]:

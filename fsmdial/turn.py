@@ -85,8 +85,7 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
             description=flow.description,
             choices=tuple(choice.name for choice in choices),
             choice_examples=choices,
-            details=tuple(tables.yes_details.items()),
-            value_details=tables.value_details,
+            details=tables.details,
         )
     return state
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .clauses import clauses, negation_scope, question_tag
+from .numbers import WORD_NUMBERS
 from .text import TERMS_OF_ADDRESS, normalize
 
 
@@ -709,8 +710,7 @@ def without_questions(text: str) -> str:
 
 _BOUND_SAID = re.compile(
     r"\b(?:under|over|above|below|older\s+than|younger\s+than|aged|at\s+least|more\s+than|less\s+than|up\s+to)\s+"
-    r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen)\b",
+    r"(?:\d{1,3}|" + "|".join(sorted((w for w, n in WORD_NUMBERS.items() if n <= 20), key=len, reverse=True)) + r")\b",
     re.I,
 )
 """A bound a question says ("Will anyone in the group be under 12?", "anyone over 65?")."""
@@ -719,9 +719,17 @@ _BOUND_SAID = re.compile(
 def without_echoes(text: str, question: str | None) -> str:
     """``text`` without the bounds of ``question`` it repeats ("neither of us is under 12" to "will anyone be under
     12?"): the question's number, no value of the reply."""
-    for bound in {found.group().casefold() for found in _BOUND_SAID.finditer(question or "")}:
-        text = re.sub(r"\b" + r"\s+".join(map(re.escape, bound.split())) + r"\b", " ", text, flags=re.I)
-    return text
+    echo = _echo_of(question or "")
+    return text if echo is None else echo.sub(" ", text)
+
+
+@lru_cache(maxsize=256)
+def _echo_of(question: str) -> re.Pattern[str] | None:
+    """The bounds ``question`` says, as said again in a reply (:data:`_BOUND_SAID`); None if it says none."""
+    bounds = sorted({" ".join(found.group().casefold().split()) for found in _BOUND_SAID.finditer(question)})
+    if not bounds:
+        return None
+    return re.compile("|".join(r"\b" + r"\s+".join(map(re.escape, bound.split())) + r"\b" for bound in bounds), re.I)
 
 
 _DEFERRED = re.compile(

@@ -29,6 +29,7 @@ __all__ = [
     "TIME_BOUND",
     "TIME_PATTERN",
     "Time",
+    "clock_minutes",
     "has_hours",
     "hours_words",
     "in_hours",
@@ -137,7 +138,8 @@ def _resolve_time(slot: Slot, value: Any, readings: tuple[str, ...], now: dt.dat
     return fitting[0]
 
 
-def _minutes(time: str) -> int:
+def clock_minutes(time: str) -> int:
+    """The minutes since midnight of a stored time ("18:30": 1110)."""
     hour, minute = time.split(":")
     return int(hour) * 60 + int(minute)
 
@@ -149,9 +151,9 @@ def has_hours(slot: Slot) -> bool:
 
 def in_hours(slot: Slot, time: str) -> bool:
     """Whether ``HH:MM`` is inside a time slot's hours (both ends included; a range may cross midnight)."""
-    first = _minutes(slot.earliest) if slot.earliest is not None else 0
-    last = _minutes(slot.latest) if slot.latest is not None else 24 * 60 - 1
-    at = _minutes(time)
+    first = clock_minutes(slot.earliest) if slot.earliest is not None else 0
+    last = clock_minutes(slot.latest) if slot.latest is not None else 24 * 60 - 1
+    at = clock_minutes(time)
     return first <= at <= last if first <= last else (at >= first or at <= last)
 
 
@@ -162,14 +164,18 @@ def last_time(slot: Slot) -> str:
 
 
 def _crosses_midnight(slot: Slot) -> bool:
-    return slot.earliest is not None and slot.latest is not None and _minutes(slot.earliest) > _minutes(slot.latest)
+    return (
+        slot.earliest is not None
+        and slot.latest is not None
+        and clock_minutes(slot.earliest) > clock_minutes(slot.latest)
+    )
 
 
 def moment(slot: Slot, day: dt.date, time: str, tzinfo: dt.tzinfo | None = None) -> dt.datetime:
     """The moment a time slot's ``time`` on date ``day`` names: that day, or the next morning for a time after
     midnight up to the ``latest`` of hours that cross midnight (the night of ``day``: 18:00-02:00)."""
-    hour, minute = divmod(_minutes(time), 60)
-    if _crosses_midnight(slot) and slot.latest is not None and _minutes(time) <= _minutes(slot.latest):
+    hour, minute = divmod(clock_minutes(time), 60)
+    if _crosses_midnight(slot) and slot.latest is not None and clock_minutes(time) <= clock_minutes(slot.latest):
         day += dt.timedelta(days=1)
     return dt.datetime.combine(day, dt.time(hour, minute), tzinfo=tzinfo)
 
@@ -181,7 +187,7 @@ def passed(slot: Slot, day: dt.date, time: str, now: dt.datetime) -> bool:
 
 def time_words(time: str) -> str:
     """``HH:MM`` as people say it: "8 am", "6:30 pm", "noon", "midnight"."""
-    hour, minute = divmod(_minutes(time), 60)
+    hour, minute = divmod(clock_minutes(time), 60)
     if minute == 0 and hour in (0, 12):
         return "midnight" if hour == 0 else "noon"
     clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute else "")
@@ -205,7 +211,7 @@ def which_reading(written: str, readings: tuple[str, ...]) -> str:
 
 
 def _part_of_day(time: str) -> str:
-    hour = _minutes(time) // 60
+    hour = clock_minutes(time) // 60
     if hour < 5:
         return "at night"
     if hour < 12:

@@ -62,12 +62,14 @@ class UnderstandingState:
     """Labels the reply is classified into (SOP user states), when the node branches on them."""
     choice_examples: tuple[Intent, ...] = ()
     """The same choices with their example replies and descriptions (as Intent(name, examples))."""
-    details: tuple[tuple[str, str], ...] = ()
-    """(boolean slot, the free-text slot a yes to it leads to asking): "any allergies?", then "what should the chef
-    know?". A reply to the boolean that tells what ("one of us is coeliac") is its yes and that text."""
-    value_details: tuple[tuple[str, str, str], ...] = ()
-    """(categorical slot, value, the free-text slot that value leads to asking): a repair, then "what's it doing?". A
-    message that chooses the value by describing ("the heater keeps tripping the electrics") also tells that text."""
+    details: tuple[tuple[str, Any, str], ...] = ()
+    """(slot, value, the free-text slot that value leads to asking): a yes to "any allergies?", then "what should the
+    chef know?" (a reply that tells what, "one of us is coeliac", is the yes and that text); a repair, then "what's it
+    doing?" (the message that chose the repair by describing it may have told that text)."""
+
+    def detail_of(self, name: str, value: Any) -> str | None:
+        """The free-text slot ``value`` of slot ``name`` leads to asking (:attr:`details`), if any."""
+        return next((detail for slot, said, detail in self.details if slot == name and said == value), None)
 
     @cached_property
     def key(self) -> tuple[Any, ...]:

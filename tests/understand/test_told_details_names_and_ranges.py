@@ -166,7 +166,7 @@ CLEANING: dict[str, Any] = {
 
 def test_the_free_text_question_a_yes_leads_to_is_found_from_the_edges():
     dialogue = played(CLEANING, NOW)
-    assert dialogue.understanding_state().details == (("pets", "pet_details"),)
+    assert dialogue.understanding_state().details == (("pets", True, "pet_details"),)
     assert played(LAPTOP, NOW).understanding_state().details == ()
 
 

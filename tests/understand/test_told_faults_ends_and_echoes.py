@@ -101,7 +101,7 @@ NOW = "2027-05-03T10:00"
 
 
 def test_the_description_a_value_leads_to_is_found_from_the_edges():
-    assert played(SAUNA, NOW).understanding_state().value_details == (("job", "repair", "fault"),)
+    assert played(SAUNA, NOW).understanding_state().details == (("job", "repair", "fault"),)
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,7 @@ def found_value(
             and (asked or found.group().casefold() not in WORD_NUMBERS)
             and not any(start < found.end() and found.start() < end for start, end in claimed)
             and not _DOING.search(text, 0, found.start())
-            and not _SUBJECT.match(text, found.end())
+            and not _SUBJECT_OF_VERB.match(text, found.end())
         ]
         return named[0] if len(named) == 1 else None
     if len(hits) > 1:
@@ -156,7 +156,7 @@ _DOING = re.compile(r"(?<![\w'])let\s+me\s+(?:just\s+|quickly\s+|double\s+)?$", 
 verb is often the choice ("I'll bring it in", "I'll collect")."""
 
 
-_SUBJECT = re.compile(
+_SUBJECT_OF_VERB = re.compile(
     r"(?:'s|\s+(?:is|was))\s+(?!(?:the|a|an|my|our|your|their|where|what|fine|good|great|perfect|ok|okay)\b)"
     r"|\s+(?:has|had|keeps|kept|won'?t|isn'?t|wasn'?t|doesn'?t|didn'?t|went|goes|gone|got|gets|looks|seems|smells|"
     r"turned|started|stopped)\b",

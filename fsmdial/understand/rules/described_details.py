@@ -26,7 +26,7 @@ _JOINED = re.compile(r"(?:and|but|so|plus)\b", re.I)
 def told_before(
     state: UnderstandingState, history: Sequence[tuple[str, str]], read: Mapping[str, Any]
 ) -> dict[str, str]:
-    """At the question for a free-text description a categorical value leads to (``state.value_details``: a repair,
+    """At the question for a free-text description a categorical value leads to (``state.details``: a repair,
     then "what's it doing?"), answered by other values alone (``read``: "it's an eight seater"), the clauses of the
     customer's message before it that describe (:func:`described`), as that slot's value: told there, in choosing the
     value ("our hot tub keeps tripping the electrics, could somebody come?"), it is not asked for again."""
@@ -36,8 +36,8 @@ def told_before(
     before = next((said for role, said in reversed(history) if role == "user"), None)
     if before is None:
         return {}
-    for name, value, detail in state.value_details:
-        if detail == asked.name and (slot := state.slot(name)) is not None:
+    for name, value, detail in state.details:
+        if detail == asked.name and isinstance(value, str) and (slot := state.slot(name)) is not None:
             if (said := described(slot, value, before)) is not None:
                 return {asked.name: said}
     return {}

@@ -387,11 +387,9 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
 _BARE_NUMBER = re.compile(r"\W*\d+\W*")
 
 
-def bare_number(text: str, *, digits_only: bool = False) -> bool:
-    """Is ``text`` a number alone ("6", and unless ``digits_only`` "six.")?"""
-    if _BARE_NUMBER.fullmatch(text) is not None:
-        return True
-    return not digits_only and text.strip(" .!,").casefold() in WORD_NUMBERS
+def bare_number(text: str, *, words: bool = False) -> bool:
+    """Is ``text`` a number alone ("6", and with ``words`` "six.")?"""
+    return _BARE_NUMBER.fullmatch(text) is not None or (words and text.strip(" .!,").casefold() in WORD_NUMBERS)
 
 
 def counted_only(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str) -> bool:

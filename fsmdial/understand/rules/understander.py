@@ -536,8 +536,7 @@ class RulesUnderstander:
             if len(fitting) == 1:
                 parse.slots[fitting[0].name] = whole
             elif (
-                bare_number(said, digits_only=True)
-                or (_wants_description(tables) and bare_number(said))  # "six" to "what's it doing?"
+                bare_number(said, words=_wants_description(tables))  # "18"; "six" to "what's it doing?"
                 or says_only_when(said)
                 or names_nothing(asked, tables.own_values, said)
                 or counted_only(tables.number_words, said)
@@ -590,9 +589,7 @@ class RulesUnderstander:
             answer = asked_boolean(asked, text)
             if answer is None and both_sides_named(asked, text):  # the flow asks again: no model or embedder guesses
                 parse.info.setdefault("doubt", []).append(asked.name)
-            elif (detail := dict(state.details).get(asked.name)) and (
-                told := told_yes(acts, text, answer, parse.slots)
-            ):
+            elif (detail := state.detail_of(asked.name, True)) and (told := told_yes(acts, text, answer, parse.slots)):
                 parse.slots.update({asked.name: True, detail: told})  # "one of us is coeliac" to "any allergies?"
             elif answer is not None:
                 parse.slots[asked.name] = answer
@@ -730,10 +727,8 @@ class RulesUnderstander:
                 named = alone[:2]  # "yes, for 10 kids": a head count in passing (no count held is replaced)
                 parse.info.setdefault("counted", []).append(alone[2])
             target = tables.number_target or (named[0] if named else None) or _corrected_number_slot(tables, rest)
-            if target is None and _wants_description(tables) and bare_number(text):
-                # "six" to "what's it doing?": no description, the count of the flow's one counted slot
-                counted = [slot for slot, _ in tables.number_words if slot.type is SlotType.integer]
-                target = counted[0] if len(counted) == 1 else None
+            if target is None and _wants_description(tables) and bare_number(text, words=True):
+                target = tables.single_number  # "six" to "what's it doing?": no description, the flow's one count
             if len(tables.number_words) > 1:  # "2 rooms at a 3 star hotel", "3 days, I'm 44": each by its name
                 for name, number in numbers_by_name([slot for slot, _ in tables.number_words], rest).items():
                     parse.slots.setdefault(name, number)

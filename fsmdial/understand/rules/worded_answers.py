@@ -121,7 +121,7 @@ def asked_boolean(slot: Slot, text: str) -> bool | None:
         two_sided(slot)
         and len(said) > 1
         and not (NEGATION.search(said[0]) or _DENIES.search(said[0]))
-        and not any(re.match(r"\W*but\b", clause, re.I) for clause in said[1:])  # "..., but most will need them"
+        and not any(_CONTRAST.match(clause) for clause in said[1:])  # "..., but most will need them"
         and (first := _only_a_side(slot, said[0])) is not None
     ):
         return first  # "just the jump thanks, we're doing food at home" to "the food package, or just the jump?"
@@ -176,6 +176,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
+_CONTRAST = re.compile(r"\W*but\b", re.I)
+"""A clause set against the one before ("but most will need them"): no reason that lets the first clause stand."""
 _NONE_FIRST = re.compile(r"^\W*(?:(?:um|erm|well|oh)\W+)?" + NONE_SAID + r"(?![\w'])", re.I)
 """A reply to a yes/no question that starts by saying there is none ("nothing on", "neither of us"); not "nothing's
 wrong", which says all is well."""
@@ -364,7 +366,7 @@ def own_side(slot: Slot, text: str, others: frozenset[str] = frozenset()) -> boo
     sides = _sides(slot.description or "", slot.ask or "")
     if sides is None or not (own := [side for side in sides if "own" in side]) or len(own) > 1:
         return None
-    said = [part for clause in clauses(text) for part in _BUT.split(clause)]  # "... their own but most need them"
+    said = clauses(text)  # "some will bring their own", "but most will need them"
     owning = [clause for clause in said if _OWN.search(clause) and negation_scope(clause) is None]
     other = sides[1] if own[0] is sides[0] else sides[0]
     if not owning:
@@ -382,7 +384,6 @@ _NEEDS = re.compile(
     r"(?<![\w'])(?:need|needs|want|wants)\s+(?:them|some|one|ones|a\s+set|sets|to\s+(?:hire|borrow|rent))(?![\w'])",
     re.I,
 )
-_BUT = re.compile(r",?\s+but\s+", re.I)
 """A clause saying some need the thing ("most will need them", "two want to hire"): beside one's own, they need it."""
 
 
@@ -675,9 +676,9 @@ def details_told(state: UnderstandingState, change: Mapping[str, Any] | None, te
     has a nut allergy actually" at the summary: the allergy, and what it is), as values given."""
     new = change.get("new", {}) if change else {}
     told: dict[str, Any] = {}
-    for name, detail in state.details:
+    for name, value, detail in state.details:
         slot = state.slot(name)
-        if slot is None or new.get(name) is not True or detail in new:
+        if slot is None or value is not True or new.get(name) is not True or detail in new:
             continue
         stating = [clause for clause in clauses(text) if stated_answer(slot, clause, asked=False)]
         if stating:
