@@ -189,8 +189,10 @@ class RequestStep(NodeHandler):
         if turn.asked_before == slot.name:
             _note_given(turn)
         session.asked = slot.name
-        if asked_which(turn) or _refused_asking(turn, slot.name):
-            return PAUSE  # "Do you mean Saturday 28 November or Saturday 5 December?" is this turn's question
+        if asked_which(turn) or _refused_asking(turn):
+            # "Do you mean Saturday 28 November or Saturday 5 December?", "We go out Tuesday to Saturday. Which day
+            # suits you?" (a day said in passing): this turn's question; the node's own comes when it is answered
+            return PAUSE
         question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
         return PAUSE
@@ -297,12 +299,12 @@ def is_which(act: Act) -> bool:
     return act.kind == "invalid" and act.name.startswith("which_")
 
 
-def _refused_asking(turn: TurnContext, name: str) -> bool:
-    """Did this turn's last words refuse a value of slot ``name`` with a question of their own (a flow's ``invalid``
-    text such as "We book visits Monday to Saturday. Which day suits you?")? It is the turn's question: the slot's
-    own question is not asked after it."""
+def _refused_asking(turn: TurnContext) -> bool:
+    """Did this turn's last words refuse a value with a question of their own (a flow's ``invalid`` text such as "We
+    book visits Monday to Saturday. Which day suits you?")? It is the turn's question: no other is asked after it,
+    whichever slot it refused (one asked, or one said in passing)."""
     last = turn.acts[-1] if turn.acts else None
-    return last is not None and last.kind == "invalid" and last.slot == name and last.text.rstrip().endswith("?")
+    return last is not None and last.kind == "invalid" and last.text.rstrip().endswith("?")
 
 
 class InformStep(NodeHandler):

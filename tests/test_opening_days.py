@@ -295,6 +295,17 @@ def test_a_closed_day_is_said_through_the_refusal_of_any_invalid_value() -> None
     assert "closed on Mondays" in invalid[0]["reason"]
 
 
+def test_a_closed_day_said_in_passing_is_the_turns_one_question() -> None:
+    doc = date_flow(open_days=TUESDAY_TO_SATURDAY)
+    doc["nodes"].insert(0, {"id": "who", "type": "request", "slots": [{"name": "name", "type": "person_name"}]})
+    doc["edges"].insert(0, {"source": "who", "target": "ask"})
+    d = dialogue(doc)
+    result = d.turn("it's for Monday")  # the name is asked; the day said in passing is refused
+    assert result.messages == [CLOSED_ON_MONDAYS]  # its own question ends the turn: no second one after it
+    d.turn("Tuesday then")
+    assert d.slots["day"] == "2025-06-17" and d.session.asked == "name"
+
+
 def test_the_slots_invalid_message_may_name_the_open_days() -> None:
     doc = date_flow(open_days=TUESDAY_TO_SATURDAY, earliest="today", invalid="Open {open_days} from {earliest}.")
     d = dialogue(doc)
