@@ -189,9 +189,12 @@ class RequestStep(NodeHandler):
         if turn.asked_before == slot.name:
             _note_given(turn)
         session.asked = slot.name
-        if asked_which(turn) or _refused_asking(turn):
+        refused = _refused_asking(turn)
+        if asked_which(turn) or refused is not None:
             # "Do you mean Saturday 28 November or Saturday 5 December?", "We go out Tuesday to Saturday. Which day
-            # suits you?" (a day said in passing): this turn's question; the node's own comes when it is answered
+            # suits you?" (a day said in passing): this turn's question; the node's own comes when it is answered.
+            # The refused slot is the one asked: "4 then" answers "The van comes 9 am to 5 pm. What time would suit?"
+            session.asked = refused or session.asked
             return PAUSE
         question = turn.render(slot.ask, f"node {node.id!r}") if slot.ask else sentences.ask(slot.readable)
         turn.acts.append(Act("ask", slot.ask_act, question, node.id, slot.name))
@@ -299,12 +302,14 @@ def is_which(act: Act) -> bool:
     return act.kind == "invalid" and act.name.startswith("which_")
 
 
-def _refused_asking(turn: TurnContext) -> bool:
-    """Did this turn's last words refuse a value with a question of their own (a flow's ``invalid`` text such as "We
-    book visits Monday to Saturday. Which day suits you?")? It is the turn's question: no other is asked after it,
-    whichever slot it refused (one asked, or one said in passing)."""
+def _refused_asking(turn: TurnContext) -> str | None:
+    """The slot whose value this turn's last words refused with a question of their own (a flow's ``invalid`` text
+    such as "We book visits Monday to Saturday. Which day suits you?"), or None. It is the turn's question: no other
+    is asked after it, whichever slot it refused (one asked, or one said in passing)."""
     last = turn.acts[-1] if turn.acts else None
-    return last is not None and last.kind == "invalid" and last.text.rstrip().endswith("?")
+    if last is None or last.kind != "invalid" or is_which(last) or not last.text.rstrip().endswith("?"):
+        return None  # ("Do you mean Saturday or Sunday?" is asked_which: the node's slot stays the one asked)
+    return last.slot
 
 
 class InformStep(NodeHandler):

@@ -63,8 +63,13 @@ def understanding_state(tables: FlowTables, session: SessionState, routes: Route
         choices = tuple(
             Intent(c.name, tuple(c.examples) + ((c.description,) if c.description else ())) for c in node.choices or ()
         )
-    # "The text is the value" only for a slot the bot has asked for (or is confirming).
-    asked = confirm_slot or (session.asked if session.asked in expected else None)
+    # "The text is the value" only for a slot the bot has asked for (or is confirming): the node's, or one of a later
+    # node whose value said in passing was refused with a question ("The van comes 9 am to 5 pm. What time?").
+    asked = confirm_slot or (
+        session.asked
+        if session.asked in expected or (session.asked is not None and session.asked not in session.slots)
+        else None
+    )
     key = (node.id, expected, asked, confirm, confirm_slot, routes.names)
     state = tables.understanding.get(key)
     if state is None:

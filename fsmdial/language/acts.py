@@ -54,6 +54,8 @@ GREETINGS = phrase_pattern(
 THANKS = phrase_pattern(
     "thanks",
     "thank you",
+    "thankyou",  # one word, as typed in a hurry
+    "thank u",
     "thx",
     "ty",
     "ta",
@@ -129,6 +131,10 @@ AFFIRM = phrase_pattern(
     "spot on",
     "bang on",
     "great",
+    "great stuff",  # British: "great stuff, yes"
+    "good stuff",
+    "lovely stuff",
+    "brilliant stuff",
     "fine",
     "good",
     "sounds good",

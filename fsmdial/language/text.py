@@ -77,6 +77,8 @@ PEOPLE_WORDS = frozenset(
     # often a part of the party ("yes, my two boys": no party of 2) or whose things are counted ("three kids' beds")
     | {"staff", "colleagues", "employees", "coworkers", "co-workers", "friends", "mates", "lads", "gents"}
     | {"teammates", "workers", "delegates", "members"}
+    # what a booking for people books per head ("two places on your workshop", "4 spaces on the class")
+    | {"places", "spaces", "seats", "spots"}
 )
 """Words that count people ("4 people", "a party of 6"): a count slot named with one of them counts people."""
 PARTY_PLURALS = frozenset(

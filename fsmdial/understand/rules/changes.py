@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...flow import Slot, SlotType
-from ...language import PEOPLE_WORDS
+from ...language import PEOPLE_WORDS, find_numbers
 from ...language.acts import split_negated
 from ...language.clauses import NEGATION
 from ...slots import KINDS
@@ -232,6 +232,9 @@ def read_values(
     return values
 
 
+_COUNTS = (SlotType.integer, SlotType.number)
+
+
 def last_said(parse: Parse, change: Change, asked: Slot | None, new: dict[str, Any], old: dict[str, Any]) -> None:
     """The values of ``parse`` put right by the change inside the message: a value read from the old words goes (or
     becomes the new one), and the slot asked, or one the message gave a value, takes the value said last."""
@@ -307,6 +310,15 @@ def note_change(
     if not change.cued and not valued:
         return  # "a payment I did not make": no value is replaced
     last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
+    if asked is not None and asked.name in new and parse.slots.get(asked.name) == new[asked.name]:
+        # "4 pm, no sorry, make that 5" asked the time: the 5 is the time said last, not the weeks of another slot
+        # that took it beside "4 pm" (one value said, one slot), unless the message names that slot by its words
+        said = set(re.findall(r"[a-z]+", text.casefold()))
+        numbers = find_numbers(change.new)
+        for name in [name for name in parse.slots if name != asked.name and new.get(name) == parse.slots[name]]:
+            slot = next(slot for slot in slots if slot.name == name)
+            if numbers == [parse.slots[name]] and slot.type in _COUNTS and not said & _own_words(slot):
+                del parse.slots[name]
     if _CONCLUDES.search(text) is not None and read_change(_CONCLUDES.sub(" ", text)) is None:
         return  # "the four of them, and me too, so five": the answer settled, no held value changed
     if new:

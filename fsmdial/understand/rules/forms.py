@@ -314,7 +314,8 @@ _HOW_MANY = re.compile(r"how\s+many\s+(?!of\b)([a-z]{3,})")
 
 
 _AGE_SAID = re.compile(
-    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3})(?:\s+years?\s+old)?"
+    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3})"
+    r"(?:\s*(?:and|&)\s*\d{1,2}(?!\s*(?:people|of\b)))?(?:\s+years?\s+old)?"  # "they're 8 and 11": both ages
     r"(?=\s*(?:[,.;!?]|and\b|$))|(?<![\w'])(\d{1,3})[\s-]+years?[\s-]+old\b|"
     r"(?<![\w'])(?:turns|turning|turned)\s+(\d{1,3}|"
     + "|".join(sorted((word for word in WORD_NUMBERS if " " not in word and "-" not in word), key=len, reverse=True))

@@ -212,7 +212,8 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 break  # "just the two of us, me and my brother": the others name the two, no more come
             if found.groupdict().get("self") and (
                 any(m.groupdict().get("self") for _, m in run)  # the speaker once: "me and me mum" is dialect
-                or (found.end() != body and found.group().casefold() == "i")  # "8 people and I will need ...": a clause
+                # "8 people and I will need ...": a clause; "for my wife and I as a treat": the two of them
+                or (found.end() != body and found.group().casefold() == "i" and any(m.group("count") for _, m in run))
             ):
                 break
             run.append((k, found))

@@ -233,7 +233,7 @@ _FLOW_WORD = re.compile(r"[^\W\d_][\w'\-]*")
 
 _DESCRIPTIVE = re.compile(
     r"\b(?:descri[bp]\w*|details?|problems?|issues?|faults?|symptoms?|happened|reasons?|notes?|comments?|messages?|"
-    r"reports?|what's wrong|what is wrong|complaints?)\b",
+    r"reports?|what's wrong|what is wrong|complaints?|should\s+know)\b",
     re.I,
 )
 """Words of a slot that asks for a description (of a fault, of what happened) rather than for a value."""
@@ -242,9 +242,21 @@ _DESCRIPTIVE = re.compile(
 def describes(acts: Acts, text: str) -> bool:
     """Does a reply to a free-text question say something ("can you move it to tomorrow?", "not sure really, a
     knocking from underneath"), though it asks or starts with a don't-know?"""
-    return acts.request or (
-        acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text)
+    return (
+        acts.request
+        or (acts.dont_know and not (acts.only_social or acts.question or acts.stall) and not only_refuses(text))
+        or _states_first(text)
     )
+
+
+def _states_first(text: str) -> bool:
+    """Does ``text`` say something in a sentence of its own before it asks ("its the hen party like I said, the bride
+    is Rosie. can we do a pink theme?")? The statement describes; the question goes with it."""
+    sentences = SENTENCE_BREAK.split(text.strip())
+    if len(sentences) < 2:
+        return False
+    first = read_acts(sentences[0])
+    return not (first.holds_no_value or first.hedge) and len(re.findall(r"[\w']+", first.rest or "")) >= 3
 
 
 def descriptive(slot: Slot | None) -> bool:

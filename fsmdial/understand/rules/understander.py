@@ -224,6 +224,11 @@ class _StateTables:
             if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds or names_a_number(slot))
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
+        # the bounds the asked question and the yes/no questions say ("Will anyone under 16 be coming?"): said again
+        # ("my daughter is under 16", "is anyone under 16 allowed?"), a question's number, no count
+        self.echoed = " ".join(
+            slot.ask for slot in state.slots if slot.ask and (slot is asked or slot.type is SlotType.boolean)
+        )
         self.places = place_slots(state.slots)
         self.credits = credit_slots(state.slots)
         # categorical slots of weekdays and of the days of the month: "tomorrow", "from 5/9 to 5/16"
@@ -319,11 +324,11 @@ class RulesUnderstander:
         said = without_reasons(without_deferred(said))  # "..., the roof can wait"; "I'm working till the 29th, ..."
         if acts.question and state.asked is not None:  # "not sure, how many does one box feed?": no value
             said = without_questions(said)
-        if tables.asked is not None:  # "neither of us is under 12" to "will anyone be under 12?": no 12
-            said = without_echoes(said, tables.asked.ask)
+        if tables.echoed:  # "neither of us is under 12" to "will anyone be under 12?": no 12
+            said = without_echoes(said, tables.echoed)
         self._fill_slots(state, tables, text, now, parse, acts, said)
-        # a party named in passing ("me, my wife and the kids"), or a part of it ("3 of us need shoes") said to
-        # another question, replaces no count held
+        # a party named in passing ("me, my wife and the kids"), or a part of it ("3 of us need shoes", "yes, my two
+        # lads will be there") said to another question, replaces no count held
         if (parse.info.get("counted") or (tables.asked is not None and says_a_part(whole))) and not says_change(whole):
             counts = [slot.name for slot, _ in tables.number_words if slot is not tables.asked]
             if passing := [name for name in counts if name in parse.slots]:

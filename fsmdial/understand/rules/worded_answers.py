@@ -53,8 +53,8 @@ _AFFIRMS = re.compile(
 _WITH = re.compile(r"(?<![\w'])with(?:\s+(?:the|a|an|our|your|some))?(?:\s+[a-z'-]+)?\s*$")
 """A thing asked for with "with" right before its name ("with the pizza platter")."""
 _REMOVES = re.compile(
-    r"(?<![\w'])(?:scrap|drop|forget|cancel|remove|skip|ditch|lose|without|leave\s+out|take\s+off|no\s+need\s+for)"
-    r"(?![\w'])",
+    r"(?<![\w'-])(?:scrap|drop|forget|cancel|remove|skip|ditch|lose|without|leave\s+out|take\s+off|no\s+need\s+for)"
+    r"(?![\w'-])",  # not a part of a compound: "a drop-down ladder"
     re.I,
 )
 """Words before a thing that take it away ("scrap the platter", "drop the extras", "without the platter")."""
@@ -81,11 +81,13 @@ def _groups_of(name: str, label: str) -> tuple[tuple[str, ...], ...]:
     words = re.findall(r"[a-z]+", f"{name.replace('_', ' ')} {label}".casefold())
     # "allergies": "allerg", which "allergy" starts with too
     stems = {re.sub(r"(?<=\w{5})ies$|(?:ing|ed|s)$", "", word) for word in words if len(word) > 2 and word not in _STOP}
-    return tuple(
+    groups = tuple(
         tuple(sorted({stem, *_KINDS.get(stem, "").split(), *IRREGULAR_FORMS.get(stem, ())}))  # "swollen" for swelling
         for stem in sorted(stems)
         if len(stem) >= 3
     )
+    # a number in the name is part of its subject: "under" alone ("under my wife's name") names no under_16
+    return groups + tuple((number,) for number in re.findall(r"\d+", f"{name.replace('_', ' ')} {label}"))
 
 
 def _subject_stems(slot: Slot) -> tuple[str, ...]:
@@ -136,6 +138,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     the drive", before a yes or no said about something else), else a yes or no said first in a short clause, before
     the reason (to a question offering no two alternatives), else the side the answer names, else the yes or no it
     starts with."""
+    if (thanks := _ACKNOWLEDGED.match(text)) is not None and parse_yes_no(text[thanks.end() :]) is not None:
+        text = text[thanks.end() :]  # "ok great. no, no kids" after the price was told: the no answers
     if (concluded := concluded_yes_no(text)) is not None:
         return concluded == "yes"
     if (by_age := age_answer(slot, text)) is not None:
@@ -176,6 +180,13 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
     return None if answer is None else answer == "yes"
 
 
+_ACKNOWLEDGED = re.compile(
+    r"^\W*(?:ok(?:ay)?|great|lovely|perfect|brilliant|right|cool|thanks|thank\s+you|cheers)"
+    r"(?:[\s,]+(?:great|lovely|thanks|then|cool|perfect|brilliant))*\s*[.!]+\s+(?=\S)",
+    re.I,
+)
+"""A sentence of its own acknowledging what the bot said before the question ("ok great." after a price): what
+follows it answers the question."""
 _CONTRAST = re.compile(r"\W*but\b", re.I)
 """A clause set against the one before ("but most will need them"): no reason that lets the first clause stand."""
 _NONE_FIRST = re.compile(r"^\W*(?:(?:um|erm|well|oh)\W+)?" + NONE_SAID + r"(?![\w'])", re.I)
@@ -211,11 +222,12 @@ def stated_answer(slot: Slot, text: str, *, asked: bool = True) -> bool | None:
     if not stems:
         return side_named(slot, text) if asked else None
     for clause in clauses(text):
-        words = re.findall(r"[a-z']+", clause.casefold())
-        at = next((i for i, word in enumerate(words) if word.startswith(stems)), None)
+        folded = clause.casefold()
+        found = list(re.finditer(r"[a-z']+", folded))
+        at = next((i for i, word in enumerate(found) if word.group().startswith(stems)), None)
         if at is None or _ASKS_WHETHER.match(clause) or _ASKS_OF_YOU.match(clause):
             continue  # "do you take NHS patients?" asks, and says nothing of the patient
-        before = " ".join(words[:at])
+        before = folded[: found[at].start()]  # as said: "a drop-down ladder" drops nothing
         if negation_scope(clause) is not None or _DENIES.search(before) or _REMOVES.search(before):
             return False
         if _AFFIRMS.search(clause) or _WITH.search(before):  # "a party for six, with the pizza platter"
@@ -436,7 +448,7 @@ def stated_unasked(slots: Iterable[Slot], asked: Slot | None, text: str, read: M
     if not unasked:
         return {}
     said = [
-        (clause, re.findall(r"[a-z']+", clause.casefold()))
+        (clause, re.findall(r"[a-z']+|\d+", clause.casefold()))
         for clause in clauses(text)
         if not _ASKS_WHETHER.match(clause)
     ]

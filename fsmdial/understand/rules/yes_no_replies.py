@@ -93,10 +93,18 @@ _AGE_BOUND = re.compile(r"(?<![\w'])(?:under|below|younger\s+than)[\s-]+(?P<unde
 _AGE_SAID = re.compile(
     r"(?<![\w'])(?:who'?s|who\s+is|who\s+are|they'?re|he'?s|she'?s|(?:is|are)(?:\s+(?:only|just))?|aged)\s+"
     r"(?P<age>\d{1,2})(?:\s*-?\s*years?[\s-]*old)?(?=\s*(?:[,.;!?]|and\b|$))|"
-    r"(?<![\w'])(?P<old>\d{1,2})[\s-]*years?[\s-]*old(?![\w'])",
+    r"(?<![\w'])(?P<old>\d{1,2})[\s-]*years?[\s-]*old(?![\w'])|"
+    r"(?<![\w'])(?:kids|children|lads|boys|girls|sons|daughters|teenagers|teens|grandkids|grandchildren)\s*,?\s*"
+    r"(?:aged\s+)?(?P<kin>\d{1,2})(?:\s*(?:and|&|,)\s*(?P<kin2>\d{1,2}))?(?![\w'])|"
+    r"(?<![\w'])in\s+(?:our|their|his|her|my)\s+(?P<decade>teens|twenties|thirties|forties|fifties|sixties|seventies|"
+    r"eighties|nineties)(?![\w'])",
     re.I,
 )
-"""An age said of someone ("one apprentice who's 17", "two of them are 14", "a 15 year old")."""
+"""An age said of someone ("one apprentice who's 17", "two of them are 14", "a 15 year old"), of the children beside
+their word ("two of them are kids, 9 and 10"), or by decade ("we're all in our twenties")."""
+_DECADES = {"teens": 13, "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60}
+_DECADES |= {"seventies": 70, "eighties": 80, "nineties": 90}
+"""The youngest age of each decade said."""
 
 
 def age_answer(slot: Slot, text: str) -> bool | None:
@@ -105,7 +113,12 @@ def age_answer(slot: Slot, text: str) -> bool | None:
     bound = _AGE_BOUND.search(f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.ask or ''}")
     if bound is None:
         return None
-    ages = [int(found.group("age") or found.group("old")) for found in _AGE_SAID.finditer(text)]
+    ages = [
+        _DECADES[said.casefold()] if name == "decade" else int(said)
+        for found in _AGE_SAID.finditer(text)
+        for name, said in found.groupdict().items()
+        if said is not None
+    ]
     if not ages:
         return None
     return min(ages) < int(bound.group("under"))
