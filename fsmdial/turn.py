@@ -21,7 +21,16 @@ from .errors import UnderstandingError
 from .flow import ConfirmNode, Flow, RequestNode, Slot, SlotType
 from .held_changes import held_changes
 from .jsonvalues import jsonable
-from .language import Acts, normalize, read_acts, sentences, split_negated, without_task_statements, without_wish
+from .language import (
+    Acts,
+    date_readings,
+    normalize,
+    read_acts,
+    sentences,
+    split_negated,
+    without_task_statements,
+    without_wish,
+)
 from .language.clauses import clauses
 from .language.text import FUNCTION_WORDS
 from .machine import fold
@@ -406,7 +415,7 @@ def update_slots(
     for name, raw in values.items():
         slot = tables.slots[name]
         try:
-            value = coerce_given(tables.slots, name, raw, values, session.slots, now)
+            value = coerce_given(tables.slots, name, raw, values, session.slots, now, refused_date(session, slot, now))
         except InvalidValue as exc:
             trace.invalid.append({"slot": name, "value": jsonable(raw), "reason": exc.message})
             if exc.question:  # two readings fit ("7:45 in the morning or in the evening?"): asked, not a try
@@ -467,6 +476,16 @@ def update_slots(
         session.ended = True
         return False
     return True
+
+
+def refused_date(session: SessionState, slot: Slot, now: dt.datetime) -> dt.date | None:
+    """The date the user's message before this one said for date ``slot``, when it was refused (the slot has been
+    tried and is not held): what a weekday said alone now is near ("the Tuesday then")."""
+    if slot.type is not SlotType.date or slot.name in session.slots or not session.retries.get(slot.name):
+        return None
+    said = [text for role, text in session.history if role == "user"]
+    dates = date_readings(said[-2], now) if len(said) >= 2 else []
+    return dt.date.fromisoformat(dates[0]) if dates else None
 
 
 def show_meant(turn: TurnContext, parse: Parse) -> None:

@@ -13,11 +13,12 @@ resolve against the dialogue's clock.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .flow import Slot, SlotType
-from .language import date_readings, find_numbers, parse_date, parse_time, parse_yes_no
+from .language import NEXT_ONE, WEEKDAYS, date_readings, find_numbers, parse_date, parse_time, parse_yes_no
 from .slots import (
     CANONICAL_DATE,
     LARGEST,
@@ -53,16 +54,42 @@ def coerce_given(
     given: Mapping[str, Any],
     held: Mapping[str, Any],
     now: dt.datetime,
+    refused: dt.date | None = None,
 ) -> Any:
     """A value the user gave for slot ``name``, coerced and checked with the rest of what the turn gave
     (``given``) and the session holds (``held``): a time slot's ``not_past_with`` date comes from there, and a
-    date on which none of the hours of a time slot on it is still ahead is refused."""
+    date on which none of the hours of a time slot on it is still ahead is refused. A weekday said alone right after
+    the date ``refused`` was refused is the one nearest it ("Monday the 28th?", refused, then "the Tuesday then": the
+    29th, not the coming Tuesday)."""
     slot = slots[name]
     if slot.type is SlotType.time and slot.not_past_with is not None:
         return coerce(slot, value, now, day=_day(slots, slot.not_past_with, given, held, now))
     if slot.type is SlotType.date:
+        if refused is not None and type(value) is str and (day := _weekday_near(value, refused, now)) is not None:
+            value = day.isoformat()
         return _resolved_date(slots, name, value, now)
     return coerce(slot, value, now)
+
+
+_WEEKDAY_ALONE = re.compile(
+    r"^\W*(?:(?:ok|okay|oh|right|ah|fine)\W+)*(?:(?:on|the|that|then)\s+)*(?P<day>"
+    + "|".join(WEEKDAYS)
+    + r")s?(?:\s+(?:then|instead|please|maybe|if\s+that'?s\s+ok))*(?:\s*"
+    + re.escape(NEXT_ONE.strip())  # as the rules pass a weekday said alone on: "Tuesday (the next one)"
+    + r")?\W*$",
+    re.I,
+)
+
+
+def _weekday_near(value: str, refused: dt.date, now: dt.datetime) -> dt.date | None:
+    """The date of the weekday ``value`` says alone nearest the ``refused`` date, not before today; None when
+    ``value`` says more than a weekday."""
+    found = _WEEKDAY_ALONE.match(value)
+    if found is None:
+        return None
+    shift = (WEEKDAYS.index(found.group("day").casefold()) - refused.weekday()) % 7
+    day = refused + dt.timedelta(days=shift if shift <= 3 else shift - 7)
+    return day if day >= now.date() else day + dt.timedelta(days=7)
 
 
 def _resolved_date(slots: Mapping[str, Slot], name: str, value: Any, now: dt.datetime) -> str:

@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from .amounts import NUMBER, number_value
 from .dates import MONTHS, WEEKDAYS
 from .text import FUNCTION_WORDS
 
@@ -144,6 +145,8 @@ _NEVER_TOWNS = _NEVER_NAMES | set(WEEKDAYS) | set(MONTHS) | {"mr", "mrs", "ms", 
 _NAME_WORD = re.compile(r"(?:[A-Za-z][A-Za-z'’\-]*|\d{1,3}(?:st|nd|rd|th))(?![\w'’])")
 """A word of a street's name: letters (with inner apostrophes and hyphens), or an ordinal ("5th Avenue")."""
 _TOWN_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?![\w'’])")
+_WORDED_NUMBER = re.compile(rf"(?:{NUMBER})(?![\w'’])", re.I)
+"""A number said in words ("twenty one", "forty-two"); digits are :data:`_HOUSE_NUMBER`'s."""
 _HOUSE_NUMBER = re.compile(r"(?<![\w:.,/£$€#@+\-])\d{1,5}[A-Za-z]?(?:\s*[-–]\s*\d{1,5}[A-Za-z]?)?(?![\w:'’])")
 """A house number: "12", "12a", "12-14" (not "12:30", "7pm", "1,200" or "£12")."""
 _FLAT = re.compile(
@@ -351,7 +354,19 @@ class _Piece(NamedTuple):
 
     end: int
     kind: str
-    """"flat", "building", "street" (with its house number) or "road" (a street without one)."""
+    """"flat", "building", "street" (with its house number), "worded" (a street with its house number said in words)
+    or "road" (a street without one)."""
+    number: tuple[int, int, str] | None = None
+    """A house number said in words: (start, end, in digits)."""
+
+
+def _worded_number(text: str, pos: int) -> tuple[int, int, str] | None:
+    """The house number said in words at ``pos`` ("twenty one", "forty-two"): (start, end, in digits), or None."""
+    found = _WORDED_NUMBER.match(text, pos)
+    if found is None or found.group().casefold() in ("a", "an"):
+        return None
+    value = number_value(found.group())
+    return (found.start(), found.end(), str(int(value))) if value is not None and 0 < value < 10000 else None
 
 
 def _piece_at(text: str, pos: int) -> _Piece | None:
@@ -361,6 +376,11 @@ def _piece_at(text: str, pos: int) -> _Piece | None:
     if flat is not None:
         return _Piece(flat.end(), "flat")
     number = _HOUSE_NUMBER.match(text, pos)
+    worded = _worded_number(text, pos) if number is None else None
+    if worded is not None:  # "twenty one Westbourne Road, Sheffield S10 2QQ": only before a street's name
+        at = _spaces_after(text, worded[1])
+        street = _street_at(text, at, True) if at is not None else None
+        return _Piece(street, "worded", worded) if street is not None else None
     if number is not None:
         at = _spaces_after(text, number.end())  # "12 Elm Street"; "at 10, Main Street entrance" is a time
         street = _street_at(text, at, True) if at is not None else None
@@ -382,6 +402,8 @@ class _Address(NamedTuple):
     """The postcode or state code in it: (start, end, its normal form)."""
     whole: bool
     """More than a street: a town, a postcode or ZIP code, a flat or a building too ("9 Meadow Lane, Amersham")."""
+    numbers: tuple[tuple[int, int, str], ...] = ()
+    """A house number said in words: (start, end, in digits)."""
 
 
 def _address_at(text: str, start: int) -> _Address | None:
@@ -391,11 +413,11 @@ def _address_at(text: str, start: int) -> _Address | None:
     while (piece := _piece_at(text, pos)) is not None:  # flats, buildings, streets: up to the numbered street
         pieces.append(piece)
         gap = _SEPARATOR.match(text, piece.end)
-        if piece.kind == "street" or gap is None:
+        if piece.kind in ("street", "worded") or gap is None:
             break
         pos = gap.end()
     named = [piece for piece in pieces if piece.kind in ("building", "flat")]
-    while pieces and pieces[-1].kind not in ("street", "road", "bare"):
+    while pieces and pieces[-1].kind not in ("street", "worded", "road", "bare"):
         pieces.pop()  # "Flat 3, the", "The Old Barn, at 7": no street follows
     if not pieces and named:
         # "Flat 3, Tapton House, Sheffield S10 5BY": a named building with no street is an address with its postcode;
@@ -409,11 +431,14 @@ def _address_at(text: str, start: int) -> _Address | None:
     street_end = pieces[-1].end
     end = _flat_after(text, street_end)
     end, codes = _town_and_code(text, end, end == street_end and text[end - 1] == ".")
-    if "street" not in kinds and len(kinds) == 1 and not codes and kinds != ["bare"]:
+    if not {"street", "worded"} & set(kinds) and len(kinds) == 1 and not codes and kinds != ["bare"]:
         return None  # "Church Lane" alone is no address; "The Old Barn, Church Lane" and "Church Lane, OX44 7QB" are
     if kinds[-1] == "bare" and not codes and not _said_alone(text, start, end):
         return None  # "12 Kingsley" is an address with a postcode after it, or as the whole reply; "for 4 Tom" is none
-    return _Address(start, end, codes, len(kinds) > 1 or end > street_end)
+    if kinds[-1] == "worded" and not (codes or end > street_end):
+        return None  # a number in words before a street is its house number only in a whole address: "two High Street"
+    numbers = tuple(piece.number for piece in pieces if piece.number is not None)
+    return _Address(start, end, codes, len(kinds) > 1 or end > street_end, numbers)
 
 
 def _said_alone(text: str, start: int, end: int) -> bool:
@@ -513,7 +538,7 @@ def _tidy(text: str, address: _Address) -> str:
     """The address's normal form: its codes in upper case, ranges without spaces, spaces and commas evened out."""
     parts: list[str] = []
     at = address.start
-    for start, end, normal in address.codes:
+    for start, end, normal in sorted(address.codes + address.numbers):
         parts += [text[at:start], normal]
         at = end
     parts.append(text[at : address.end])

@@ -14,7 +14,10 @@ mobile sharpening flow:
 - "two places on your class": places, spaces and seats count people;
 - "for my wife and I as a treat": a party of two;
 - "great stuff, yes" and "yes thankyou" at a confirmation are a plain yes;
-- a statement, then a question, to a question asking what the host should know: the statement describes.
+- a statement, then a question, to a question asking what the host should know: the statement describes;
+- a house number said in words ("twenty one Westbourne Road, Sheffield S10 2QQ") is kept, in digits;
+- a weekday said alone right after a date was refused ("Monday the 28th?", closed; "the Tuesday then") is the one
+  nearest the refused date.
 """
 
 from __future__ import annotations
@@ -219,3 +222,115 @@ def test_a_statement_then_a_question_describes():
     dialogue = played(SHARPEN, NOW, "3 knives tomorrow", "I'll wait", "11am")
     dialogue.turn("one of them is a Japanese knife with a chipped tip. can you fix chips?")
     assert "chipped tip" in dialogue.slots["occasion"]
+
+
+@pytest.mark.parametrize(
+    ("said", "address"),
+    [
+        ("twenty one Westbourne Road, Sheffield S10 2QQ", "21 Westbourne Road, Sheffield S10 2QQ"),
+        ("forty-two Mill Lane, Leeds", "42 Mill Lane, Leeds"),
+        ("Flat 2, seven Albion Street, Leeds LS1 5AA", "Flat 2, 7 Albion Street, Leeds LS1 5AA"),
+    ],
+)
+def test_a_house_number_said_in_words_is_kept_in_digits(said, address):
+    from fsmdial.language.addresses import find_addresses
+
+    assert find_addresses(said)[0][1] == address
+
+
+@pytest.mark.parametrize("said", ["two High Street", "at two, Church Lane, Leeds", "one Church Lane"])
+def test_a_number_word_before_a_street_alone_is_no_house_number(said):
+    from fsmdial.language.addresses import find_addresses
+
+    assert find_addresses(said) == ()
+
+
+SURVEY: dict[str, Any] = {
+    "name": "survey",
+    "description": "Book a survey visit.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "day",
+                    "type": "date",
+                    "earliest": "today",
+                    "latest": "today+42",
+                    "open_days": ["monday", "tuesday", "wednesday", "thursday", "friday"],
+                    "closed_dates": ["2026-12-28"],
+                    "ask": "Which day?",
+                },
+                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+            ],
+        },
+        {"id": "done", "type": "end", "message": "Booked for {customer_name}."},
+    ],
+    "edges": [{"source": "ask", "target": "done"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("oh right, the Tuesday then", "2026-12-29"),
+        ("Wednesday", "2026-12-30"),
+        ("Wednesday the 23rd", "2026-12-23"),  # more than a weekday: read as said
+    ],
+)
+def test_a_weekday_said_alone_after_a_refused_date_is_the_one_nearest_it(said, day):
+    dialogue = played(SURVEY, "2026-12-21T10:00", "Monday the 28th?")  # a Monday; the 28th is closed
+    assert "day" not in dialogue.slots
+    dialogue.turn(said)
+    assert dialogue.slots["day"] == day
+
+
+def test_a_weekday_said_alone_with_nothing_refused_is_the_coming_one():
+    dialogue = played(SURVEY, "2026-12-21T10:00")
+    dialogue.turn("the Tuesday then")
+    assert dialogue.slots["day"] == "2026-12-22"
+
+
+def _items_flow(list_slot: bool) -> dict[str, Any]:
+    slots: list[dict[str, Any]] = [
+        {
+            "name": "kind",
+            "type": "categorical",
+            "values": ["kitchen knives", "garden tools"],
+            "ask": "Kitchen knives or garden tools?",
+        },
+        {"name": "quantity", "type": "integer", "minimum": 1, "maximum": 30, "label": "number of items"},
+    ]
+    if list_slot:
+        slots.append({"name": "items_list", "type": "text", "label": "the items", "ask": "What are the items?"})
+    return {
+        "name": "items",
+        "description": "Book a sharpening visit.",
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": slots},
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("garden tools, a spade, a hoe and a pair of secateurs", 3),
+        ("can you sharpen my chef's knife and my santoku", 2),
+        ("my axe and billhook are blunt as anything", 2),
+        ("the kitchen knives and some scissors", None),
+    ],
+)
+def test_a_count_of_items_counts_every_thing_listed(said, count):
+    dialogue = played(_items_flow(False), NOW)
+    dialogue.turn(said)
+    assert dialogue.slots.get("quantity") == count
+
+
+def test_a_flow_that_lists_its_items_counts_them_by_its_own_reader():
+    dialogue = played(_items_flow(True), NOW)
+    dialogue.turn("my axe and billhook are blunt as anything")
+    assert "quantity" not in dialogue.slots

@@ -17,9 +17,11 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import PARTY_PLURALS, PEOPLE_WORDS, WORD_NUMBERS, find_numbers
 from ...language.clauses import clauses
+from ...language.text import FUNCTION_WORDS
 from .forms import naming_words
 
-__all__ = ["counts_people", "head_count", "listed_party", "listed_things", "pair_count", "with_listed_count"]
+__all__ = ["ANY_THING", "counts_people", "head_count", "listed_party", "listed_things", "pair_count"]
+__all__ += ["with_listed_count", "with_listed_counts"]
 
 
 _JUST = r"(?:just|jsut|juts|only|onli)"
@@ -94,22 +96,32 @@ def _thing_item(nouns: frozenset[str]) -> re.Pattern[str]:
         rf"(?P<some>(?:the|my|our|their|some|both|a\s+few|a\s+couple\s+of)\s+(?:[\w-]+\s+)?{noun}s)|"
         rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun}|"
         # beside one of the kind, another thing of the list is one more ("three bedrooms, the lounge and the stairs")
-        rf"(?P<other>(?:a|an|the|my|our|his|her|their)\s+(?:[a-z-]+\s+)?(?P<head>[a-z][a-z-]*)))(?![\w'])",
+        rf"(?P<other>(?:a|an|the|my|our|his|her|their)\s+(?:[a-z-]+(?:'s)?\s+)?(?P<head>[a-z][a-z-]*)))(?![\w'])",
         re.I,
     )
+
+
+ANY_THING = frozenset("item items thing things piece pieces article articles".split())
+"""Nouns that count things of any kind ("How many items?"): every thing of a list may be one ("a spade, a hoe and a
+pair of secateurs": 3 items)."""
+_BARE_LAST = re.compile(r"(?P<other>(?P<head>[a-z][a-z-]*))(?![\w'])", re.I)
+"""The last thing of a list of any things, said without its article ("my axe and billhook")."""
 
 
 _ONE_THING_PLURALS = frozenset("stairs steps premises grounds outskirts".split())
 """Plural nouns naming one thing ("the stairs" is one staircase): counted as one in a list of things."""
 
 
-def listed_things(text: str, nouns: frozenset[str]) -> tuple[tuple[int, int], int | None] | None:
+def listed_things(
+    text: str, nouns: frozenset[str], *, any_thing: bool = False
+) -> tuple[tuple[int, int], int | None] | None:
     """Things of one kind ``text`` lists to count them ("two bedrooms and the living room": 3 rooms), as
     :func:`listed_party` lists people: each a number of them, one of them, or some of them (no count). ``nouns``
-    name the kind ("room"; a word ending in one counts: "bedroom")."""
+    name the kind ("room"; a word ending in one counts: "bedroom"). With ``any_thing`` (a count of "items" in a flow
+    with no slot listing them), every thing listed is one ("a spade, a hoe and a pair of secateurs": 3)."""
     if not nouns:
         return None
-    listed = _listed(text, _thing_item(nouns))
+    listed = _listed(text, _thing_item(nouns), any_thing=any_thing)
     if listed is None and (one := _one_thing(nouns).match(text)) is not None:
         return one.span("thing"), 1  # "just the living room": one room
     return listed
@@ -129,7 +141,12 @@ def _one_thing(nouns: frozenset[str]) -> re.Pattern[str]:
 
 
 def with_listed_count(
-    text: str, nouns: frozenset[str] | None = None, *, noted: dict[str, Any] | None = None, named: str = ""
+    text: str,
+    nouns: frozenset[str] | None = None,
+    *,
+    noted: dict[str, Any] | None = None,
+    named: str = "",
+    any_thing: bool = False,
 ) -> str:
     """``text`` with the party it lists (``nouns`` None) or the things of ``nouns`` it lists in place of the list: its
     count ("4 people", "3"), or nothing when one of them is uncounted ("me and the kids": no count, asked again). The
@@ -159,8 +176,10 @@ def with_listed_count(
         and _SIDE_BY_SIDE.search(text)
     ):
         text = _SIDE_BY_SIDE.sub(r"\g<first> and ", text)  # "2 adults 2 kids": "2 adults and 2 kids"
-    found = listed_party(text) if nouns is None else listed_things(text, nouns)
-    if found is None or (named and (found[1] is None or _names_another(text[found[0][0] : found[0][1]], nouns))):
+    found = listed_party(text) if nouns is None else listed_things(text, nouns, any_thing=any_thing)
+    if found is None or (
+        named and (found[1] is None or (not any_thing and _names_another(text[found[0][0] : found[0][1]], nouns)))
+    ):
         return text
     (start, end), count = found
     if noted is not None:
@@ -171,6 +190,33 @@ def with_listed_count(
     if _INCLUDING.search(text[:start]) and find_numbers(f"{text[:start]} {text[end:]}"):
         said = ""  # "five altogether, including me and my husband": who is in the count said, not a count
     return f"{text[:start]} {said} {text[end:]}"
+
+
+def with_listed_counts(
+    text: str,
+    number_words: Sequence[tuple[Slot, frozenset[str]]],
+    asked: Slot | None,
+    lists_things: bool,
+    noted: dict[str, Any],
+) -> str:
+    """``text`` with the lists it says counted for the flow's count slots (``number_words``: each with the words
+    naming it; ``asked``: the count slot asked, if any): a party ("me, my wife and the two kids": 4 people) where a
+    slot counts people, else the things of the asked count's kind ("two bedrooms and the living room": 3), else, not
+    asked, the things a list names by a count slot's name ("in my bedroom and the spare room": 2 rooms). A count of
+    "items" (:data:`ANY_THING`) counts every thing listed, unless a slot lists them (``lists_things``:
+    :mod:`.named_things` reads that list)."""
+    if number_words and any("people" in vocab for _, vocab in number_words):
+        return with_listed_count(text, noted=noted)
+    if asked is not None and asked.type is SlotType.integer:
+        nouns = naming_words(asked, described=False)
+        return with_listed_count(
+            text, nouns, noted=noted, any_thing=not lists_things and not nouns.isdisjoint(ANY_THING)
+        )
+    for slot, _ in (pair for pair in number_words if pair[0].type is SlotType.integer):
+        nouns = naming_words(slot, described=False)
+        any_thing = not lists_things and not nouns.isdisjoint(ANY_THING)
+        text = with_listed_count(text, nouns, noted=noted, named=slot.name, any_thing=any_thing)
+    return text
 
 
 _I_WITH = re.compile(
@@ -190,7 +236,7 @@ def _names_another(listed: str, nouns: frozenset[str] | None) -> bool:
     return any(m.group("other") for piece in _PARTY_JOIN.split(listed) if (m := item.fullmatch(piece.strip())))
 
 
-def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | None] | None:
+def _listed(text: str, item: re.Pattern[str], *, any_thing: bool = False) -> tuple[tuple[int, int], int | None] | None:
     joins = list(_PARTY_JOIN.finditer(text))
     bounds = [0, *(j.end() for j in joins)]
     ends = [*(j.start() for j in joins), len(text)]
@@ -205,6 +251,9 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 found = item.match(piece)
                 if found is None and item is _PARTY_ITEM and any(m.groupdict().get("self") for _, m in run):
                     found = _MINE_COUNTED.match(piece)  # "me and my two bridesmaids": those with me are people
+                if found is None and any_thing and _PARTY_AND.search(joins[k - 1].group()):
+                    bare = _BARE_LAST.match(piece)
+                    found = bare if bare is not None and bare.group().casefold() not in FUNCTION_WORDS else None
                 found = found if found is not None and _word_edges(piece, found) else None
             if found is None:
                 break
@@ -221,7 +270,7 @@ def _listed(text: str, item: re.Pattern[str]) -> tuple[tuple[int, int], int | No
                 break  # the last of the list runs on
         # A list joins its last with "and" ("me, my wife and the kids"); commas alone join clauses ("make that 6
         # people, my brother is coming too": 6)
-        while run and run[-1][1].groupdict().get("other"):
+        while run and run[-1][1].groupdict().get("other") and not any_thing:
             if any(not m.groupdict().get("other") for _, m in run):
                 break
             run.pop()  # no thing of the kind in it: "the lounge and the stairs" lists no rooms by their name

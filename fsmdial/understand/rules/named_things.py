@@ -23,7 +23,7 @@ from ...flow import Slot, SlotType
 from ...language import WORD_NUMBERS
 from .categories import aggregate_value, named_value, value_forms, value_pattern
 
-__all__ = ["named_things"]
+__all__ = ["named_things", "thing_slots"]
 
 _THINGS = re.compile(r"\b(?:items?|things?|pieces?)\b", re.I)
 """A slot about the things themselves: "items", "number of items"."""
@@ -67,7 +67,7 @@ def named_things(slots: Iterable[Slot], asked: Slot | None, text: str, read: Map
     question of a categorical slot (``asked``) whose forms name such things (see the module docstring); slots ``read``
     already keep their values."""
     slots = tuple(slots)
-    text_name, count_name = _thing_slots(tuple((s.name, s.type, s.label or "") for s in slots))
+    text_name, count_name = thing_slots(tuple((s.name, s.type, s.label or "") for s in slots))
     if text_name is None:
         return {}
     text_slot = next(s for s in slots if s.name == text_name)
@@ -140,7 +140,7 @@ def _several_kinds(kind: Slot, listed: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _thing_slots(named: tuple[tuple[str, SlotType, str], ...]) -> tuple[str | None, str | None]:
+def thing_slots(named: tuple[tuple[str, SlotType, str], ...]) -> tuple[str | None, str | None]:
     """The text slot about things and the integer slot counting them, of slots (name, type, label): found once per
     flow state, not per message."""
 

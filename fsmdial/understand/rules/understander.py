@@ -95,7 +95,7 @@ from .forms import (
     without_ages,
     without_counted,
 )
-from .head_counts import head_count, party_alone, with_listed_count
+from .head_counts import head_count, party_alone, with_listed_counts
 from .intent_words import (
     asked_by_content,
     command_intent,
@@ -104,7 +104,7 @@ from .intent_words import (
     verb_examples,
     word_examples,
 )
-from .named_things import named_things
+from .named_things import named_things, thing_slots
 from .numbers_between import ask_which_number
 from .numbers_said import counts_in_a_range, says_a_part, without_lengths_of_time, without_subsets
 from .places import is_place, place_slots, read_places
@@ -224,6 +224,8 @@ class _StateTables:
             if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds or names_a_number(slot))
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
+        # a count of "items" counts every thing listed, unless a slot lists them (named_things.py reads that list)
+        self.lists_things = thing_slots(tuple((s.name, s.type, s.label or "") for s in state.slots))[0] is not None
         # the bounds the asked question and the yes/no questions say ("Will anyone under 16 be coming?"): said again
         # ("my daughter is under 16", "is anyone under 16 allowed?"), a question's number, no count
         self.echoed = " ".join(
@@ -700,13 +702,8 @@ class RulesUnderstander:
             rest = _SPELLED_DIGITS.sub(lambda found: found.group().replace(" ", ""), rest)  # "5 0 3" -> 503
         # "me, my wife and the two kids": 4 people, not 2; "two bedrooms and the living room" (asked): 3 rooms
         rest = without_subsets(rest)  # "seven, two of them are teenagers": 7
-        if tables.number_words and any("people" in vocab for _, vocab in tables.number_words):
-            rest = with_listed_count(rest, noted=parse.info)
-        elif asked is not None and asked is tables.number_target and asked.type is SlotType.integer:
-            rest = with_listed_count(rest, naming_words(asked, described=False), noted=parse.info)
-        else:  # not asked: "the carpets doing in my bedroom and the spare room" lists 2 rooms by their name
-            for slot, _ in (pair for pair in tables.number_words if pair[0].type is SlotType.integer):
-                rest = with_listed_count(rest, naming_words(slot, described=False), noted=parse.info, named=slot.name)
+        counted = asked if asked is not None and asked is tables.number_target else None
+        rest = with_listed_counts(rest, tables.number_words, counted, tables.lists_things, parse.info)
         if not tables.ages:  # "it's just for my son, he's 14": an age, no count (a flow with an age slot reads it)
             rest = without_ages(rest)
         if tables.number_words and not (asked is not None and asked is tables.number_target):
