@@ -214,8 +214,9 @@ def respond(
 
 def states_this_task(flow: Flow, text: str) -> bool:
     """Is ``text`` nothing but a statement of the task this flow does ("I want to activate my new card" where the flow
-    activates a new card: a content word of its name or of its description's first clause)? Then it is no request
-    out of scope: the question is simply asked again."""
+    activates a new card: a content word of its name or of its description's first clause), or a request beside
+    words of the flow's name (:func:`_requests_this_task`)? Then it is no request out of scope: the question is
+    simply asked again."""
     if any(c.isdigit() for c in text):
         return False  # a value may be in it
     norm = normalize(text)
@@ -226,19 +227,24 @@ def states_this_task(flow: Flow, text: str) -> bool:
         return False
     rest = without_task_statements(text)  # "I need to book ..." taken out
     if without_wish(norm) == norm and rest.strip() and not read_acts(rest).only_social:
-        # "something's gone wrong with our hot tub, can you send someone out?", "can I get my gutters done?": a request
-        # beside words of the flow's name ("hot tub" of hot_tub_service; no "come" of its description) is its task
-        named = {word.removesuffix("s") for word in flow.name.casefold().split("_") if word not in FUNCTION_WORDS}
-        parts = [
-            (read_acts(part), {word.removesuffix("s") for word in re.findall(r"[a-z]+", normalize(part))})
-            for part in clauses(rest)
-        ]
-        return (
-            any(words & named for _, words in parts)
-            and any(acts.request for acts, _ in parts)
-            and all(acts.request or acts.only_social or words & named for acts, words in parts)
-        )
+        return _requests_this_task(flow, rest)  # more than the wish: a request of the flow's own task, or not
     return True
+
+
+def _requests_this_task(flow: Flow, rest: str) -> bool:
+    """Is ``rest`` (a message without its task statements) a request beside words of the flow's name ("something's
+    gone wrong with our hot tub, can you send someone out?", "can I get my gutters done?": "hot tub" of
+    hot_tub_service; no "come" of its description), every clause a request, social or naming the flow?"""
+    named = {word.removesuffix("s") for word in flow.name.casefold().split("_") if word not in FUNCTION_WORDS}
+    parts = [
+        (read_acts(part), {word.removesuffix("s") for word in re.findall(r"[a-z]+", normalize(part))})
+        for part in clauses(rest)
+    ]
+    return (
+        any(words & named for _, words in parts)
+        and any(acts.request for acts, _ in parts)
+        and all(acts.request or acts.only_social or words & named for acts, words in parts)
+    )
 
 
 def decline(turn: TurnContext, said: Acts) -> None:

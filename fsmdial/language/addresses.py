@@ -10,9 +10,10 @@ building or a postcode says that the words around it are an address ("The Old Ba
 
 The value is the address as said, tidied: the words in front of it ("the address is", "pick me up from") and after
 it ("please", "thanks", "at 7pm") are not part of it, a postcode is in upper case with one space ("sw1a1aa" ->
-"SW1A 1AA"), a state code in upper case, and spaces and commas are evened out. Nothing is added: a town or postcode
-not said is not there. "12 Elm Street, not 21" is "12 Elm Street" (the words after "not" belong to the span, so
-that no reader takes "21" for another value).
+"SW1A 1AA"), a state code in upper case, a house number said in words in digits ("twenty one Westbourne Road,
+Sheffield S10 2QQ": "21 ...", only with a town or postcode after the street), and spaces and commas are evened
+out. Nothing is added: a town or postcode not said is not there. "12 Elm Street, not 21" is "12 Elm Street" (the
+words after "not" belong to the span, so that no reader takes "21" for another value).
 
 Each finder returns ``(span, value)`` pairs, as the other finders of :mod:`fsmdial.language` do: the exact text of
 the message that says the address (with the cue words in front of it, "my address is ...", and a correction after
