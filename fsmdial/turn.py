@@ -198,6 +198,7 @@ def respond(
             # a bare yes to "what would you like to change?": the summary shown again is the answer, no "Sorry"
             and not ((said.plain_yes or said.plain_no) and any(act.kind == "confirm" for act in acts))
             and not states_this_task(flow, text)  # "hi, I want to activate my new card" at the card flow's question
+            and not speaks_to_the_question(turn.tables.slots.get(state.asked or "") if state else None, text)
         ):  # a reply to a yes/no question that is neither, or a bare "hi there", is asked again, not out of scope
             acts.insert(0, turn.fallback("out_of_scope"))
         elif not acts:
@@ -229,6 +230,16 @@ def states_this_task(flow: Flow, text: str) -> bool:
     if without_wish(norm) == norm and rest.strip() and not read_acts(rest).only_social:
         return _requests_this_task(flow, rest)  # more than the wish: a request of the flow's own task, or not
     return True
+
+
+def speaks_to_the_question(asked: Slot | None, text: str) -> bool:
+    """Does ``text`` use a content word of the question asked, yes/no or free text ("it's still on the mower" to "Is
+    the blade already off the mower?")? Then it tries to answer it: asked again, no "Sorry, I can only ..."."""
+    if asked is None or asked.type is SlotType.categorical or not asked.ask:
+        return False
+    question = {word for word in re.findall(r"[a-z]+", asked.ask.casefold()) if len(word) > 3}
+    said = set(re.findall(r"[a-z]+", normalize(text)))
+    return bool((question - FUNCTION_WORDS) & said)
 
 
 def _requests_this_task(flow: Flow, rest: str) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import snowballstemmer
 
-from ...flow import Slot, fold, value_key
+from ...flow import Slot, SlotType, fold, value_key
 from ...language import WORD_NUMBERS, normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
@@ -86,6 +86,24 @@ _COUPLE_OF = re.compile(r"(?<![\w'])(?:a\s+)?couple\s+of(?![\w'])", re.I)
 _WITHOUT = re.compile(r"(?<![^\W_])without(?:\s+(?:a|an|any|the))?(?![^\W_])", re.I)
 """"without a clutch" says what "no clutch" says: a value described as "no X" is named by it, and the value described
 as "with X" is not (it was: "one without a clutch please" booked a manual car)."""
+
+
+def question_words(asked: Slot | None) -> str:
+    """The folded words of the question ``asked`` (its ask and description) that :func:`echoes_question` looks for:
+    only a yes/no or free-text one's (a categorical question's words are its values' own)."""
+    if asked is None or asked.type is SlotType.categorical:
+        return ""
+    return fold(f"{asked.ask or ''} {asked.description or ''}")
+
+
+def echoes_question(value: str, aliases: Sequence[tuple[str, re.Pattern[str]]], folded: str, question: str) -> bool:
+    """Is ``value`` said in the folded message ``folded`` only by synonyms the question asked (``question``, folded:
+    its ask and description) says too ("yeah there's a gate down the side" to "Can the surveyor get in by a side
+    gate?": "gate" answers it, and is no fencing job)? Never when the value is said by its own name."""
+    if not question or value_pattern(value).search(folded):
+        return False
+    said = [pattern for named, pattern in aliases if named == value and pattern.search(folded)]
+    return bool(said) and all(pattern.search(question) for pattern in said)
 
 
 def found_value(

@@ -68,12 +68,12 @@ _AFTER_CUE = re.compile(r"(?<![\w'])(?:instead|rather)(?![\w'])(?!\s+(?:of|than)
 """Words that say the value before them replaces another ("can we do 11 instead?", "Wednesday rather")."""
 _OLD = re.compile(
     r"(?<![\w'])(?:instead of|rather than|not|forget(?: about)?|i\s+said|i\s+told\s+you)\s+"
-    r"(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
+    r"(?:just\s+|only\s+)?(?P<old>(?:the\s+|a\s+|an\s+)?[\w'\-:]+"
     r"(?:\s+(?!not\b|but\b|please\b|it\b)[a-z0-9][\w'\-:]*)?)(?=\s*(?:[,.;!?]|$|\s(?:please|thanks|then|but)\b))",
     re.I,
 )
-"""The words naming the value replaced: "instead of 7", "not the 7th", "rather than monthly", "I said four days but"
-(never "from X to Y": a journey's two ends)."""
+"""The words naming the value replaced: "instead of 7", "not the 7th", "rather than (just) the patio", "I said four days
+but" (never "from X to Y": a journey's two ends)."""
 
 CORRECTION = re.compile(
     r"\W*(?:no\b\W*)?(?:.{0,12}\b)?(?:wrong|mistake|typo|i meant|meant to say|correction|sorry|actually|oops|"

@@ -62,7 +62,7 @@ _PARTY_ITEM = re.compile(
     rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:of\s+(?:(?:my|our|the|his|her|their)\s+)?)?"
     rf"(?:(?:little|young|grown-up|older|small)\s+)?(?:{_PEOPLE_PLURAL}|{_COMPANION})|"
     rf"(?P<some>(?:my|our|the|their|his|her|some|a\s+few|a\s+couple\s+of)\s+{_PEOPLE_PLURAL})|"
-    rf"(?P<self>me|myself|i)|(?:my|our|a|the|his|her|their)\s+{_COMPANION}|"
+    rf"(?P<self>me|myself|i)|(?:him|her)|(?:my|our|a|the|his|her|their)\s+{_COMPANION}|"
     rf"(?:the\s+)?(?P<us>{_COUNT})\s+of\s+us)(?![\w'])",
     re.I,
 )
@@ -182,6 +182,8 @@ def with_listed_count(
     ):
         return text
     (start, end), count = found
+    if nouns is None and _THEM_FIRST.match(text, start) and _WE.search(text[:start]):
+        count = None  # "we thought we'd take him and a couple of his friends": they, and we besides (asked)
     if noted is not None:
         noted.setdefault("counted", []).append(text[start:end])
     said = "" if count is None else f"{count} people" if nouns is None else f"{count} {named}".strip()
@@ -225,6 +227,8 @@ _I_WITH = re.compile(
     re.I,
 )
 """Oneself said with a number of others ("I'd like to come with two mates"): they and oneself."""
+_THEM_FIRST = re.compile(r"(?:him|her)\b", re.I)
+"""A party listed from someone else ("for her and 5 friends"): the whole party, unless "we" come too."""
 _WE = re.compile(r"(?<![\w'])(?:we|we're|we'd|we'll|us|our)(?![\w'])", re.I)
 _INCLUDING = re.compile(r"(?<![\w'])(?:including|incl\.?|counting|that'?s|that\s+is)\s*$", re.I)
 """Words before a listed party that say it is inside a count said besides ("five, including me and my husband")."""

@@ -57,10 +57,12 @@ from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
     alias_patterns,
     distinctive,
+    echoes_question,
     found_value,
     inside_longer,
     more_specific,
     own_word_value,
+    question_words,
     said_negatively,
     settled_value,
     short_names,
@@ -224,6 +226,7 @@ class _StateTables:
             if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds or names_a_number(slot))
         )
         self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
+        self.asked_words = question_words(asked)  # of a yes/no or free-text question: "... by a side gate?"
         # a count of "items" counts every thing listed, unless a slot lists them (named_things.py reads that list)
         self.lists_things = thing_slots(tuple((s.name, s.type, s.label or "") for s in state.slots))[0] is not None
         # the bounds the asked question and the yes/no questions say ("Will anyone under 16 be coming?"): said again
@@ -331,7 +334,7 @@ class RulesUnderstander:
         self._fill_slots(state, tables, text, now, parse, acts, said)
         # a party named in passing ("me, my wife and the kids"), or a part of it ("3 of us need shoes", "yes, my two
         # lads will be there") said to another question, replaces no count held
-        if (parse.info.get("counted") or (tables.asked is not None and says_a_part(whole))) and not says_change(whole):
+        if (parse.info.get("counted") or says_a_part(whole)) and not says_change(whole):
             counts = [slot.name for slot, _ in tables.number_words if slot is not tables.asked]
             if passing := [name for name in counts if name in parse.slots]:
                 parse.info.setdefault("in_passing", []).extend(passing)
@@ -682,6 +685,8 @@ class RulesUnderstander:
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed, asked=asked_for)
                 hit = (hit and more_specific(slot, hit, text)) or hit  # "film our podcast": a filmed podcast
+                if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables.asked_words):
+                    continue  # "yeah there's a gate down the side" to "... by a side gate?": no fencing job
                 if (
                     hit is not None
                     and (asked_for or distinctive(hit, shortest))

@@ -534,8 +534,11 @@ def _side_in_passing(slot: Slot, others: frozenset[str], said: list[tuple[str, l
     # words of a moment ("three weeks later") name no side said in passing: "I'm visiting next week" chooses nothing
     others = others | _MOMENT_STEMS
     only_yes, only_no = sides[0] - others, sides[1] - others
-    if _WITHOUT_SIDES.search(slot.description or ""):
+    if (without := _WITHOUT_SIDES.search(slot.description or "")) is not None:
         only_no = frozenset()  # what is done without ("going through the house"): its words in passing name no side
+        # the yes side's examples by their heads ("a side gate, a back lane": gate, lane): "the back garden" is none
+        examples = [example.split() for example in re.split(r",|\bor\b", without.group("yes"))]
+        only_yes = only_yes & frozenset(stem for words in examples if words for stem in _side_stems(words[-1]))
     # a side of bringing one's own is said by "own" (:func:`own_side`), not by its verb ("my brother's bringing his
     # lads")
     only_yes, only_no = (

@@ -1,0 +1,142 @@
+"""Round 30's classes, each a general mechanism, tested on wordings of their own on a small garden-visit flow and a
+games-room flow:
+
+- a synonym of a categorical value that the yes/no question asked says too ("yeah there's a gate down the side" to
+  "... by a side gate or a back lane?") answers that question, and is no value of the other slot (a fencing job);
+- a yes/no described as doing without something, its yes side's examples in brackets, is told in passing by an
+  example's head ("a gate"), never by another of its words ("the back garden");
+- a reply using the question's own words ("it's still on the mower") tries to answer it: asked again, no "Sorry, I
+  can only ...";
+- "X rather than just Y" at the summary replaces Y;
+- "for her and 5 friends" is the whole party (6), unless "we" come besides; "one of us is 9" at the summary is a part
+  of the party, no new count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.flows import played
+
+GARDEN: dict[str, Any] = {
+    "name": "garden_visit",
+    "description": "Book a garden quote visit.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {
+                    "name": "job",
+                    "type": "categorical",
+                    "values": ["patio", "fencing", "garden redesign"],
+                    "description": "What is quoted (patio: paving, slabs; fencing: fence, fence panels, gate, trellis; "
+                    "garden redesign: whole garden, garden makeover)",
+                    "ask": "A patio, fencing or a garden redesign?",
+                },
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+                {
+                    "name": "side_access",
+                    "type": "boolean",
+                    "label": "side access",
+                    "description": "Whether the garden can be reached without going through the house (a side gate, "
+                    "a back lane, a passage)",
+                    "ask": "Can we get into the garden without going through the house, by a side gate or a back lane?",
+                },
+                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+            ],
+        },
+        {
+            "id": "check",
+            "type": "inform_and_confirm",
+            "message": "A {job} visit on {day}, under {customer_name}.",
+            "question": "Shall I book it?",
+        },
+        {"id": "book", "type": "external_action", "tool": "book", "commits": True, "arguments": {"job": "job"}},
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "check"},
+        {"source": "check", "target": "book", "when": {"answer": "yes"}},
+        {"source": "book", "target": "done"},
+    ],
+}
+NOW = "2027-06-01T10:00"
+
+
+def test_a_synonym_the_yes_no_question_says_answers_it_and_names_no_other_value():
+    dialogue = played(GARDEN, NOW, "some new paving please", "friday")
+    dialogue.turn("yeah there's a gate down the side")
+    assert dialogue.slots["job"] == "patio" and dialogue.slots["side_access"] is True
+
+
+def test_a_side_in_passing_is_told_by_an_examples_head_only():
+    dialogue = played(GARDEN, NOW)
+    dialogue.turn("we'd like a patio in the back garden")
+    assert dialogue.slots["job"] == "patio" and "side_access" not in dialogue.slots
+    dialogue = played(GARDEN, NOW)
+    dialogue.turn("a patio please, there's a back lane with a gate")
+    assert dialogue.slots["side_access"] is True
+
+
+def test_a_reply_in_the_questions_own_words_is_asked_again_without_sorry():
+    dialogue = played(GARDEN, NOW, "a new patio please", "friday")
+    reply = dialogue.turn("the garden is quite small").text
+    assert "Sorry" not in reply and "side gate" in reply
+
+
+def test_rather_than_just_the_held_value_at_the_summary_replaces_it():
+    dialogue = played(GARDEN, NOW, "a new patio please", "friday", "no", "Graham Pollard")
+    dialogue.turn("actually could you look at the whole garden rather than just the patio?")
+    assert dialogue.slots["job"] == "garden redesign"
+
+
+GAMES: dict[str, Any] = {
+    "name": "games_room",
+    "description": "Book the games room.",
+    "nodes": [
+        {
+            "id": "ask",
+            "type": "request",
+            "slots": [
+                {"name": "players", "type": "integer", "minimum": 1, "maximum": 10, "ask": "How many players?"},
+                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+            ],
+        },
+        {
+            "id": "check",
+            "type": "inform_and_confirm",
+            "message": "{players} players on {day}.",
+            "question": "Shall I book it?",
+        },
+        {"id": "book", "type": "external_action", "tool": "book", "commits": True, "arguments": {"day": "day"}},
+        {"id": "done", "type": "end", "message": "Booked."},
+    ],
+    "edges": [
+        {"source": "ask", "target": "check"},
+        {"source": "check", "target": "book", "when": {"answer": "yes"}},
+        {"source": "book", "target": "done"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "players"),
+    [
+        ("I'm booking for my daughter, she wants the room for her and 5 friends", 6),
+        ("it's for him and his 3 mates", 4),
+        ("we thought we'd take him and a couple of his friends", None),
+    ],
+)
+def test_a_party_listed_from_someone_else_is_the_whole_party_unless_we_come_too(said, players):
+    dialogue = played(GAMES, NOW)
+    dialogue.turn(said)
+    assert dialogue.slots.get("players") == players
+
+
+def test_a_part_of_the_party_said_at_the_summary_is_no_new_count():
+    dialogue = played(GAMES, NOW, "2 players tomorrow")
+    dialogue.turn("before I say yes, is that ok for kids? one of us is 9")
+    assert dialogue.slots["players"] == 2
