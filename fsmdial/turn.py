@@ -195,6 +195,7 @@ def respond(
             and not (turn.reask and (not said.question or turn.missed_change))
             and not (said.only_social and (said.greet or said.thank))
             and not trace.slot_changes  # "it's not X, it's Y" changed a value: no out of scope
+            and not parse.info.get("doubt")  # "new lawn, patio, borders": two values said, the question asked again
             # a bare yes to "what would you like to change?": the summary shown again is the answer, no "Sorry"
             and not ((said.plain_yes or said.plain_no) and any(act.kind == "confirm" for act in acts))
             and not states_this_task(flow, text)  # "hi, I want to activate my new card" at the card flow's question

@@ -24,8 +24,10 @@ from .text import TERMS_OF_ADDRESS, normalize
 
 
 def phrase_pattern(*items: str) -> re.Pattern[str]:
-    """One pattern for whole-word phrases of normalised text (longest first)."""
-    return re.compile(r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, items), key=len, reverse=True)) + r")(?![\w'])")
+    """One pattern for whole-word phrases of normalised text (longest first), each apostrophe optional ("thats
+    grand", "lets do it", typed without them)."""
+    phrases = (re.escape(item).replace("'", "'?") for item in sorted(items, key=len, reverse=True))
+    return re.compile(r"(?<![\w'])(?:" + "|".join(phrases) + r")(?![\w'])")
 
 
 GREETINGS = phrase_pattern(
@@ -135,6 +137,7 @@ AFFIRM = phrase_pattern(
     "good stuff",
     "lovely stuff",
     "brilliant stuff",
+    "brill",  # British, short for brilliant
     "fine",
     "good",
     "sounds good",

@@ -140,3 +140,16 @@ def test_a_part_of_the_party_said_at_the_summary_is_no_new_count():
     dialogue = played(GAMES, NOW, "2 players tomorrow")
     dialogue.turn("before I say yes, is that ok for kids? one of us is 9")
     assert dialogue.slots["players"] == 2
+
+
+def test_two_values_named_in_one_list_choose_none_and_the_question_is_asked_again():
+    dialogue = played(GARDEN, NOW)
+    reply = dialogue.turn("we'd like the lot doing, new paving, fence panels, the works").text
+    assert "job" not in dialogue.slots and "Sorry" not in reply and reply.startswith("A patio, fencing")
+
+
+@pytest.mark.parametrize("said", ["yes thats grand", "yes, brill", "thats great thanks"])
+def test_a_yes_typed_without_its_apostrophe_or_said_short_books(said):
+    dialogue = played(GARDEN, NOW, "a new patio please", "friday", "no", "Graham Pollard")
+    result = dialogue.turn(said)
+    assert [call.tool for call in result.tool_calls] == ["book"]

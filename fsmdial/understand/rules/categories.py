@@ -163,9 +163,32 @@ def found_value(
         whole = aggregate_value(tuple(values))
         if whole is not None and not _NOT_TOGETHER.search(text):
             return whole
+        if _listed_together(text, hits):
+            return None  # "new lawn, patio, borders, the works": several named as one list, none chosen (asked)
         hits = [(value, found) for value, found in hits if value_key(found.group()) == value_key(value)]
     distinct = {value for value, _ in hits}
     return distinct.pop() if len(distinct) == 1 else None
+
+
+_LIST_JOIN = re.compile(r"\s*(?:,|&|\+|\band\b|\bplus\b)\s*(?:(?:a|an|the|some|new)\s+)?", re.I)
+
+
+def listed_values(values: Sequence[str], text: str, aliases: Sequence[tuple[str, re.Pattern[str]]] = ()) -> bool:
+    """Does ``text`` name two values of a slot (by their names or synonyms) next to each other in a list ("new lawn,
+    patio, borders, the works")? Then none is chosen, and no other reader guesses one: the flow asks."""
+    folded = fold(text)
+    hits = [(value, found) for value in values if (found := value_pattern(value).search(folded))]
+    hits += [(value, found) for value, pattern in aliases if (found := pattern.search(folded))]
+    return len({value for value, _ in hits}) > 1 and _listed_together(folded, hits)
+
+
+def _listed_together(text: str, hits: Sequence[tuple[str, re.Match[str]]]) -> bool:
+    """Are two of the values found (``hits``) next to each other in a list ("new lawn, patio")?"""
+    ordered = sorted(hits, key=lambda hit: hit[1].start())
+    return any(
+        first != second and _LIST_JOIN.fullmatch(text, one.end(), two.start()) is not None
+        for (first, one), (second, two) in zip(ordered, ordered[1:], strict=False)
+    )
 
 
 _OFF_BEFORE = re.compile(OPPOSITE_OF + "$", re.I)

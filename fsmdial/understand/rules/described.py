@@ -270,8 +270,9 @@ def worded_values(
     slot's answer too, its own name counting once): a proposal, noted in ``info["meaning"]`` to be said back."""
     found: dict[str, str] = {}
     categorical = tuple(categorical)
+    doubted = info.get("doubt", ()) if info is not None else ()
     for slot, _, expected, _ in categorical:
-        if slot.name in read or not (slot is asked or expected):
+        if slot.name in read or slot.name in doubted or not (slot is asked or expected):
             continue
         if slot is asked:
             value = (  # every word of a form said beats a typo ("gurgles" is no "gutters" beside a rainwater pipe)

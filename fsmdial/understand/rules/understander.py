@@ -60,6 +60,7 @@ from .categories import (
     echoes_question,
     found_value,
     inside_longer,
+    listed_values,
     more_specific,
     own_word_value,
     question_words,
@@ -187,7 +188,10 @@ class _StateTables:
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
         # their type; references only to the asked slot or one named right before them.
         self.found = tuple(
-            (slot, slot is asked or (KINDS[slot.type].distinctive and _only_of_type(state, slot)))
+            (
+                slot,
+                slot is asked or (KINDS[slot.type].distinctive and sum(o.type is slot.type for o in state.slots) == 1),
+            )
             for slot in state.slots
             if KINDS[slot.type].finds
         )
@@ -685,6 +689,8 @@ class RulesUnderstander:
             for slot, values, asked_for, aliases in tables.categorical:
                 hit = found_value(values, text, aliases, claimed, asked=asked_for)
                 hit = (hit and more_specific(slot, hit, text)) or hit  # "film our podcast": a filmed podcast
+                if hit is None and slot is asked and listed_values(values, text, aliases):
+                    parse.info.setdefault("doubt", []).append(slot.name)  # "new lawn, patio, borders": asked
                 if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables.asked_words):
                     continue  # "yeah there's a gate down the side" to "... by a side gate?": no fencing job
                 if (
@@ -764,10 +770,6 @@ def _is_choice(slot: Slot | None) -> bool:
     """Is ``slot`` a choice the user makes (categorical, yes/no), not a value they hold? "I lost my keys" asked
     what a locksmith is needed for tells the job; it declines nothing (it ended a conversation on its first turn)."""
     return slot is not None and slot.type in (SlotType.categorical, SlotType.boolean)
-
-
-def _only_of_type(state: UnderstandingState, slot: Slot) -> bool:
-    return [other.name for other in state.slots if other.type is slot.type] == [slot.name]
 
 
 def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
