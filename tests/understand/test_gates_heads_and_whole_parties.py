@@ -153,3 +153,42 @@ def test_a_yes_typed_without_its_apostrophe_or_said_short_books(said):
     dialogue = played(GARDEN, NOW, "a new patio please", "friday", "no", "Graham Pollard")
     result = dialogue.turn(said)
     assert [call.tool for call in result.tool_calls] == ["book"]
+
+
+def test_a_reply_in_the_questions_words_offers_the_embedder_no_sides():
+    from fsmdial.understand.meaning.options import options_for
+    from fsmdial.understand.rules import RulesUnderstander
+
+    blade: dict[str, Any] = {
+        "name": "blades",
+        "description": "Book the sharpening van.",
+        "nodes": [
+            {
+                "id": "ask",
+                "type": "request",
+                "slots": [
+                    {
+                        "name": "item",
+                        "type": "categorical",
+                        "values": ["kitchen knives", "lawnmower blade"],
+                        "description": "What is sharpened (lawnmower blade: mower, mower blade)",
+                        "ask": "Knives or a lawnmower blade?",
+                    },
+                    {
+                        "name": "blade_off",
+                        "type": "boolean",
+                        "description": "Whether the mower blade is already taken off the mower (yes), or the "
+                        "sharpener must take it off the mower (no)",
+                        "ask": "Is the blade already off the mower, or will our sharpener need to take it off?",
+                    },
+                ],
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [{"source": "ask", "target": "done"}],
+    }
+    dialogue = played(blade, NOW, "a lawnmower blade please")
+    state = dialogue.understanding_state()
+    reading = RulesUnderstander().understand(state, "it's still on the mower", history=dialogue.session.history)
+    assert reading.info.get("echo") and "blade_off" not in reading.slots
+    assert options_for(state, "it's still on the mower", reading) == ()

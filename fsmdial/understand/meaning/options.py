@@ -144,8 +144,8 @@ def options_for(state: UnderstandingState, text: str, reading: Parse) -> tuple[O
     """What ``text`` may be choosing among at ``state``, given the rules' ``reading`` of it (with its open part in
     ``info["open"]``); none when the rules read what would be chosen, or nothing is open."""
     open_part = reading.info.get("open", ())
-    if not has_words(open_part) or reading.answer is not None:
-        return ()
+    if not has_words(open_part) or reading.answer is not None or reading.info.get("echo"):
+        return ()  # (a reply in the question's own words: asked again, no guess from those words)
     if state.confirm is not None:
         # a change the rules did not read ("actually could the tutor come to us instead?" at the summary): a
         # boolean's side, said in other words (the held one chosen changes nothing); no other value, intent or choice

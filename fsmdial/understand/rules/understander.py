@@ -691,7 +691,7 @@ class RulesUnderstander:
                 hit = (hit and more_specific(slot, hit, text)) or hit  # "film our podcast": a filmed podcast
                 if hit is None and slot is asked and listed_values(values, text, aliases):
                     parse.info.setdefault("doubt", []).append(slot.name)  # "new lawn, patio, borders": asked
-                if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables.asked_words):
+                if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables, parse.info):
                     continue  # "yeah there's a gate down the side" to "... by a side gate?": no fencing job
                 if (
                     hit is not None
