@@ -39,6 +39,31 @@ def request_flow(*slots: dict[str, Any], name: str = "flow") -> dict[str, Any]:
     }
 
 
+def booking_flow(*slots: dict[str, Any], name: str = "booking", summary: str, argument: str) -> dict[str, Any]:
+    """A flow that asks ``slots`` at one request node, shows the ``summary`` and asks "Shall I book it?", and on a yes
+    runs the committing tool ``book`` with the slot ``argument``."""
+    return {
+        "name": name,
+        "nodes": [
+            {"id": "ask", "type": "request", "slots": list(slots)},
+            {"id": "check", "type": "inform_and_confirm", "message": summary, "question": "Shall I book it?"},
+            {
+                "id": "book",
+                "type": "external_action",
+                "tool": "book",
+                "commits": True,
+                "arguments": {argument: argument},
+            },
+            {"id": "done", "type": "end", "message": "Booked."},
+        ],
+        "edges": [
+            {"source": "ask", "target": "check"},
+            {"source": "check", "target": "book", "when": {"answer": "yes"}},
+            {"source": "book", "target": "done"},
+        ],
+    }
+
+
 def issues_of(doc: Any) -> str:
     """The message of the FlowError loading ``doc`` raises (the test fails if it loads)."""
     with pytest.raises(FlowError) as caught:

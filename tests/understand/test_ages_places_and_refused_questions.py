@@ -26,63 +26,43 @@ from typing import Any
 
 import pytest
 
-from tests.flows import played
+from tests.flows import booking_flow, played, request_flow
 
-POTTERY: dict[str, Any] = {
-    "name": "pottery_class",
-    "description": "Book a pottery class.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {
-                    "name": "session",
-                    "type": "categorical",
-                    "values": ["wheel class", "hand building", "private party"],
-                    "ask": "A wheel class, hand building or a private party?",
-                },
-                {
-                    "name": "people",
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 20,
-                    "ask": "How many of you will be coming?",
-                },
-                {
-                    "name": "clay",
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 20,
-                    "label": "bags of clay",
-                    "ask": "How many bags of clay to take home?",
-                },
-                {
-                    "name": "under_16",
-                    "type": "boolean",
-                    "label": "under-16s",
-                    "description": "Whether anyone coming is under 16",
-                    "ask": "Will anyone under 16 be coming along?",
-                },
-                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
-                {"name": "customer_name", "type": "person_name", "ask": "Who shall I put the booking under?"},
-            ],
-        },
-        {
-            "id": "check",
-            "type": "inform_and_confirm",
-            "message": "{people} for a {session} on {day}, under {customer_name}.",
-            "question": "Shall I book it?",
-        },
-        {"id": "book", "type": "external_action", "tool": "book", "commits": True, "arguments": {"day": "day"}},
-        {"id": "done", "type": "end", "message": "Booked."},
-    ],
-    "edges": [
-        {"source": "ask", "target": "check"},
-        {"source": "check", "target": "book", "when": {"answer": "yes"}},
-        {"source": "book", "target": "done"},
-    ],
-}
+POTTERY = booking_flow(
+    {
+        "name": "session",
+        "type": "categorical",
+        "values": ["wheel class", "hand building", "private party"],
+        "ask": "A wheel class, hand building or a private party?",
+    },
+    {
+        "name": "people",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 20,
+        "ask": "How many of you will be coming?",
+    },
+    {
+        "name": "clay",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 20,
+        "label": "bags of clay",
+        "ask": "How many bags of clay to take home?",
+    },
+    {
+        "name": "under_16",
+        "type": "boolean",
+        "label": "under-16s",
+        "description": "Whether anyone coming is under 16",
+        "ask": "Will anyone under 16 be coming along?",
+    },
+    {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+    {"name": "customer_name", "type": "person_name", "ask": "Who shall I put the booking under?"},
+    name="pottery_class",
+    summary="{people} for a {session} on {day}, under {customer_name}.",
+    argument="day",
+)
 NOW = "2027-06-01T10:00"
 
 
@@ -245,30 +225,19 @@ def test_a_number_word_before_a_street_alone_is_no_house_number(said):
     assert find_addresses(said) == ()
 
 
-SURVEY: dict[str, Any] = {
-    "name": "survey",
-    "description": "Book a survey visit.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {
-                    "name": "day",
-                    "type": "date",
-                    "earliest": "today",
-                    "latest": "today+42",
-                    "open_days": ["monday", "tuesday", "wednesday", "thursday", "friday"],
-                    "closed_dates": ["2026-12-28"],
-                    "ask": "Which day?",
-                },
-                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
-            ],
-        },
-        {"id": "done", "type": "end", "message": "Booked for {customer_name}."},
-    ],
-    "edges": [{"source": "ask", "target": "done"}],
-}
+SURVEY = request_flow(
+    {
+        "name": "day",
+        "type": "date",
+        "earliest": "today",
+        "latest": "today+42",
+        "open_days": ["monday", "tuesday", "wednesday", "thursday", "friday"],
+        "closed_dates": ["2026-12-28"],
+        "ask": "Which day?",
+    },
+    {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+    name="survey",
+)
 
 
 @pytest.mark.parametrize(
@@ -304,15 +273,7 @@ def _items_flow(list_slot: bool) -> dict[str, Any]:
     ]
     if list_slot:
         slots.append({"name": "items_list", "type": "text", "label": "the items", "ask": "What are the items?"})
-    return {
-        "name": "items",
-        "description": "Book a sharpening visit.",
-        "nodes": [
-            {"id": "ask", "type": "request", "slots": slots},
-            {"id": "done", "type": "end", "message": "Booked."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
+    return request_flow(*slots, name="items")
 
 
 @pytest.mark.parametrize(

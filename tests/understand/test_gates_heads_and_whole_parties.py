@@ -14,55 +14,33 @@ games-room flow:
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.flows import played
+from tests.flows import booking_flow, played, request_flow
 
-GARDEN: dict[str, Any] = {
-    "name": "garden_visit",
-    "description": "Book a garden quote visit.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {
-                    "name": "job",
-                    "type": "categorical",
-                    "values": ["patio", "fencing", "garden redesign"],
-                    "description": "What is quoted (patio: paving, slabs; fencing: fence, fence panels, gate, trellis; "
-                    "garden redesign: whole garden, garden makeover)",
-                    "ask": "A patio, fencing or a garden redesign?",
-                },
-                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
-                {
-                    "name": "side_access",
-                    "type": "boolean",
-                    "label": "side access",
-                    "description": "Whether the garden can be reached without going through the house (a side gate, "
-                    "a back lane, a passage)",
-                    "ask": "Can we get into the garden without going through the house, by a side gate or a back lane?",
-                },
-                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
-            ],
-        },
-        {
-            "id": "check",
-            "type": "inform_and_confirm",
-            "message": "A {job} visit on {day}, under {customer_name}.",
-            "question": "Shall I book it?",
-        },
-        {"id": "book", "type": "external_action", "tool": "book", "commits": True, "arguments": {"job": "job"}},
-        {"id": "done", "type": "end", "message": "Booked."},
-    ],
-    "edges": [
-        {"source": "ask", "target": "check"},
-        {"source": "check", "target": "book", "when": {"answer": "yes"}},
-        {"source": "book", "target": "done"},
-    ],
-}
+GARDEN = booking_flow(
+    {
+        "name": "job",
+        "type": "categorical",
+        "values": ["patio", "fencing", "garden redesign"],
+        "description": "What is quoted (patio: paving, slabs; fencing: fence, fence panels, gate, trellis; "
+        "garden redesign: whole garden, garden makeover)",
+        "ask": "A patio, fencing or a garden redesign?",
+    },
+    {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+    {
+        "name": "side_access",
+        "type": "boolean",
+        "label": "side access",
+        "description": "Whether the garden can be reached without going through the house (a side gate, a back lane, "
+        "a passage)",
+        "ask": "Can we get into the garden without going through the house, by a side gate or a back lane?",
+    },
+    {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+    name="garden_visit",
+    summary="A {job} visit on {day}, under {customer_name}.",
+    argument="job",
+)
 NOW = "2027-06-01T10:00"
 
 
@@ -93,33 +71,13 @@ def test_rather_than_just_the_held_value_at_the_summary_replaces_it():
     assert dialogue.slots["job"] == "garden redesign"
 
 
-GAMES: dict[str, Any] = {
-    "name": "games_room",
-    "description": "Book the games room.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {"name": "players", "type": "integer", "minimum": 1, "maximum": 10, "ask": "How many players?"},
-                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
-            ],
-        },
-        {
-            "id": "check",
-            "type": "inform_and_confirm",
-            "message": "{players} players on {day}.",
-            "question": "Shall I book it?",
-        },
-        {"id": "book", "type": "external_action", "tool": "book", "commits": True, "arguments": {"day": "day"}},
-        {"id": "done", "type": "end", "message": "Booked."},
-    ],
-    "edges": [
-        {"source": "ask", "target": "check"},
-        {"source": "check", "target": "book", "when": {"answer": "yes"}},
-        {"source": "book", "target": "done"},
-    ],
-}
+GAMES = booking_flow(
+    {"name": "players", "type": "integer", "minimum": 1, "maximum": 10, "ask": "How many players?"},
+    {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+    name="games_room",
+    summary="{players} players on {day}.",
+    argument="day",
+)
 
 
 @pytest.mark.parametrize(
@@ -159,34 +117,22 @@ def test_a_reply_in_the_questions_words_offers_the_embedder_no_sides():
     from fsmdial.understand.meaning.options import options_for
     from fsmdial.understand.rules import RulesUnderstander
 
-    blade: dict[str, Any] = {
-        "name": "blades",
-        "description": "Book the sharpening van.",
-        "nodes": [
-            {
-                "id": "ask",
-                "type": "request",
-                "slots": [
-                    {
-                        "name": "item",
-                        "type": "categorical",
-                        "values": ["kitchen knives", "lawnmower blade"],
-                        "description": "What is sharpened (lawnmower blade: mower, mower blade)",
-                        "ask": "Knives or a lawnmower blade?",
-                    },
-                    {
-                        "name": "blade_off",
-                        "type": "boolean",
-                        "description": "Whether the mower blade is already taken off the mower (yes), or the "
-                        "sharpener must take it off the mower (no)",
-                        "ask": "Is the blade already off the mower, or will our sharpener need to take it off?",
-                    },
-                ],
-            },
-            {"id": "done", "type": "end", "message": "Booked."},
-        ],
-        "edges": [{"source": "ask", "target": "done"}],
-    }
+    blade = request_flow(
+        {
+            "name": "item",
+            "type": "categorical",
+            "values": ["kitchen knives", "lawnmower blade"],
+            "description": "What is sharpened (lawnmower blade: mower, mower blade)",
+            "ask": "Knives or a lawnmower blade?",
+        },
+        {
+            "name": "blade_off",
+            "type": "boolean",
+            "description": "Whether the mower blade is already taken off the mower (yes), or the sharpener must "
+            "take it off the mower (no)",
+            "ask": "Is the blade already off the mower, or will our sharpener need to take it off?",
+        },
+    )
     dialogue = played(blade, NOW, "a lawnmower blade please")
     state = dialogue.understanding_state()
     reading = RulesUnderstander().understand(state, "it's still on the mower", history=dialogue.session.history)
