@@ -138,3 +138,27 @@ def test_a_reply_in_the_questions_words_offers_the_embedder_no_sides():
     reading = RulesUnderstander().understand(state, "it's still on the mower", history=dialogue.session.history)
     assert reading.info.get("echo") and "blade_off" not in reading.slots
     assert options_for(state, "it's still on the mower", reading) == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "players"), [("the kids want a go this afternoon, there's 2 of them", 2), ("there are 3 of us", 3)]
+)
+def test_theres_a_number_of_them_is_the_head_count(said, players):
+    dialogue = played(GAMES, NOW)
+    dialogue.turn(said)
+    assert dialogue.slots["players"] == players
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("about 6 fence panels, Thursday morning at 10", "about , Thursday morning at 10"),
+        ("2 wardrobes at 3", "at 3"),
+        ("from 10 onwards", "from 10 onwards"),
+        ("at 6 thanks", "at 6 thanks"),
+    ],
+)
+def test_a_number_counting_things_is_no_clock_time(said, kept):
+    from fsmdial.understand.rules.forms import without_counted
+
+    assert " ".join(without_counted(None, said).split()).strip(" ,") == kept

@@ -417,8 +417,24 @@ def counted_nouns(nouns: frozenset[str]) -> re.Pattern[str] | None:
 
 
 def without_counted(counted: re.Pattern[str] | None, text: str) -> str:
-    """``text`` with the numbers counting a slot's noun blanked (:func:`counted_nouns`), for its clock times."""
-    return counted.sub(lambda found: " " * len(found.group()), text) if counted is not None else text
+    """``text`` with the numbers counting a slot's noun blanked (:func:`counted_nouns`), and those counting any other
+    things ("about 6 fence panels", "2 wardrobes"), for its clock times."""
+    if counted is not None:
+        text = counted.sub(lambda found: " " * len(found.group()), text)
+    return _COUNTED_THINGS.sub(_blank_counted, text) if any(c.isdigit() for c in text) else text
+
+
+_NOT_THINGS = FUNCTION_WORDS | DATE_TIME_WORDS | FILLER_WORDS | {"thanks", "cheers", "hours", "hrs", "minutes", "mins"}
+_NOT_THINGS |= {"always", "sometimes", "perhaps", "anyways", "besides", "nowadays", "yes", "please", "its", "is", "was"}
+_COUNTED_THINGS = re.compile(r"(?<![\w:.£$€])\d{1,3}\s+(?:(?P<first>[a-z]+)\s+)?(?P<thing>[a-z]{3,}s)(?![\w'])", re.I)
+"""A number before a plural noun, maybe with a word between ("6 fence panels"): a count of things, no clock time."""
+
+
+def _blank_counted(found: re.Match[str]) -> str:
+    words = [word.casefold() for word in (found.group("first"), found.group("thing")) if word]
+    if any(word in _NOT_THINGS or word.endswith("wards") for word in words):  # "from 10 onwards"
+        return found.group()
+    return " " * len(found.group())
 
 
 def _counts_another(after: list[str], vocab: frozenset[str]) -> bool:

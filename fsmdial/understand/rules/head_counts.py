@@ -367,13 +367,14 @@ def pair_count(slot: Slot, text: str, *, asked: bool) -> int | None:
 
 
 _PARTY_ALONE = re.compile(
-    rf"\W*(?:(?:there(?:'ll|\s+will)\s+be|we(?:'ll|\s+will)\s+(?:be|have)|it'?s|it\s+will\s+be|about|around|roughly|"
-    rf"maybe|probably|just|so|oh|and|for)\s+)*(?P<count>{_COUNT})\s+(?:{_PEOPLE_PLURAL})"
+    rf"\W*(?:(?:there(?:'ll|\s+will)\s+be|there(?:'s|\s+is|\s+are|'re)|we(?:'ll|\s+will)\s+(?:be|have)|it'?s|"
+    rf"it\s+will\s+be|about|around|roughly|maybe|probably|just|so|oh|and|for)\s+)*(?P<count>{_COUNT})\s+"
+    rf"(?:{_PEOPLE_PLURAL}|of\s+(?:us|them))"
     r"(?:\s+(?:please|in\s+total|altogether|total|coming|jumping|playing))?\W*",
     re.I,
 )
-"""A clause that is only a number of people ("10 kids", "there'll be 12 children"): a head count, whichever
-question it answers; "my two boys" is a part of the party, "three kids' beds" counts beds."""
+"""A clause that is only a number of people ("10 kids", "there'll be 12 children", "there's 2 of them"): a head count,
+whichever question it answers; "my two boys" is a part of the party, "three kids' beds" counts beds."""
 
 
 def party_alone(slots: Sequence[Slot], text: str) -> tuple[Slot, int, str] | None:
