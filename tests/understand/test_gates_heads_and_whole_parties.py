@@ -162,3 +162,16 @@ def test_a_number_counting_things_is_no_clock_time(said, kept):
     from fsmdial.understand.rules.forms import without_counted
 
     assert " ".join(without_counted(None, said).split()).strip(" ,") == kept
+
+
+def test_a_street_address_said_in_a_change_changes_no_number():
+    ride = request_flow(
+        {"name": "ride_id", "type": "integer", "minimum": 1, "maximum": 99999, "ask": "What's the ride number?"},
+        {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+        name="ride_change",
+    )
+    dialogue = played(ride, NOW, "it's ride number four hundred and five")
+    dialogue.turn("change the pickup to 12 Elm Street, Leeds")
+    assert dialogue.slots["ride_id"] == 405
+    dialogue.turn("sorry, make that ride 406")
+    assert dialogue.slots["ride_id"] == 406

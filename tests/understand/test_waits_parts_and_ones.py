@@ -12,44 +12,31 @@ a climbing-wall flow:
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.flows import played
+from tests.flows import played, request_flow
 
-WASH: dict[str, Any] = {
-    "name": "bike_wash",
-    "description": "Book a mobile bike wash.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {
-                    "name": "bikes",
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 9,
-                    "label": "number of bikes",
-                    "ask": "How many bikes?",
-                },
-                {
-                    "name": "wait",
-                    "type": "boolean",
-                    "label": "waiting",
-                    "description": "Whether the customer waits while it is done (yes) or we take the bikes away and "
-                    "bring them back the next working day (no)",
-                    "ask": "Would you like to wait while we wash them, or shall we take them away and bring them back "
-                    "the next working day?",
-                },
-                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
-            ],
-        },
-        {"id": "done", "type": "end", "message": "Booked for {customer_name}."},
-    ],
-    "edges": [{"source": "ask", "target": "done"}],
-}
+WASH = request_flow(
+    {
+        "name": "bikes",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9,
+        "label": "number of bikes",
+        "ask": "How many bikes?",
+    },
+    {
+        "name": "wait",
+        "type": "boolean",
+        "label": "waiting",
+        "description": "Whether the customer waits while it is done (yes) or we take the bikes away and "
+        "bring them back the next working day (no)",
+        "ask": "Would you like to wait while we wash them, or shall we take them away and bring them back "
+        "the next working day?",
+    },
+    {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+    name="bike_wash",
+)
 NOW = "2027-06-01T10:00"
 
 
@@ -68,43 +55,32 @@ def test_waiting_said_as_what_one_will_do_is_a_side_not_a_change(said, wait):
     assert dialogue.slots["wait"] is wait and dialogue.slots["bikes"] == 3
 
 
-CLIMB: dict[str, Any] = {
-    "name": "climbing_wall",
-    "description": "Book a climbing session.",
-    "nodes": [
-        {
-            "id": "ask",
-            "type": "request",
-            "slots": [
-                {
-                    "name": "session",
-                    "type": "categorical",
-                    "values": ["standard session", "kids session"],
-                    "ask": "A standard session or a kids session?",
-                },
-                {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
-                {
-                    "name": "climbers",
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 10,
-                    "description": "How many people are climbing",
-                    "ask": "How many of you?",
-                },
-                {
-                    "name": "shoes",
-                    "type": "boolean",
-                    "label": "shoe hire",
-                    "description": "Whether climbing shoes are hired from us (yes) or they bring their own (no)",
-                    "ask": "Do you need to hire shoes, or are you bringing your own?",
-                },
-                {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
-            ],
-        },
-        {"id": "done", "type": "end", "message": "Booked for {customer_name}."},
-    ],
-    "edges": [{"source": "ask", "target": "done"}],
-}
+CLIMB = request_flow(
+    {
+        "name": "session",
+        "type": "categorical",
+        "values": ["standard session", "kids session"],
+        "ask": "A standard session or a kids session?",
+    },
+    {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
+    {
+        "name": "climbers",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+        "description": "How many people are climbing",
+        "ask": "How many of you?",
+    },
+    {
+        "name": "shoes",
+        "type": "boolean",
+        "label": "shoe hire",
+        "description": "Whether climbing shoes are hired from us (yes) or they bring their own (no)",
+        "ask": "Do you need to hire shoes, or are you bringing your own?",
+    },
+    {"name": "customer_name", "type": "person_name", "ask": "What name is it under?"},
+    name="climbing_wall",
+)
 
 
 def test_a_part_of_the_party_replaces_no_head_count():

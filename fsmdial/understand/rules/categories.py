@@ -96,22 +96,14 @@ def question_words(asked: Slot | None) -> str:
     return fold(f"{asked.ask or ''} {asked.description or ''}")
 
 
-def echoes_question(
-    value: str, aliases: Sequence[tuple[str, re.Pattern[str]]], folded: str, tables: Any, info: dict[str, Any]
-) -> bool:
-    """Is ``value`` said in the folded message ``folded`` only by synonyms the question asked (``tables.asked_words``:
-    :func:`question_words`) says too ("yeah there's a gate down the side" to "Can the surveyor get in by a side gate?":
-    "gate" answers it, and is no fencing job)? Never when the value is said by its own name. When it is, ``info``
-    notes ``"echo"``: the reply speaks in the question's words, and no embedder or model guesses its answer from them
-    ("it's still on the mower" chose the side "the blade is already off the mower")."""
-    question = tables.asked_words
+def echoes_question(value: str, aliases: Sequence[tuple[str, re.Pattern[str]]], folded: str, question: str) -> bool:
+    """Is ``value`` said in the folded message ``folded`` only by synonyms the question asked says too (``question``:
+    :func:`question_words`; "yeah there's a gate down the side" to "Can the surveyor get in by a side gate?": "gate"
+    answers it, and is no fencing job)? Never when the value is said by its own name."""
     if not question or value_pattern(value).search(folded):
         return False
     said = [pattern for named, pattern in aliases if named == value and pattern.search(folded)]
-    if said and all(pattern.search(question) for pattern in said):
-        info["echo"] = True
-        return True
-    return False
+    return bool(said) and all(pattern.search(question) for pattern in said)
 
 
 def found_value(

@@ -21,6 +21,7 @@ from typing import Any
 from ...flow import Slot, SlotType
 from ...language import PEOPLE_WORDS, find_numbers
 from ...language.acts import split_negated
+from ...language.addresses import find_addresses
 from ...language.clauses import NEGATION
 from ...slots import KINDS
 from ...slots.numbers import asks_which
@@ -204,6 +205,9 @@ def read_values(
     if not text or not re.search(r"\w", text):
         return values
     text = without_reasons(text)  # "5 instead of 3, I finish work at half 4": 5
+    addressed = text
+    for span, _ in find_addresses(text):  # "change the pickup to 12 Elm Street, Leeds": no ride number 12
+        text = text.replace(span, " ")
     whole = text  # a yes/no is read with its denials ("don't leave it on the doorstep")
     # A clause that denies gives no other value ("I meant the patio, we haven't got a deck": the patio)
     said, denied = split_negated(text)
@@ -216,7 +220,10 @@ def read_values(
     first = re.split(r"[.?!](?=\s|$)", text)[0].strip()
     first = first if first != text.strip() and re.search(r"\w", first) else ""
     for slot in slots:
-        if slot.type is SlotType.boolean:
+        if slot.type is SlotType.address:
+            if (address := read_as_asked(slot, addressed)) and slot.name in address:
+                values[slot.name] = address[slot.name]
+        elif slot.type is SlotType.boolean:
             # read as the rules read an asked yes/no ("actually there is parking", "oh wait, ..., so yes"); with a
             # change cue a question is a request ("can you deliver it instead?")
             if (answer := boolean_reply(slot, whole.replace("?", " "))) is not None:
@@ -310,10 +317,10 @@ def note_change(
     if not change.cued and not valued:
         return  # "a payment I did not make": no value is replaced
     last_said(parse, Change(change.new, tuple(dict.fromkeys(valued)), change.cued), asked, new, old)
+    said = set(re.findall(r"[a-z]+", text.casefold()))
     if asked is not None and asked.name in new and parse.slots.get(asked.name) == new[asked.name]:
         # "4 pm, no sorry, make that 5" asked the time: the 5 is the time said last, not the weeks of another slot
         # that took it beside "4 pm" (one value said, one slot), unless the message names that slot by its words
-        said = set(re.findall(r"[a-z]+", text.casefold()))
         numbers = find_numbers(change.new)
         for name in [name for name in parse.slots if name != asked.name and new.get(name) == parse.slots[name]]:
             slot = next(slot for slot in slots if slot.name == name)
@@ -322,7 +329,6 @@ def note_change(
     if _CONCLUDES.search(text) is not None and read_change(_CONCLUDES.sub(" ", text)) is None:
         return  # "the four of them, and me too, so five": the answer settled, no held value changed
     if new:
-        said = set(re.findall(r"[a-z]+", text.casefold()))
         named = [slot.name for slot in slots if slot.name in new and said & _own_words(slot)]
         parse.info["change"] = {"new": new, "old": old, "named": named}
         # "can we do his party?" asked the session: "party" is the asked value's own word, whatever else it names

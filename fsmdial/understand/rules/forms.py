@@ -424,8 +424,10 @@ def without_counted(counted: re.Pattern[str] | None, text: str) -> str:
     return _COUNTED_THINGS.sub(_blank_counted, text) if any(c.isdigit() for c in text) else text
 
 
-_NOT_THINGS = FUNCTION_WORDS | DATE_TIME_WORDS | FILLER_WORDS | {"thanks", "cheers", "hours", "hrs", "minutes", "mins"}
-_NOT_THINGS |= {"always", "sometimes", "perhaps", "anyways", "besides", "nowadays", "yes", "please", "its", "is", "was"}
+_NOT_THINGS = (
+    FUNCTION_WORDS | DATE_TIME_WORDS | FILLER_WORDS | {"always", "sometimes", "anyways", "besides", "nowadays"}
+)
+"""Words ending in "s" that are no things counted ("at 6 thanks", "for 2 hours", "at 7 sometimes")."""
 _COUNTED_THINGS = re.compile(r"(?<![\w:.£$€])\d{1,3}\s+(?:(?P<first>[a-z]+)\s+)?(?P<thing>[a-z]{3,}s)(?![\w'])", re.I)
 """A number before a plural noun, maybe with a word between ("6 fence panels"): a count of things, no clock time."""
 

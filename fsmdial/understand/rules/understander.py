@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import weakref
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -187,11 +188,9 @@ class _StateTables:
         self.name_slot = state.person_name
         # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
         # their type; references only to the asked slot or one named right before them.
+        types = Counter(slot.type for slot in state.slots)
         self.found = tuple(
-            (
-                slot,
-                slot is asked or (KINDS[slot.type].distinctive and sum(o.type is slot.type for o in state.slots) == 1),
-            )
+            (slot, slot is asked or (KINDS[slot.type].distinctive and types[slot.type] == 1))
             for slot in state.slots
             if KINDS[slot.type].finds
         )
@@ -691,8 +690,9 @@ class RulesUnderstander:
                 hit = (hit and more_specific(slot, hit, text)) or hit  # "film our podcast": a filmed podcast
                 if hit is None and slot is asked and listed_values(values, text, aliases):
                     parse.info.setdefault("doubt", []).append(slot.name)  # "new lawn, patio, borders": asked
-                if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables, parse.info):
-                    continue  # "yeah there's a gate down the side" to "... by a side gate?": no fencing job
+                if hit is not None and slot is not asked and echoes_question(hit, aliases, folded, tables.asked_words):
+                    parse.info["echo"] = True  # "a gate down the side" to "... by a side gate?": no fencing job
+                    continue
                 if (
                     hit is not None
                     and (asked_for or distinctive(hit, shortest))
