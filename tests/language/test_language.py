@@ -29,7 +29,7 @@ from fsmdial.language import (
     remove_dates_and_times,
 )
 from fsmdial.understand.base import DECLINE, GOODBYE, Intent, UnderstandingState
-from fsmdial.understand.rules import categories
+from fsmdial.understand.rules import categories, state_tables
 from fsmdial.understand.rules import understander as rules
 
 NOW = dt.datetime(2026, 11, 22, 12, 0)
@@ -228,14 +228,14 @@ def test_values_and_rules_re_export_the_language_functions():
 def test_the_rules_keep_their_tables_per_state_and_drop_them_with_it():
     understander = rules.RulesUnderstander()
     state = UnderstandingState("f", "n", (Intent(GOODBYE, ("bye now",)), Intent(DECLINE)), (), asked=None)
-    before = len(rules._TABLES)
+    before = len(state_tables.TABLES)
     assert understander.understand(state, "bye now").intent == GOODBYE
     assert understander.understand(state, "ok bye now").intent == GOODBYE
-    assert len(rules._TABLES) == before + 1  # built once for the state
+    assert len(state_tables.TABLES) == before + 1  # built once for the state
     assert "_rules_tables" not in vars(state)  # and kept in the rules' own cache, not on the frozen state
     del state
     gc.collect()
-    assert len(rules._TABLES) == before
+    assert len(state_tables.TABLES) == before
 
 
 def test_a_categorical_value_is_read_by_its_own_words_when_no_other_value_has_them():

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import weakref
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,13 +48,11 @@ from ...language import (
     without_past_moments,
     without_questions,
     without_task_statements,
-    without_wish,
 )
 from ...language.same_time import with_same_time
 from ...slots import KINDS
 from ..base import CONTINUE, DECLINE, GOODBYE, Parse, UnderstandingState
 from .categories import (
-    alias_patterns,
     distinctive,
     echoes_question,
     found_value,
@@ -64,10 +60,8 @@ from .categories import (
     listed_values,
     more_specific,
     own_word_value,
-    question_words,
     said_negatively,
     settled_value,
-    short_names,
     value_owners,
     value_pattern,
     without_numbers,
@@ -76,16 +70,15 @@ from .changes import CORRECTION, SELF_CORRECTION, asked_state, note_change, says
 from .choices import chosen
 from .corrections import replacement
 from .coverage import with_open
-from .credits import credit_slots, read_credits
+from .credits import read_credits
 from .date_roles import paired_dates
-from .day_values import day_slots, read_days
+from .day_values import read_days
 from .described import worded_values
 from .described_details import told_before
 from .forms import (
     DIGIT_SPACES,
     bare_number,
     claim_found,
-    counted_nouns,
     counted_only,
     fill_found,
     fill_patterned,
@@ -93,9 +86,7 @@ from .forms import (
     letter_codes,
     named_number,
     names_a_number,
-    naming_words,
     numbers_by_name,
-    slot_cue,
     without_ages,
     without_counted,
 )
@@ -103,183 +94,28 @@ from .head_counts import head_count, party_alone, with_listed_counts
 from .intent_words import (
     asked_by_content,
     command_intent,
-    content_examples,
     intent_by_words,
-    verb_examples,
-    word_examples,
 )
-from .named_things import named_things, thing_slots
+from .named_things import named_things
 from .numbers_between import ask_which_number
 from .numbers_said import counts_in_a_range, says_a_part, without_lengths_of_time, without_subsets
-from .places import is_place, place_slots, read_places
+from .places import is_place, read_places
 from .pronoun_one import counted_numbers, counts_nothing, one_asked_about, only_pronoun_ones, without_phrase_ones
 from .proposals import disputed_proposal
-from .shaped_names import shaped_name, shaped_slots
+from .shaped_names import shaped_name
+from .state_tables import StateTables, tables_of
 from .text_values import TEXT_END as _TEXT_END
 from .text_values import asks_for_a_change, describes, descriptive, names_nothing, read_name
 from .text_values import free_text as _free_text
 from .text_values import pattern_value as _pattern_value
 from .text_values import slot_lead as _slot_lead
 from .text_values import string_value as _string_value
-from .text_values import text_cue as _text_cue
-from .time_ranges import end_said, range_length, range_length_slot
+from .time_ranges import end_said, range_length
 from .worded_answers import asked_boolean, both_sides_named, details_told, no_preference, stated_unasked
 from .yes_no_replies import confirmation_answer, names_value, only_yes_or_no, plain_answer, told_yes
 
 __all__ = ["RulesUnderstander", "normalize"]
 """``normalize`` is :func:`fsmdial.language.normalize`, re-exported."""
-
-
-class _StateTables:
-    """What the rules read from one :class:`UnderstandingState`, worked out once per state.
-
-    The runtime keeps one state object per machine state, so a turn only looks these up.
-    """
-
-    def __init__(self, state: UnderstandingState):
-        asked = self.asked = state.slot(state.asked) if state.asked else None
-        names = {intent.name for intent in state.intents}
-        self.decline = DECLINE in names and state.asked is not None
-        self.goodbye = GOODBYE in names
-        self.thanks_closes = state.asked is None and state.confirm is None
-        # Examples of more than one word, padded to be found whole within a longer sentence. The flow's own examples
-        # (what it does: "I need to change my ride") also without their wish framing, as users say it in any ("I want
-        # to change my ride"); other intents' examples stay whole ("hi, I need to change my ride" as a greeting's).
-        phrases: dict[str, str] = {}
-        for example, intent in state.example_index.items():
-            for phrase in (example, without_wish(example)) if intent == CONTINUE else (example,):
-                if " " in phrase:
-                    phrases.setdefault(phrase, intent)
-        self.phrases = tuple((f" {phrase} ", len(phrase), intent) for phrase, intent in phrases.items())
-        self.word_examples = word_examples(state.example_index.items())  # "find movies" in "find a movie"
-        self.verb_examples = verb_examples(state.example_index.items())  # "cancel" in "actually cancel it"
-        self.content_examples = content_examples(state.example_index.items())  # "will it make a lot of mess?"
-        self.has_date = SlotType.date in state.slot_types
-        self.has_time = SlotType.time in state.slot_types
-        self.date_target = _target(state, asked, SlotType.date)
-        self.date_slots = tuple(slot for slot in state.slots if slot.type is SlotType.date)
-        self.time_target = _target(state, asked, SlotType.time)
-        self.number_target = _target(state, asked, SlotType.integer, SlotType.number)
-        self.categorical = tuple(
-            (
-                slot,
-                tuple(slot.values or ()),
-                slot is asked or slot.name in state.expected,
-                alias_patterns(tuple(slot.values or ()), slot.description),
-            )
-            for slot in state.slots
-            if slot.type is SlotType.categorical
-        )
-        patterns = [value_pattern(value).pattern for _, slot_values, _, _ in self.categorical for value in slot_values]
-        self.own_values = re.compile("|".join(patterns), re.I) if patterns else None  # by their own names
-        patterns += [found.pattern for _, values, _, _ in self.categorical for _, found in short_names(values)]
-        patterns += [found.pattern for _, _, _, aliases in self.categorical for _, found in aliases]
-        # One search says whether any value is there (most turns name none); its words and a "one" for it ("the mixed
-        # one") are never read as a number.
-        self.any_value = re.compile("(?:" + "|".join(patterns) + r")(?:\s+ones?(?!\w))?", re.I) if patterns else None
-        self.number_words = tuple(
-            (slot, naming_words(slot)) for slot in state.slots if slot.type in (SlotType.integer, SlotType.number)
-        )
-        self.ages = any("age" in words for _, words in self.number_words)  # a slot for an age reads "I'm 44"
-        # the nouns the numeric slots are named by: a length of time in one is a count ("3 months" of lessons)
-        self.count_nouns = frozenset().union(*(naming_words(slot, described=False) for slot, _ in self.number_words))
-        self.counted = counted_nouns(self.count_nouns) if self.has_time else None
-        self.range_length = range_length_slot(state.slots)  # the length a range of clock times gives
-        self.name_slot = state.person_name
-        # Slots whose type finds its values (phone, email, reference): phones and emails go to the flow's only slot of
-        # their type; references only to the asked slot or one named right before them.
-        types = Counter(slot.type for slot in state.slots)
-        self.found = tuple(
-            (slot, slot is asked or (KINDS[slot.type].distinctive and types[slot.type] == 1))
-            for slot in state.slots
-            if KINDS[slot.type].finds
-        )
-        # A self-introduction counts while the name is still wanted (not "it's Oxford Street" at a confirmation).
-        self.name_given = self.name_slot is not None and not (
-            self.name_slot is asked or self.name_slot.name in state.expected
-        )
-        self.named_leads = tuple(
-            (slot, lead)
-            for slot in state.slots
-            if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
-            for lead, is_name in [_slot_lead(slot.name, slot.description)]
-            if lead is not None and is_name
-        )
-        # "my cat Luna": a name right after a categorical value is the flow's one other name (the pet's).
-        kinds = [value for _, values, _, _ in self.categorical for value in values if value.isalpha()]
-        self.kind_name = (
-            (
-                self.named_leads[0][0],
-                re.compile(r"(?i:\b(?:my|our|his|her|the)\s+(?:" + "|".join(kinds) + r"))\s+([A-Z][\w'\-]*)"),
-            )
-            if len(self.named_leads) == 1 and kinds
-            else None
-        )
-        self.text_cues = tuple(
-            (slot, cue)
-            for slot in state.slots
-            if KINDS[slot.type].whole_text and slot.pattern is None and slot is not self.name_slot
-            if (cue := _text_cue(slot.name, slot.label or "")) is not None
-        )
-        self.slot_names = frozenset(word for slot in state.slots for word in slot.name.split("_"))
-        self.shaped = shaped_slots(state.slots, state.flow)  # "my Samsung Galaxy S20 won't charge": the model
-        self.patterned = tuple(
-            (slot, slot_cue(slot.name, slot.label or ""))
-            for slot in state.slots
-            if KINDS[slot.type].is_text and (slot.pattern is not None or KINDS[slot.type].finds or names_a_number(slot))
-        )
-        self.single_number = self.number_words[0][0] if len(self.number_words) == 1 else None
-        self.asked_words = question_words(asked)  # of a yes/no or free-text question: "... by a side gate?"
-        # a count of "items" counts every thing listed, unless a slot lists them (named_things.py reads that list)
-        self.lists_things = thing_slots(tuple((s.name, s.type, s.label or "") for s in state.slots))[0] is not None
-        # the bounds the asked question and the yes/no questions say ("Will anyone under 16 be coming?"): said again
-        # ("my daughter is under 16", "is anyone under 16 allowed?"), a question's number, no count
-        self.echoed = " ".join(
-            slot.ask for slot in state.slots if slot.ask and (slot is asked or slot.type is SlotType.boolean)
-        )
-        self.places = place_slots(state.slots)
-        self.credits = credit_slots(state.slots)
-        # categorical slots of weekdays and of the days of the month: "tomorrow", "from 5/9 to 5/16"
-        self.weekdays, self.month_days = day_slots(tuple(slot for slot, *_ in self.categorical))
-        self.categorical_words = frozenset(v.casefold() for _, values, _, _ in self.categorical for v in values)
-        self.choice_examples = tuple(
-            (choice.name, tuple(normalize(e) for e in choice.examples)) for choice in state.choice_examples
-        )
-
-
-class _TablesCache:
-    """The tables of each live state, kept here (the state is frozen, and not this module's).
-
-    Keyed by the state's identity, as the runtime keeps one state object per
-    machine state; an entry goes when its state is garbage-collected.
-    """
-
-    def __init__(self) -> None:
-        self._by_id: dict[int, tuple[weakref.ref[UnderstandingState], _StateTables]] = {}
-
-    def get(self, state: UnderstandingState) -> _StateTables:
-        key = id(state)
-        entry = self._by_id.get(key)
-        if entry is not None and entry[0]() is state:
-            return entry[1]
-        tables = _StateTables(state)
-        self._by_id[key] = (weakref.ref(state, lambda ref: self._forget(key, ref)), tables)
-        return tables
-
-    def _forget(self, key: int, ref: weakref.ref[UnderstandingState]) -> None:
-        entry = self._by_id.get(key)
-        if entry is not None and entry[0] is ref:  # not a newer state that reuses the id
-            del self._by_id[key]
-
-    def __len__(self) -> int:
-        return len(self._by_id)
-
-
-_TABLES = _TablesCache()
-
-
-def _tables(state: UnderstandingState) -> _StateTables:
-    return _TABLES.get(state)
 
 
 class RulesUnderstander:
@@ -300,7 +136,7 @@ class RulesUnderstander:
         norm = normalize(text)
         if not norm and not value_key(text):  # punctuation alone may still be a value ("-", "+")
             return parse
-        tables = _tables(state)
+        tables = tables_of(state)
         if tables.has_date and tables.has_time and not _free_text(tables, tables.asked):  # a text's words stay as said
             text = with_same_time(text, now)  # "this time next week": the day and the clock
         said_first, later = text, (second_thoughts(text) if state.asked is not None else None)
@@ -444,7 +280,7 @@ class RulesUnderstander:
             if not state.choices:
                 return Parse(answer=answer, path="fast")  # type: ignore[arg-type]
             # A question answered by choosing (an SOP's user states): only settled when the answer picks one.
-            choice = chosen(state.choices, _tables(state).choice_examples, norm, answer)
+            choice = chosen(state.choices, tables_of(state).choice_examples, norm, answer)
             if choice is not None:
                 return Parse(answer=answer, choice=choice, path="fast")  # type: ignore[arg-type]
             return None
@@ -467,7 +303,7 @@ class RulesUnderstander:
         """The typed values ``words`` give while ``slot`` is asked (a change's new words, or its old ones)."""
         asked = asked_state(state, slot.name)  # kept while ``state`` lives: its tables are built once
         read = Parse()
-        self._fill_typed(asked, _tables(asked), words, now, read, _tables(asked).asked)
+        self._fill_typed(asked, tables_of(asked), words, now, read, tables_of(asked).asked)
         if slot.type is SlotType.categorical and slot.name not in read.slots and short_change(words):
             # "I meant the sander for the floorboards", "not the wallpaper one": a value by a word of its own
             naming = frozenset(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.noun}".casefold()))
@@ -477,7 +313,7 @@ class RulesUnderstander:
             read.slots.pop(slot.name, None)  # "actually I need one" changes no count; "make it one" does
         return read.slots
 
-    def _intent(self, state: UnderstandingState, tables: _StateTables, norm: str, text: str, acts: Acts) -> str | None:
+    def _intent(self, state: UnderstandingState, tables: StateTables, norm: str, text: str, acts: Acts) -> str | None:
         index = state.example_index
         if norm in index:
             return index[norm]
@@ -527,7 +363,7 @@ class RulesUnderstander:
     def _fill_slots(
         self,
         state: UnderstandingState,
-        tables: _StateTables,
+        tables: StateTables,
         text: str,
         now: dt.datetime,
         parse: Parse,
@@ -632,7 +468,7 @@ class RulesUnderstander:
     def _fill_typed(
         self,
         state: UnderstandingState,
-        tables: _StateTables,
+        tables: StateTables,
         text: str,
         now: dt.datetime,
         parse: Parse,
@@ -772,20 +608,7 @@ def _is_choice(slot: Slot | None) -> bool:
     return slot is not None and slot.type in (SlotType.categorical, SlotType.boolean)
 
 
-def _target(state: UnderstandingState, asked: Slot | None, *kinds: SlotType) -> Slot | None:
-    """The slot a typed value goes to: the asked slot, else the only such slot expected, else the only one."""
-    if asked is not None and asked.type in kinds:
-        return asked
-    of_kind = [slot for slot in state.slots if slot.type in kinds]
-    expected = [slot for slot in of_kind if slot.name in state.expected]
-    if len(expected) == 1:
-        return expected[0]
-    if len(of_kind) == 1 and kinds[0] in (SlotType.date, SlotType.time):
-        return of_kind[0]
-    return None
-
-
-def _corrected_number_slot(tables: _StateTables, text: str) -> Slot | None:
+def _corrected_number_slot(tables: StateTables, text: str) -> Slot | None:
     """The flow's only numeric slot, for a number given as a correction ("sorry, wrong number, it's 251")."""
     return tables.single_number if tables.single_number is not None and CORRECTION.search(text) else None
 
@@ -795,6 +618,6 @@ def _last_question(history: Sequence[tuple[str, str]]) -> str:
     return next((said for role, said in reversed(history) if role != "user"), "")
 
 
-def _wants_description(tables: _StateTables) -> bool:
+def _wants_description(tables: StateTables) -> bool:
     """Is the asked slot a free-text one that wants a description (:func:`~.text_values.descriptive`)?"""
     return _free_text(tables, tables.asked) and descriptive(tables.asked)
