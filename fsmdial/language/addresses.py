@@ -163,7 +163,7 @@ _FLAT = re.compile(
 _SPACE = re.compile(r"\s+")
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 _CUE = (
-    r"(?:(?:(?:my|the|our|your|his|her|their)\s+)?(?:[\w'’]+\s+)?address(?:\s+(?:is|will\s+be|should\s+be|would\s+be|"
+    r"(?:(?:(?:my|the|our|your|his|her|their)\s+)?(?:[A-Za-z'’]+\s+)?address(?:\s+(?:is|will\s+be|should\s+be|would\s+be|"
     r"was|to)|['’]s|\s*:)"
     r"|(?:i|we|they|he|she)\s+(?:live|lives|am|are|is|stay|'m|'re)\s+at|i['’]m\s+at|we['’]re\s+at"
     r"|(?:live|living|staying|located|based)\s+at"
@@ -427,7 +427,7 @@ def _address_at(text: str, start: int) -> _Address | None:
         end, codes = _town_and_code(text, named[-1].end, False) if gap is not None else (named[-1].end, ())
         return _Address(start, end, codes, True) if codes else None
     if not pieces:
-        return None
+        return _place_line_at(text, start)
     kinds = [piece.kind for piece in pieces]
     street_end = pieces[-1].end
     end = _flat_after(text, street_end)
@@ -440,6 +440,38 @@ def _address_at(text: str, start: int) -> _Address | None:
         return None  # a number in words before a street is its house number only in a whole address: "two High Street"
     numbers = tuple(piece.number for piece in pieces if piece.number is not None)
     return _Address(start, end, codes, len(kinds) > 1 or end > street_end, numbers)
+
+
+_THE = re.compile(r"the\s+", re.I)
+_PLACE_PARTS = 5
+"""The most parts (a house's name, a hamlet, a village, a town) a line of places before a postcode has."""
+
+
+def _place_line_at(text: str, start: int) -> _Address | None:
+    """An address of places ending in a postcode, with no street word ("Ty Newydd, Llanfair Waterdine, Knighton LD7
+    1TT", "12 the crescent, craven arms sy7 9pz"): a house number perhaps, then up to five parts of up to three
+    words each ("the" opening one), then the postcode. Only at the start of the reply or after an address's cue
+    words ("my address is ..."): the postcode says the words before it are an address, no other words."""
+    if _LEAD_IN.fullmatch(text[:start]) is None and _CUE_BEFORE.search(text, 0, start) is None:
+        return None
+    pos: int | None = start
+    number = _HOUSE_NUMBER.match(text, start)
+    if number is not None:
+        pos = _spaces_after(text, number.end())
+    for _ in range(_PLACE_PARTS):
+        if pos is None:
+            return None
+        the = _THE.match(text, pos)
+        town = _town_at(text, the.end() if the is not None else pos)
+        if town is None:
+            return None
+        gap = _SEPARATOR.match(text, town[0])
+        postcode = POSTCODE.match(text, gap.end()) if gap is not None else None
+        if postcode is not None:
+            said = ((postcode.start(), postcode.end(), postcode_value(postcode.group()) or ""),)
+            return _Address(start, _town_after_code(text, postcode.end()), said, True)
+        pos = gap.end() if gap is not None else None
+    return None
 
 
 def _said_alone(text: str, start: int, end: int) -> bool:

@@ -18,12 +18,14 @@ from typing import Literal
 YES_PATTERN = re.compile(
     r"^\s*(yes+|yeah+|yep|yup|yh|ya|yea|ye|yeh|aye|sure|correct|right|exactly|affirmative|ok|okay|absolutely|definitely|"
     r"of course|that'?s (right|correct|it)|sounds good|please do|go ahead|go on(?=\s+then\b|\s*[,.!]|\s*$)|do it|"
-    r"perfect|great|fine|i (?:think|believe|reckon) so|sound(?=\s*[,.!]|\s*$))\b",
+    r"perfect|great|fine|i (?:think|believe|reckon) so|sound(?=\s*[,.!]|\s*$)|y(?=\W*$))\b",
     re.I,
 )
 """An utterance that starts with a yes."""
 NO_PATTERN = re.compile(
-    r"^\s*(no|nope|nah|not really|negative|wrong|incorrect|that'?s (wrong|not right)|don'?t|never|none|"
+    # "no idea", "no clue": a don't-know, no no
+    r"^\s*(no(?!\s+(?:idea|clue|notion|way\s+of\s+knowing)\b)|nope|nah|not really|negative|wrong|incorrect|"
+    r"that'?s (wrong|not right)|don'?t|never|none|"
     # "definitely not", "absolutely not", "of course not", "not at all", "I guess not": a yes word with "not" is a no
     r"(?:definitely|absolutely|certainly|of course|surely|probably|i (?:guess|think|suppose|hope)|hopefully|rather|"
     r"i'?d rather|i would rather|i'?d prefer|i would prefer)"

@@ -283,6 +283,8 @@ def _read(text: str, match: re.Match[str], now: dt.datetime | None) -> tuple[str
         rough = _ROUGH_AFTER.match(text, end)
         if _NOT_A_TIME_AFTER.match(text, rough.end() if rough else end) or _before(_PARTY_BEFORE, text, start, last):
             return ()
+        if 1 <= hour < 5 and (part := _PART_RIGHT_AFTER.match(text, end)) is not None and part.group(3):
+            return ()  # "arrive and drive for 2 tonight": no hour of tonight, a count
         before = _before(_BEFORE, text, start, last) or _before(_PART_RIGHT_BEFORE, text, start, last)
         # "any time before noon, 10 is good": after a limit, the hour chosen inside it
         limited = _says_a_limit(text) and _LIMIT_SAID.search(text, max(0, start - _WINDOW), start) is not None

@@ -2,6 +2,8 @@
 
 * :mod:`.understander`: :class:`RulesUnderstander` (re-exported here), and its strict subset
   :meth:`~RulesUnderstander.settle`, the fast path before a model;
+* :mod:`.state_tables`: what the rules read from one understanding state (its patterns, values and slots), worked out
+  once per state;
 * :mod:`.categories`: categorical values in a reply (plurals, described synonyms, typos);
 * :mod:`.described_details`: the description a value leads to asking for, told in choosing the value ("our hot tub
   keeps tripping the electrics": a repair, and what is wrong), when that question is answered by other values;
@@ -30,6 +32,8 @@
 * :mod:`.numbers_said`: numbers that count nothing at hand (a range of counts, a length of time);
 * :mod:`.yes_no_replies`: a reply to a yes/no question read as a yes or a no, and what a yes is said to be ("one of
   us is coeliac" to "any allergies?");
+* :mod:`.measured_answers`: a yes/no question bounding a measure answered by the measure ("within 30 metres?" "the
+  tank's about 10 metres from the drive");
 * :mod:`.shaped_names`: a thing's name said in passing in the shape of its slot's examples ("my Samsung Galaxy S20").
 
 It reads English through :mod:`fsmdial.language` and imports nothing of :mod:`fsmdial.understand` but

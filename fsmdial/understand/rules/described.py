@@ -112,12 +112,13 @@ def _one_word_forms(values: tuple[str, ...], description: str, by: Callable[[str
     return out
 
 
-def stemmed_value(slot: Slot, said: str) -> str | None:
+def stemmed_value(slot: Slot, said: str, counted: frozenset[str] = frozenset()) -> str | None:
     """The value of categorical ``slot`` one word of ``said`` says in another form of a one-word value or synonym
     ("all the open fires need sweeping": sweep), else in the verb or noun its word is made from ("could you value a
-    piano?": valuation; "inspect" an inspection); None when none or two values are said so."""
+    piano?": valuation; "inspect" an inspection); None when none or two values are said so. A word naming a numeric
+    slot of the flow (``counted``: "2 drivers") says that count, no value ("just a drive")."""
     forms = _one_word_forms(tuple(slot.values or ()), slot.description)
-    words = [word for word in _words(said) if len(word) > 3 and word.isalpha()]
+    words = [word for word in _words(said) if len(word) > 3 and word.isalpha() and word not in counted]
     found = set().union(*(forms.get(stem(word), set()) for word in words))
     if not found:
         roots = _one_word_forms(tuple(slot.values or ()), slot.description, _root)
@@ -260,6 +261,7 @@ def worded_values(
     whole: str,
     read: dict[str, Any],
     info: dict[str, Any] | None = None,
+    counted: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """The values said in other words than their own, of slots ``read`` has none for: the asked categorical slot's by
     a typo, its words in any order or an amount in a listed range (:func:`typo_value`, :func:`worded_value`,
@@ -267,7 +269,8 @@ def worded_values(
     while the subject is asked), or beside the asked slot's answer by every word of one of their forms ("our oven
     isn't heating properly"). Last, the asked slot's value most of one of its forms tells
     (:func:`~.described.partly_said`), or the value its forms together tell (:func:`told_across`; beside the asked
-    slot's answer too, its own name counting once): a proposal, noted in ``info["meaning"]`` to be said back."""
+    slot's answer too, its own name counting once): a proposal, noted in ``info["meaning"]`` to be said back.
+    ``counted``: the words naming the flow's numeric slots, which name no value by their stem."""
     found: dict[str, str] = {}
     categorical = tuple(categorical)
     doubted = info.get("doubt", ()) if info is not None else ()
@@ -279,7 +282,7 @@ def worded_values(
                 worded_value(slot, said, whole)
                 or typo_value(slot, said)
                 or ranged_value(slot, said)
-                or stemmed_value(slot, said)
+                or stemmed_value(slot, said, counted)
             )
             readings = told(slot, said)
             doubts = [other for other, (n, share, _) in readings.items() if n >= MORE_TOLD and share == 1.0]

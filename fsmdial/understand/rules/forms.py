@@ -288,14 +288,36 @@ _NOT_NAMING = frozenset(
 )
 
 
+_POSSESSIVE = re.compile(r"[a-z]+'s?(?![a-z])")
+"""A word said as a possessive ("driver's", "drivers'")."""
+_PEOPLE_EXAMPLE = frozenset({"us", "we", "me"}) | PEOPLE_WORDS
+"""Words of a slot's example answers that say it counts people ("four of us", "just me")."""
+
+
+def says_people(slot: Slot) -> bool:
+    """Does ``slot`` count people by its own words: its name, label or description says people ("number of guests"),
+    or an example answer of its author is said by people ("four of us", "just me": a count of drivers, riders)? Never
+    an age ("the youngest's age", described "of the youngest in the group")."""
+    own = f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold()
+    if "age" in re.findall(r"[a-z]+", own):
+        return False  # an age in years, of someone in the group: no count of people
+    said = f"{own} {slot.description or ''}"
+    if not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said)):
+        return True
+    examples = " ".join(example for example in slot.examples if isinstance(example, str)).casefold()
+    return not _PEOPLE_EXAMPLE.isdisjoint(re.findall(r"[a-z]+", examples))
+
+
 def naming_words(slot: Slot, *, described: bool = True) -> frozenset[str]:
     """The words that name ``slot`` in a message: those of its name and label (``described``: and description), singular
     and plural, and every word for people when it counts people ("we'll be 5", "five of us": we, us)."""
     said = f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description if described else ''}".casefold()
+    # a possessive says whose it is, not what is counted: "the youngest driver's age" is named by no "2 drivers"
+    said = _POSSESSIVE.sub(" ", said.replace("\u2019", "'"))
     words = {word for word in re.findall(r"[a-z]+", said) if len(word) > 2 and word not in _NOT_NAMING}
     # what its question counts: "How many places would you like?" (people): "two places" counts them
     words |= {word for word in _HOW_MANY.findall((slot.ask or "").casefold()) if word not in _NOT_NAMING}
-    if words & PEOPLE_WORDS:
+    if words & PEOPLE_WORDS or (slot.type is SlotType.integer and says_people(slot)):
         words |= PEOPLE_WORDS | {"we", "us"}
     return frozenset(words | {word + "s" for word in words} | {word[:-1] for word in words if word.endswith("s")})
 
@@ -313,12 +335,15 @@ def named_before(slot: Slot, text: str, span: str, slot_names: frozenset[str] = 
 _HOW_MANY = re.compile(r"how\s+many\s+(?!of\b)([a-z]{3,})")
 
 
+_AGE_WORDS = "|".join(
+    sorted((word for word in WORD_NUMBERS if " " not in word and "-" not in word), key=len, reverse=True)
+)
 _AGE_SAID = re.compile(
-    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3})"
+    r"(?<![\w'])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged|who'?s|who\s+is|who\s+are)\s+(\d{1,3}|" + _AGE_WORDS + r")"
     r"(?:\s*(?:and|&)\s*\d{1,2}(?!\s*(?:people|of\b)))?(?:\s+years?\s+old)?"  # "they're 8 and 11": both ages
     r"(?=\s*(?:[,.;!?]|and\b|$))|(?<![\w'])(\d{1,3})[\s-]+years?[\s-]+old\b|"
     r"(?<![\w'])(?:turns|turning|turned)\s+(\d{1,3}|"
-    + "|".join(sorted((word for word in WORD_NUMBERS if " " not in word and "-" not in word), key=len, reverse=True))
+    + _AGE_WORDS
     + r")(?!\s*(?:[:.]\d|am\b|pm\b|o'?clock))(?=\s|[,.;!?]|$)",
     re.I,
 )
@@ -341,9 +366,8 @@ def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
     owned = [(slot, naming_words(slot, described=False)) for slot in slots]
     out: dict[str, int | float] = {}
     ages = [slot for slot, own in owned if "age" in own]
-    said = [int(found.group(1) or found.group(2)) for found in _AGE_SAID.finditer(text)]
-    if len(ages) == 1 and len(said) == 1:
-        out[ages[0].name] = said[0]  # "..., I'm 44 and my number's ...": the age of the flow's one age slot
+    if len(ages) == 1 and (age := _age_said(ages[0], text)) is not None:
+        out[ages[0].name] = age  # "..., I'm 44 and my number's ...": the age of the flow's one age slot
     for i, word in enumerate(words):
         if not (word[0].isdigit() or word in WORD_NUMBERS) or not (read := find_numbers(word)):
             continue
@@ -352,6 +376,31 @@ def numbers_by_name(slots: Sequence[Slot], text: str) -> dict[str, int | float]:
         if len(named) == 1 and named[0].name not in out:
             out[named[0].name] = read[0]
     return out
+
+
+def _age_said(slot: Slot, text: str) -> int | None:
+    """The age ``text`` says for the age slot: the one age said as it is now ("she's 7, turning 8 in March": 7), else
+    the one it turns; of several, the youngest or the oldest when the slot asks for it ("they're 9 and 13"); else
+    None."""
+    now: list[int] = []
+    turning: list[int] = []
+    for found in _AGE_SAID.finditer(text):
+        said = found.group(1) or found.group(2)
+        (now if said is not None else turning).append(int(find_numbers(said or found.group(3))[0]))
+        if found.group(1) is not None and (both := _BOTH_AGES.search(found.group())) is not None:
+            now.append(int(both.group(1)))  # "they're 9 and 13"
+    said = now or turning
+    if len(said) == 1:
+        return said[0]
+    words = set(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold()))
+    if said and "youngest" in words:
+        return min(said)
+    if said and "oldest" in words:
+        return max(said)
+    return None
+
+
+_BOTH_AGES = re.compile(r"(?:and|&)\s*(\d{1,2})", re.I)
 
 
 _RANGE_WORDS = frozenset({"from", "to", "than", "into"})
@@ -364,6 +413,7 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
         return None
     words = re.findall(r"[a-z]+|\d+(?:[.,]\d+)?", text.casefold())
     hits: list[tuple[Slot, int | float]] = []
+    own: list[tuple[Slot, int | float]] = []  # named by a word of the slot's own name or label, not its description
     for slot, vocab in number_words:
         for i, word in enumerate(words):
             before = words[max(0, i - 3) : i]
@@ -381,7 +431,11 @@ def named_number(number_words: Sequence[tuple[Slot, frozenset[str]]], text: str)
             read = [2] if couple else find_numbers(word)
             if read:
                 hits.append((slot, read[0]))
+                if not naming_words(slot, described=False).isdisjoint(after[:1] if named_after else before):
+                    own.append((slot, read[0]))
                 break
+    if len(hits) > 1 and len(own) == 1:
+        return own[0]  # "12 drivers": the number of drivers, not the age its description gives "the youngest driver"
     return hits[0] if len(hits) == 1 else None
 
 

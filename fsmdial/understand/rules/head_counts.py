@@ -18,7 +18,7 @@ from ...flow import Slot, SlotType
 from ...language import PARTY_PLURALS, PEOPLE_WORDS, WORD_NUMBERS, find_numbers
 from ...language.clauses import clauses
 from ...language.text import FUNCTION_WORDS
-from .forms import naming_words
+from .forms import naming_words, says_people
 
 __all__ = ["ANY_THING", "counts_people", "head_count", "listed_party", "listed_things", "pair_count"]
 __all__ += ["with_listed_count", "with_listed_counts"]
@@ -88,13 +88,17 @@ def listed_party(text: str) -> tuple[tuple[int, int], int | None] | None:
     return _listed(text, _PARTY_ITEM)
 
 
+_NOT_A_COUNT = rf"(?!(?:{_COUNT})[\s-])"
+"""Not a number: "a 3 bedroom" is one house of three bedrooms, no one bedroom."""
+
+
 @lru_cache(maxsize=64)
 def _thing_item(nouns: frozenset[str]) -> re.Pattern[str]:
     noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, nouns), key=len, reverse=True)) + r")"
     return re.compile(
         rf"(?:(?:(?:my|our|the|their|his|her)\s+)?(?P<count>{_COUNT})\s+(?:[\w-]+\s+)?{noun}s?|"
         rf"(?P<some>(?:the|my|our|their|some|both|a\s+few|a\s+couple\s+of)\s+(?:[\w-]+\s+)?{noun}s)|"
-        rf"(?:a|an|the|my|our|one|his|her|their)\s+(?:[\w-]+\s+)?{noun}|"
+        rf"(?:a|an|the|my|our|one|his|her|their)\s+{_NOT_A_COUNT}(?:[\w-]+\s+)?{noun}|"
         # beside one of the kind, another thing of the list is one more ("three bedrooms, the lounge and the stairs")
         rf"(?P<other>(?:a|an|the|my|our|his|her|their)\s+(?:[a-z-]+(?:'s)?\s+)?(?P<head>[a-z][a-z-]*)))(?![\w'])",
         re.I,
@@ -135,7 +139,7 @@ def _one_thing(nouns: frozenset[str]) -> re.Pattern[str]:
     noun = r"[\w-]*(?:" + "|".join(sorted(map(re.escape, single), key=len, reverse=True)) + r")"
     return re.compile(
         rf"^\W*(?:(?:it'?s|that'?s|it\s+is)\s+)?(?:just|only)?\s*(?P<thing>(?:the|my|our|a|an|one|the\s+one)\s+"
-        rf"(?:[\w-]+\s+)?{noun})\W*(?:please|thanks)?\W*$",
+        rf"{_NOT_A_COUNT}(?:[\w-]+\s+)?{noun})\W*(?:please|thanks)?\W*$",
         re.I,
     )
 
@@ -312,11 +316,9 @@ def _head(item: re.Match[str]) -> int | None:
 
 
 def counts_people(slot: Slot) -> bool:
-    """Is ``slot`` an integer counting people (its name, label or description says people, guests, persons)?"""
-    if slot.type is not SlotType.integer:
-        return False
-    said = f"{slot.name.replace('_', ' ')} {slot.label or ''} {slot.description or ''}".casefold()
-    return not PEOPLE_WORDS.isdisjoint(re.findall(r"[a-z]+", said))
+    """Is ``slot`` an integer counting people (its own words say people, guests, persons, or its examples are said
+    by people: :func:`~.forms.says_people`)?"""
+    return slot.type is SlotType.integer and says_people(slot)
 
 
 _FOR_COUNT = re.compile(

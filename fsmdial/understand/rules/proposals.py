@@ -37,6 +37,9 @@ def disputed_proposal(slots: Iterable[Slot], history: Sequence[tuple[str, str]],
         return {}
     if named_value(slot, text) == proposed:
         return {}  # "a king size bed, a double wardrobe and a chest of drawers" for several items: the proposal stands
-    # "no leaks that I can see" tells no leak: only the clauses that deny nothing, of a thing or a verb
-    told = told_across(slot, " ".join(clause for clause in clauses(text) if not THING_NEGATION.search(clause)))
+    # "no leaks that I can see" tells no leak: only the clauses that deny nothing, of a thing or a verb; two words of
+    # the other value's forms, its own name counting once ("the main run from the house to the tank" describes a
+    # blockage, no septic tank to empty)
+    kept = " ".join(clause for clause in clauses(text) if not THING_NEGATION.search(clause))
+    told = told_across(slot, kept, own_twice=False)
     return {slot.name: told} if told is not None and told.casefold() != proposed.casefold() else {}

@@ -397,7 +397,8 @@ class RulesUnderstander:
         else:
             self._fill_typed(state, tables, said, now, parse, asked)
         # "rabit"; "I want the locks changed" (lock change); "my door won't lock"; "about 8 kilos" (under 10 kg)
-        parse.slots.update(worded_values(tables.categorical, asked, said, text, parse.slots, parse.info))
+        worded = worded_values(tables.categorical, asked, said, text, parse.slots, parse.info, tables.count_nouns)
+        parse.slots.update(worded)
         # "it doesn't matter", "whoever's free", "I don't care about the price": the slot's "any" value (dontcare)
         anys = ((slot, values) for slot, values, _, _ in tables.categorical)
         for slot, value in no_preference(anys, asked, text, said=acts.no_preference, asks=acts.question):

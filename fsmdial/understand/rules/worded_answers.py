@@ -22,6 +22,7 @@ from ...language.text import FUNCTION_WORDS, IRREGULAR_FORMS, OPPOSITE_WORDS
 from ..base import UnderstandingState
 from .categories import stem, value_forms
 from .first_time import first_time_answer
+from .measured_answers import measured_answer
 from .yes_no_replies import NONE_SAID, age_answer, pronoun_answer
 
 __all__ = [
@@ -144,6 +145,8 @@ def boolean_reply(slot: Slot, text: str) -> bool | None:
         return concluded == "yes"
     if (by_age := age_answer(slot, text)) is not None:
         return by_age  # "we've got one apprentice who's 17" to "will anyone be under 18?"
+    if parse_yes_no(text) is None and (measured := measured_answer(slot, text)) is not None:
+        return measured  # "the tank's about 10 metres from the drive" to "can the tanker get within 30 metres?"
     said = clauses(text)
     leading = parse_yes_no(text) if said and len(said[0].split()) <= 3 else None  # "ok fine, no ...": the no
     if leading is None and said and len(said) > 1 and (ends := _ENDS_IN_YES_NO.match(said[0])) is not None:
