@@ -12,7 +12,8 @@ drain-visit flow:
 - "no idea" to a yes/no is a don't-know, no no;
 - a proposal said back is disputed by two words of another value's forms, not its name alone;
 - a yes/no question that bounds a measure ("within 30 metres?") is answered by the measure said;
-- "for 2 tonight" is a count (tonight has no 2 o'clock); "y" is a yes.
+- "for 2 tonight" is a count (tonight has no 2 o'clock); "y" is a yes;
+- a booking for the speaker's own ("a kids party for my two boys") counts them, unless "we" are said.
 """
 
 from __future__ import annotations
@@ -194,3 +195,18 @@ def test_y_alone_is_a_yes_that_books():
     dialogue = played(CLIMBING, NOW, "a taster climb for 2", "9", "tomorrow", "6pm")
     result = dialogue.turn("y")
     assert [call.tool for call in result.tool_calls] == ["book"]
+
+
+@pytest.mark.parametrize(
+    ("said", "climbers"),
+    [
+        ("a taster climb for my two boys", 2),
+        ("I'd like to book my 3 girls into a taster climb", 3),
+        ("a taster climb for me and my two boys", 3),
+        ("we'd like a taster climb for my two boys", None),  # we come too, or not: asked
+    ],
+)
+def test_a_booking_for_the_speakers_own_counts_them(said, climbers):
+    dialogue = played(CLIMBING, NOW)
+    dialogue.turn(said)
+    assert dialogue.slots["session"] == "taster climb" and dialogue.slots.get("climbers") == climbers

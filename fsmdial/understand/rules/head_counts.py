@@ -164,6 +164,10 @@ def with_listed_count(
         # "a kids session please for my twins": the booking is for the two of them
         said = f"{_MULTIPLES[multiple.group('kind').casefold()]} people"
         return f"{text[: multiple.start('kind')]}{said}{text[multiple.end('kind') :]}"
+    if nouns is None and (theirs := _FOR_THEIRS.search(text)) is not None and not _WE.search(text):
+        # "a kids session for my two boys", "book my 3 girls in": the booking is for them, the speaker not counted
+        if listed_party(text) is None:
+            return f"{text[: theirs.start('n')]}{theirs.group('n')} people{text[theirs.end() :]}"
     if nouns is None and (group := _GROUP.search(text)) is not None:
         # "friday 7 till 10, we're a four piece": a band of that many people, beside the other numbers
         size = _group_size(group)
@@ -301,6 +305,12 @@ _FOR_MULTIPLE = re.compile(
     r"(?<![\w'])for\s+(?:my|our|the)\s+(?P<kind>twins|triplets|quads|quadruplets)(?![\w'])", re.I
 )
 """People words that say how many they are ("me, my wife and our twins": 4)."""
+_FOR_THEIRS = re.compile(
+    rf"(?<![\w'])(?:for|book|booking|enrol|enroll|sign\s+up)\s+my\s+(?P<n>{_COUNT})\s+"
+    rf"(?:(?:little|young|eldest|oldest|youngest)\s+)?(?:{_PEOPLE_PLURAL})(?![\w'])",
+    re.I,
+)
+"""A booking made for the speaker's own ("for my two boys", "book my 3 girls into the class"): that many people."""
 
 
 def _head(item: re.Match[str]) -> int | None:
