@@ -304,6 +304,8 @@ def _range_start(text: str, start: int, end: int, last: str) -> bool:
     if not (_before(_BETWEEN, text, start, last) or _UNTIL.match(text, end)):
         return False
     other = _RANGE_END.match(text, end)
+    if other is not None and other.group("end") == text[start:end].strip():
+        return False  # "a one to one lesson": no range ends where it starts
     return other is not None and _NOT_A_TIME_AFTER.match(text, other.end()) is None
 
 

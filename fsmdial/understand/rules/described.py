@@ -105,10 +105,16 @@ def _stands_for(said: set[str], wanted: str) -> bool:
 def _one_word_forms(values: tuple[str, ...], description: str, by: Callable[[str], str] = stem) -> dict[str, set[str]]:
     """``by`` (a stem, or a root: :func:`_root`) of a one-word value or listed synonym -> the values it is of."""
     out: dict[str, set[str]] = {}
+    named = {value: {by(word) for word in _words(value)} for value in values}
     for value, form in value_forms(values, description):
-        words = [word for word in _words(form) if word not in NOT_NAMING]
-        if len(words) == 1 and len(words[0]) > 3:
-            out.setdefault(by(words[0]), set()).add(value)
+        said = _words(form)
+        words = [word for word in said if word not in NOT_NAMING]
+        if len(words) != 1 or len(words[0]) <= 3:
+            continue
+        one = by(words[0])
+        if any(_number(word) is not None for word in said) and any(one in named[v] for v in values if v != value):
+            continue  # "one to one lesson" is no "lesson" alone, a word of "taster lesson" too: its numbers say which
+        out.setdefault(one, set()).add(value)
     return out
 
 

@@ -60,6 +60,9 @@ _NUMBER = re.compile(rf"(?<![\w']){_A_NUMBER}(?![\w'])", re.I)
 _PART_OF_US = re.compile(
     rf"(?<![\w'])(?:{_A_NUMBER}|a\s+couple|a\s+few|some|most)\s+of\s+(?:us|them)"
     r"(?:'ll|'s|\s+(?:need|needs|want|wants|will|would|are|is|was|were|have|has|don't|can't))(?![\w'])|"
+    # "wetsuits for two of us, the others have their own": beside the others, a part
+    rf"(?<![\w'])(?:{_A_NUMBER}|a\s+couple|a\s+few|some|most)\s+of\s+(?:us|them)(?![\w'])"
+    r"(?=.*(?<![\w'])(?:the\s+others?|the\s+rest|everyone\s+else|everybody\s+else)(?![\w']))|"
     # the children of the party ("my two lads will be there", "our 3 kids are coming"): a part of it
     rf"(?<![\w'])(?:my|our|his|her|the)\s+{_A_NUMBER}\s+(?:lads|boys|girls|kids|children|sons|daughters|"
     r"grandkids|grandchildren|teenagers|teens|nieces|nephews)(?![\w'])(?!\s+and\b|\s*,\s*(?:my|our|me|and)\b)",

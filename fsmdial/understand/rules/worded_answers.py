@@ -309,8 +309,11 @@ def _side_stems(text: str) -> set[str]:
     """The stems of ``text``'s words that may name a side (no function words, no filler), each said after "off" or
     "non" marked (:data:`OFF_MARK`): "off the road" is "~road", "on the road" "road"."""
     stems, off, before = set(), False, ""
-    for said in re.findall(r"[a-z']+", text.casefold()):
+    words = re.findall(r"[a-z']+", text.casefold())
+    for at, said in enumerate(words):
         word = said.removesuffix("'s").strip("'")  # "online's easiest": online
+        if _PARTICLE_OUT.match(" ".join(words[at + 1 : at + 3])):
+            word = "out-" + word  # "a flat I rent out" is no renting it: a verb with "out" is another verb
         before, was = word, before
         if word in OPPOSITE_WORDS and was != "one":  # not the "off" of "a one-off"
             off = True
@@ -323,6 +326,8 @@ def _side_stems(text: str) -> set[str]:
     return stems
 
 
+_PARTICLE_OUT = re.compile(r"(?:it\s+|them\s+)?out(?:\s|$)")
+"""The particle that makes another verb of the one before it ("rent out", "let it out")."""
 _REFLEXIVES = frozenset("myself yourself yourselves ourselves themselves themself himself herself".split())
 """The one doing it said of any person: "run it yourselves" asked, "we'll do it ourselves" said, "self-operated"."""
 
@@ -382,7 +387,13 @@ def own_side(slot: Slot, text: str, others: frozenset[str] = frozenset()) -> boo
     if sides is None or not (own := [side for side in sides if "own" in side]) or len(own) > 1:
         return None
     said = clauses(text)  # "some will bring their own", "but most will need them"
-    owning = [clause for clause in said if _OWN.search(clause) and negation_scope(clause) is None]
+    stems = _subject_stems(slot)
+    owning = [
+        clause
+        for clause in said
+        if negation_scope(clause) is None
+        and (_OWN.search(clause) or any(found.group(1).startswith(stems) for found in _HAVE_IT.finditer(clause)))
+    ]
     other = sides[1] if own[0] is sides[0] else sides[0]
     if not owning:
         return None
@@ -395,6 +406,12 @@ def own_side(slot: Slot, text: str, others: frozenset[str] = frozenset()) -> boo
 
 
 _OWN = re.compile(r"(?<![\w'])(?:my|our|his|her|their|your)\s+own(?![\w'])", re.I)
+_HAVE_IT = re.compile(
+    r"(?<![\w'])(?:i|we|he|she|they)(?:'ve|\s+have|'s|\s+has)?\s+(?:already\s+|all\s+)?(?:got|have|has|own)\s+"
+    r"(?:(?:a|an|some|my|our|his|her|their|the)\s+)?([a-z][a-z'-]*)",
+    re.I,
+)
+"""The speaker's party having the thing themselves ("we've got wetsuits", "I have a board"): one's own."""
 _NEEDS = re.compile(
     r"(?<![\w'])(?:need|needs|want|wants)\s+(?:them|some|one|ones|a\s+set|sets|to\s+(?:hire|borrow|rent))(?![\w'])",
     re.I,
