@@ -1,12 +1,14 @@
-"""Round 32's classes (the wrong commits of its first run), each a general mechanism, tested on wordings of their own
-on a small kayak-hire flow and a boiler-service flow:
+"""Round 32's classes (its first run's wrong commits, then stalls), each a general mechanism, tested on wordings of
+their own on a small kayak-hire flow, a boiler-service flow and an alarm-fitting flow:
 
 - "one to one" is no range of clock times (no 1 o'clock);
 - "N of us" beside "the others" or "the rest" is a part of the party, no new count;
 - to "shall we provide X, or are you bringing your own?", having X oneself ("we've got wetsuits") is one's own;
 - a verb with "out" is another verb: "a flat I rent out" is no renting it;
 - a one-word form left of a form with numbers ("one to one lesson": "lesson") tells no value when the word is in
-  another value's own name ("taster lesson").
+  another value's own name ("taster lesson");
+- "one on each floor" shares a count out; ones put somewhere ("one by the boiler and one in the hall") are counted;
+- the noun of who does a side's verb ("the owner", "a renter") and "it's ours" name that side.
 """
 
 from __future__ import annotations
@@ -112,3 +114,49 @@ def test_a_flat_rented_out_said_in_passing_is_no_renting():
     dialogue = played(BOILER, NOW)
     dialogue.turn("it's for a flat I rent out, could you come tomorrow")
     assert "owner" not in dialogue.slots
+
+
+ALARMS = booking_flow(
+    {
+        "name": "alarms",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 12,
+        "label": "number of alarms",
+        "ask": "How many alarms would you like fitted?",
+    },
+    {
+        "name": "owner",
+        "type": "boolean",
+        "description": "Whether the customer owns the home (yes) or rents it (no)",
+        "ask": "Do you own the property, or are you renting it?",
+    },
+    name="alarm_fitting",
+    summary="{alarms} alarms.",
+    argument="alarms",
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "alarms"),
+    [
+        ("three, one on each floor", 3),
+        ("one by the boiler and one in the front room", 2),
+        ("two, one at the front and one for the back", 2),
+        ("one in the hall", 1),
+    ],
+)
+def test_ones_put_somewhere_or_each_are_counted_once(said, alarms):
+    dialogue = played(ALARMS, NOW)
+    dialogue.turn(said)
+    assert dialogue.slots.get("alarms") == alarms
+
+
+@pytest.mark.parametrize(
+    ("said", "owner"),
+    [("I am the owner.", True), ("we're the owners", True), ("I'm a renter", False), ("it's ours", True)],
+)
+def test_who_does_a_sides_verb_and_whose_it_is_name_the_side(said, owner):
+    dialogue = played(ALARMS, NOW, "2")
+    dialogue.turn(said)
+    assert dialogue.slots.get("owner") == owner

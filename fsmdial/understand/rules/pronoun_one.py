@@ -33,8 +33,8 @@ _ONE_PLACE = re.compile(r"(?<![\w'])(?:on|at|from|down|along|in)\s+one\s+(?:side
 _ONE_THING = re.compile(r"(?<![\w'])one\s+(?:more\s+|last\s+|other\s+)?(?:thing|question)s?(?![\w'])", re.I)
 """A "one" that opens something more to say ("actually one more thing, is there parking?"): no count."""
 _ONE_EACH = re.compile(
-    r"(?<![\w'])one\s+(?:(?:for|in|to)\s+each(?:\s+of)?|each|apiece|per)(?![\w'])|"
-    r"(?<![\w'])(?:one|1)\s+(?:for|in)\s+(?:every|each)(?![\w'])",
+    r"(?<![\w'])one\s+(?:(?:for|in|to|on|at)\s+each(?:\s+of)?|each|apiece|per)(?![\w'])|"
+    r"(?<![\w'])(?:one|1)\s+(?:for|in|on|at)\s+(?:every|each)(?![\w'])",
     re.I,
 )
 """A "one" said for each of something ("2 of them, one for each of the kids", "one in each bedroom"): how the count
@@ -154,6 +154,12 @@ def counted_numbers(text: str) -> list[int | float]:
     numbers = find_numbers(text)
     if len(numbers) > 1 and (fewer := find_numbers(without_pronoun_ones(text))):
         return fewer
+    if (
+        numbers
+        and all(number == 1 for number in numbers)
+        and len(placed := _PLACED_ONE.findall(text)) == len(numbers) > 1
+    ):
+        return [len(placed)]  # "one by the boiler and one in the front room": two, each put somewhere
     return numbers
 
 

@@ -300,7 +300,9 @@ _SUBJECT = re.compile(
 
 
 _BRING = {stem(word): stem("bring") for word in ("supply", "provide", "source", "fetch")}
-"""Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one")."""
+_BRING |= {stem(word): stem("own") for word in ("ours", "mine", "theirs", "hers")}
+"""Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one"); the words
+that say whose a thing is ("it's ours") say owning it."""
 OFF_MARK = "~"
 """Marks a side's word said after one of :data:`~fsmdial.language.text.OPPOSITE_WORDS` ("~road" of "off the road")."""
 
@@ -326,6 +328,8 @@ def _side_stems(text: str) -> set[str]:
     return stems
 
 
+_AGENT = re.compile(r"(?<=[a-z]{3})ers?$")
+"""The ending of a noun of who does a verb ("owner", "renters")."""
 _PARTICLE_OUT = re.compile(r"(?:it\s+|them\s+)?out(?:\s|$)")
 """The particle that makes another verb of the one before it ("rent out", "let it out")."""
 _REFLEXIVES = frozenset("myself yourself yourselves ourselves themselves themself himself herself".split())
@@ -338,7 +342,9 @@ def _naming(said: set[str], side: frozenset[str]) -> set[str]:
     return {
         word
         for word in said
-        if word in side or any(len(stem) >= 4 and len(word) >= len(stem) + 3 and word.startswith(stem) for stem in side)
+        if word in side
+        or any(len(stem) >= 4 and len(word) >= len(stem) + 3 and word.startswith(stem) for stem in side)
+        or _AGENT.sub("", word) in side  # "I'm the owner" says "own", "a renter" "rent"
     }
 
 
