@@ -385,18 +385,18 @@ def _age_said(slot: Slot, text: str) -> int | None:
     now: list[int] = []
     turning: list[int] = []
     for found in _AGE_SAID.finditer(text):
-        said = found.group(1) or found.group(2)
-        (now if said is not None else turning).append(int(find_numbers(said or found.group(3))[0]))
+        as_now = found.group(1) or found.group(2)
+        (now if as_now is not None else turning).append(int(find_numbers(as_now or found.group(3))[0]))
         if found.group(1) is not None and (both := _BOTH_AGES.search(found.group())) is not None:
             now.append(int(both.group(1)))  # "they're 9 and 13"
-    said = now or turning
-    if len(said) == 1:
-        return said[0]
+    ages = now or turning
+    if len(ages) == 1:
+        return ages[0]
     words = set(re.findall(r"[a-z]+", f"{slot.name.replace('_', ' ')} {slot.label or ''}".casefold()))
-    if said and "youngest" in words:
-        return min(said)
-    if said and "oldest" in words:
-        return max(said)
+    if ages and "youngest" in words:
+        return min(ages)
+    if ages and "oldest" in words:
+        return max(ages)
     return None
 
 
