@@ -314,7 +314,8 @@ def _side_stems(text: str) -> set[str]:
     words = re.findall(r"[a-z']+", text.casefold())
     for at, said in enumerate(words):
         word = said.removesuffix("'s").strip("'")  # "online's easiest": online
-        if _PARTICLE_OUT.match(" ".join(words[at + 1 : at + 3])):
+        after = words[at + 1 : at + 3]
+        if after[:1] == ["out"] or (after[1:] == ["out"] and after[0] in ("it", "them")):
             word = "out-" + word  # "a flat I rent out" is no renting it: a verb with "out" is another verb
         before, was = word, before
         if word in OPPOSITE_WORDS and was != "one":  # not the "off" of "a one-off"
@@ -330,8 +331,6 @@ def _side_stems(text: str) -> set[str]:
 
 _AGENT = re.compile(r"(?<=[a-z]{3})ers?$")
 """The ending of a noun of who does a verb ("owner", "renters")."""
-_PARTICLE_OUT = re.compile(r"(?:it\s+|them\s+)?out(?:\s|$)")
-"""The particle that makes another verb of the one before it ("rent out", "let it out")."""
 _REFLEXIVES = frozenset("myself yourself yourselves ourselves themselves themself himself herself".split())
 """The one doing it said of any person: "run it yourselves" asked, "we'll do it ourselves" said, "self-operated"."""
 
