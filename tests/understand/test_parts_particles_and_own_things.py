@@ -86,13 +86,14 @@ def test_a_lesson_said_alone_is_no_private_lesson():
     assert "session" not in dialogue.slots
 
 
+OWNER = {
+    "name": "owner",
+    "type": "boolean",
+    "description": "Whether the customer owns the home (yes) or rents it (no)",
+    "ask": "Do you own the property, or are you renting it?",
+}
 BOILER = booking_flow(
-    {
-        "name": "owner",
-        "type": "boolean",
-        "description": "Whether the customer owns the home (yes) or rents it (no)",
-        "ask": "Do you own the property, or are you renting it?",
-    },
+    OWNER,
     {"name": "day", "type": "date", "earliest": "today", "ask": "Which day?"},
     name="boiler_service",
     summary="A service on {day}.",
@@ -125,12 +126,7 @@ ALARMS = booking_flow(
         "label": "number of alarms",
         "ask": "How many alarms would you like fitted?",
     },
-    {
-        "name": "owner",
-        "type": "boolean",
-        "description": "Whether the customer owns the home (yes) or rents it (no)",
-        "ask": "Do you own the property, or are you renting it?",
-    },
+    OWNER,
     name="alarm_fitting",
     summary="{alarms} alarms.",
     argument="alarms",
