@@ -110,6 +110,7 @@ _SPOKEN = re.compile(
     r"(?P<domain>[A-Za-z0-9-]+(?:\s+dot\s+[A-Za-z0-9-]+|\.[A-Za-z0-9-]+)+)\b",
     re.I,
 )
+_DOT_SAID = re.compile(r"\sdot\s", re.I)
 _SPOKEN_JOINS = re.compile(r"\s+(dot|underscore|dash|hyphen)\s+|\s+", re.I)
 _NOT_LOCAL = frozenset("i am is are me we be was were and or it he she they you dot underscore dash hyphen at".split())
 """Words before "at" that are no one's address ("I am at home dot com"), nor the words that join its parts (a
@@ -166,7 +167,8 @@ def find_emails(text: str) -> tuple[tuple[str, str], ...]:
         value = email_value(match.group())
         if value is not None and _starts_address(text, match.start(), False):
             found[match.span()] = value
-    if " at " in text.casefold() or " @ " in text:
+    # a spoken address's domain has a dot, said or written: without one, no scan (a reply of times says "at" often)
+    if (" at " in text.casefold() or " @ " in text) and ("." in text or _DOT_SAID.search(text) is not None):
         for match in _SPOKEN.finditer(text):
             if any(a < match.end() and match.start() < b for a, b in found):
                 continue
