@@ -13,7 +13,8 @@ in one place:
 * :mod:`.acts`: dialogue acts (greet, thank, affirm, deny, hedge, question, don't know ...) before values;
 * :mod:`.names`: people's names said in a reply;
 * :mod:`.digits`, :mod:`.contacts`, :mod:`.references`: phone numbers, email addresses and references;
-* :mod:`.amounts`: money and lengths of time.
+* :mod:`.amounts`: money and lengths of time;
+* :mod:`.measures`: amounts of a measure with their unit, and bounds set on one ("within about 30 metres").
 
 It imports nothing else from fsmdial.
 """

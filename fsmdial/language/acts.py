@@ -319,8 +319,8 @@ QUESTION_START = re.compile(
     r"^(?:(?:what's|whats|which|who|whom|whose|why|how|how's|tell me|any idea)\b|"
     # "when I go up hills it slips", "when anyone flushes it comes up", "what I need is": a clause that tells; "when
     # can you come", "where's the nearest": a verb of asking right after it asks
-    r"(?:when|where)(?:'s|s)?\b(?:(?<='s)|(?<=s)|(?=\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|"
-    r"shall|may|might|have|has|abouts)\b|\s*$))|what\b(?!\s+(?:i|we)\b)|"
+    r"(?:when|where)(?:'s|s)\b|(?:when|where)(?=\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|"
+    r"shall|may|might|have|has|abouts)\b|\s*$)|what\b(?!\s+(?:i|we)\b)|"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|am|isn't|aren't|"
     r"don't|doesn't|won't|can't)\s+(?:you|ya|i|we|it|there|they|he|she|this|that|these|those|the|your|my|our|a|an)\b)"
 )

@@ -23,6 +23,7 @@ so a request ("I'd like to book an airport transfer please") or a give-up ("I do
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 from typing import NamedTuple
@@ -178,6 +179,7 @@ _CUE = (
 the words of a correction ("no, it's ...", "make it ...")."""
 _CUE_BEFORE = re.compile(r"(?<![\w'’])" + _CUE + r"\s*[:,]?\s*$", re.I)
 _CUE_FIRST = re.compile(r"^" + _CUE + r"\s*[:,]?\s", re.I)
+_CUE_AFTER = re.compile(r"(?<![\w'’])" + _CUE + r"\s*[:,]?\s*", re.I)
 RULED_OUT_AFTER = re.compile(r"\s*[,;]?\s*(?:and\s+)?not\s+(?:at\s+|from\s+|in\s+|the\s+)?", re.I)
 """A value put in place of another right after it: "12 Elm Street, not 21" (text values too: "the blue one, not the
 red one", :func:`fsmdial.language.statements.without_ruled_out`)."""
@@ -445,6 +447,23 @@ def _address_at(text: str, start: int) -> _Address | None:
 _THE = re.compile(r"the\s+", re.I)
 _PLACE_PARTS = 5
 """The most parts (a house's name, a hamlet, a village, a town) a line of places before a postcode has."""
+_PLACE_REACH = 160
+"""How far before its postcode an address of places may start (five parts of up to three words)."""
+_NEAR = 80
+"""How far into a reply the lead-in of an address of places may reach ("yes it's", "hi, so it's")."""
+
+
+@lru_cache(maxsize=512)
+def _postcodes(text: str) -> tuple[int, ...]:
+    """Where the postcodes of ``text`` start, in order."""
+    return tuple(found.start() for found in POSTCODE.finditer(text))
+
+
+@lru_cache(maxsize=512)
+def _cue_ends(text: str) -> frozenset[int]:
+    """Where the address cues of ``text`` ("my address is", "pick me up from") end, with the space after them: each
+    found once for the whole text (a long reply is read in linear time)."""
+    return frozenset(found.end() for found in _CUE_AFTER.finditer(text))
 
 
 def _place_line_at(text: str, start: int) -> _Address | None:
@@ -452,7 +471,11 @@ def _place_line_at(text: str, start: int) -> _Address | None:
     1TT", "12 the crescent, craven arms sy7 9pz"): a house number perhaps, then up to five parts of up to three
     words each ("the" opening one), then the postcode. Only at the start of the reply or after an address's cue
     words ("my address is ..."): the postcode says the words before it are an address, no other words."""
-    if _LEAD_IN.fullmatch(text[:start]) is None and _CUE_BEFORE.search(text, 0, start) is None:
+    codes = _postcodes(text)
+    after = bisect.bisect_left(codes, start)
+    if after == len(codes) or codes[after] - start > _PLACE_REACH:
+        return None  # no postcode soon after it: the words are no address of places (most replies have none)
+    if start not in _cue_ends(text) and (start > _NEAR or _LEAD_IN.fullmatch(text, 0, start) is None):
         return None
     pos: int | None = start
     number = _HOUSE_NUMBER.match(text, start)

@@ -19,6 +19,7 @@ from ...flow import Slot, SlotType, fold, value_key
 from ...language import WORD_NUMBERS, normalize
 from ...language.choices import closest_value, described_synonyms, plural_tolerant
 from ...language.clauses import NEGATION, clauses
+from ...language.measures import Bound, amounts_said, bound_said
 from ...language.numbers import words_to_digits as words_in_digits
 from ...language.text import FUNCTION_WORDS, OPPOSITE_OF
 
@@ -532,24 +533,6 @@ def said_negatively(
     return said
 
 
-_UNITS = {
-    "kg": "kg kgs kilo kilos kilogram kilograms",
-    "lb": "lb lbs pound pounds",
-    "cm": "cm cms centimetre centimetres centimeter centimeters",
-    "m": "m metre metres meter meters",
-    "year": "year years yr yrs",
-    "month": "month months",
-    "week": "week weeks",
-    "hour": "hour hours hr hrs",
-    "minute": "minute minutes min mins",
-}
-_UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words.split()}
-_UNIT_WORD = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
-_RANGE = re.compile(
-    rf"^(?:(?P<below>under|below|less than|up to)\s+(?P<top>\d+(?:\.\d+)?)|(?P<above>over|above|more than)\s+"
-    rf"(?P<bottom>\d+(?:\.\d+)?)|(?P<low>\d+(?:\.\d+)?)\s*(?:to|-|–)\s*(?P<high>\d+(?:\.\d+)?))\s*(?P<unit>{_UNIT_WORD})$"
-)
-_AMOUNT = re.compile(rf"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>{_UNIT_WORD})(?![\w'])", re.I)
 _PREFIXES = "year|grade|age|size|level|key stage|ks"
 _PREFIX_RANGE = re.compile(
     rf"^(?P<unit>{_PREFIXES})s?\s*(?P<low>\d+)(?:\s*(?:to|-|–)\s*(?:(?:{_PREFIXES})s?\s*)?(?P<high>\d+))?$"
@@ -561,37 +544,31 @@ _PREFIX_AMOUNT = re.compile(rf"(?<![\w'])(?P<unit>{_PREFIXES})\s*(?P<number>\d+)
 def ranged_value(slot: Slot, text: str) -> str | None:
     """The value whose listed range holds the amount ``text`` says, in the range's unit ("she's about 8 kilos" with
     "small: under 10 kg; medium: 10 to 25 kg"; "he's in year 4" with "primary: year 1 to year 6"): one amount, one
-    value, or None."""
+    value, or None. Units and bounds: :mod:`fsmdial.language.measures`."""
     ranges = _listed_ranges(tuple(slot.values or ()), slot.description)
     if not ranges:
         return None
     digits = words_in_digits(text)
-    said = [(float(m.group("number")), _UNIT_OF[m.group("unit").casefold()]) for m in _AMOUNT.finditer(digits)]
+    said = amounts_said(digits)
     said += [(float(m.group("number")), m.group("unit").casefold() + "#") for m in _PREFIX_AMOUNT.finditer(digits)]
     if len(said) != 1 or len(re.findall(r"\d+(?:\.\d+)?", digits)) != 1:
         return None  # "between 8 and 30 kilos": no one amount
     amount, unit = said[0]
-    fitting = {value for value, of, low, high in ranges if of == unit and low <= amount <= high}
+    fitting = {value for value, bound in ranges if bound.holds(amount, unit)}
     return fitting.pop() if len(fitting) == 1 else None
 
 
 @lru_cache(maxsize=256)
-def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str, str, float, float], ...]:
-    """(value, unit, lowest, highest) of each range a value's synonyms list ("under 10 kg", "year 1 to year 6"; a
+def _listed_ranges(values: tuple[str, ...], description: str) -> tuple[tuple[str, Bound], ...]:
+    """(value, the bound it holds) of each range a value's synonyms list ("under 10 kg", "year 1 to year 6"; a
     prefixed unit such as "year" ends in "#"), read once per slot."""
-    ranges: list[tuple[str, str, float, float]] = []
+    ranges: list[tuple[str, Bound]] = []
     for value, words in described_synonyms(values, description):
         for word in (part for said in words for part in re.split(r"\s+(?:or|and)\s+", said)):  # "year 8 or year 9"
             if (prefixed := _PREFIX_RANGE.match(word)) is not None:
                 low = float(prefixed.group("low"))
                 high = float(prefixed.group("high")) if prefixed.group("high") else low
-                ranges.append((value, prefixed.group("unit") + "#", low, high))
-            elif (found := _RANGE.match(word)) is not None:
-                unit = _UNIT_OF[found.group("unit")]
-                if found.group("below"):
-                    ranges.append((value, unit, float("-inf"), float(found.group("top")) - 1e-9))
-                elif found.group("above"):
-                    ranges.append((value, unit, float(found.group("bottom")) + 1e-9, float("inf")))
-                else:
-                    ranges.append((value, unit, float(found.group("low")), float(found.group("high"))))
+                ranges.append((value, Bound(prefixed.group("unit") + "#", low, high)))
+            elif (bound := bound_said(word, whole=True)) is not None:
+                ranges.append((value, bound))
     return tuple(ranges)

@@ -164,10 +164,10 @@ def with_listed_count(
         # "a kids session please for my twins": the booking is for the two of them
         said = f"{_MULTIPLES[multiple.group('kind').casefold()]} people"
         return f"{text[: multiple.start('kind')]}{said}{text[multiple.end('kind') :]}"
-    if nouns is None and (theirs := _FOR_THEIRS.search(text)) is not None and not _WE.search(text):
+    theirs = _FOR_THEIRS.search(text) if nouns is None and not _WE.search(text) else None
+    if theirs is not None and listed_party(text) is None:
         # "a kids session for my two boys", "book my 3 girls in": the booking is for them, the speaker not counted
-        if listed_party(text) is None:
-            return f"{text[: theirs.start('n')]}{theirs.group('n')} people{text[theirs.end() :]}"
+        return f"{text[: theirs.start('n')]}{theirs.group('n')} people{text[theirs.end() :]}"
     if nouns is None and (group := _GROUP.search(text)) is not None:
         # "friday 7 till 10, we're a four piece": a band of that many people, beside the other numbers
         size = _group_size(group)

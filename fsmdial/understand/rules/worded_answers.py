@@ -299,10 +299,11 @@ _SUBJECT = re.compile(
 """What a side is said of, before its verb ("the car will be" of "the car will be on a drive")."""
 
 
-_BRING = {stem(word): stem("bring") for word in ("supply", "provide", "source", "fetch")}
-_BRING |= {stem(word): stem("own") for word in ("ours", "mine", "theirs", "hers")}
-"""Verbs of bringing a thing along: one word where a side is who brings it ("the technician brings one"); the words
-that say whose a thing is ("it's ours") say owning it."""
+_SIDE_SYNONYMS = {stem(word): stem("bring") for word in ("supply", "provide", "source", "fetch")}
+_SIDE_SYNONYMS |= {stem(word): stem("own") for word in ("ours", "theirs", "hers")}
+"""Words said for a side's word: verbs of bringing a thing along are one word where a side is who brings it ("the
+technician brings one"); the words that say whose a thing is ("it's ours") say owning it ("mine" is a function word,
+never a side's)."""
 OFF_MARK = "~"
 """Marks a side's word said after one of :data:`~fsmdial.language.text.OPPOSITE_WORDS` ("~road" of "off the road")."""
 
@@ -324,7 +325,7 @@ def _side_stems(text: str) -> set[str]:
             # "fires" and "fire", "collects" and "collect": one word; "supply" and "provide" are "bring"
             if word in _REFLEXIVES:  # "run it yourselves", "we'll do it ourselves", "drop it off myself": one side
                 word, off = "self", False
-            stems.add(OFF_MARK * off + _BRING.get(stem(word), stem(word)))
+            stems.add(OFF_MARK * off + _SIDE_SYNONYMS.get(stem(word), stem(word)))
             off = False
     return stems
 
